@@ -1,0 +1,1 @@
+// Built by its issue; replaced below.

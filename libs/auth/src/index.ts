@@ -1,0 +1,102 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
+import { errorObject } from '@platform/contracts';
+import { sendError } from '@platform/http';
+
+/** What a service learns about the caller from the gateway's internal token. */
+export interface InternalCaller {
+  partnerId: string;
+  keyId: string;
+  permissions: string[];
+  /** Create-domain fields this partner's onboarding settings make required (owned by the gateway). */
+  requiredFields: string[];
+}
+
+const ISSUER = 'gateway';
+const ALGORITHM = 'ES256';
+
+export function generateInternalKeyPair(): { privateKey: string; publicKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+/**
+ * Mints short-lived ES256 tokens (audience = target service) and reuses one per
+ * (key, audience) until shortly before it expires, so signing stays off the hot path.
+ */
+export class InternalTokenMinter {
+  private readonly key: KeyObject;
+  private readonly cache = new Map<string, { token: string; renewAt: number }>();
+
+  constructor(
+    privateKeyPem: string,
+    private readonly ttlSeconds = 60,
+  ) {
+    this.key = createPrivateKey(privateKeyPem);
+  }
+
+  mint(caller: InternalCaller, audience: string): string {
+    const cacheKey = `${caller.keyId}|${audience}`;
+    const now = Date.now();
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.renewAt > now) return cached.token;
+    const token = jwt.sign({ pid: caller.partnerId, perms: caller.permissions, req: caller.requiredFields }, this.key, {
+      algorithm: ALGORITHM,
+      audience,
+      issuer: ISSUER,
+      subject: caller.keyId,
+      expiresIn: this.ttlSeconds,
+    });
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(cacheKey, { token, renewAt: now + (this.ttlSeconds - 15) * 1000 });
+    return token;
+  }
+}
+
+export class InternalTokenVerifier {
+  private readonly key: KeyObject;
+
+  constructor(
+    publicKeyPem: string,
+    private readonly audience: string,
+  ) {
+    this.key = createPublicKey(publicKeyPem);
+  }
+
+  verify(token: string): InternalCaller | undefined {
+    try {
+      const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: this.audience, issuer: ISSUER }) as jwt.JwtPayload;
+      if (typeof claims.pid !== 'string' || typeof claims.sub !== 'string') return undefined;
+      return {
+        partnerId: claims.pid,
+        keyId: claims.sub,
+        permissions: Array.isArray(claims.perms) ? claims.perms : [],
+        requiredFields: Array.isArray(claims.req) ? claims.req : [],
+      };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Services refuse any call without a valid internal token from the gateway (401 in the envelope). */
+export function requireInternalCaller(verifier: InternalTokenVerifier): RequestHandler {
+  return (req, res, next) => {
+    const header = req.header('authorization');
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    const caller = token ? verifier.verify(token) : undefined;
+    if (!caller) return sendError(res, errorObject('AUTH.API_KEY', 'A valid internal token is required.'));
+    res.locals.caller = caller;
+    next();
+  };
+}
+
+export function callerOf(res: { locals: Record<string, unknown> }): InternalCaller {
+  const caller = res.locals.caller as InternalCaller | undefined;
+  if (!caller) throw new Error('requireInternalCaller must run before this handler');
+  return caller;
+}

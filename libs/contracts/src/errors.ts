@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** The error catalogue: every code the platform answers with, its HTTP status and default message. */
+export const ERROR_CATALOGUE = {
+  'VALIDATION.INVALID': { status: 400, message: 'The request data is invalid.' },
+  'VALIDATION.MALFORMED_JSON': { status: 400, message: 'The request body is not valid JSON.' },
+  'AUTH.API_KEY': { status: 401, message: 'The API key is missing, invalid, revoked or expired.' },
+  'AUTH.FORBIDDEN': { status: 403, message: 'The API key has no permission for this request.' },
+  'RESOURCE.NOT_FOUND': { status: 404, message: 'The requested resource does not exist.' },
+  'ROUTE.NOT_FOUND': { status: 404, message: 'No such endpoint.' },
+  'ROUTE.METHOD_NOT_ALLOWED': { status: 405, message: 'The method is not allowed on this endpoint.' },
+  'DOMAIN.ALREADY_EXISTS': { status: 409, message: 'The domain is already registered.' },
+  'DOMAIN.INVALID_STATE': { status: 409, message: 'The domain is not in a state that allows this.' },
+  'SUBDOMAIN.ALREADY_EXISTS': { status: 409, message: 'The subdomain already exists.' },
+  'SUBDOMAIN.LIMIT_REACHED': { status: 409, message: 'The domain already has the maximum number of subdomains.' },
+  'MERCHANT.ALREADY_EXISTS': { status: 409, message: 'A merchant with this merchant_id already exists.' },
+  'REQUEST.TOO_LARGE': { status: 413, message: 'The request body is too large.' },
+  'REQUEST.UNSUPPORTED_MEDIA_TYPE': { status: 415, message: 'The request body must be application/json.' },
+  'RATE.LIMITED': { status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
+  'SERVER.INTERNAL': { status: 500, message: 'An unexpected error occurred.' },
+  'SERVICE.UNAVAILABLE': { status: 503, message: 'A service needed for this request is unavailable; retry later.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export const errorObjectSchema = z
+  .object({
+    code: z.string().meta({ example: 'VALIDATION.INVALID' }),
+    ns: z.string().meta({ description: 'The part of code before the first dot', example: 'VALIDATION' }),
+    message: z.string(),
+    status: z.number().int(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorObject = z.infer<typeof errorObjectSchema>;
+
+export const errorResponseSchema = z.object({ error: errorObjectSchema }).meta({ id: 'ErrorResponse' });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export function errorObject(code: ErrorCode, message?: string, data?: Record<string, unknown>): ErrorObject {
+  const entry = ERROR_CATALOGUE[code];
+  return {
+    code,
+    ns: code.split('.')[0],
+    message: message ?? entry.message,
+    status: entry.status,
+    ...(data === undefined ? {} : { data }),
+  };
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ERROR_CATALOGUE, errorResponseSchema } from './errors';
+import type { RouteSpec } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+};
+
+/** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
+export function buildOpenApi(routes: RouteSpec[], info: { title: string; version: string; description?: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const parameters: unknown[] = [];
+    for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
+      parameters.push({ name, in: 'path', required: true, schema: toSchema(s as z.ZodType, 'input') });
+    }
+    for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
+      const schema = s as z.ZodType;
+      const json = toSchema(schema, 'input');
+      parameters.push({
+        name,
+        in: 'query',
+        required: !schema.safeParse(undefined).success,
+        schema: json,
+        ...(json.type === 'array' ? { style: 'form', explode: true } : {}),
+        ...(typeof json.description === 'string' ? { description: json.description } : {}),
+      });
+    }
+    const responses: Record<string, unknown> = {
+      200: { description: 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
+    };
+    for (const code of r.errors) {
+      const status = String(ERROR_CATALOGUE[code].status);
+      const existing = responses[status] as { description: string } | undefined;
+      const description = existing ? `${existing.description}; ${code}` : code;
+      responses[status] = {
+        description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+      };
+    }
+    paths[r.path] ??= {};
+    paths[r.path][r.method] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: [r.tag],
+      'x-permission': r.permission,
+      parameters,
+      ...(r.body
+        ? {
+            requestBody: {
+              required: r.bodyRequired ?? true,
+              content: { 'application/json': { schema: toSchema(r.body, 'input') } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your partner API key' } },
+      schemas: { ErrorResponse: toSchema(errorResponseSchema, 'output') },
+    },
+    'x-error-catalogue': Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({ code, ...e })),
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors';
+import type { Permission, ServiceName } from './permissions';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * One partner-facing operation. The gateway routes and authorises from it, services validate
+ * with its schemas, and the OpenAPI document is generated from it: one source of truth.
+ */
+export interface RouteSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. /portal/domains/{domainId} */
+  path: string;
+  service: ServiceName;
+  permission: Permission;
+  summary: string;
+  description?: string;
+  tag: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Whether a JSON body must be sent (defaults to true when body is set). */
+  bodyRequired?: boolean;
+  response: z.ZodType;
+  errors: ErrorCode[];
+}
+
+export const defineRoute = (spec: RouteSpec): RouteSpec => spec;
+
+export interface CompiledRoute {
+  spec: RouteSpec;
+  regex: RegExp;
+  paramNames: string[];
+}
+
+/** Turns /portal/domains/{domainId} into a matcher; path params match one non-empty segment. */
+export function compileRoute(spec: RouteSpec): CompiledRoute {
+  const paramNames: string[] = [];
+  const pattern = spec.path
+    .split('/')
+    .map((segment) => {
+      const m = /^\{(\w+)\}$/.exec(segment);
+      if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      paramNames.push(m[1]);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { spec, regex: new RegExp(`^${pattern}/?$`), paramNames };
+}
+
+export type RouteMatch =
+  | { kind: 'match'; route: CompiledRoute; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allowed: HttpMethod[] }
+  | { kind: 'not_found' };
+
+/** Literal segments win over parameters (e.g. /domains/bulk/... over /domains/{domainId}/...). */
+export function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch {
+  const candidates = routes.filter((r) => r.regex.test(path));
+  if (candidates.length === 0) return { kind: 'not_found' };
+  const sameMethod = candidates
+    .filter((r) => r.spec.method === method.toLowerCase())
+    .sort((a, b) => a.paramNames.length - b.paramNames.length);
+  const route = sameMethod[0];
+  if (!route) return { kind: 'method_not_allowed', allowed: [...new Set(candidates.map((r) => r.spec.method))] };
+  const values = route.regex.exec(path)!.slice(1);
+  const params: Record<string, string> = {};
+  route.paramNames.forEach((name, i) => {
+    params[name] = safeDecode(values[i]);
+  });
+  return { kind: 'match', route, params };
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code].status;
+}

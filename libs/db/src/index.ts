@@ -1,0 +1,73 @@
+import { Kysely, Migrator, PostgresDialect, sql, type Migration, type Transaction } from 'kysely';
+import { Pool, type PoolConfig } from 'pg';
+import { AppError } from '@platform/http';
+import type { ErrorCode } from '@platform/contracts';
+
+export { sql };
+export type { Kysely, Transaction, Migration };
+
+export interface DbOptions {
+  url: string;
+  /** The service's own schema; it is the connection's search_path. */
+  schema: string;
+  max?: number;
+  statementTimeoutMs?: number;
+}
+
+export function createPool(options: DbOptions): Pool {
+  const config: PoolConfig = {
+    connectionString: options.url,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    options: `-c search_path=${options.schema} -c statement_timeout=${options.statementTimeoutMs ?? 10_000}`,
+    application_name: options.schema,
+  };
+  const pool = new Pool(config);
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export function createDb<DB>(options: DbOptions): { db: Kysely<DB>; pool: Pool } {
+  const pool = createPool(options);
+  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
+}
+
+/** Creates the schema if needed and applies the service's forward-only migrations in name order. */
+export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>) {
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} of schema ${schema} failed: ${String(error)}`);
+  }
+  return results ?? [];
+}
+
+/** Checks the database answers; used by readiness probes and fail-fast boot. */
+export async function ping(db: Kysely<unknown>) {
+  await sql`SELECT 1`.execute(db);
+}
+
+export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_FOREIGN_KEY_VIOLATION = '23503';
+export const PG_INVALID_TEXT = '22P02';
+
+export const pgErrorCode = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+
+export const isUniqueViolation = (err: unknown, constraint?: string) =>
+  pgErrorCode(err) === PG_UNIQUE_VIOLATION &&
+  (constraint === undefined || (err as { constraint?: string }).constraint === constraint);
+
+/** Maps a unique violation to the contract's 409 code at the repository edge; rethrows anything else. */
+export function rethrowUnique(err: unknown, code: ErrorCode, message?: string, constraint?: string): never {
+  if (isUniqueViolation(err, constraint)) throw new AppError(code, message);
+  throw err;
+}

@@ -1,0 +1,78 @@
+import type { Server } from 'node:http';
+import express, { type Express, type Router } from 'express';
+import type { Logger } from '@platform/observability';
+import { errorHandler, routeNotFound } from './errors';
+import { jsonBody, requestId } from './middleware';
+
+export type HealthCheck = () => Promise<void>;
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  /** Routers mounted after the common middleware (request id, JSON body). */
+  routers: Router[];
+  /** Checks for /health/ready (database, broker...). /health/live answers while the process runs. */
+  readiness?: Record<string, HealthCheck>;
+  bodyLimit?: string;
+}
+
+/** The common shape of every service: request id, JSON body rules, health, routers, 404, one error handler. */
+export function buildServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.get('/health/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/health/ready', async (_req, res) => {
+    const results: Record<string, string> = {};
+    let ok = true;
+    for (const [name, check] of Object.entries(options.readiness ?? {})) {
+      try {
+        await check();
+        results[name] = 'ok';
+      } catch {
+        ok = false;
+        results[name] = 'down';
+      }
+    }
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks: results });
+  });
+  app.use(requestId);
+  app.use(jsonBody(options.bodyLimit));
+  for (const router of options.routers) app.use(router);
+  app.use(routeNotFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}
+
+/** Listens and resolves with the bound port (0 = ephemeral, for tests). */
+export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, () => resolve(server));
+    server.keepAliveTimeout = 65_000;
+    server.on('error', reject);
+  });
+}
+
+/** Stops accepting, finishes in-flight work, then runs cleanups; a second signal or 10 s forces exit. */
+export function onShutdown(logger: Logger, server: Server, cleanups: (() => Promise<unknown>)[]) {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), 10_000).unref();
+    await new Promise<void>((r) => server.close(() => r()));
+    server.closeIdleConnections?.();
+    for (const cleanup of cleanups) await cleanup().catch((err) => logger.error({ err }, 'cleanup failed'));
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+export const serverPort = (server: Server) => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+};

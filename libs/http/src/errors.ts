@@ -1,0 +1,73 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { errorObject, type ErrorCode, type ErrorObject } from '@platform/contracts';
+import type { Logger } from '@platform/observability';
+
+/** A typed failure with the contract's code; data must be safe to show the partner. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message ?? code);
+    this.name = 'AppError';
+  }
+
+  toErrorObject(): ErrorObject {
+    return errorObject(this.code, this.message === this.code ? undefined : this.message, this.data);
+  }
+}
+
+export const notFound = (what = 'resource') => new AppError('RESOURCE.NOT_FOUND', `The ${what} does not exist.`);
+
+export function issuesOf(error: z.ZodError, prefix: (string | number)[] = []) {
+  return error.issues.map((i) => ({ path: [...prefix, ...i.path.map(String)].join('.'), message: i.message }));
+}
+
+export function validationError(issues: { path: string; message: string }[]) {
+  return new AppError('VALIDATION.INVALID', 'The request data is invalid.', { issues });
+}
+
+export function sendError(res: Response, error: ErrorObject, headers: Record<string, string> = {}) {
+  if (res.headersSent) return;
+  res.status(error.status).set(headers).type('application/json').send(JSON.stringify({ error }));
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** body-parser failures carry a type; map each to the contract's code. */
+function fromBodyParser(err: BodyParserError): ErrorObject | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return errorObject('VALIDATION.MALFORMED_JSON');
+    case 'entity.too.large':
+      return errorObject('REQUEST.TOO_LARGE');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return errorObject('REQUEST.UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return errorObject('VALIDATION.MALFORMED_JSON', 'The request body could not be read.');
+    default:
+      return undefined;
+  }
+}
+
+/** The one place errors become HTTP answers: always the envelope, never a stack trace. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    if (err instanceof AppError) return sendError(res, err.toErrorObject());
+    if (err instanceof z.ZodError) return sendError(res, validationError(issuesOf(err)).toErrorObject());
+    const fromParser = fromBodyParser(err as BodyParserError);
+    if (fromParser) return sendError(res, fromParser);
+    logger.error({ err }, 'unhandled error');
+    sendError(res, errorObject('SERVER.INTERNAL'));
+  };
+}
+
+export const routeNotFound: RequestHandler = (_req, res) => sendError(res, errorObject('ROUTE.NOT_FOUND'));

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './validate';
+export * from './middleware';
+export * from './pagination';
+export * from './app';
+export * from './client';

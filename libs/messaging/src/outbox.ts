@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { EventMessage, EventPayload } from '@platform/contracts';
+
+/** The outbox table every publishing service has in its own schema. */
+export interface OutboxTable {
+  id: string;
+  routing_key: string;
+  message: EventMessage;
+  headers: Record<string, string>;
+  created_at: Date;
+  published_at: Date | null;
+}
+
+export const OUTBOX_CHANNEL_SUFFIX = '_outbox';
+
+/** Migration creating <schema>.outbox; include it in the service's migration list. */
+export function outboxMigration(schema: string): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE ${sql.id(schema, 'outbox')} (
+          id uuid PRIMARY KEY,
+          routing_key text NOT NULL,
+          message jsonb NOT NULL,
+          headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+          created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+          published_at timestamptz
+        )`.execute(db);
+      await sql`CREATE INDEX ${sql.id(`${schema}_outbox_unpublished`)} ON ${sql.id(schema, 'outbox')} (created_at) WHERE published_at IS NULL`.execute(db);
+    },
+  };
+}
+
+export interface OutboxEvent {
+  partnerId: string;
+  payload: EventPayload;
+  requestId?: string;
+}
+
+/**
+ * Writes events in the caller's transaction, so they commit (or roll back) with the change
+ * they describe. NOTIFY wakes the relay at commit; the relay also polls in case it missed it.
+ */
+export async function writeOutbox(trx: Kysely<unknown>, schema: string, source: string, events: OutboxEvent[]): Promise<EventMessage[]> {
+  if (events.length === 0) return [];
+  const now = new Date().toISOString();
+  const messages = events.map((e) => ({
+    message: { id: randomUUID(), partner_id: e.partnerId, occurred_at: now, source, payload: e.payload } satisfies EventMessage,
+    headers: e.requestId ? { 'x-request-id': e.requestId } : {},
+  }));
+  await sql`
+    INSERT INTO ${sql.id(schema, 'outbox')} (id, routing_key, message, headers)
+    SELECT * FROM UNNEST(${messages.map((m) => m.message.id)}::uuid[], ${messages.map((m) => m.message.payload.event)}::text[],
+                         ${messages.map((m) => JSON.stringify(m.message))}::jsonb[], ${messages.map((m) => JSON.stringify(m.headers))}::jsonb[])`.execute(trx);
+  await sql`SELECT pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);
+  return messages.map((m) => m.message);
+}
