@@ -1,0 +1,2 @@
+export * from './process';
+export * from './platform';

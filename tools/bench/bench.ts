@@ -1,0 +1,2 @@
+// Filled in with the domains benchmark.
+console.log('bench: not yet');

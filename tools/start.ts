@@ -1,0 +1,77 @@
+// `npm start`: checks PostgreSQL and RabbitMQ, starts every service (each migrates its schema),
+// creates a demo partner with an API key and prints how to call the API. Ctrl+C stops everything.
+import path from 'node:path';
+import amqp from 'amqplib';
+import { Client } from 'pg';
+import { launchPlatform } from '@platform/launcher';
+
+// Keep the console readable: the banner matters more than info logs here (LOG_LEVEL=info to see them).
+process.env.LOG_LEVEL ??= 'warn';
+
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
+
+function fail(message: string): never {
+  console.error(`\n  ✖ ${message}\n`);
+  process.exit(1);
+}
+
+async function checkPostgres() {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (err) {
+    fail(`PostgreSQL is not reachable at ${redact(databaseUrl)} (${(err as Error).message}).
+    Start it (e.g. pg_ctlcluster <version> main start, or docker compose up postgres) or set DATABASE_URL.`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function checkRabbit() {
+  try {
+    const conn = await amqp.connect(amqpUrl, { timeout: 3000 });
+    await conn.close();
+  } catch (err) {
+    fail(`RabbitMQ is not reachable at ${redact(amqpUrl)} (${(err as Error).message}).
+    Start it (e.g. rabbitmq-server -detached, or docker compose up rabbitmq) or set AMQP_URL.`);
+  }
+}
+
+async function main() {
+  await checkPostgres();
+  await checkRabbit();
+  const platform = await launchPlatform({
+    distDir: path.resolve(__dirname, '..'),
+    databaseUrl,
+    amqpUrl,
+    fixedPorts: true,
+    inheritOutput: true,
+  });
+  const shutdown = async () => {
+    await platform.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+
+  const partners = await platform.admin<{ result: { id: string; name: string }[] }>('partner', 'list');
+  const demo = partners.result.find((p) => p.name === 'Demo Partner') ?? (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
+  const key = await platform.admin<{ key: string }>('key', 'create', '--partner', demo.id, '--name', 'npm start');
+  const gateway = platform.urls.gateway;
+  console.log(`
+  ✔ Partner platform is running
+    Gateway        ${gateway}
+    API reference  ${gateway}/docs   (OpenAPI: ${gateway}/openapi.json)
+    Demo partner   ${demo.id}
+    API key        ${key.key}
+
+    curl -H "Authorization: Bearer ${key.key}" ${gateway}/portal/domains
+
+  Ctrl+C stops every service.
+`);
+}
+
+main().catch((err) => fail(err instanceof Error ? err.message : String(err)));
