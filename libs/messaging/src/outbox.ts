@@ -42,7 +42,7 @@ export interface OutboxEvent {
  * Writes events in the caller's transaction, so they commit (or roll back) with the change
  * they describe. NOTIFY wakes the relay at commit; the relay also polls in case it missed it.
  */
-export async function writeOutbox(trx: Kysely<unknown>, schema: string, source: string, events: OutboxEvent[]): Promise<EventMessage[]> {
+export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: string, events: OutboxEvent[]): Promise<EventMessage[]> {
   if (events.length === 0) return [];
   const now = new Date().toISOString();
   const messages = events.map((e) => ({

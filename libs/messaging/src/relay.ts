@@ -1,0 +1,223 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Client, type ClientConfig, type Pool } from 'pg';
+import type { Logger } from '@platform/observability';
+import type { AmqpConnection } from './connection';
+import { OUTBOX_CHANNEL_SUFFIX } from './outbox';
+import { createPublisher } from './publisher';
+
+export interface OutboxRelayOptions<DB = unknown> {
+  /** pg pool of the service; also gives the settings of the dedicated LISTEN connection. */
+  pool?: Pool;
+  /** Kysely handle; with only `db` the relay polls unless `listen` is given. */
+  db?: Kysely<DB>;
+  /** Connection settings for LISTEN when no pool is passed. */
+  listen?: ClientConfig;
+  schema: string;
+  amqp: AmqpConnection;
+  exchange: string;
+  logger: Logger;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  /** false: the relay does nothing (e.g. a process that must not publish). */
+  enabled?: boolean;
+  confirmTimeoutMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Stops polling and listening, waits for the batch in flight, closes its channel. */
+  stop(): Promise<void>;
+  /** Publishes everything this relay can claim now; rejects if some rows could not be published. */
+  drain(): Promise<void>;
+}
+
+interface OutboxRow {
+  id: string;
+  routing_key: string;
+  message: unknown;
+  headers: Record<string, unknown> | null;
+}
+
+interface BatchResult {
+  claimed: number;
+  failed: number;
+}
+
+/**
+ * Publishes committed outbox rows. Rows are claimed with FOR UPDATE SKIP LOCKED (never "after
+ * the last id": ids and timestamps commit out of order), published with confirms, and marked in
+ * the same transaction. A crash before the commit leaves them unpublished, so at worst a message
+ * is published twice (consumers dedupe by message id); it is never lost. Several relays on the
+ * same schema each take different rows.
+ */
+export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>): OutboxRelay {
+  const { schema, exchange } = options;
+  const log = options.logger.child({ component: 'outbox-relay', schema });
+  if (options.enabled === false) {
+    log.info('outbox relay disabled');
+    return { stop: async () => undefined, drain: async () => undefined };
+  }
+  if (!options.db && !options.pool) throw new Error('startOutboxRelay needs a pool or a db');
+  // Not destroyed on stop: it shares the service's pool.
+  const db = (options.db as Kysely<unknown> | undefined) ?? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: options.pool as Pool }) });
+  const batchSize = options.batchSize ?? 100;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const publisher = createPublisher(options.amqp, log, { confirmTimeoutMs: options.confirmTimeoutMs });
+  const table = sql.id(schema, 'outbox');
+
+  async function batch(): Promise<BatchResult> {
+    return db.transaction().execute(async (trx) => {
+      const { rows } = await sql<OutboxRow>`
+        SELECT id, routing_key, message, headers FROM ${table}
+        WHERE published_at IS NULL ORDER BY created_at LIMIT ${batchSize}
+        FOR UPDATE SKIP LOCKED`.execute(trx);
+      if (rows.length === 0) return { claimed: 0, failed: 0 };
+      // In parallel: confirms arrive in bulk, so a batch costs about one round trip.
+      const results = await Promise.allSettled(
+        rows.map((row) =>
+          publisher.publish(exchange, row.routing_key, Buffer.from(JSON.stringify(row.message)), { messageId: row.id, headers: row.headers ?? {} }),
+        ),
+      );
+      const published = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
+      const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error)?.message ?? r.reason)] : []));
+      if (published.length) {
+        await sql`UPDATE ${table} SET published_at = clock_timestamp() WHERE id = ANY(${published}::uuid[])`.execute(trx);
+      }
+      if (failures.length) log.warn({ failed: failures.length, published: published.length, reason: failures[0] }, 'outbox rows not published; will retry');
+      else log.debug({ published: published.length }, 'outbox rows published');
+      return { claimed: rows.length, failed: failures.length };
+    });
+  }
+
+  // One batch at a time per relay (drain and the background loop share this).
+  let chain: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = chain.then(fn);
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  let stopped = false;
+  let running = false;
+  let again = false;
+  let retryAfter = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  function arm() {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(wake, Math.max(pollIntervalMs, retryAfter - Date.now()));
+    timer.unref();
+  }
+
+  async function loop() {
+    for (;;) {
+      if (stopped) return;
+      // Do not claim (lock) rows while we know the broker is away; the poll retries.
+      if (!options.amqp.isConnected()) {
+        retryAfter = Date.now() + pollIntervalMs;
+        return;
+      }
+      const result = await exclusive(batch);
+      if (result.failed > 0) {
+        retryAfter = Date.now() + pollIntervalMs;
+        return;
+      }
+      if (result.claimed < batchSize) return;
+    }
+  }
+
+  function wake() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    if (Date.now() < retryAfter) return arm();
+    running = true;
+    again = false;
+    clearTimeout(timer);
+    loop()
+      .catch((err: unknown) => {
+        retryAfter = Date.now() + pollIntervalMs;
+        log.warn({ err: (err as Error)?.message }, 'outbox relay pass failed; will retry');
+      })
+      .finally(() => {
+        running = false;
+        if (again && Date.now() >= retryAfter) wake();
+        else arm();
+      });
+  }
+
+  const listener = startListener(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, wake, log);
+  wake();
+
+  return {
+    async drain() {
+      for (;;) {
+        const result = await exclusive(batch);
+        if (result.failed > 0) throw new Error(`${result.failed} outbox rows of ${schema} could not be published; they stay pending`);
+        if (result.claimed < batchSize) return;
+      }
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await listener.stop();
+      await chain;
+      await publisher.close();
+    },
+  };
+}
+
+/**
+ * A dedicated connection LISTENing on the outbox channel (NOTIFY is sent at commit). It
+ * reconnects and re-LISTENs after losing the connection, and wakes the relay after each
+ * (re)connect in case a notification was missed meanwhile; the poll covers the rest.
+ */
+function startListener(config: ClientConfig | undefined, channel: string, onNotify: () => void, log: Logger) {
+  let stopped = false;
+  let client: Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let delay = 500;
+
+  async function connect() {
+    if (stopped || !config) return;
+    const c = new Client(config);
+    client = c;
+    let failed = false;
+    const retry = (err?: Error) => {
+      if (failed) return;
+      failed = true;
+      if (client === c) client = undefined;
+      void c.end().catch(() => undefined);
+      if (stopped) return;
+      log.warn({ err: err?.message }, 'outbox LISTEN connection lost; reconnecting');
+      timer = setTimeout(() => void connect(), delay);
+      timer.unref();
+      delay = Math.min(delay * 2, 10_000);
+    };
+    c.on('error', retry);
+    c.on('end', () => retry());
+    c.on('notification', onNotify);
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      delay = 500;
+      onNotify();
+    } catch (err) {
+      retry(err as Error);
+    }
+  }
+
+  if (!config) log.info('no LISTEN connection configured; outbox relay polls only');
+  void connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import type { Channel } from 'amqplib';
+
+/**
+ * Broker topology, declared idempotently by whoever needs it first (publisher, consumer, probe).
+ * All declarations must stay identical everywhere: RabbitMQ refuses (406) a re-declaration with
+ * different arguments.
+ */
+
+/** Messages for events nobody subscribes to (yet) land here instead of being returned. */
+export const unroutedExchangeName = (exchange: string) => `${exchange}.unrouted`;
+
+/** Bounded, so unrouted events cannot fill the broker; oldest are dropped first. */
+export const UNROUTED_MAX_LENGTH = 10_000;
+
+/**
+ * The event exchange: durable topic, with an alternate exchange. Why the AE: publishing with
+ * `mandatory` turns "no queue bound for this routing key" into a basic.return. For a valid event
+ * nobody listens to yet that is not an error, and retrying it forever would stall the relay. The
+ * AE catches those messages in a bounded queue an operator can inspect, so a return only happens
+ * when the topology is broken (AE deleted) and the publish is then failed and retried.
+ */
+export function eventExchangeArguments(exchange: string) {
+  return { 'alternate-exchange': unroutedExchangeName(exchange) };
+}
+
+export async function assertEventExchange(channel: Channel, exchange: string): Promise<void> {
+  const unrouted = unroutedExchangeName(exchange);
+  await channel.assertExchange(unrouted, 'fanout', { durable: true });
+  await channel.assertQueue(unrouted, {
+    durable: true,
+    arguments: { 'x-queue-type': 'quorum', 'x-max-length': UNROUTED_MAX_LENGTH, 'x-overflow': 'drop-head' },
+  });
+  await channel.bindQueue(unrouted, unrouted, '');
+  await channel.assertExchange(exchange, 'topic', { durable: true, arguments: eventExchangeArguments(exchange) });
+}
+
+/** Names of a consumer's queues, derived from its work queue name. */
+export function consumerQueueNames(queue: string, retrySteps: number) {
+  return {
+    work: queue,
+    parked: `${queue}.parked`,
+    retry: Array.from({ length: retrySteps }, (_, i) => `${queue}.retry.${i + 1}`),
+  };
+}
+
+export interface ConsumerTopology {
+  exchange: string;
+  queue: string;
+  bindings: string[];
+  retryDelaysMs: number[];
+  /** Redeliveries (crash, channel loss) before the broker itself parks a poison message. */
+  deliveryLimit: number;
+}
+
+/**
+ * Work queue (quorum, delivery limit, DLX to the parking queue), one delay queue per retry step
+ * (per-queue TTL, because per-message TTL only expires at the head of a queue; on expiry the
+ * message dead-letters back to the work queue through the default exchange), and the parking queue.
+ */
+export async function assertConsumerTopology(channel: Channel, t: ConsumerTopology): Promise<void> {
+  const names = consumerQueueNames(t.queue, t.retryDelaysMs.length);
+  await assertEventExchange(channel, t.exchange);
+  await channel.assertQueue(names.parked, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+  await channel.assertQueue(names.work, {
+    durable: true,
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-delivery-limit': t.deliveryLimit,
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': names.parked,
+    },
+  });
+  for (const [i, name] of names.retry.entries()) {
+    await channel.assertQueue(name, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-message-ttl': t.retryDelaysMs[i],
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': names.work,
+        // At-least-once dead-lettering so a delayed retry is not lost on its way back.
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+      },
+    });
+  }
+  for (const key of t.bindings) await channel.bindQueue(names.work, t.exchange, key);
+}
