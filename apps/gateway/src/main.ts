@@ -1,1 +1,19 @@
-// Built by its issue; replaced below.
+import { listen, onShutdown, serverPort } from '@platform/http';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { migrateGateway } from './db/migrations';
+import { buildDeps } from './deps';
+
+async function main() {
+  const config = loadConfig();
+  const deps = await buildDeps(config);
+  await migrateGateway(deps.db);
+  const server = await listen(buildApp(deps), config.GATEWAY_PORT, config.GATEWAY_HOST);
+  deps.logger.info({ port: serverPort(server) }, 'listening');
+  onShutdown(deps.logger, server, [() => deps.close()]);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

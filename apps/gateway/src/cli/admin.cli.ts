@@ -1,0 +1,134 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createDb } from '@platform/db';
+import { ConfigError } from '@platform/config';
+import { loadAdminConfig } from '../config';
+import { migrateGateway } from '../db/migrations';
+import { GATEWAY_SCHEMA, type GatewayDb } from '../db/tables';
+import { AdminInputError, AdminService } from '../domain/admin.service';
+
+export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+  partner create --name <name> [--require-fields a,b]   fields: account_first_name, account_last_name, phone_number
+  partner list
+  key create --partner <partnerId> [--permissions a,b] [--allowed-ip <ip>] [--expires-at <iso>] [--name <label>]
+  key list --partner <partnerId>
+  key revoke --id <keyId>
+
+--json prints exactly one JSON object on stdout. Reads DATABASE_URL; applies migrations first.
+Exit codes: 0 done, 1 failure (e.g. database unreachable), 2 bad arguments.`;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const flag = { type: 'boolean' } as const;
+const text = { type: 'string' } as const;
+
+interface Command {
+  options: Options;
+  run(service: AdminService, values: Record<string, string | boolean | undefined>): Promise<unknown>;
+  /** One human-readable rendering when --json is not given. */
+  human(result: unknown): string;
+}
+
+const list = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** Service input names as the operator typed them. */
+const FLAG_OF: Record<string, string> = {
+  name: '--name',
+  requiredFields: '--require-fields',
+  partnerId: '--partner',
+  permissions: '--permissions',
+  allowedIp: '--allowed-ip',
+  expiresAt: '--expires-at',
+  value: 'the id',
+};
+
+const COMMANDS: Record<string, Command> = {
+  'partner create': {
+    options: { name: text, 'require-fields': text },
+    run: (s, v) => s.createPartner({ name: str(v.name) ?? '', requiredFields: list(v['require-fields']) }),
+    human: (r) => `Partner created:\n${pretty(r)}`,
+  },
+  'partner list': {
+    options: {},
+    run: async (s) => ({ result: await s.listPartners() }),
+    human: pretty,
+  },
+  'key create': {
+    options: { partner: text, permissions: text, 'allowed-ip': text, 'expires-at': text, name: text },
+    run: (s, v) =>
+      s.createKey({
+        partnerId: str(v.partner) ?? '',
+        permissions: list(v.permissions),
+        allowedIp: str(v['allowed-ip']),
+        expiresAt: str(v['expires-at']),
+        name: str(v.name),
+      }),
+    human: (r) => `API key created. Store the key now: it is shown only once.\n${pretty(r)}`,
+  },
+  'key list': {
+    options: { partner: text },
+    run: async (s, v) => ({ result: await s.listKeys(str(v.partner) ?? '') }),
+    human: pretty,
+  },
+  'key revoke': {
+    options: { id: text },
+    run: (s, v) => s.revokeKey(str(v.id) ?? ''),
+    human: (r) => `API key revoked:\n${pretty(r)}`,
+  },
+};
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Runs one admin command and returns the process exit code. */
+export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
+  const [group, action, ...rest] = argv;
+  const command = COMMANDS[`${group} ${action}`];
+  if (!command) {
+    io.err(group === undefined || group === '--help' ? USAGE : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`);
+    return 2;
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, json: flag }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    io.err(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadAdminConfig();
+  } catch (err) {
+    io.err(err instanceof ConfigError ? err.message : String(err));
+    return 2;
+  }
+  const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 2 });
+  try {
+    await migrateGateway(db);
+    const result = await command.run(new AdminService(db), values);
+    io.out(values.json ? JSON.stringify(result) : command.human(result));
+    if (action === 'create' && typeof values['expires-at'] === 'string' && Date.parse(values['expires-at']) <= Date.now()) {
+      io.err('warning: the key is already expired');
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof AdminInputError) {
+      const message = err.issues.length > 0 ? err.issues.map((i) => `${FLAG_OF[i.input] ?? i.input}: ${i.message}`).join('\n') : err.message;
+      io.err(`error: ${message}`);
+      return 2;
+    }
+    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,39 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { env, parseEnv } from '@platform/config';
+
+const url = (fallback: string) => z.string().url().default(fallback);
+
+/** Comma list of proxy addresses or CIDR ranges whose X-Forwarded-For is believed. */
+const trustedProxies = z
+  .string()
+  .default('')
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .refine((list) => list.every((entry) => isIP(entry.split('/')[0]) !== 0), 'must be a comma list of IP addresses or CIDR ranges');
+
+/** The only place the gateway reads process.env. */
+export const configSchema = z.object({
+  GATEWAY_PORT: env.port(8080),
+  GATEWAY_HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: env.logLevel,
+  DATABASE_URL: env.databaseUrl,
+  INTERNAL_JWT_PRIVATE_KEY: env.pem,
+  TRUSTED_PROXIES: trustedProxies,
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  UPSTREAM_TIMEOUT_MS: env.durationMs(5000),
+  /** How long a verified key stays cached while revocations are being listened for. */
+  KEY_CACHE_TTL_MS: env.durationMs(30_000),
+  DOMAINS_URL: url('http://127.0.0.1:8081'),
+  BILLING_URL: url('http://127.0.0.1:8082'),
+  MERCHANTS_URL: url('http://127.0.0.1:8083'),
+  CONSENT_URL: url('http://127.0.0.1:8084'),
+  WEBHOOKS_URL: url('http://127.0.0.1:8085'),
+});
+export type Config = z.infer<typeof configSchema>;
+export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => parseEnv(configSchema, source);
+
+/** The admin CLI needs only the database. */
+export const adminConfigSchema = z.object({ DATABASE_URL: env.databaseUrl });
+export type AdminConfig = z.infer<typeof adminConfigSchema>;
+export const loadAdminConfig = (source: NodeJS.ProcessEnv = process.env): AdminConfig => parseEnv(adminConfigSchema, source);

@@ -1,0 +1,91 @@
+import { sql, type Kysely } from '@platform/db';
+import { KEYS_CHANNEL, type GatewayDb } from './tables';
+
+/** A key's public facts: what `key list` shows. Never the hash. */
+export interface ApiKeyRow {
+  id: string;
+  partner_id: string;
+  name: string | null;
+  prefix: string;
+  permissions: string[];
+  allowed_ip: string | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+/** What the gateway needs to authenticate a request with a key. */
+export interface KeyCredentialRow {
+  id: string;
+  partner_id: string;
+  prefix: string;
+  secret_hash: Buffer;
+  permissions: string[];
+  allowed_ip: string | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  required_fields: string[];
+}
+
+const PUBLIC_COLUMNS = ['id', 'partner_id', 'name', 'prefix', 'permissions', 'allowed_ip', 'expires_at', 'revoked_at', 'created_at'] as const;
+
+/** All SQL on gateway.api_keys. */
+export class ApiKeysRepository {
+  constructor(private readonly db: Kysely<GatewayDb>) {}
+
+  insert(values: {
+    partner_id: string;
+    name: string | null;
+    prefix: string;
+    secret_hash: Buffer;
+    permissions: string[];
+    allowed_ip: string | null;
+    expires_at: Date | null;
+  }): Promise<ApiKeyRow> {
+    return this.db.insertInto('api_keys').values(values).returning(PUBLIC_COLUMNS).executeTakeFirstOrThrow();
+  }
+
+  listByPartner(partnerId: string): Promise<ApiKeyRow[]> {
+    return this.db
+      .selectFrom('api_keys')
+      .select(PUBLIC_COLUMNS)
+      .where('partner_id', '=', partnerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Marks the key revoked (keeping the first revocation time) and returns it, or undefined if unknown. */
+  revoke(id: string): Promise<ApiKeyRow | undefined> {
+    return this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+      .where('id', '=', id)
+      .returning(PUBLIC_COLUMNS)
+      .executeTakeFirst();
+  }
+
+  findCredentialByPrefix(prefix: string): Promise<KeyCredentialRow | undefined> {
+    return this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('partners as p', 'p.id', 'k.partner_id')
+      .select([
+        'k.id',
+        'k.partner_id',
+        'k.prefix',
+        'k.secret_hash',
+        'k.permissions',
+        'k.allowed_ip',
+        'k.expires_at',
+        'k.revoked_at',
+        'p.required_fields',
+      ])
+      .where('k.prefix', '=', prefix)
+      .executeTakeFirst();
+  }
+
+  /** Tells every gateway to drop its cached record of this key; delivered when the transaction commits. */
+  async notifyChanged(prefix: string): Promise<void> {
+    await sql`SELECT pg_notify(${KEYS_CHANNEL}, ${prefix})`.execute(this.db);
+  }
+}

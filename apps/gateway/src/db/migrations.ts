@@ -1,0 +1,35 @@
+import { migrateToLatest, sql, type Kysely, type Migration } from '@platform/db';
+import { GATEWAY_SCHEMA, type GatewayDb } from './tables';
+
+/** Forward-only migrations of the gateway schema, applied in name order. */
+export const migrations: Record<string, Migration> = {
+  '2024_01_01_0001_partners_and_api_keys': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE partners (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+          required_fields text[] NOT NULL DEFAULT '{}'
+            CHECK (required_fields <@ ARRAY['account_first_name', 'account_last_name', 'phone_number']::text[]),
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`
+        CREATE TABLE api_keys (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+          name text,
+          prefix text NOT NULL UNIQUE,
+          secret_hash bytea NOT NULL CHECK (length(secret_hash) = 32),
+          permissions text[] NOT NULL,
+          allowed_ip text,
+          expires_at timestamptz,
+          revoked_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE INDEX api_keys_partner_id ON api_keys (partner_id, created_at)`.execute(db);
+    },
+  },
+};
+
+/** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */
+export const migrateGateway = (db: Kysely<GatewayDb>) => migrateToLatest(db as unknown as Kysely<unknown>, GATEWAY_SCHEMA, migrations);

@@ -1,0 +1,90 @@
+import { InternalTokenMinter } from '@platform/auth';
+import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
+import { createDb, ping, type Kysely } from '@platform/db';
+import { ServiceClient } from '@platform/http';
+import { createLogger, type Logger } from '@platform/observability';
+import type { Config } from './config';
+import { ApiKeysRepository } from './db/api-keys.repository';
+import { KeyChangeListener } from './db/key-changes.listener';
+import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
+import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
+import type { Upstreams } from './http/forward.handler';
+
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  db: Kysely<GatewayDb>;
+  keys: KeyAuthenticator;
+  keyListener: KeyChangeListener;
+  minter: InternalTokenMinter;
+  upstreams: Upstreams;
+  /** The partner-facing route table: routing, permissions and the OpenAPI document. */
+  routes: RouteSpec[];
+  compiledRoutes: CompiledRoute[];
+  close(): Promise<void>;
+}
+
+export interface DepsOverrides {
+  logger?: Logger;
+  /** A test's own small route table instead of the platform's. */
+  routes?: RouteSpec[];
+}
+
+const upstreamUrl = (config: Config, service: ServiceName): string =>
+  ({
+    domains: config.DOMAINS_URL,
+    billing: config.BILLING_URL,
+    merchants: config.MERCHANTS_URL,
+    consent: config.CONSENT_URL,
+    webhooks: config.WEBHOOKS_URL,
+  })[service];
+
+/** Composition root: everything the app needs, built once; tests pass overrides. */
+export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 10 });
+  const keyRepository = new ApiKeysRepository(db);
+  const keys = new KeyAuthenticator(async (prefix): Promise<KeyRecord | undefined> => {
+    const row = await keyRepository.findCredentialByPrefix(prefix);
+    return (
+      row && {
+        id: row.id,
+        partnerId: row.partner_id,
+        prefix: row.prefix,
+        secretHash: row.secret_hash,
+        permissions: row.permissions,
+        requiredFields: row.required_fields,
+        allowedIp: row.allowed_ip,
+        expiresAt: row.expires_at,
+        revokedAt: row.revoked_at,
+      }
+    );
+  }, config.KEY_CACHE_TTL_MS);
+  const keyListener = new KeyChangeListener(config.DATABASE_URL, keys, logger.child({ component: 'key-listener' }));
+  await keyListener.start();
+  const upstreams = Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      new ServiceClient({ name: service, baseUrl: upstreamUrl(config, service), timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+    ]),
+  ) as Upstreams;
+  const routes = overrides.routes ?? ROUTES;
+  return {
+    config,
+    logger,
+    db,
+    keys,
+    keyListener,
+    minter: new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY),
+    upstreams,
+    routes,
+    compiledRoutes: overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES,
+    async close() {
+      await keyListener.close();
+      await Promise.all(Object.values(upstreams).map((u) => u.close()));
+      await db.destroy();
+    },
+  };
+}
+
+export const readinessChecks = (deps: Deps) => ({ database: () => ping(deps.db as unknown as Kysely<unknown>) });

@@ -1,0 +1,141 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { PERMISSIONS, permissionSchema, dateTime } from '@platform/contracts';
+import type { Kysely } from '@platform/db';
+import { ApiKeysRepository, type ApiKeyRow } from '../db/api-keys.repository';
+import { PartnersRepository, type PartnerRow } from '../db/partners.repository';
+import { REQUIRED_FIELD_OPTIONS, type GatewayDb } from '../db/tables';
+import { generateApiKey } from './api-key';
+
+/** A request the operator must fix (bad argument, unknown id): the CLI exits with code 2. */
+export class AdminInputError extends Error {
+  constructor(
+    message: string,
+    /** Which inputs were wrong (input name -> problem), so the CLI can name its own flags. */
+    readonly issues: { input: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const createPartnerInput = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  requiredFields: z.array(z.string().pipe(z.enum(REQUIRED_FIELD_OPTIONS))).default([]),
+});
+
+export const createKeyInput = z.object({
+  partnerId: z.uuid('must be a partner id (uuid)'),
+  /** No list means every permission. */
+  permissions: z.array(z.string().pipe(permissionSchema)).min(1).optional(),
+  allowedIp: z
+    .string()
+    .refine((v) => isIP(v) !== 0, 'must be an IPv4 or IPv6 address')
+    .optional(),
+  expiresAt: dateTime().optional(),
+  name: z.string().trim().min(1).max(100).optional(),
+});
+
+export const keyIdInput = z.uuid('must be a key id (uuid)');
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ input: String(i.path[0] ?? 'value'), message: i.message }));
+    throw new AdminInputError(issues.map((i) => `${i.input}: ${i.message}`).join('; '), issues);
+  }
+  return parsed.data;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const partnerView = (p: PartnerRow) => ({
+  id: p.id,
+  name: p.name,
+  required_fields: p.required_fields,
+  created_at: p.created_at.toISOString(),
+});
+
+/** What an operator may see of a key: never the key or its hash. */
+export const keyView = (k: ApiKeyRow, now = Date.now()) => ({
+  id: k.id,
+  partner_id: k.partner_id,
+  name: k.name,
+  prefix: k.prefix,
+  permissions: k.permissions,
+  allowed_ip: k.allowed_ip,
+  expires_at: iso(k.expires_at),
+  revoked_at: iso(k.revoked_at),
+  created_at: k.created_at.toISOString(),
+  status: k.revoked_at ? 'revoked' : k.expires_at && k.expires_at.getTime() <= now ? 'expired' : 'active',
+});
+
+/** Operator use cases behind the admin CLI. */
+export class AdminService {
+  constructor(private readonly db: Kysely<GatewayDb>) {}
+
+  async createPartner(input: z.input<typeof createPartnerInput>) {
+    const values = parse(createPartnerInput, input);
+    const partner = await new PartnersRepository(this.db).insert({
+      name: values.name,
+      required_fields: [...new Set(values.requiredFields)],
+    });
+    return partnerView(partner);
+  }
+
+  async listPartners() {
+    return (await new PartnersRepository(this.db).list()).map(partnerView);
+  }
+
+  /** The only moment the full key exists: it is returned once and never stored. */
+  async createKey(input: z.input<typeof createKeyInput>) {
+    const values = parse(createKeyInput, input);
+    await this.requirePartner(values.partnerId);
+    const { key, prefix, hash } = generateApiKey();
+    const row = await new ApiKeysRepository(this.db).insert({
+      partner_id: values.partnerId,
+      name: values.name ?? null,
+      prefix,
+      secret_hash: hash,
+      permissions: [...new Set(values.permissions ?? PERMISSIONS)],
+      allowed_ip: values.allowedIp ?? null,
+      expires_at: values.expiresAt ? new Date(values.expiresAt) : null,
+    });
+    const view = keyView(row);
+    return {
+      id: view.id,
+      key,
+      prefix: view.prefix,
+      partner_id: view.partner_id,
+      name: view.name,
+      permissions: view.permissions,
+      allowed_ip: view.allowed_ip,
+      expires_at: view.expires_at,
+      created_at: view.created_at,
+    };
+  }
+
+  async listKeys(partnerId: string) {
+    const id = parse(createKeyInput.shape.partnerId, partnerId);
+    await this.requirePartner(id);
+    return (await new ApiKeysRepository(this.db).listByPartner(id)).map((k) => keyView(k));
+  }
+
+  /** Revokes and notifies gateways in one transaction, so the notice goes out exactly when it is true. */
+  async revokeKey(keyId: string) {
+    const id = parse(keyIdInput, keyId);
+    const row = await this.db.transaction().execute(async (trx) => {
+      const keys = new ApiKeysRepository(trx);
+      const revoked = await keys.revoke(id);
+      if (revoked) await keys.notifyChanged(revoked.prefix);
+      return revoked;
+    });
+    if (!row) throw new AdminInputError(`no API key with id ${id}`);
+    return keyView(row);
+  }
+
+  private async requirePartner(id: string) {
+    const partner = await new PartnersRepository(this.db).findById(id);
+    if (!partner) throw new AdminInputError(`no partner with id ${id}`);
+    return partner;
+  }
+}
