@@ -1,0 +1,201 @@
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import express from 'express';
+import { z } from 'zod';
+import { InternalTokenVerifier, callerOf, generateInternalKeyPair, requireInternalCaller } from '@platform/auth';
+import { defineRoute, type RouteSpec } from '@platform/contracts';
+import { createDb } from '@platform/db';
+import { listen, serverPort } from '@platform/http';
+import { createLogger } from '@platform/observability';
+import { createTestDatabase } from '@platform/testing';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { buildDeps, type Deps } from '../../src/deps';
+import { migrateGateway } from '../../src/db/migrations';
+import { GATEWAY_SCHEMA, type GatewayDb } from '../../src/db/tables';
+
+const run = promisify(execFile);
+const ADMIN = path.resolve(__dirname, '../../../../dist/apps/gateway/admin.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built admin CLI as a real child process against the suite's database. */
+export async function runCli(databaseUrl: string, args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [ADMIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/** `admin ... --json` that must succeed; returns its one JSON object. */
+export async function admin<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {
+  const res = await runCli(databaseUrl, [...args, '--json']);
+  if (res.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${res.code}): ${res.stderr}`);
+  return JSON.parse(res.stdout) as T;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  partner_id: string;
+  permissions: string[];
+  allowed_ip: string | null;
+  expires_at: string | null;
+}
+
+const echoSchema = z.object({ result: z.record(z.string(), z.unknown()) });
+
+/** A small route table of our own, so these tests do not depend on the platform's. */
+export const TEST_ROUTES: RouteSpec[] = [
+  defineRoute({ operationId: 'listThings', method: 'get', path: '/portal/things', service: 'domains', permission: 'domains:read', summary: 'List things', tag: 'Things', response: echoSchema, errors: [] }),
+  defineRoute({
+    operationId: 'createThing',
+    method: 'post',
+    path: '/portal/things',
+    service: 'domains',
+    permission: 'domains:write',
+    summary: 'Create a thing',
+    tag: 'Things',
+    body: z.object({ name: z.string() }),
+    response: echoSchema,
+    errors: ['VALIDATION.INVALID'],
+  }),
+  defineRoute({ operationId: 'getThing', method: 'get', path: '/portal/things/{thingId}', service: 'domains', permission: 'domains:read', summary: 'Get a thing', tag: 'Things', params: z.object({ thingId: z.string() }), response: echoSchema, errors: ['RESOURCE.NOT_FOUND'] }),
+  defineRoute({ operationId: 'deleteThing', method: 'delete', path: '/portal/things/{thingId}', service: 'domains', permission: 'domains:write', summary: 'Delete a thing', tag: 'Things', params: z.object({ thingId: z.string() }), response: echoSchema, errors: [] }),
+  defineRoute({ operationId: 'listProducts', method: 'get', path: '/portal/products', service: 'billing', permission: 'products:read', summary: 'Products', tag: 'Products', response: echoSchema, errors: [] }),
+];
+
+export interface Upstream {
+  url: string;
+  publicKey: string;
+  privateKey: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real tiny service: refuses calls without the gateway's internal token (audience "domains"),
+ * echoes what it received, answers 404 in the envelope for /portal/things/missing and stalls on
+ * /portal/things/slow.
+ */
+export async function startUpstream(): Promise<Upstream> {
+  const { publicKey, privateKey } = generateInternalKeyPair();
+  const app = express();
+  app.use(requireInternalCaller(new InternalTokenVerifier(publicKey, 'domains')));
+  app.use(express.text({ type: () => true }));
+  app.get('/portal/things/missing', (_req, res) => {
+    res.status(404).json({ error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'No such thing.', status: 404 } });
+  });
+  app.get('/portal/things/slow', (_req, res) => {
+    setTimeout(() => res.json({ result: {} }), 3_000).unref();
+  });
+  app.use((req, res) => {
+    res.status(req.method === 'POST' ? 201 : 200).json({
+      result: {
+        method: req.method,
+        url: req.originalUrl,
+        body: typeof req.body === 'string' ? req.body : null,
+        contentType: req.header('content-type') ?? null,
+        requestId: req.header('x-request-id') ?? null,
+        caller: callerOf(res),
+      },
+    });
+  });
+  const server = await listen(app, 0);
+  return {
+    url: `http://127.0.0.1:${serverPort(server)}`,
+    publicKey,
+    privateKey,
+    close: () => closeServer(server),
+  };
+}
+
+export function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** A port nothing listens on (bound, then released). */
+export async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = serverPort(server);
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Gateway {
+  url: string;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+/** The gateway app in-process on an ephemeral port, configured like main.ts but from `env`. */
+export async function startGateway(env: Record<string, string>, routes: RouteSpec[] = TEST_ROUTES): Promise<Gateway> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent') });
+  const server = await listen(buildApp(deps), 0);
+  return {
+    url: `http://127.0.0.1:${serverPort(server)}`,
+    deps,
+    close: async () => {
+      await closeServer(server);
+      await deps.close();
+    },
+  };
+}
+
+export interface Suite {
+  databaseUrl: string;
+  upstream: Upstream;
+  /** Gateway env: this suite's database, upstream and signing key. */
+  env: Record<string, string>;
+  partner(requireFields?: string[]): Promise<string>;
+  key(partnerId: string, ...args: string[]): Promise<CreatedKey>;
+  close(): Promise<void>;
+}
+
+/** One database and one upstream per test file; gateways are started by the tests with this env. */
+export async function startSuite(): Promise<Suite> {
+  const database = await createTestDatabase('gateway');
+  const { db } = createDb<GatewayDb>({ url: database.url, schema: GATEWAY_SCHEMA, max: 1 });
+  await migrateGateway(db);
+  await db.destroy();
+  const upstream = await startUpstream();
+  return {
+    databaseUrl: database.url,
+    upstream,
+    env: {
+      DATABASE_URL: database.url,
+      INTERNAL_JWT_PRIVATE_KEY: upstream.privateKey,
+      DOMAINS_URL: upstream.url,
+      BILLING_URL: `http://127.0.0.1:${await deadPort()}`,
+    },
+    partner: async (requireFields = []) => {
+      const args = ['partner', 'create', '--name', `partner-${Date.now()}`];
+      if (requireFields.length > 0) args.push('--require-fields', requireFields.join(','));
+      return (await admin<{ id: string }>(database.url, ...args)).id;
+    },
+    key: (partnerId, ...args) => admin<CreatedKey>(database.url, 'key', 'create', '--partner', partnerId, ...args),
+    close: async () => {
+      await upstream.close();
+      await database.drop();
+    },
+  };
+}
+
+export const bearer = (key: string, headers: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...headers });
+
+/** The contract's envelope with the given code and status. */
+export const envelope = (code: string, status: number) => ({
+  error: expect.objectContaining({ code, ns: code.split('.')[0], status, message: expect.any(String) }),
+});
