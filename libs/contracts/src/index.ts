@@ -5,3 +5,5 @@ export * from './permissions';
 export * from './routes';
 export * from './openapi';
 export * from './catalogue';
+export * from './domains';
+export * from './products';

@@ -1,3 +1,4 @@
 export * from './infra';
 export * from './wait';
 export * from './broker';
+export * from './smtp';

@@ -1,3 +1,167 @@
-import type { RouteSpec } from '../routes';
+import { z } from 'zod';
+import { emptyResultSchema, pageOf, resultOf } from '../common';
+import type { ErrorCode } from '../errors';
+import { defineRoute, type RouteSpec } from '../routes';
+import {
+  createDomainBodySchema,
+  domainAckSchema,
+  domainCreatedSchema,
+  domainDeletedSchema,
+  domainDetailSchema,
+  domainIdParamsSchema,
+  domainSchema,
+  inviteDomainBodySchema,
+  updateDomainBodySchema,
+} from './domain.schema';
+import { listDomainsQuerySchema } from './domain-query.schema';
+import { subdomainBodySchema, subdomainDeletedSchema, subdomainParamsSchema, subdomainSchema } from './subdomain.schema';
 
-export const domainRoutes: RouteSpec[] = [];
+const read = { service: 'domains', permission: 'domains:read' } as const;
+const write = { service: 'domains', permission: 'domains:write' } as const;
+const DOMAINS = 'Domains';
+const SUBDOMAINS = 'Subdomains';
+const byId: ErrorCode[] = ['RESOURCE.NOT_FOUND'];
+const withBody: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+
+/** Every Domains and Subdomains operation of the spec, plus the contract's DELETE .../subdomains with a body. */
+export const domainRoutes: RouteSpec[] = [
+  defineRoute({
+    ...read,
+    operationId: 'listDomains',
+    method: 'get',
+    path: '/portal/domains',
+    tag: DOMAINS,
+    summary: 'List domains',
+    description: 'Newest first. INACTIVE domains are left out unless is_active=false or status=INACTIVE is asked.',
+    query: listDomainsQuerySchema,
+    response: pageOf(domainSchema),
+    errors: ['VALIDATION.INVALID'],
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'createDomain',
+    method: 'post',
+    path: '/portal/domains',
+    tag: DOMAINS,
+    summary: 'Create a domain',
+    description: 'Creates the company (or reuses it), the property and the domain; status NEW (INVITED with action SCAN_INVITE).',
+    body: createDomainBodySchema,
+    response: resultOf(domainCreatedSchema),
+    errors: [...withBody, 'DOMAIN.ALREADY_EXISTS'],
+  }),
+  defineRoute({
+    ...read,
+    operationId: 'getDomain',
+    method: 'get',
+    path: '/portal/domains/{domainId}',
+    tag: DOMAINS,
+    summary: 'Get a domain with its property',
+    params: domainIdParamsSchema,
+    response: resultOf(domainDetailSchema),
+    errors: byId,
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'updateDomain',
+    method: 'put',
+    path: '/portal/domains/{domainId}',
+    tag: DOMAINS,
+    summary: 'Update company and widget settings of a domain',
+    params: domainIdParamsSchema,
+    body: updateDomainBodySchema,
+    response: resultOf(domainAckSchema),
+    errors: [...withBody, ...byId],
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'deleteDomain',
+    method: 'delete',
+    path: '/portal/domains/{domainId}',
+    tag: DOMAINS,
+    summary: 'Delete a domain, its subdomains, property and subscription',
+    params: domainIdParamsSchema,
+    response: resultOf(domainDeletedSchema),
+    errors: byId,
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'deactivateDomain',
+    method: 'post',
+    path: '/portal/domains/{domainId}/deactivate',
+    tag: DOMAINS,
+    summary: 'Deactivate an ACTIVE domain',
+    params: domainIdParamsSchema,
+    response: emptyResultSchema,
+    errors: [...byId, 'DOMAIN.INVALID_STATE'],
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'activateDomain',
+    method: 'post',
+    path: '/portal/domains/{domainId}/activate',
+    tag: DOMAINS,
+    summary: 'Activate an INACTIVE domain',
+    params: domainIdParamsSchema,
+    response: emptyResultSchema,
+    errors: [...byId, 'DOMAIN.INVALID_STATE'],
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'inviteDomain',
+    method: 'post',
+    path: '/portal/domains/{domainId}/invite',
+    tag: DOMAINS,
+    summary: 'Invite the domain owner',
+    description: 'Allowed from NEW, SCANNED, INVITED and INACTIVE. `send_invite` is an alias of `send_intro`; send_intro wins.',
+    params: domainIdParamsSchema,
+    body: inviteDomainBodySchema,
+    response: emptyResultSchema,
+    errors: [...withBody, ...byId, 'DOMAIN.INVALID_STATE'],
+  }),
+  defineRoute({
+    ...read,
+    operationId: 'listSubdomains',
+    method: 'get',
+    path: '/portal/domains/{domainId}/subdomains',
+    tag: SUBDOMAINS,
+    summary: 'List the subdomains of a domain',
+    params: domainIdParamsSchema,
+    response: resultOf(z.array(subdomainSchema)),
+    errors: byId,
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'createSubdomain',
+    method: 'post',
+    path: '/portal/domains/{domainId}/subdomains',
+    tag: SUBDOMAINS,
+    summary: 'Add a subdomain (full hostname or label)',
+    params: domainIdParamsSchema,
+    body: subdomainBodySchema,
+    response: resultOf(subdomainSchema),
+    errors: [...withBody, ...byId, 'SUBDOMAIN.ALREADY_EXISTS', 'SUBDOMAIN.LIMIT_REACHED'],
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'deleteSubdomain',
+    method: 'delete',
+    path: '/portal/domains/{domainId}/subdomains/{subdomain}',
+    tag: SUBDOMAINS,
+    summary: 'Remove a subdomain by hostname, label or id',
+    params: subdomainParamsSchema,
+    response: resultOf(subdomainDeletedSchema),
+    errors: byId,
+  }),
+  defineRoute({
+    ...write,
+    operationId: 'deleteSubdomainByBody',
+    method: 'delete',
+    path: '/portal/domains/{domainId}/subdomains',
+    tag: SUBDOMAINS,
+    summary: 'Remove a subdomain named in the body',
+    params: domainIdParamsSchema,
+    body: subdomainBodySchema,
+    response: resultOf(subdomainDeletedSchema),
+    errors: [...withBody, ...byId],
+  }),
+];

@@ -1,0 +1,119 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { OutboxTable } from '@platform/messaging';
+
+/** Timestamps come back as Date, go in as Date or ISO string. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface CompaniesTable {
+  id: string;
+  partner_id: string;
+  name: string;
+  trade_name: string | null;
+  id_number: string | null;
+  email: string;
+  vat_number: string | null;
+  registration_number: string | null;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  address: string | null;
+  address_2: string | null;
+  postal_code: string | null;
+  phone_number: string | null;
+  owner_id: string;
+  owner_email: string;
+  owner_first_name: string | null;
+  owner_last_name: string | null;
+  criterias: string[];
+  sector_id: string | null;
+  industry_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PropertiesTable {
+  id: string;
+  partner_id: string;
+  company_id: string;
+  name: string;
+  description: Generated<string>;
+  status: Generated<string>;
+  widget_font: Generated<string>;
+  widget_position: Generated<string>;
+  border_radius: Generated<string>;
+  primary_color: Generated<string>;
+  text_color: Generated<string>;
+  has_scripts: boolean;
+  has_dsar: boolean;
+  has_docs: boolean;
+  has_accessibility: boolean;
+  has_accessibility_icon: Generated<boolean>;
+  display_dpo: boolean;
+  display_company: boolean;
+  has_welcome_message: Generated<boolean>;
+  has_continuous_scanning: Generated<boolean>;
+  has_vendor_logo: Generated<boolean>;
+  default_notice_type: string;
+  activated_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DomainsTable {
+  id: string;
+  partner_id: string;
+  company_id: string;
+  property_id: string;
+  hostname: string;
+  status: string;
+  is_active: boolean;
+  source: string;
+  action: string;
+  instance_id: number;
+  widget_version: number;
+  merchants: string[];
+  referral_partner_id: string | null;
+  product_code: string;
+  price_list_code: string;
+  subscription_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  activated_at: NullableTimestamp;
+}
+
+export interface SubdomainsTable {
+  id: string;
+  partner_id: string;
+  domain_id: string;
+  hostname: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MailQueueTable {
+  id: Generated<string>;
+  partner_id: string;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  sent_at: NullableTimestamp;
+  failed_at: NullableTimestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
+export interface DomainsDb {
+  companies: CompaniesTable;
+  properties: PropertiesTable;
+  domains: DomainsTable;
+  subdomains: SubdomainsTable;
+  mail_queue: MailQueueTable;
+  outbox: OutboxTable;
+}
+
+export const SCHEMA = 'domains';

@@ -1,0 +1,62 @@
+import type { Pool } from 'pg';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { InternalTokenVerifier } from '@platform/auth';
+import { createDb, migrateToLatest, ping, type Kysely } from '@platform/db';
+import { createLogger, type Logger } from '@platform/observability';
+import type { Config } from './config';
+import { migrations } from './db/migrations';
+import { SCHEMA, type DomainsDb } from './db/tables';
+import type { DomainsContext, InstanceSettings } from './domain/context';
+import { MailSenderJob } from './jobs/mail-sender.job';
+
+export const SERVICE_AUDIENCE = 'domains';
+
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  db: Kysely<DomainsDb>;
+  pool: Pool;
+  verifier: InternalTokenVerifier;
+  ctx: DomainsContext;
+  mailer: Transporter;
+  mailSender: MailSenderJob;
+  /** Starts background work (mail sender). */
+  start(): void;
+  /** Stops background work and closes connections. */
+  close(): Promise<void>;
+}
+
+export const instanceSettings = (config: Config): InstanceSettings => ({
+  widgetBaseUrl: config.WIDGET_BASE_URL,
+  instance: { id: config.INSTANCE_ID, name: config.INSTANCE_NAME, hostname: config.INSTANCE_HOSTNAME, region: config.INSTANCE_REGION },
+  systemSegmentId: config.SYSTEM_SEGMENT_ID,
+  widgetVersion: config.WIDGET_VERSION,
+});
+
+/** The composition root; tests pass overrides (e.g. a logger, a mail transport). */
+export async function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'logger' | 'mailer'>> = {}): Promise<Deps> {
+  const logger = overrides.logger ?? createLogger('domains-svc', config.LOG_LEVEL);
+  const { db, pool } = createDb<DomainsDb>({ url: config.DATABASE_URL, schema: SCHEMA, max: config.DB_POOL_MAX });
+  await ping(db as Kysely<unknown>);
+  await migrateToLatest(db as Kysely<unknown>, SCHEMA, migrations);
+  const mailer = overrides.mailer ?? nodemailer.createTransport(config.SMTP_URL);
+  const mailSender = new MailSenderJob(db, mailer, logger.child({ subsystem: 'mail' }), { from: config.MAIL_FROM, pollMs: config.MAIL_POLL_MS });
+  // Outbox relay: the lead wires @platform/messaging's relay here (publishes domains.outbox to RabbitMQ)
+  // and starts/stops it in start()/close() below.
+  return {
+    config,
+    logger,
+    db,
+    pool,
+    verifier: new InternalTokenVerifier(config.INTERNAL_JWT_PUBLIC_KEY, SERVICE_AUDIENCE),
+    ctx: { db, settings: instanceSettings(config) },
+    mailer,
+    mailSender,
+    start: () => mailSender.start(),
+    close: async () => {
+      await mailSender.stop();
+      mailer.close();
+      await db.destroy();
+    },
+  };
+}

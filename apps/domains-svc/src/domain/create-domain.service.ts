@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import {
+  domainCreatedEvent,
+  resolveProductCodes,
+  scanRequestedEvent,
+  type CreateDomainBody,
+  type DomainStatus,
+  type EventPayload,
+} from '@platform/contracts';
+import { validationError } from '@platform/http';
+import { findCompanyByName, insertCompany } from '../db/companies.repository';
+import { insertDomain, type DomainListRow } from '../db/domains.repository';
+import { enqueueMail, type QueuedMail } from '../db/mail-queue.repository';
+import { insertProperty } from '../db/properties.repository';
+import { insertSubdomains } from '../db/subdomains.repository';
+import { domainEntityData, writeEvents } from '../events/domain-events.writer';
+import type { Caller, DomainsContext } from './context';
+import { assertRequiredFields } from './domain-rules';
+import { inviteMail, introMail } from './mail-templates';
+import { widgetSnippets } from './widget';
+
+/**
+ * Creates (or reuses) the company, the property, the domain and its subdomains, and writes
+ * domain.created (+ scan.requested) and any e-mail to the outbox/mail queue in one transaction.
+ */
+export async function createDomain(ctx: DomainsContext, caller: Caller, body: CreateDomainBody): Promise<DomainListRow> {
+  assertRequiredFields(body, caller.requiredFields);
+  const catalogue = resolveProductCodes(body.product, body.price_list);
+  if (!catalogue.ok) throw validationError([{ path: `body.${catalogue.field}`, message: catalogue.message }]);
+
+  const { partnerId } = caller;
+  const now = new Date();
+  const ids = { domain: randomUUID(), property: randomUUID(), subscription: randomUUID() };
+  const status: DomainStatus = body.action === 'SCAN_INVITE' ? 'INVITED' : 'NEW';
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const existing = body.company_setup ? undefined : await findCompanyByName(trx, partnerId, body.company_name);
+    const company = existing ?? {
+      id: randomUUID(),
+      name: body.company_name,
+      trade_name: body.company_trade_name ?? null,
+      id_number: body.company_id_number ?? null,
+      owner_email: body.account_email,
+    };
+    if (!existing) {
+      await insertCompany(trx, {
+        ...company,
+        partner_id: partnerId,
+        email: body.account_email,
+        vat_number: body.vat_number ?? null,
+        registration_number: body.registration_number ?? null,
+        country: body.country ?? null,
+        state: body.state ?? null,
+        city: body.city ?? null,
+        address: body.address ?? null,
+        address_2: body.address_2 ?? null,
+        postal_code: body.postal_code ?? null,
+        phone_number: body.phone_number ?? null,
+        owner_id: randomUUID(),
+        owner_first_name: body.account_first_name ?? null,
+        owner_last_name: body.account_last_name ?? null,
+        criterias: body.criterias ?? [],
+        sector_id: body.sector_id ?? null,
+        industry_id: body.industry_id ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+    const flags = {
+      has_scripts: body.has_scripts,
+      has_dsar: body.has_dsar,
+      has_docs: body.has_docs,
+      has_accessibility: body.has_accessibility,
+      display_dpo: body.display_dpo,
+      display_company: body.display_company,
+    };
+    await insertProperty(trx, {
+      id: ids.property,
+      partner_id: partnerId,
+      company_id: company.id,
+      name: body.domain,
+      ...flags,
+      ...(body.primary_color ? { primary_color: body.primary_color } : {}),
+      default_notice_type: body.default_notice_type,
+      created_at: now,
+      updated_at: now,
+    });
+    const merchants = body.merchant_id ? [body.merchant_id] : [];
+    await insertDomain(trx, {
+      id: ids.domain,
+      partner_id: partnerId,
+      company_id: company.id,
+      property_id: ids.property,
+      hostname: body.domain,
+      status,
+      is_active: true,
+      source: 'API',
+      action: body.action,
+      instance_id: ctx.settings.instance.id,
+      widget_version: ctx.settings.widgetVersion,
+      merchants,
+      referral_partner_id: body.referral_partner_id ?? null,
+      product_code: catalogue.product.code,
+      price_list_code: catalogue.priceList.code,
+      subscription_id: ids.subscription,
+      created_at: now,
+      updated_at: now,
+    });
+    await insertSubdomains(
+      trx,
+      body.subdomains.map((hostname) => ({ id: randomUUID(), partner_id: partnerId, domain_id: ids.domain, hostname, created_at: now, updated_at: now })),
+    );
+
+    const view: DomainListRow = {
+      id: ids.domain,
+      partner_id: partnerId,
+      hostname: body.domain,
+      status,
+      is_active: true,
+      source: 'API',
+      instance_id: ctx.settings.instance.id,
+      widget_version: ctx.settings.widgetVersion,
+      merchants,
+      created_at: now,
+      updated_at: now,
+      activated_at: null,
+      property_id: ids.property,
+      company_id: company.id,
+      ...flags,
+      has_vendor_logo: true,
+      default_notice_type: body.default_notice_type,
+      company_name: company.name,
+      company_trade_name: company.trade_name,
+      company_id_number: company.id_number,
+      owner_email: company.owner_email,
+    };
+
+    const events: EventPayload[] = [
+      domainCreatedEvent(
+        {
+          domain_id: ids.domain,
+          domain: body.domain,
+          action: body.action,
+          source: 'API',
+          status,
+          country: body.country ?? '',
+          state: body.state,
+          city: body.city,
+          address: body.address,
+          postal_code: body.postal_code,
+          vat_number: body.vat_number,
+          product_id: catalogue.product.id,
+          price_list_id: catalogue.priceList.id,
+          ...flags,
+          send_intro: body.send_intro,
+          company_name: body.company_name,
+          account_email: body.account_email,
+          company_trade_name: body.company_trade_name,
+          account_first_name: body.account_first_name,
+          account_last_name: body.account_last_name,
+          merchant_id: body.merchant_id,
+          subscription_id: ids.subscription,
+        },
+        domainEntityData(view, ctx.settings),
+      ),
+    ];
+    if (body.action !== 'CREATE_SILENT') {
+      const invite = body.action === 'SCAN_INVITE';
+      events.push(scanRequestedEvent({ domain_id: ids.domain, domain: body.domain, property_id: ids.property, action: body.action, invite }));
+    }
+    await writeEvents(trx, partnerId, events);
+
+    const mailInput = {
+      partnerId,
+      to: company.owner_email,
+      hostname: body.domain,
+      widgetSnippet: widgetSnippets(ctx.settings.widgetBaseUrl, ids.property).privacy_widget,
+      firstName: body.account_first_name,
+    };
+    const mails: QueuedMail[] = [];
+    if (status === 'INVITED') mails.push(inviteMail(mailInput));
+    if (body.send_intro) mails.push(introMail(mailInput));
+    await enqueueMail(trx, mails);
+    return view;
+  });
+}

@@ -1,0 +1,63 @@
+import { isUuid, paginationMeta, SUBSCRIPTION_FILTERS, type ListDomainsQuery } from '@platform/contracts';
+import { notFound, pageOffset, takePage, validationError } from '@platform/http';
+import { findDomainDetail, listDomains as listDomainRows, type DomainFilters } from '../db/domains.repository';
+import type { DomainsContext } from './context';
+import { assertDomainId } from './domain-rules';
+
+export async function getDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
+  const row = await findDomainDetail(ctx.db, partnerId, assertDomainId(domainId));
+  if (!row) throw notFound('domain');
+  return row;
+}
+
+/**
+ * One page of the partner's domains. Filters over billing data answer 400 until domains-svc
+ * has a subscription projection: a clear refusal beats a silently wrong list.
+ */
+export async function listDomains(ctx: DomainsContext, partnerId: string, query: ListDomainsQuery) {
+  const unavailable = SUBSCRIPTION_FILTERS.filter((name) => query[name] !== undefined);
+  if (unavailable.length > 0) {
+    throw validationError(unavailable.map((name) => ({ path: `query.${name}`, message: 'this filter is not available yet' })));
+  }
+  const filters = toFilters(query);
+  const rows = filters ? await listDomainRows(ctx.db, partnerId, filters, pageOffset(query.page, query.limit), query.limit) : [];
+  const { items, hasMore } = takePage(rows, query.limit);
+  return { items, meta: paginationMeta(query.page, hasMore) };
+}
+
+/** Query -> repository filters; undefined when a filter can match nothing (e.g. a non-uuid id). */
+function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
+  const uuidOrNone = (v: string | undefined) => (v === undefined ? null : isUuid(v) ? v.toLowerCase() : undefined);
+  const id = uuidOrNone(q.id);
+  const companyId = uuidOrNone(q.instance_company_id);
+  const propertyId = uuidOrNone(q.instance_property_id);
+  if (id === undefined || companyId === undefined || propertyId === undefined) return undefined;
+  if (q.instance_id !== undefined && !/^\d{1,9}$/.test(q.instance_id)) return undefined;
+
+  const flags: DomainFilters['flags'] = {};
+  for (const flag of ['has_scripts', 'has_dsar', 'has_docs', 'has_accessibility', 'display_company', 'display_dpo'] as const) {
+    if (q[flag] !== undefined) flags[flag] = q[flag];
+  }
+  const date = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
+  return {
+    // INACTIVE domains are listed only when asked for (is_active=false or status=INACTIVE).
+    isActive: q.is_active ?? (q.status ? q.status !== 'INACTIVE' : true),
+    status: q.status,
+    search: q.search === undefined ? undefined : { text: q.search, ...(isUuid(q.search) ? { uuid: q.search.toLowerCase() } : {}) },
+    id: id ?? undefined,
+    source: q.source,
+    flags,
+    companyTradeName: q.company_trade_name,
+    companyIdNumber: q.company_id_number,
+    companyId: companyId ?? undefined,
+    propertyId: propertyId ?? undefined,
+    instanceId: q.instance_id === undefined ? undefined : Number(q.instance_id),
+    widgetVersion: q.widget_version,
+    merchantId: q.merchant_id,
+    referralPartnerId: q.referral_partner_id,
+    createdFrom: date(q.created_at_start),
+    createdTo: date(q.created_at_end),
+    activatedFrom: date(q.activated_at_start),
+    activatedTo: date(q.activated_at_end),
+  };
+}

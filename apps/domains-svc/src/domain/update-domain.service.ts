@@ -1,0 +1,62 @@
+import { propertyUpdatedEvent, type UpdateDomainBody } from '@platform/contracts';
+import { notFound } from '@platform/http';
+import { updateCompany } from '../db/companies.repository';
+import { findDomainForUpdate, updateDomain as touchDomain } from '../db/domains.repository';
+import { findPropertyForUpdate, updateProperty } from '../db/properties.repository';
+import { propertyEntityData, writeEvents } from '../events/domain-events.writer';
+import type { DomainsContext } from './context';
+import { assertDomainId } from './domain-rules';
+
+const COMPANY_FIELDS = {
+  company_name: 'name',
+  company_trade_name: 'trade_name',
+  company_id_number: 'id_number',
+  country: 'country',
+  state: 'state',
+  city: 'city',
+  address: 'address',
+  address_2: 'address_2',
+  postal_code: 'postal_code',
+} as const;
+
+/** Widget settings of the property; a change of any of them is announced with property.updated. */
+const WIDGET_SETTINGS = [
+  'has_scripts',
+  'has_dsar',
+  'has_docs',
+  'has_accessibility',
+  'display_dpo',
+  'display_company',
+  'primary_color',
+  'default_notice_type',
+] as const;
+
+/** Updates company and widget settings; property.updated only when a widget setting really changed. */
+export async function updateDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: UpdateDomainBody) {
+  const id = assertDomainId(domainId);
+  return ctx.db.transaction().execute(async (trx) => {
+    const domain = await findDomainForUpdate(trx, partnerId, id);
+    if (!domain) throw notFound('domain');
+
+    const companyChanges: Record<string, string> = {};
+    for (const [field, column] of Object.entries(COMPANY_FIELDS)) {
+      const value = body[field as keyof typeof COMPANY_FIELDS];
+      if (value !== undefined) companyChanges[column] = value;
+    }
+    if (Object.keys(companyChanges).length > 0) await updateCompany(trx, partnerId, domain.company_id, companyChanges);
+
+    const property = await findPropertyForUpdate(trx, partnerId, domain.property_id);
+    if (!property) throw notFound('domain');
+    const settingChanges: Record<string, string | boolean> = {};
+    for (const setting of WIDGET_SETTINGS) {
+      const value = body[setting];
+      if (value !== undefined && value !== property[setting]) settingChanges[setting] = value;
+    }
+    if (Object.keys(settingChanges).length > 0) {
+      const updated = await updateProperty(trx, partnerId, property.id, settingChanges);
+      await writeEvents(trx, partnerId, [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))]);
+    }
+    if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) await touchDomain(trx, partnerId, id, {});
+    return { id };
+  });
+}

@@ -1,0 +1,113 @@
+import {
+  resolveProductCodes,
+  type Domain,
+  type DomainCreated,
+  type DomainDetail,
+  type DomainSource,
+  type DomainStatus,
+  type NoticeType,
+  type Subdomain,
+} from '@platform/contracts';
+import type { DomainDetailRow, DomainListRow } from '../db/domains.repository';
+import type { InstanceSettings } from '../domain/context';
+import { widgetSnippets } from '../domain/widget';
+
+/** Shapes rows into the spec's wire shapes (types come from the contract's zod schemas). */
+
+export function toDomainCreated(row: DomainListRow, s: InstanceSettings): DomainCreated {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    status: row.status as DomainStatus,
+    instance_property_id: row.property_id,
+    instance_company_id: row.company_id,
+    updated_at: row.updated_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    is_active: row.is_active,
+    email: row.owner_email,
+    // "Trade name if different": without one the legal name is the trade name.
+    company_trade_name: row.company_trade_name ?? row.company_name,
+    company_id_number: row.company_id_number ?? '',
+    has_scripts: row.has_scripts,
+    has_dsar: row.has_dsar,
+    has_docs: row.has_docs,
+    has_accessibility: row.has_accessibility,
+    display_company: row.display_company,
+    display_dpo: row.display_dpo,
+    default_notice_type: row.default_notice_type as NoticeType,
+    source: row.source as DomainSource,
+    partner_id: row.partner_id,
+    ...widgetSnippets(s.widgetBaseUrl, row.property_id),
+  };
+}
+
+export function toDomain(row: DomainListRow, s: InstanceSettings): Domain {
+  return {
+    ...toDomainCreated(row, s),
+    activated_at: row.activated_at ? row.activated_at.toISOString() : null,
+    has_vendor_logo: row.has_vendor_logo,
+    widget_version: row.widget_version,
+    instance_id: row.instance_id,
+    system_segment_id: s.systemSegmentId,
+    merchants: row.merchants,
+    instance: { id: s.instance.id, name: s.instance.name, hostname: s.instance.hostname },
+  };
+}
+
+export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings): DomainDetail {
+  const resolved = resolveProductCodes(row.product_code, row.price_list_code);
+  const created = row.created_at.toISOString();
+  return {
+    ...toDomain(row, s),
+    property: {
+      id: row.property_id,
+      name: row.property_name,
+      company: {
+        id: row.company_id,
+        name: row.company_name,
+        email: row.company_email,
+        address: {
+          country: row.country ?? '',
+          city: row.city ?? '',
+          address: row.address ?? '',
+          postal_code: row.postal_code ?? '',
+          phone_number: row.phone_number ?? '',
+        },
+        owner: { id: row.owner_id, email: row.owner_email, first_name: row.owner_first_name ?? '', last_name: row.owner_last_name ?? '' },
+      },
+    },
+    // Until the billing projection lands this is the subscription the create asked billing to open.
+    subscription: resolved.ok
+      ? {
+          id: row.subscription_id,
+          status: 'NEW',
+          start_date: created,
+          end_date: null,
+          created_at: created,
+          price: {
+            id: resolved.price.id,
+            frequency: resolved.price.frequency,
+            currency: resolved.price.currency,
+            price_amount: resolved.price.price_amount,
+            price_list: resolved.priceList,
+            product: { id: resolved.product.id, type: resolved.product.type, name: resolved.product.name },
+          },
+        }
+      : null,
+  };
+}
+
+export function toSubdomain(
+  row: { id: string; domain_id: string; hostname: string; created_at: Date; updated_at: Date },
+  s: InstanceSettings,
+): Subdomain {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    instance_domain_id: row.domain_id,
+    domain_id: row.domain_id,
+    instance_id: String(s.instance.id),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

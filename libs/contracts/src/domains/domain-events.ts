@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import type { EventPayload } from '../events';
+import { domainActionSchema, domainSourceSchema, domainStatusSchema } from './domain.schema';
+
+/** Payloads of the events domains-svc emits, exactly as the spec's Events table. */
+
+export const DOMAIN_EVENTS = {
+  created: 'domain.created',
+  deactivated: 'domain.deactivated',
+  deleted: 'domain.deleted',
+  propertyUpdated: 'property.updated',
+  /** Internal: asks the scanner to scan the domain (action SCAN / SCAN_INVITE). */
+  scanRequested: 'scan.requested',
+} as const;
+
+export const eventInstanceSchema = z.object({ id: z.number().int(), name: z.string(), hostname: z.string(), region: z.string() });
+
+export const domainEntityDataSchema = z.object({
+  id: z.string(),
+  hostname: z.string(),
+  status: domainStatusSchema,
+  has_scripts: z.boolean(),
+  has_dsar: z.boolean(),
+  has_docs: z.boolean(),
+  has_accessibility: z.boolean(),
+  display_dpo: z.boolean(),
+  display_company: z.boolean(),
+  instance_property_id: z.string(),
+  instance_company_id: z.string(),
+  instance: eventInstanceSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DomainEntityData = z.infer<typeof domainEntityDataSchema>;
+
+export const domainCreatedParamsSchema = z.object({
+  domain_id: z.string(),
+  domain: z.string(),
+  action: domainActionSchema,
+  source: domainSourceSchema,
+  status: domainStatusSchema,
+  country: z.string(),
+  state: z.string().optional(),
+  city: z.string().optional(),
+  address: z.string().optional(),
+  postal_code: z.string().optional(),
+  vat_number: z.string().optional(),
+  product_id: z.number().int(),
+  price_list_id: z.number().int(),
+  has_docs: z.boolean(),
+  has_dsar: z.boolean(),
+  has_scripts: z.boolean(),
+  has_accessibility: z.boolean(),
+  display_dpo: z.boolean(),
+  display_company: z.boolean(),
+  send_intro: z.boolean(),
+  company_name: z.string(),
+  account_email: z.string(),
+  company_trade_name: z.string().optional(),
+  account_first_name: z.string().optional(),
+  account_last_name: z.string().optional(),
+  merchant_id: z.string().optional(),
+  subscription_id: z.string(),
+});
+export type DomainCreatedParams = z.infer<typeof domainCreatedParamsSchema>;
+
+export const domainCreatedEventSchema = z.object({
+  event: z.literal(DOMAIN_EVENTS.created),
+  params: domainCreatedParamsSchema.strict(),
+  entity: z.object({ kind: z.literal('domain'), data: domainEntityDataSchema.strict() }),
+});
+
+/** The spec spells the flag `has_dsara` in this event; both spellings are sent. */
+export const domainDeactivatedEventSchema = z.object({
+  event: z.literal(DOMAIN_EVENTS.deactivated),
+  params: z.object({ domain: z.string(), domain_id: z.string() }).strict(),
+  entity: z.object({ kind: z.literal('domain'), data: domainEntityDataSchema.extend({ has_dsara: z.boolean() }).strict() }),
+});
+
+export const domainDeletedParamsSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  property_id: z.string(),
+  company_id: z.string(),
+  subscriptions: z.array(z.string()),
+});
+export const domainDeletedEventSchema = z.object({ event: z.literal(DOMAIN_EVENTS.deleted), params: domainDeletedParamsSchema.strict() }).strict();
+
+export const propertyEntityDataSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  status: z.string(),
+  widget_font: z.string(),
+  widget_position: z.string(),
+  border_radius: z.string(),
+  primary_color: z.string(),
+  text_color: z.string(),
+  has_scripts: z.boolean(),
+  has_dsar: z.boolean(),
+  has_docs: z.boolean(),
+  has_accessibility: z.boolean(),
+  has_accessibility_icon: z.boolean(),
+  display_dpo: z.boolean(),
+  display_company: z.boolean(),
+  has_welcome_message: z.boolean(),
+  has_continuous_scanning: z.boolean(),
+  company_id: z.string(),
+  activated_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type PropertyEntityData = z.infer<typeof propertyEntityDataSchema>;
+
+/** params: property_id plus one entry per changed setting (its new value). */
+export const propertyUpdatedEventSchema = z.object({
+  event: z.literal(DOMAIN_EVENTS.propertyUpdated),
+  params: z.object({ property_id: z.string() }).catchall(z.unknown()),
+  entity: z.object({ kind: z.literal('property'), data: propertyEntityDataSchema.strict() }),
+});
+
+export const scanRequestedEventSchema = z.object({
+  event: z.literal(DOMAIN_EVENTS.scanRequested),
+  params: z.object({ domain_id: z.string(), domain: z.string(), property_id: z.string(), action: domainActionSchema, invite: z.boolean() }).strict(),
+});
+
+export const domainCreatedEvent = (params: DomainCreatedParams, data: DomainEntityData): EventPayload => ({
+  event: DOMAIN_EVENTS.created,
+  params: dropUndefined(params),
+  entity: { kind: 'domain', data },
+});
+
+export const domainDeactivatedEvent = (data: DomainEntityData): EventPayload => ({
+  event: DOMAIN_EVENTS.deactivated,
+  params: { domain: data.hostname, domain_id: data.id },
+  entity: { kind: 'domain', data: { ...data, has_dsara: data.has_dsar } },
+});
+
+export const domainDeletedEvent = (params: z.infer<typeof domainDeletedParamsSchema>): EventPayload => ({
+  event: DOMAIN_EVENTS.deleted,
+  params,
+});
+
+export const propertyUpdatedEvent = (changes: Record<string, unknown>, data: PropertyEntityData): EventPayload => ({
+  event: DOMAIN_EVENTS.propertyUpdated,
+  params: { property_id: data.id, ...changes },
+  entity: { kind: 'property', data },
+});
+
+export const scanRequestedEvent = (params: z.infer<typeof scanRequestedEventSchema>['params']): EventPayload => ({
+  event: DOMAIN_EVENTS.scanRequested,
+  params,
+});
+
+function dropUndefined<T extends object>(value: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,6 @@
+export * from './hostname';
+export * from './domain.schema';
+export * from './domain-query.schema';
+export * from './subdomain.schema';
+export * from './domain-events';
+export * from './domains.routes';

@@ -1,0 +1,83 @@
+import type { Price, PriceList, Product } from './product.schema';
+
+const USD = { id: 'USD', name: 'US Dollar' };
+const STANDARD: PriceList = { id: 1, code: 'STANDARD', type: 'PUBLIC' };
+const PARTNER: PriceList = { id: 2, code: 'PARTNER', type: 'PARTNER' };
+
+const price = (id: number, frequency: Price['frequency'], amount: number, list: PriceList): Price => ({
+  id,
+  frequency,
+  currency: USD,
+  price_amount: amount,
+  price_list: list,
+});
+
+/** The catalogue every installation starts with; billing-svc seeds from it, domains-svc resolves codes with it. */
+export const DEFAULT_CATALOGUE: readonly Product[] = [
+  {
+    id: 1,
+    code: 'FREE',
+    name: 'Privacy Free',
+    type: 'SUBSCRIPTION',
+    features: ['cookie_consent', 'privacy_center'],
+    prices: [price(101, 'MONTH', 0, STANDARD), price(102, 'MONTH', 0, PARTNER)],
+  },
+  {
+    id: 2,
+    code: 'PRO',
+    name: 'Privacy Pro',
+    type: 'SUBSCRIPTION',
+    features: ['cookie_consent', 'privacy_center', 'dsar', 'legal_documents', 'accessibility'],
+    prices: [
+      price(201, 'MONTH', 19, STANDARD),
+      price(202, 'YEAR', 190, STANDARD),
+      price(203, 'MONTH', 14, PARTNER),
+      price(204, 'YEAR', 140, PARTNER),
+    ],
+  },
+  {
+    id: 3,
+    code: 'ENTERPRISE',
+    name: 'Privacy Enterprise',
+    type: 'SUBSCRIPTION',
+    features: ['cookie_consent', 'privacy_center', 'dsar', 'legal_documents', 'accessibility', 'continuous_scanning', 'dpo'],
+    prices: [price(301, 'MONTH', 99, STANDARD), price(302, 'YEAR', 990, STANDARD), price(303, 'YEAR', 790, PARTNER)],
+  },
+  {
+    id: 4,
+    code: 'AUDIT',
+    name: 'Privacy Audit',
+    type: 'ONE_OFF',
+    features: ['scan_report'],
+    prices: [price(401, 'MONTH', 49, STANDARD)],
+  },
+];
+
+export const DEFAULT_PRODUCT_CODE = 'FREE';
+export const DEFAULT_PRICE_LIST_CODE = 'STANDARD';
+
+export type CatalogueResolution =
+  | { ok: true; product: Product; priceList: PriceList; price: Price }
+  | { ok: false; field: 'product' | 'price_list'; message: string };
+
+/**
+ * Resolves the product and price list codes of a request (absent = the catalogue's defaults).
+ * The price list must be one the product is sold under; the first matching price is used.
+ */
+export function resolveProductCodes(
+  productCode: string | undefined,
+  priceListCode: string | undefined,
+  catalogue: readonly Product[] = DEFAULT_CATALOGUE,
+): CatalogueResolution {
+  const code = productCode ?? DEFAULT_PRODUCT_CODE;
+  const product = catalogue.find((p) => p.code === code);
+  if (!product) return { ok: false, field: 'product', message: `unknown product code "${code}"` };
+  const listCode = priceListCode ?? DEFAULT_PRICE_LIST_CODE;
+  const match = product.prices.find((p) => p.price_list.code === listCode);
+  if (!match) {
+    const exists = catalogue.some((p) => p.prices.some((pr) => pr.price_list.code === listCode));
+    const message = exists ? `price list "${listCode}" is not offered for product "${code}"` : `unknown price list code "${listCode}"`;
+    return { ok: false, field: 'price_list', message };
+  }
+  return { ok: true, product, priceList: match.price_list, price: match };
+}

@@ -1,0 +1,2 @@
+export * from './product.schema';
+export * from './default-catalogue';
