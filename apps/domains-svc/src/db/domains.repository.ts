@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { rethrowUnique } from '@platform/db';
+import { rethrowUnique, sql } from '@platform/db';
 import type { DomainsDb, DomainsTable } from './tables';
 
 /** Columns every domain answer needs (list, create, detail): domain, widget flags, company basics. */
@@ -128,7 +128,8 @@ export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: D
   if (f.propertyId) q = q.where('d.property_id', '=', f.propertyId);
   if (f.instanceId !== undefined) q = q.where('d.instance_id', '=', f.instanceId);
   if (f.widgetVersion !== undefined) q = q.where('d.widget_version', '=', f.widgetVersion);
-  if (f.merchantId) q = q.where('d.merchants', '@>', [f.merchantId]);
+  // Array containment uses the GIN index on merchants.
+  if (f.merchantId) q = q.where(sql<boolean>`d.merchants @> ARRAY[${f.merchantId}]::text[]`);
   if (f.referralPartnerId) q = q.where('d.referral_partner_id', '=', f.referralPartnerId);
   if (f.createdFrom) q = q.where('d.created_at', '>=', f.createdFrom);
   if (f.createdTo) q = q.where('d.created_at', '<=', f.createdTo);

@@ -1,0 +1,109 @@
+import {
+  domainCreatedEventSchema,
+  scanRequestedEventSchema,
+} from '@platform/contracts';
+import { sql } from '@platform/db';
+import { createBody, startDomainsSvc, uniqueHost, type Harness } from './support/harness';
+
+describe('create domain: events and e-mail', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startDomainsSvc();
+  });
+  afterAll(() => h?.close());
+
+  it('when a domain is created, then exactly one domain.created with the spec params and entity is in the outbox', async () => {
+    const p = h.partner();
+    const host = uniqueHost();
+    const body = createBody(host, { country: 'DE', city: 'Berlin', vat_number: 'DE1', merchant_id: 'm-9', product: 'PRO', has_dsar: false, account_first_name: 'Ada' });
+    const d = (await h.call(p, 'POST', '/portal/domains', body)).body.result;
+    const rows = await h.outbox(p.id);
+    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created']);
+    const { message } = rows[0];
+    expect(message).toMatchObject({ partner_id: p.id, source: 'domains-svc' });
+    const payload = domainCreatedEventSchema.parse(message.payload);
+    expect(payload.params).toEqual({
+      domain_id: d.id,
+      domain: host,
+      action: 'CREATE_SILENT',
+      source: 'API',
+      status: 'NEW',
+      country: 'DE',
+      city: 'Berlin',
+      vat_number: 'DE1',
+      product_id: 2,
+      price_list_id: 1,
+      has_docs: true,
+      has_dsar: false,
+      has_scripts: true,
+      has_accessibility: true,
+      display_dpo: true,
+      display_company: true,
+      send_intro: false,
+      company_name: `Company of ${host}`,
+      account_email: `owner@${host}`,
+      account_first_name: 'Ada',
+      merchant_id: 'm-9',
+      subscription_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(payload.entity.data).toEqual({
+      id: d.id,
+      hostname: host,
+      status: 'NEW',
+      has_scripts: true,
+      has_dsar: false,
+      has_docs: true,
+      has_accessibility: true,
+      display_dpo: true,
+      display_company: true,
+      instance_property_id: d.instance_property_id,
+      instance_company_id: d.instance_company_id,
+      instance: { id: 7, name: 'test-instance', hostname: 'instance.test', region: 'eu' },
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+    });
+    const detail = (await h.call(p, 'GET', `/portal/domains/${d.id}`)).body.result;
+    expect(detail.subscription.id).toBe(payload.params.subscription_id);
+  });
+
+  it('when action is SCAN, then scan.requested is written next to domain.created and no e-mail is queued', async () => {
+    const p = h.partner();
+    const host = uniqueHost();
+    const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN' }))).body.result;
+    const rows = await h.outbox(p.id);
+    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'scan.requested']);
+    expect(scanRequestedEventSchema.parse(rows[1].message.payload).params).toEqual({
+      domain_id: d.id,
+      domain: host,
+      property_id: d.instance_property_id,
+      action: 'SCAN',
+      invite: false,
+    });
+    const { rows: mails } = await sql`SELECT 1 FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
+    expect(mails).toEqual([]);
+  });
+
+  it('when action is SCAN_INVITE, then scan.requested is written and the owner receives the invitation with the snippet', async () => {
+    const p = h.partner();
+    const host = uniqueHost();
+    const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN_INVITE' }))).body.result;
+    expect((await h.outbox(p.id, 'scan.requested'))[0].message.payload.params).toMatchObject({ action: 'SCAN_INVITE', invite: true });
+    const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
+    expect(mail.subject).toBe(`Activate the privacy widget on ${host}`);
+    expect(mail.decoded).toContain(d.privacy_widget);
+  });
+
+  it('when CREATE_SILENT is sent without send_intro, then no e-mail is sent; with send_intro the intro arrives', async () => {
+    const p = h.partner();
+    const silent = uniqueHost('silent');
+    const intro = uniqueHost('intro');
+    await h.call(p, 'POST', '/portal/domains', createBody(silent));
+    const d = (await h.call(p, 'POST', '/portal/domains', createBody(intro, { send_intro: true }))).body.result;
+    const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${intro}`));
+    expect(mail.subject).toContain(intro);
+    expect(mail.decoded).toContain(d.privacy_widget);
+    expect(h.smtp.messages.filter((m) => m.to.includes(`owner@${silent}`))).toEqual([]);
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
+    expect(Number(rows[0].n)).toBe(1);
+  });
+});
