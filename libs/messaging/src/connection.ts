@@ -86,15 +86,20 @@ export async function connectAmqp(url: string, logger: Logger, options: AmqpConn
     async close() {
       if (closed) return;
       closed = true;
-      await model.close().catch(() => undefined);
+      await withTimeout(model.close(), CLOSE_TIMEOUT_MS, 'connection close timed out').catch((err: Error) => log.warn({ err: err.message }, 'amqp close'));
     },
   };
 }
 
-/** Closes a channel, ignoring the error if it (or its connection) is already closed. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
+/**
+ * Closes a channel, ignoring the error if it (or its connection) is already closed, and not
+ * waiting more than a moment for a close-ok that a dead connection never sends.
+ */
 export async function closeQuietly(channel: Channel | undefined): Promise<void> {
   if (!channel) return;
-  await channel.close().catch(() => undefined);
+  await withTimeout(channel.close(), CLOSE_TIMEOUT_MS, 'channel close timed out').catch(() => undefined);
 }
 
 /**

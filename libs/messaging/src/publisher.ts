@@ -154,7 +154,9 @@ export function createPublisher(amqp: AmqpConnection, logger: Logger, options: P
             content,
             { mandatory: true, persistent: true, contentType: 'application/json', messageId: opts.messageId, headers: opts.headers ?? {}, timestamp: Date.now() },
             (err: unknown) => {
-              if (err) entry.settle(new PublishNackedError(`broker nacked message ${opts.messageId}`));
+              // amqplib fails outstanding callbacks with 'channel closed' when the channel goes.
+              if (err && String((err as Error).message) === 'channel closed') entry.settle(new ChannelClosedError('amqp channel closed before the publish was confirmed'));
+              else if (err) entry.settle(new PublishNackedError(`broker nacked message ${opts.messageId}`));
               else if (entry.returned) entry.settle(new UnroutableError(`message ${opts.messageId} to ${exchange}/${routingKey} was unroutable`));
               else entry.settle();
             },

@@ -21,6 +21,8 @@ export interface OutboxRelayOptions<DB = unknown> {
   /** false: the relay does nothing (e.g. a process that must not publish). */
   enabled?: boolean;
   confirmTimeoutMs?: number;
+  /** How long a batch waits for a broker connection before giving up until the next try. */
+  channelWaitMs?: number;
 }
 
 export interface OutboxRelay {
@@ -61,7 +63,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   const db = (options.db as Kysely<unknown> | undefined) ?? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: options.pool as Pool }) });
   const batchSize = options.batchSize ?? 100;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
-  const publisher = createPublisher(options.amqp, log, { confirmTimeoutMs: options.confirmTimeoutMs });
+  const publisher = createPublisher(options.amqp, log, { confirmTimeoutMs: options.confirmTimeoutMs, channelWaitMs: options.channelWaitMs });
   const table = sql.id(schema, 'outbox');
 
   async function batch(): Promise<BatchResult> {

@@ -1,0 +1,117 @@
+import { sql } from '@platform/db';
+import { bindProbe, waitFor, type BrokerProbe } from '@platform/testing';
+import { connectAmqp, startOutboxRelay, writeOutbox, type AmqpConnection, type OutboxRelay } from '../src';
+import { commitEvents, event, logger, pendingIds, SCHEMA, setupSuite, type Suite } from './support';
+
+let suite: Suite;
+let amqp: AmqpConnection;
+let probe: BrokerProbe;
+const relays: OutboxRelay[] = [];
+
+beforeAll(async () => {
+  suite = await setupSuite('relay_messages');
+  amqp = await connectAmqp(suite.amqpUrl, logger);
+  await amqp.ready();
+  probe = await bindProbe(suite.amqpUrl, suite.exchange, ['#']);
+});
+
+afterEach(async () => {
+  await Promise.all(relays.splice(0).map((r) => r.stop()));
+});
+
+afterAll(async () => {
+  await probe.close();
+  await amqp.close();
+  await suite.close();
+});
+
+// A long poll interval: these tests are woken by LISTEN/NOTIFY, not by the poll.
+function relay(extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) {
+  const r = startOutboxRelay({ pool: suite.pool, schema: SCHEMA, amqp, exchange: suite.exchange, logger, pollIntervalMs: 60_000, ...extra });
+  relays.push(r);
+  return r;
+}
+
+describe('outbox relay: messages', () => {
+  it('when a transaction commits events, then each is published once with its content, message id, routing key and headers', async () => {
+    relay();
+    const [created, updated] = await commitEvents(suite.db, [event('domain.created', { domain_id: 'd1' }), event('domain.updated', { domain_id: 'd1' })]);
+
+    const first = await probe.next((m) => m.id === created.id);
+    const second = await probe.next((m) => m.id === updated.id);
+
+    expect(first).toMatchObject({ ...created, routingKey: 'domain.created', messageId: created.id });
+    expect(second).toMatchObject({ ...updated, routingKey: 'domain.updated', messageId: updated.id });
+    expect(first.headers['x-request-id']).toEqual(expect.stringMatching(/^req_/));
+    await waitFor(async () => (await pendingIds(suite.db)).length === 0, { what: 'rows marked published' });
+    expect(probe.messages.filter((m) => m.id === created.id || m.id === updated.id)).toHaveLength(2);
+  });
+
+  it('when a transaction writing events rolls back, then nothing of it is published', async () => {
+    relay();
+    let rolledBackId = '';
+    await expect(
+      suite.db.transaction().execute(async (trx) => {
+        [{ id: rolledBackId }] = await writeOutbox(trx, SCHEMA, 'test-svc', [event('domain.deleted')]);
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    // A later committed event is published; the relay has passed the rolled-back write's place.
+    const [marker] = await commitEvents(suite.db, [event('domain.created')]);
+    await probe.next((m) => m.id === marker.id);
+
+    expect(rolledBackId).not.toBe('');
+    expect(probe.messages.find((m) => m.id === rolledBackId)).toBeUndefined();
+  });
+
+  it('when an earlier-inserted event commits after a later one, then both are published', async () => {
+    relay();
+    let releaseEarly!: () => void;
+    let earlyWritten!: () => void;
+    const gate = new Promise<void>((r) => (releaseEarly = r));
+    const written = new Promise<void>((r) => (earlyWritten = r));
+    const early = suite.db.transaction().execute(async (trx) => {
+      const [m] = await writeOutbox(trx, SCHEMA, 'test-svc', [event('domain.created', { order: 'early' })]);
+      earlyWritten();
+      await gate;
+      return m;
+    });
+    await written;
+    const [late] = await commitEvents(suite.db, [event('domain.created', { order: 'late' })]);
+    await probe.next((m) => m.id === late.id);
+
+    releaseEarly();
+    const earlyMessage = await early;
+    await probe.next((m) => m.id === earlyMessage.id);
+
+    const { rows } = await sql<{ id: string; created_at: Date }>`SELECT id, created_at FROM svc.outbox WHERE id IN (${earlyMessage.id}, ${late.id})`.execute(suite.db);
+    const at = Object.fromEntries(rows.map((r) => [r.id, r.created_at.getTime()]));
+    expect(at[earlyMessage.id]).toBeLessThan(at[late.id]);
+  });
+
+  it('when two relays run on the same outbox, then every row is published exactly once', async () => {
+    relay({ batchSize: 7 });
+    relay({ batchSize: 7 });
+    const written = (await Promise.all(Array.from({ length: 20 }, (_, i) => commitEvents(suite.db, Array.from({ length: 10 }, () => event('merchant.linked', { i })))))).flat();
+    const ids = new Set(written.map((m) => m.id));
+
+    await waitFor(async () => (await pendingIds(suite.db)).length === 0, { timeoutMs: 20_000, what: 'all rows published' });
+    // Messages published before this sentinel are ahead of it in the probe's queue.
+    const [sentinel] = await commitEvents(suite.db, [event('sentinel.done')]);
+    await probe.next((m) => m.id === sentinel.id);
+
+    const seen = probe.messages.filter((m) => ids.has(m.id)).map((m) => m.id);
+    expect(seen).toHaveLength(200);
+    expect(new Set(seen).size).toBe(200);
+  });
+
+  it('when drain is called, then every pending row is published before it resolves', async () => {
+    const r = relay({ batchSize: 3 });
+    const written = await commitEvents(suite.db, Array.from({ length: 8 }, () => event('subscription.changed')));
+
+    await r.drain();
+
+    expect(await pendingIds(suite.db)).toEqual([]);
+    for (const m of written) await probe.next((p) => p.id === m.id);
+  });
+});

@@ -1,0 +1,168 @@
+import net from 'node:net';
+import { connect } from 'amqplib';
+import { createDb, migrateToLatest, sql, type Kysely } from '@platform/db';
+import { createLogger } from '@platform/observability';
+import { createTestDatabase, testInfra, uniqueName } from '@platform/testing';
+import type { Pool } from 'pg';
+import { consumerMigration, consumerQueueNames, outboxMigration, unroutedExchangeName, writeOutbox, type OutboxEvent } from '../src';
+
+export const logger = createLogger('messaging-test', process.env.LOG_LEVEL ?? 'silent');
+export const SCHEMA = 'svc';
+
+export interface Suite {
+  db: Kysely<unknown>;
+  pool: Pool;
+  amqpUrl: string;
+  exchange: string;
+  close(): Promise<void>;
+}
+
+/** A fresh database with the outbox, processed_messages and an effects table; a unique exchange. */
+export async function setupSuite(prefix: string): Promise<Suite> {
+  const { amqpUrl } = await testInfra();
+  const database = await createTestDatabase(prefix);
+  const { db, pool } = createDb<unknown>({ url: database.url, schema: SCHEMA });
+  await migrateToLatest(db, SCHEMA, {
+    '001_outbox': outboxMigration(SCHEMA),
+    '002_processed': consumerMigration(SCHEMA),
+    '003_effects': {
+      up: async (d) => {
+        await sql`CREATE TABLE svc.effects (message_id text NOT NULL, note text NOT NULL)`.execute(d);
+      },
+    },
+  });
+  const exchange = uniqueName('ex');
+  return {
+    db,
+    pool,
+    amqpUrl,
+    exchange,
+    async close() {
+      await db.destroy();
+      await database.drop();
+      await deleteBrokerObjects(amqpUrl, { exchanges: [exchange, unroutedExchangeName(exchange)], queues: [unroutedExchangeName(exchange)] });
+    },
+  };
+}
+
+export function event(name = 'domain.created', params: Record<string, unknown> = {}): OutboxEvent {
+  return { partnerId: 'partner-1', payload: { event: name, params }, requestId: uniqueName('req') };
+}
+
+/** Writes events in one committed transaction, as a service would. */
+export async function commitEvents(db: Kysely<unknown>, events: OutboxEvent[]) {
+  return db.transaction().execute((trx) => writeOutbox(trx, SCHEMA, 'test-svc', events));
+}
+
+export async function pendingIds(db: Kysely<unknown>): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`SELECT id FROM svc.outbox WHERE published_at IS NULL ORDER BY created_at`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+export function consumerQueues(queue: string, retrySteps: number): string[] {
+  const names = consumerQueueNames(queue, retrySteps);
+  return [names.work, names.parked, ...names.retry];
+}
+
+export async function deleteBrokerObjects(amqpUrl: string, what: { exchanges?: string[]; queues?: string[] }) {
+  const conn = await connect(amqpUrl);
+  conn.on('error', () => undefined);
+  try {
+    for (const q of what.queues ?? []) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteQueue(q).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+    for (const e of what.exchanges ?? []) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteExchange(e).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+/** A port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/**
+ * A TCP proxy in front of RabbitMQ, so a test can take "the network" away from one client
+ * without touching the shared broker: `down()` drops every connection and refuses new ones,
+ * `blackhole()` keeps connections open but swallows what the client sends.
+ */
+export async function startBrokerProxy(amqpUrl: string) {
+  const target = new URL(amqpUrl);
+  const sockets = new Set<net.Socket>();
+  let mode: 'up' | 'down' | 'blackhole' = 'up';
+  const server = net.createServer((client) => {
+    if (mode === 'down') return void client.destroy();
+    const upstream = net.connect(Number(target.port || 5672), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (d) => {
+      if (mode === 'up') upstream.write(d);
+    });
+    upstream.on('data', (d) => client.write(d));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = new URL(amqpUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    down() {
+      mode = 'down';
+      for (const s of sockets) s.destroy();
+    },
+    blackhole() {
+      mode = 'blackhole';
+    },
+    up() {
+      mode = 'up';
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export interface QueuedMessage {
+  content: string;
+  messageId?: string;
+  headers: Record<string, unknown>;
+}
+
+/** Takes every message currently in a queue (acking them), for asserting parked/unrouted queues. */
+export async function takeMessages(amqpUrl: string, queue: string): Promise<QueuedMessage[]> {
+  const conn = await connect(amqpUrl);
+  conn.on('error', () => undefined);
+  try {
+    const ch = await conn.createChannel();
+    const out: QueuedMessage[] = [];
+    for (;;) {
+      const msg = await ch.get(queue);
+      if (!msg) return out;
+      out.push({ content: msg.content.toString('utf8'), messageId: msg.properties.messageId as string | undefined, headers: msg.properties.headers ?? {} });
+      ch.ack(msg);
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
