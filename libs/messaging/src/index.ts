@@ -5,3 +5,4 @@ export * from './publisher';
 export * from './relay';
 export * from './processed';
 export * from './consumer';
+export * from './parked';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventMessage } from '@platform/contracts';
 import { sql, type Transaction } from '@platform/db';
 import { uniqueName, waitFor } from '@platform/testing';
-import { connectAmqp, createPublisher, startConsumer, type AmqpConnection, type Consumer, type ConsumerOptions, type Publisher } from '../src';
+import { connectAmqp, createPublisher, replayParked, startConsumer, type AmqpConnection, type Consumer, type ConsumerOptions, type Publisher } from '../src';
 import { consumerQueues, deleteBrokerObjects, logger, SCHEMA, setupSuite, startBrokerProxy, takeMessages, type QueuedMessage, type Suite } from './support';
 
 let suite: Suite;
@@ -67,6 +67,15 @@ async function parkedMessages(queue: string, count: number): Promise<QueuedMessa
     return parked.length >= count;
   }, { what: `${count} parked messages` });
   return parked;
+}
+
+async function amqpQueueDepth(queue: string): Promise<number> {
+  const ch = await amqp.createConfirmChannel();
+  try {
+    return (await ch.checkQueue(queue)).messageCount;
+  } finally {
+    await ch.close();
+  }
 }
 
 describe('consumer: handling', () => {
@@ -140,6 +149,27 @@ describe('consumer: handling', () => {
     expect(parked[0].headers).toMatchObject({ 'x-parked-reason': 'attempts exhausted', 'x-attempt': 3, 'x-last-error': 'always broken' });
     expect(calls).toBe(RETRY_DELAYS.length + 1);
     expect(await effects(m.id)).toBe(0);
+  });
+
+  it('when an operator replays a parked message after the cause is fixed, then it is handled once', async () => {
+    let broken = true;
+    const queue = await consume(
+      async (m, trx) => {
+        if (broken) throw new Error('bug');
+        await recordEffect(m, trx);
+      },
+      { maxAttempts: 1 },
+    );
+    const m = message();
+    await send(m);
+    await waitFor(async () => (await amqpQueueDepth(`${queue}.parked`)) === 1, { what: 'message parked' });
+
+    broken = false;
+    const moved = await replayParked({ amqp, queue, logger });
+
+    expect(moved).toBe(1);
+    await waitFor(async () => (await effects(m.id)) === 1, { what: 'effect after replay' });
+    expect(await amqpQueueDepth(`${queue}.parked`)).toBe(0);
   });
 
   it('when a message is not valid JSON or not an event envelope, then it is parked without calling the handler', async () => {

@@ -105,6 +105,27 @@ describe('outbox relay: messages', () => {
     expect(new Set(seen).size).toBe(200);
   });
 
+  it('when the LISTEN connection is killed, then the relay listens again and is woken by the next commit', async () => {
+    relay();
+    const [before] = await commitEvents(suite.db, [event('domain.created')]);
+    await probe.next((m) => m.id === before.id);
+
+    const killed = await sql<{ pid: number }>`
+      SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`.execute(suite.db);
+    expect(killed.rows.length).toBeGreaterThan(0);
+    // Listening again is observable: a LISTEN backend other than the killed ones appears.
+    const killedPids = killed.rows.map((r) => r.pid);
+    await waitFor(async () => {
+      const { rows } = await sql<{ pid: number }>`
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle'`.execute(suite.db);
+      return rows.some((r) => !killedPids.includes(r.pid));
+    }, { what: 'LISTEN re-established' });
+
+    const [after] = await commitEvents(suite.db, [event('domain.updated')]);
+    await probe.next((m) => m.id === after.id);
+  });
+
   it('when drain is called, then every pending row is published before it resolves', async () => {
     const r = relay({ batchSize: 3 });
     const written = await commitEvents(suite.db, Array.from({ length: 8 }, () => event('subscription.changed')));
