@@ -30,15 +30,15 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
   const requests = [
     {
       method: s.method ?? 'GET',
-      setupRequest: (req: Record<string, unknown>) => {
+      setupRequest: (req: autocannon.Request) => {
         n += 1;
         return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}) };
       },
     },
   ];
-  const options = { url: s.url, connections: CONNECTIONS, headers: s.headers, requests };
-  if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec } as autocannon.Options);
-  const r = await autocannon({ ...options, duration: durationSec } as autocannon.Options);
+  const options: autocannon.Options = { url: s.url, connections: CONNECTIONS, headers: s.headers, requests };
+  if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec });
+  const r = await autocannon({ ...options, duration: durationSec });
   return {
     name: s.name,
     rps: Math.round(r.requests.average),

@@ -8,6 +8,11 @@ export const configSchema = z.object({
   DATABASE_URL: env.databaseUrl,
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   INTERNAL_JWT_PUBLIC_KEY: env.pem,
+  AMQP_URL: env.amqpUrl,
+  EVENTS_EXCHANGE: env.eventsExchange,
+  /** false holds events in the outbox (they publish once a relay runs); used by the crash test. */
+  OUTBOX_RELAY_ENABLED: env.bool(true),
+  OUTBOX_POLL_MS: env.durationMs(1_000),
   SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().min(3).default('Privacy Widget <no-reply@privacy-widget.local>'),
   MAIL_POLL_MS: env.durationMs(1_000),

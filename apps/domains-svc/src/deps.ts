@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { InternalTokenVerifier } from '@platform/auth';
 import { createDb, migrateToLatest, ping, type Kysely } from '@platform/db';
+import { connectAmqp, startOutboxRelay, type AmqpConnection, type OutboxRelay } from '@platform/messaging';
 import { createLogger, type Logger } from '@platform/observability';
 import type { Config } from './config';
 import { migrations } from './db/migrations';
@@ -20,7 +21,8 @@ export interface Deps {
   ctx: DomainsContext;
   mailer: Transporter;
   mailSender: MailSenderJob;
-  /** Starts background work (mail sender). */
+  amqp: AmqpConnection;
+  /** Starts background work (mail sender, outbox relay). */
   start(): void;
   /** Stops background work and closes connections. */
   close(): Promise<void>;
@@ -41,8 +43,10 @@ export async function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'l
   await migrateToLatest(db as Kysely<unknown>, SCHEMA, migrations);
   const mailer = overrides.mailer ?? nodemailer.createTransport(config.SMTP_URL);
   const mailSender = new MailSenderJob(db, mailer, logger.child({ subsystem: 'mail' }), { from: config.MAIL_FROM, pollMs: config.MAIL_POLL_MS });
-  // Outbox relay: the lead wires @platform/messaging's relay here (publishes domains.outbox to RabbitMQ)
-  // and starts/stops it in start()/close() below.
+  const amqp = await connectAmqp(config.AMQP_URL, logger);
+  // Fail fast at boot rather than run a service whose events can never leave the outbox.
+  await amqp.ready(5_000);
+  let relay: OutboxRelay | undefined;
   return {
     config,
     logger,
@@ -52,8 +56,22 @@ export async function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'l
     ctx: { db, settings: instanceSettings(config) },
     mailer,
     mailSender,
-    start: () => mailSender.start(),
+    amqp,
+    start: () => {
+      mailSender.start();
+      relay = startOutboxRelay({
+        pool,
+        schema: SCHEMA,
+        amqp,
+        exchange: config.EVENTS_EXCHANGE,
+        logger,
+        enabled: config.OUTBOX_RELAY_ENABLED,
+        pollIntervalMs: config.OUTBOX_POLL_MS,
+      });
+    },
     close: async () => {
+      await relay?.stop();
+      await amqp.close();
       await mailSender.stop();
       mailer.close();
       await db.destroy();

@@ -9,7 +9,6 @@ async function main() {
   const deps = await buildDeps(config);
   const server = await listen(buildApp(deps), config.DOMAINS_PORT, config.DOMAINS_HOST);
   deps.start();
-  // Outbox relay: started by deps.start() once the lead wires it (see deps.ts).
   deps.logger.info({ port: serverPort(server) }, 'listening');
   onShutdown(deps.logger, server, [() => deps.close()]);
 }

@@ -102,7 +102,7 @@ describe('fuzzing every domains endpoint with malformed input', () => {
     const param = fc.oneof(...Object.entries(QUERY_INVALID).map(([k, v]) => v.map((value) => [k, value] as const)));
     await fc.assert(
       fc.asyncProperty(fc.array(param, { minLength: 1, maxLength: 3 }), async (pairs) => {
-        const res = await sys.call(partner, 'GET', `/portal/domains?${new URLSearchParams(pairs.map(([k, v]) => [k, v])).toString()}`);
+        const res = await sys.call(partner, 'GET', `/portal/domains?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString()}`);
         expect(res.status).toBe(400);
         expectEnvelope(res);
       }),

@@ -67,7 +67,7 @@ describe('gateway edge through real processes', () => {
   });
 
   it('when /openapi.json and /docs are requested, then the generated OpenAPI 3.1 document and a reference page answer', async () => {
-    const doc = await (await fetch(`${sys.gateway}/openapi.json`)).json();
+    const doc = (await (await fetch(`${sys.gateway}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     for (const path of ['/portal/domains', '/portal/domains/{domainId}', '/portal/domains/{domainId}/invite', '/portal/domains/{domainId}/subdomains']) {
       expect(doc.paths[path]).toBeDefined();

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
 import { sql } from '@platform/db';
 import { listen, serverPort } from '@platform/http';
-import { createTestDatabase, startSmtpServer, type TestSmtpServer } from '@platform/testing';
+import { createTestDatabase, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { buildDeps, SERVICE_AUDIENCE, type Deps } from '../../src/deps';
@@ -30,8 +30,11 @@ export async function startDomainsSvc() {
   const database = await createTestDatabase('domains');
   const smtp: TestSmtpServer = await startSmtpServer();
   const keys = generateInternalKeyPair();
+  const { amqpUrl } = await testInfra();
   const config = loadConfig({
     DATABASE_URL: database.url,
+    AMQP_URL: amqpUrl,
+    EVENTS_EXCHANGE: uniqueName('domains_events'),
     INTERNAL_JWT_PUBLIC_KEY: keys.publicKey,
     SMTP_URL: smtp.url,
     MAIL_POLL_MS: '50',
