@@ -15,11 +15,9 @@ export function buildApp(deps: Deps): Express {
   app.set('query parser', false);
   // req.ip: the socket address, or the X-Forwarded-For client only when the socket is a trusted proxy.
   app.set('trust proxy', deps.config.TRUSTED_PROXIES.length > 0 ? deps.config.TRUSTED_PROXIES : false);
-  app.use(healthRouter(readinessChecks(deps)));
   app.use(requestId);
-  app.use(docsRouter(deps.routes));
+  // /portal first: it is the hot path, so it should not walk the other routers.
   app.use(
-    '/portal',
     portalRouter({
       keys: deps.keys,
       routes: deps.compiledRoutes,
@@ -30,6 +28,8 @@ export function buildApp(deps: Deps): Express {
       bodyLimitBytes: deps.config.BODY_LIMIT_BYTES,
     }),
   );
+  app.use(healthRouter(readinessChecks(deps)));
+  app.use(docsRouter(deps.routes));
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { waitFor } from '@platform/testing';
-import { runCli, startGateway, startSuite, bearer, envelope, type Gateway, type Suite } from './support/harness';
+import { runCli, startGateway, startSuite, bearer, envelope, type Gateway, type Suite, json } from './support/harness';
 
 describe('API key authentication at the gateway', () => {
   let suite: Suite;
@@ -23,7 +23,7 @@ describe('API key authentication at the gateway', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.headers.get('www-authenticate')).toContain('Bearer');
-    expect(await res.json()).toEqual(envelope('AUTH.API_KEY', 401));
+    expect(await json(res)).toEqual(envelope('AUTH.API_KEY', 401));
   }
 
   it('when a valid key is sent, then the request reaches the service', async () => {
@@ -103,7 +103,7 @@ describe('API key authentication at the gateway', () => {
       body: JSON.stringify({ name: 'x' }),
     });
     expect(res.status).toBe(403);
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toEqual(envelope('AUTH.FORBIDDEN', 403));
     expect(body.error.data).toEqual({ required: 'domains:write' });
   });

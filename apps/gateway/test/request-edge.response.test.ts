@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { startGateway, startSuite, bearer, envelope, type Gateway, type Suite } from './support/harness';
+import { startGateway, startSuite, bearer, envelope, type Gateway, type Suite, json } from './support/harness';
 
 /** Sends a chunked body (no Content-Length) so only the streamed byte count can catch it. */
 function postChunked(url: string, key: string, chunks: number, chunkSize: number): Promise<{ status: number; body: unknown }> {
@@ -45,20 +45,20 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   it('when the /portal path is not in the route table, then 404 ROUTE.NOT_FOUND', async () => {
     const res = await call('GET', '/portal/nothing-here');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(envelope('ROUTE.NOT_FOUND', 404));
+    expect(await json(res)).toEqual(envelope('ROUTE.NOT_FOUND', 404));
   });
 
   it('when a path outside /portal is unknown, then 404 ROUTE.NOT_FOUND without needing a key', async () => {
     const res = await fetch(`${gateway.url}/nope`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(envelope('ROUTE.NOT_FOUND', 404));
+    expect(await json(res)).toEqual(envelope('ROUTE.NOT_FOUND', 404));
   });
 
   it('when the path exists but not the method, then 405 ROUTE.METHOD_NOT_ALLOWED with an Allow header', async () => {
     const res = await call('PATCH', '/portal/things/abc');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, DELETE');
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toEqual(envelope('ROUTE.METHOD_NOT_ALLOWED', 405));
     expect(body.error.data).toEqual({ allowed: ['GET', 'DELETE'] });
   });
@@ -66,13 +66,13 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   it('when a body is not JSON, then 415 REQUEST.UNSUPPORTED_MEDIA_TYPE', async () => {
     const res = await call('POST', '/portal/things', { 'content-type': 'text/plain' }, 'name=x');
     expect(res.status).toBe(415);
-    expect(await res.json()).toEqual(envelope('REQUEST.UNSUPPORTED_MEDIA_TYPE', 415));
+    expect(await json(res)).toEqual(envelope('REQUEST.UNSUPPORTED_MEDIA_TYPE', 415));
   });
 
   it('when Content-Length exceeds the body limit, then 413 REQUEST.TOO_LARGE', async () => {
     const res = await call('POST', '/portal/things', { 'content-type': 'application/json' }, JSON.stringify({ name: 'x'.repeat(2_000) }));
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual(envelope('REQUEST.TOO_LARGE', 413));
+    expect(await json(res)).toEqual(envelope('REQUEST.TOO_LARGE', 413));
   });
 
   it('when a chunked body streams past the limit, then 413 REQUEST.TOO_LARGE', async () => {
@@ -97,7 +97,7 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   it('when the service misses the deadline, then 503 SERVICE.UNAVAILABLE', async () => {
     const res = await call('GET', '/portal/things/slow');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
+    expect(await json(res)).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
   });
 
   it('when the service keeps failing, then the breaker opens and answers 503 at once', async () => {
@@ -105,7 +105,7 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
     expect(gateway.deps.upstreams.billing.isOpen).toBe(true);
     const res = await call('GET', '/portal/products');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
+    expect(await json(res)).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
   });
 });
 
@@ -140,7 +140,7 @@ describe('gateway per-key rate limit', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('ratelimit')).toMatch(/r=0; t=\d+/);
     expect(limited.headers.get('ratelimit-policy')).toBeTruthy();
-    expect(await limited.json()).toEqual(envelope('RATE.LIMITED', 429));
+    expect(await json(limited)).toEqual(envelope('RATE.LIMITED', 429));
 
     expect((await get(other.key)).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import express, { Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { buildOpenApi, type ErrorCode, type RouteSpec } from '@platform/contracts';
 
 const DESCRIPTION = `Partner API for managing domains, subdomains, subscriptions, merchants, consent records and webhooks.

@@ -1,4 +1,6 @@
-// swagger-ui-dist ships no typings; the gateway only needs where its static assets live.
-declare module 'swagger-ui-dist' {
-  export function getAbsoluteFSPath(): string;
+// swagger-ui-dist ships no typings. Its index requires the whole UI bundle; absolute-path.js is
+// all the gateway needs (where the static assets live).
+declare module 'swagger-ui-dist/absolute-path.js' {
+  const getAbsoluteFSPath: () => string;
+  export = getAbsoluteFSPath;
 }

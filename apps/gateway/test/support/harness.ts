@@ -199,3 +199,7 @@ export const bearer = (key: string, headers: Record<string, string> = {}) => ({ 
 export const envelope = (code: string, status: number) => ({
   error: expect.objectContaining({ code, ns: code.split('.')[0], status, message: expect.any(String) }),
 });
+
+/** A response body as loosely typed JSON, for assertions that navigate it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions navigate arbitrary JSON
+export const json = async (res: Response): Promise<any> => res.json();

@@ -1,0 +1,106 @@
+import { Client } from 'pg';
+import { admin, runCli, startSuite, type CreatedKey, type Suite } from './support/harness';
+
+describe('admin CLI: partners and keys', () => {
+  let suite: Suite;
+  let db: Client;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+    db = new Client({ connectionString: suite.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await suite?.close();
+  });
+
+  it('when a partner is created with required fields, then it is stored and listed', async () => {
+    const created = await admin<{ id: string; name: string; required_fields: string[] }>(
+      suite.databaseUrl,
+      'partner', 'create', '--name', 'Acme Hosting', '--require-fields', 'account_first_name,phone_number',
+    );
+    expect(created).toEqual(expect.objectContaining({ id: expect.any(String), name: 'Acme Hosting', required_fields: ['account_first_name', 'phone_number'] }));
+    const { rows } = await db.query('SELECT name, required_fields FROM gateway.partners WHERE id = $1', [created.id]);
+    expect(rows).toEqual([{ name: 'Acme Hosting', required_fields: ['account_first_name', 'phone_number'] }]);
+    const listed = await admin<{ result: { id: string }[] }>(suite.databaseUrl, 'partner', 'list');
+    expect(listed.result.map((p) => p.id)).toContain(created.id);
+  });
+
+  it('when a key is created, then the full key is printed once and only its SHA-256 hash is stored', async () => {
+    const partnerId = await suite.partner();
+    const created = await admin<CreatedKey>(suite.databaseUrl, 'key', 'create', '--partner', partnerId, '--name', 'ci');
+    expect(created).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^pdm_live_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}$/),
+      prefix: created.key.slice(0, 21),
+      partner_id: partnerId,
+      name: 'ci',
+      permissions: expect.arrayContaining(['domains:read', 'webhooks:write']),
+      allowed_ip: null,
+      expires_at: null,
+      created_at: expect.any(String),
+    });
+    expect(created.permissions).toHaveLength(9);
+    const secret = created.key.slice(22);
+    const { rows } = await db.query(
+      `SELECT k.*, encode(secret_hash, 'hex') AS hex, encode(sha256(convert_to($2, 'UTF8')), 'hex') AS expected
+         FROM gateway.api_keys k WHERE id = $1`,
+      [created.id, created.key],
+    );
+    expect(rows[0].hex).toBe(rows[0].expected);
+    const dump = await db.query(`SELECT string_agg(t::text, ' ') AS all FROM gateway.api_keys t`);
+    expect(dump.rows[0].all).not.toContain(secret);
+  });
+
+  it('when keys are listed, then neither keys, secrets nor hashes are shown', async () => {
+    const partnerId = await suite.partner();
+    const a = await suite.key(partnerId, '--permissions', 'domains:read', '--allowed-ip', '203.0.113.9', '--expires-at', '2099-01-01T00:00:00Z');
+    const b = await suite.key(partnerId);
+    const listed = await runCli(suite.databaseUrl, ['key', 'list', '--partner', partnerId, '--json']);
+    expect(listed.code).toBe(0);
+    for (const k of [a, b]) expect(listed.stdout).not.toContain(k.key.slice(22));
+    expect(listed.stdout).not.toMatch(/hash/);
+    const { result } = JSON.parse(listed.stdout);
+    expect(result).toHaveLength(2);
+    expect(result.find((k: { id: string }) => k.id === a.id)).toEqual(
+      expect.objectContaining({ prefix: a.prefix, permissions: ['domains:read'], allowed_ip: '203.0.113.9', expires_at: '2099-01-01T00:00:00.000Z', status: 'active' }),
+    );
+    const human = await runCli(suite.databaseUrl, ['key', 'list', '--partner', partnerId]);
+    expect(human.stdout).not.toContain(a.key.slice(22));
+  });
+
+  it('when a key is revoked, then it is marked revoked and revoking again keeps the first time', async () => {
+    const { id } = await suite.key(await suite.partner());
+    const first = await admin<{ revoked_at: string; status: string }>(suite.databaseUrl, 'key', 'revoke', '--id', id);
+    expect(first.status).toBe('revoked');
+    const again = await admin<{ revoked_at: string }>(suite.databaseUrl, 'key', 'revoke', '--id', id);
+    expect(again.revoked_at).toBe(first.revoked_at);
+  });
+
+  it.each([
+    [['partner', 'create']],
+    [['partner', 'create', '--name', 'X', '--require-fields', 'shoe_size']],
+    [['key', 'create', '--partner', 'not-a-uuid']],
+    [['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000']],
+    [['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000', '--permissions', 'domains:fly']],
+    [['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000', '--allowed-ip', '10.0.0']],
+    [['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000', '--expires-at', 'tomorrow']],
+    [['key', 'revoke', '--id', '00000000-0000-4000-8000-000000000000']],
+    [['key', 'list', '--partner']],
+    [['key', 'explode']],
+    [['partner', 'list', '--unknown-flag']],
+    [[]],
+  ])('when the arguments are %j, then it exits 2 with a message on stderr and nothing on stdout', async (args) => {
+    const res = await runCli(suite.databaseUrl, [...args, '--json']);
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim().length).toBeGreaterThan(0);
+    expect(res.stdout).toBe('');
+  });
+
+  it('when the database is unreachable, then it exits 1 with a message', async () => {
+    const res = await runCli('postgres://postgres@127.0.0.1:1/none', ['partner', 'list', '--json']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/error/);
+  });
+});
