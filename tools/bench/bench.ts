@@ -1,2 +1,120 @@
-// Filled in with the domains benchmark.
-console.log('bench: not yet');
+// `npm run bench`: every service as a real process, 100,000 domains seeded with SQL over several
+// partners, autocannon (32 connections) through the gateway, straight to domains-svc, and against a
+// bare node:http server (the machine's ceiling), all in one run.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from 'pg';
+import { InternalTokenMinter } from '@platform/auth';
+import { PERMISSIONS } from '@platform/contracts';
+import { launchPlatform } from '@platform/launcher';
+import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
+import { sampleDomainIds, seedDomains } from './seed';
+
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const TOTAL_DOMAINS = Number(process.env.BENCH_DOMAINS ?? 100_000);
+const PARTNERS = 5;
+const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
+
+async function withAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+function startCeiling(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'ceiling.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve) => {
+    createInterface({ input: child.stdout! }).once('line', (port) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => child.kill() }));
+  });
+}
+
+async function main() {
+  const dbName = `bench_${Date.now()}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${dbName}`));
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const databaseUrl = dbUrl.toString();
+  console.log(`bench database ${dbName}; starting services...`);
+  const platform = await launchPlatform({
+    distDir: path.resolve(__dirname, '..', '..'),
+    databaseUrl,
+    amqpUrl,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', EVENTS_EXCHANGE: `${dbName}.events` },
+  });
+  const ceiling = await startCeiling();
+  try {
+    const partners: { id: string; key: string }[] = [];
+    for (let i = 0; i < PARTNERS; i++) {
+      const p = await platform.admin<{ id: string }>('partner', 'create', '--name', `Bench partner ${i}`);
+      const k = await platform.admin<{ key: string }>('key', 'create', '--partner', p.id);
+      partners.push({ id: p.id, key: k.key });
+    }
+    const started = Date.now();
+    await seedDomains(databaseUrl, partners.map((p) => p.id), Math.floor(TOTAL_DOMAINS / PARTNERS));
+    console.log(`seeded ${TOTAL_DOMAINS} domains for ${PARTNERS} partners in ${Date.now() - started} ms`);
+
+    const me = partners[0];
+    const ids = await sampleDomainIds(databaseUrl, me.id, 1000);
+    const minter = new InternalTokenMinter(platform.env.INTERNAL_JWT_PRIVATE_KEY!, 3600);
+    const internal = minter.mint({ partnerId: me.id, keyId: 'bench', permissions: [...PERMISSIONS], requiredFields: [] }, 'domains');
+    const viaGateway = { url: platform.urls.gateway, auth: `Bearer ${me.key}` };
+    const direct = { url: platform.urls['domains-svc'], auth: `Bearer ${internal}` };
+
+    const reads = (name: string, target: { url: string; auth: string }, withTargets: boolean): Scenario[] => [
+      { name: `${name} list limit=10`, paths: ['/portal/domains?limit=10'], target: withTargets ? { rps: 2000, p99Ms: 30 } : undefined },
+      { name: `${name} list 2 filters`, paths: ['/portal/domains?limit=10&status=NEW&has_scripts=true'] },
+      { name: `${name} list filtered page 50`, paths: ['/portal/domains?limit=10&status=NEW&has_scripts=true&page=50'] },
+      { name: `${name} get by id`, paths: ids.map((id) => `/portal/domains/${id}`), target: withTargets ? { rps: 3000, p99Ms: 20 } : undefined },
+    ].map((s) => ({ ...s, url: target.url, headers: { authorization: target.auth } }));
+
+    const runId = Date.now().toString(36);
+    const scenarios: Scenario[] = [
+      ...reads('gateway', viaGateway, true),
+      {
+        name: 'gateway create',
+        url: viaGateway.url,
+        method: 'POST',
+        headers: { authorization: viaGateway.auth, 'content-type': 'application/json' },
+        paths: ['/portal/domains'],
+        body: (n) => JSON.stringify({ domain: `new${n}-${runId}.bench.example.com`, company_name: `Bench Co ${n}`, account_email: `o${n}@bench.example.com`, company_setup: true }),
+        target: { rps: 500 },
+      },
+      ...reads('direct', direct, false),
+      { name: 'ceiling node:http', url: ceiling.url, headers: {}, paths: ['/'] },
+    ];
+
+    const results: Result[] = [];
+    for (const s of scenarios) {
+      const r = await runScenario(s, DURATION_SEC);
+      console.log(`  ${r.name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, non-2xx ${r.non2xx}` : ''}`);
+      results.push(r);
+    }
+    const byName = new Map(results.map((r) => [r.name, r]));
+    const ceilingRps = byName.get('ceiling node:http')!.rps;
+    console.log(`\n${TOTAL_DOMAINS} domains, ${PARTNERS} partners, ${CONNECTIONS} connections, ${DURATION_SEC} s per scenario\n`);
+    console.log(table(results));
+    console.log('\n| read | gateway/direct | gateway/ceiling |\n|---|---|---|');
+    for (const r of ['list limit=10', 'list 2 filters', 'list filtered page 50', 'get by id']) {
+      const g = byName.get(`gateway ${r}`)!.rps;
+      const d = byName.get(`direct ${r}`)!.rps;
+      console.log(`| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`);
+    }
+    const failures = results.filter((r) => r.non2xx > 0 || r.errors > 0);
+    if (failures.length) console.log(`\nWARNING: non-2xx or errors in: ${failures.map((r) => r.name).join(', ')}`);
+  } finally {
+    ceiling.stop();
+    await platform.stop();
+    if (!process.env.BENCH_KEEP_DB) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
