@@ -4,12 +4,18 @@ import { env, parseEnv } from '@platform/config';
 
 const url = (fallback: string) => z.string().url().default(fallback);
 
-/** Comma list of proxy addresses or CIDR ranges whose X-Forwarded-For is believed. */
+/** Names proxy-addr (express 'trust proxy') understands besides addresses and CIDR ranges. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Comma list of proxy addresses, CIDR ranges or PROXY_NAMES whose X-Forwarded-For is believed. */
 const trustedProxies = z
   .string()
   .default('')
   .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-  .refine((list) => list.every((entry) => isIP(entry.split('/')[0]) !== 0), 'must be a comma list of IP addresses or CIDR ranges');
+  .refine(
+    (list) => list.every((entry) => PROXY_NAMES.includes(entry) || isIP(entry.split('/')[0]) !== 0),
+    `must be a comma list of IP addresses, CIDR ranges or ${PROXY_NAMES.join('/')}`,
+  );
 
 /** The only place the gateway reads process.env. */
 export const configSchema = z.object({
