@@ -59,24 +59,35 @@ export class InternalTokenMinter {
 
 export class InternalTokenVerifier {
   private readonly key: KeyObject;
+  /** The gateway reuses a token for up to a minute, so a verified token is remembered until it expires. */
+  private readonly verified = new Map<string, { caller: InternalCaller; expiresAt: number }>();
 
   constructor(
     publicKeyPem: string,
     private readonly audience: string,
+    private readonly maxCached = 10_000,
   ) {
     this.key = createPublicKey(publicKeyPem);
   }
 
   verify(token: string): InternalCaller | undefined {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.expiresAt > Date.now()) return hit.caller;
+      this.verified.delete(token);
+    }
     try {
       const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: this.audience, issuer: ISSUER }) as jwt.JwtPayload;
-      if (typeof claims.pid !== 'string' || typeof claims.sub !== 'string') return undefined;
-      return {
+      if (typeof claims.pid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
+      const caller: InternalCaller = {
         partnerId: claims.pid,
         keyId: claims.sub,
         permissions: Array.isArray(claims.perms) ? claims.perms : [],
         requiredFields: Array.isArray(claims.req) ? claims.req : [],
       };
+      if (this.verified.size >= this.maxCached) this.verified.clear();
+      this.verified.set(token, { caller, expiresAt: claims.exp * 1000 });
+      return caller;
     } catch {
       return undefined;
     }
