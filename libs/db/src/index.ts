@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery, type Migration, type Transaction } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppError } from '@platform/http';
 import type { ErrorCode } from '@platform/contracts';
@@ -104,4 +104,29 @@ export const isUniqueViolation = (err: unknown, constraint?: string) =>
 export function rethrowUnique(err: unknown, code: ErrorCode, message?: string, constraint?: string): never {
   if (isUniqueViolation(err, constraint)) throw new AppError(code, message);
   throw err;
+}
+
+interface Compilable<O> {
+  compile(): CompiledQuery<O>;
+}
+
+/**
+ * Builds and compiles a query once and then only swaps its parameters: Kysely's builder costs
+ * ~125 us per call on a small machine, more than the database round trip of a keyed read.
+ * The builder receives sentinel strings for its arguments, so an argument must be used as a
+ * whole parameter value (not concatenated into another value).
+ */
+export function precompile<DB, A extends unknown[], O>(build: (db: Kysely<DB>, ...args: A) => Compilable<O>) {
+  let compiled: CompiledQuery<O> | undefined;
+  let slots: number[] = [];
+  return async (db: Kysely<DB>, ...args: A): Promise<O[]> => {
+    if (!compiled) {
+      const sentinels = args.map((_, i) => `\u0000precompiled-arg-${i}\u0000`);
+      compiled = build(db, ...(sentinels as A)).compile();
+      slots = compiled.parameters.map((p) => (typeof p === 'string' ? sentinels.indexOf(p) : -1));
+    }
+    const parameters = compiled.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
+    const result = await db.executeQuery<O>({ ...compiled, parameters });
+    return result.rows;
+  };
 }

@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import { AppError, issuesOf, validationError } from './errors';
+import { hasBody } from './middleware';
 
 /** Parses one part of a request; every problem is listed in data.issues with its location. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query' | 'params'): z.output<S> {
@@ -12,7 +14,11 @@ export interface RequestParts {
   params?: unknown;
   query?: unknown;
   body?: unknown;
+  /** When given, a request without a body has body undefined (Express 5 leaves {} there). */
+  headers?: IncomingHttpHeaders;
 }
+
+const bodyOf = (req: RequestParts) => (req.headers && !hasBody(req.headers) ? undefined : (req.body ?? undefined));
 
 /** Validates params, query and body together so the partner sees every issue in one answer. */
 export function parseRequest<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
@@ -24,7 +30,7 @@ export function parseRequest<P extends z.ZodType, Q extends z.ZodType, B extends
   for (const location of ['params', 'query', 'body'] as const) {
     const schema = schemas[location];
     if (!schema) continue;
-    const parsed = schema.safeParse(location === 'body' ? (req.body ?? undefined) : req[location]);
+    const parsed = schema.safeParse(location === 'body' ? bodyOf(req) : req[location]);
     if (parsed.success) out[location] = parsed.data;
     else issues.push(...issuesOf(parsed.error, [location]));
   }

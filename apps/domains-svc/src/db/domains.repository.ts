@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { rethrowUnique, sql } from '@platform/db';
+import { precompile, rethrowUnique, sql } from '@platform/db';
 import type { DomainsDb, DomainsTable } from './tables';
 
 /** Columns every domain answer needs (list, create, detail): domain, widget flags, company basics. */
@@ -62,12 +62,14 @@ export async function insertDomain(db: Kysely<DomainsDb>, domain: Insertable<Dom
   }
 }
 
+// The hottest read: compiled once (see precompile).
+const domainDetailQuery = precompile((db: Kysely<DomainsDb>, partnerId: string, id: string) =>
+  joined(db).select([...VIEW_COLUMNS, ...DETAIL_COLUMNS]).where('d.id', '=', id).where('d.partner_id', '=', partnerId),
+);
+
 export async function findDomainDetail(db: Kysely<DomainsDb>, partnerId: string, id: string) {
-  return joined(db)
-    .select([...VIEW_COLUMNS, ...DETAIL_COLUMNS])
-    .where('d.id', '=', id)
-    .where('d.partner_id', '=', partnerId)
-    .executeTakeFirst();
+  const [row] = await domainDetailQuery(db, partnerId, id);
+  return row;
 }
 
 /** The domain row locked for a state change (FOR UPDATE serialises concurrent transitions). */
