@@ -20,7 +20,16 @@ export function createPool(options: DbOptions): Pool {
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
-    options: `-c search_path=${options.schema} -c statement_timeout=${options.statementTimeoutMs ?? 10_000}`,
+    // Short OLTP queries, prepared once per connection (see preparingPool): with the default
+    // plan_cache_mode PostgreSQL re-plans `LIMIT $n` queries on every call (their generic cost
+    // estimate looks worse), and planning a three-table join costs more than running it: 2.7k vs
+    // 10k list queries/s measured. Parallel workers would cost ~5 ms each to start.
+    options: [
+      `-c search_path=${options.schema}`,
+      `-c statement_timeout=${options.statementTimeoutMs ?? 10_000}`,
+      '-c plan_cache_mode=force_generic_plan',
+      '-c max_parallel_workers_per_gather=0',
+    ].join(' '),
     application_name: options.schema,
   };
   const pool = new Pool(config);
