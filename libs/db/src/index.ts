@@ -119,22 +119,30 @@ interface Compilable<O> {
   compile(): CompiledQuery<O>;
 }
 
+type Params = Record<string, unknown>;
+
 /**
- * Builds and compiles a query once and then only swaps its parameters: Kysely's builder costs
- * ~125 us per call on a small machine, more than the database round trip of a keyed read.
- * The builder receives sentinel strings for its arguments, so an argument must be used as a
- * whole parameter value (not concatenated into another value).
+ * Builds and compiles a query once per shape and then only swaps its parameters: Kysely's
+ * builder costs ~125 us per call on a small machine, more than the database round trip of a
+ * keyed read. The shape is the set of parameters given (undefined ones are absent), so a builder
+ * may branch on whether a parameter is present but must use each value only as a whole query
+ * parameter: during the one build it receives placeholders, not the values.
  */
-export function precompile<DB, A extends unknown[], O>(build: (db: Kysely<DB>, ...args: A) => Compilable<O>) {
-  let compiled: CompiledQuery<O> | undefined;
-  let slots: number[] = [];
-  return async (db: Kysely<DB>, ...args: A): Promise<O[]> => {
-    if (!compiled) {
-      const sentinels = args.map((_, i) => `\u0000precompiled-arg-${i}\u0000`);
-      compiled = build(db, ...(sentinels as A)).compile();
-      slots = compiled.parameters.map((p) => (typeof p === 'string' ? sentinels.indexOf(p) : -1));
+export function precompile<DB, P extends Params, O>(build: (db: Kysely<DB>, params: P) => Compilable<O>) {
+  const shapes = new Map<string, { compiled: CompiledQuery<O>; slots: (string | undefined)[] }>();
+  return async (db: Kysely<DB>, params: P): Promise<O[]> => {
+    const names = Object.keys(params).filter((name) => params[name] !== undefined);
+    const shape = names.join(',');
+    let entry = shapes.get(shape);
+    if (!entry) {
+      const placeholder = (name: string) => `\u0000precompiled:${name}\u0000`;
+      const compiled = build(db, Object.fromEntries(names.map((n) => [n, placeholder(n)])) as P).compile();
+      const byPlaceholder = new Map(names.map((n) => [placeholder(n), n]));
+      entry = { compiled, slots: compiled.parameters.map((v) => (typeof v === 'string' ? byPlaceholder.get(v) : undefined)) };
+      if (shapes.size < 500) shapes.set(shape, entry);
     }
-    const parameters = compiled.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
+    const { compiled, slots } = entry;
+    const parameters = compiled.parameters.map((v, i) => (slots[i] === undefined ? v : params[slots[i]!]));
     const result = await db.executeQuery<O>({ ...compiled, parameters });
     return result.rows;
   };

@@ -63,12 +63,12 @@ export async function insertDomain(db: Kysely<DomainsDb>, domain: Insertable<Dom
 }
 
 // The hottest read: compiled once (see precompile).
-const domainDetailQuery = precompile((db: Kysely<DomainsDb>, partnerId: string, id: string) =>
-  joined(db).select([...VIEW_COLUMNS, ...DETAIL_COLUMNS]).where('d.id', '=', id).where('d.partner_id', '=', partnerId),
+const domainDetailQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; id: string }) =>
+  joined(db).select([...VIEW_COLUMNS, ...DETAIL_COLUMNS]).where('d.id', '=', p.id).where('d.partner_id', '=', p.partnerId),
 );
 
 export async function findDomainDetail(db: Kysely<DomainsDb>, partnerId: string, id: string) {
-  const [row] = await domainDetailQuery(db, partnerId, id);
+  const [row] = await domainDetailQuery(db, { partnerId, id });
   return row;
 }
 
@@ -108,36 +108,89 @@ export interface DomainFilters {
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** One page (limit + 1 rows, to know whether another exists), newest first. */
-export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: DomainFilters, offset: number, limit: number) {
-  let q = joined(db).select(VIEW_COLUMNS).where('d.partner_id', '=', partnerId).where('d.is_active', '=', f.isActive);
-  if (f.status) q = q.where('d.status', '=', f.status);
-  if (f.id) q = q.where('d.id', '=', f.id);
-  if (f.source) q = q.where('d.source', '=', f.source);
-  for (const [flag, value] of Object.entries(f.flags)) q = q.where(`p.${flag as keyof DomainFilters['flags']}` as const, '=', value);
-  if (f.search) {
-    const { text, uuid } = f.search;
+type Flag = keyof DomainFilters['flags'];
+const FLAGS: Flag[] = ['has_scripts', 'has_dsar', 'has_docs', 'has_accessibility', 'display_company', 'display_dpo'];
+
+/** The list query's parameters, each used whole (see precompile); absent filters are undefined. */
+interface ListParams extends Partial<Record<Flag, boolean>> {
+  partnerId: string;
+  isActive: boolean;
+  status?: string;
+  id?: string;
+  source?: string;
+  hostnameLike?: string;
+  searchUuid?: string;
+  tradeNameLike?: string;
+  companyIdNumber?: string;
+  companyId?: string;
+  propertyId?: string;
+  instanceId?: number;
+  widgetVersion?: number;
+  merchantId?: string;
+  referralPartnerId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  activatedFrom?: Date;
+  activatedTo?: Date;
+  offset: number;
+  limitPlusOne: number;
+  [name: string]: unknown;
+}
+
+const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
+  let q = joined(db).select(VIEW_COLUMNS).where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
+  if (p.status !== undefined) q = q.where('d.status', '=', p.status);
+  if (p.id !== undefined) q = q.where('d.id', '=', p.id);
+  if (p.source !== undefined) q = q.where('d.source', '=', p.source);
+  for (const flag of FLAGS) if (p[flag] !== undefined) q = q.where(`p.${flag}` as const, '=', p[flag]!);
+  if (p.hostnameLike !== undefined) {
+    const { hostnameLike, searchUuid } = p;
     q = q.where((eb) =>
-      eb.or([
-        eb('d.hostname', 'like', `%${likeEscape(text.toLowerCase())}%`),
-        ...(uuid ? [eb('d.id', '=', uuid), eb('d.property_id', '=', uuid)] : []),
-      ]),
+      eb.or([eb('d.hostname', 'like', hostnameLike), ...(searchUuid !== undefined ? [eb('d.id', '=', searchUuid), eb('d.property_id', '=', searchUuid)] : [])]),
     );
   }
-  if (f.companyTradeName) q = q.where('c.trade_name', 'ilike', `%${likeEscape(f.companyTradeName)}%`);
-  if (f.companyIdNumber) q = q.where('c.id_number', '=', f.companyIdNumber);
-  if (f.companyId) q = q.where('d.company_id', '=', f.companyId);
-  if (f.propertyId) q = q.where('d.property_id', '=', f.propertyId);
-  if (f.instanceId !== undefined) q = q.where('d.instance_id', '=', f.instanceId);
-  if (f.widgetVersion !== undefined) q = q.where('d.widget_version', '=', f.widgetVersion);
+  if (p.tradeNameLike !== undefined) q = q.where('c.trade_name', 'ilike', p.tradeNameLike);
+  if (p.companyIdNumber !== undefined) q = q.where('c.id_number', '=', p.companyIdNumber);
+  if (p.companyId !== undefined) q = q.where('d.company_id', '=', p.companyId);
+  if (p.propertyId !== undefined) q = q.where('d.property_id', '=', p.propertyId);
+  if (p.instanceId !== undefined) q = q.where('d.instance_id', '=', p.instanceId);
+  if (p.widgetVersion !== undefined) q = q.where('d.widget_version', '=', p.widgetVersion);
   // Array containment uses the GIN index on merchants.
-  if (f.merchantId) q = q.where(sql<boolean>`d.merchants @> ARRAY[${f.merchantId}]::text[]`);
-  if (f.referralPartnerId) q = q.where('d.referral_partner_id', '=', f.referralPartnerId);
-  if (f.createdFrom) q = q.where('d.created_at', '>=', f.createdFrom);
-  if (f.createdTo) q = q.where('d.created_at', '<=', f.createdTo);
-  if (f.activatedFrom) q = q.where('d.activated_at', '>=', f.activatedFrom);
-  if (f.activatedTo) q = q.where('d.activated_at', '<=', f.activatedTo);
-  return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(offset).limit(limit + 1).execute();
+  if (p.merchantId !== undefined) q = q.where(sql<boolean>`d.merchants @> ARRAY[${p.merchantId}]::text[]`);
+  if (p.referralPartnerId !== undefined) q = q.where('d.referral_partner_id', '=', p.referralPartnerId);
+  if (p.createdFrom !== undefined) q = q.where('d.created_at', '>=', p.createdFrom);
+  if (p.createdTo !== undefined) q = q.where('d.created_at', '<=', p.createdTo);
+  if (p.activatedFrom !== undefined) q = q.where('d.activated_at', '>=', p.activatedFrom);
+  if (p.activatedTo !== undefined) q = q.where('d.activated_at', '<=', p.activatedTo);
+  return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(p.offset).limit(p.limitPlusOne);
+});
+
+/** One page (limit + 1 rows, to know whether another exists), newest first. */
+export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: DomainFilters, offset: number, limit: number) {
+  return listQuery(db, {
+    partnerId,
+    isActive: f.isActive,
+    status: f.status,
+    id: f.id,
+    source: f.source,
+    ...f.flags,
+    hostnameLike: f.search ? `%${likeEscape(f.search.text.toLowerCase())}%` : undefined,
+    searchUuid: f.search?.uuid,
+    tradeNameLike: f.companyTradeName === undefined ? undefined : `%${likeEscape(f.companyTradeName)}%`,
+    companyIdNumber: f.companyIdNumber,
+    companyId: f.companyId,
+    propertyId: f.propertyId,
+    instanceId: f.instanceId,
+    widgetVersion: f.widgetVersion,
+    merchantId: f.merchantId,
+    referralPartnerId: f.referralPartnerId,
+    createdFrom: f.createdFrom,
+    createdTo: f.createdTo,
+    activatedFrom: f.activatedFrom,
+    activatedTo: f.activatedTo,
+    offset,
+    limitPlusOne: limit + 1,
+  });
 }
 
 export async function updateDomain(db: Kysely<DomainsDb>, partnerId: string, id: string, changes: Updateable<DomainsTable>) {
