@@ -53,14 +53,16 @@ describe('domain events reach RabbitMQ through the outbox', () => {
     expect(event.payload.entity).toEqual({ kind: 'property', data: expect.objectContaining({ id: d.instance_property_id, has_scripts: false, primary_color: '#112233', company_id: d.instance_company_id }) });
   });
 
-  it('when a domain is deleted, then domain.deleted carries its ids and subscriptions and no entity', async () => {
+  it('when a domain is deleted, then domain.deleted carries its ids and subscriptions, no entity, and the request id in its headers', async () => {
     const d = await create();
-    await sys.call(partner, 'DELETE', `/portal/domains/${d.id}`);
+    const requestId = `trace-delete-${d.id}`;
+    await sys.call(partner, 'DELETE', `/portal/domains/${d.id}`, undefined, { 'x-request-id': requestId });
     const event = await probe.next((m) => m.payload.event === 'domain.deleted' && m.payload.params.id === d.id, 10_000);
     expect(event.payload).toEqual({
       event: 'domain.deleted',
       params: { id: d.id, domain: d.hostname, property_id: d.instance_property_id, company_id: d.instance_company_id, subscriptions: [expect.any(String)] },
     });
+    expect(event.headers['x-request-id']).toBe(requestId);
   });
 
   it('when a domain is created with SCAN_INVITE, then a scan request is on the bus, the domain is INVITED and the owner is e-mailed', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { EventMessage, EventPayload } from '@platform/contracts';
+import { currentContext, REQUEST_ID_HEADER } from '@platform/observability';
 
 /** The outbox table every publishing service has in its own schema. */
 export interface OutboxTable {
@@ -32,6 +33,8 @@ export function outboxMigration(schema: string): Migration {
   };
 }
 
+const requestIdHeader = (id: string | undefined): Record<string, string> => (id ? { [REQUEST_ID_HEADER]: id } : {});
+
 export interface OutboxEvent {
   partnerId: string;
   payload: EventPayload;
@@ -47,12 +50,15 @@ export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: s
   const now = new Date().toISOString();
   const messages = events.map((e) => ({
     message: { id: randomUUID(), partner_id: e.partnerId, occurred_at: now, source, payload: e.payload } satisfies EventMessage,
-    headers: e.requestId ? { 'x-request-id': e.requestId } : {},
+    headers: requestIdHeader(e.requestId ?? currentContext()?.requestId),
   }));
+  // One round trip: a data-modifying CTE always runs to completion, and NOTIFY is delivered at commit.
   await sql`
-    INSERT INTO ${sql.id(schema, 'outbox')} (id, routing_key, message, headers)
-    SELECT * FROM UNNEST(${messages.map((m) => m.message.id)}::uuid[], ${messages.map((m) => m.message.payload.event)}::text[],
-                         ${messages.map((m) => JSON.stringify(m.message))}::jsonb[], ${messages.map((m) => JSON.stringify(m.headers))}::jsonb[])`.execute(trx);
-  await sql`SELECT pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);
+    WITH inserted AS (
+      INSERT INTO ${sql.id(schema, 'outbox')} (id, routing_key, message, headers)
+      SELECT * FROM UNNEST(${messages.map((m) => m.message.id)}::uuid[], ${messages.map((m) => m.message.payload.event)}::text[],
+                           ${messages.map((m) => JSON.stringify(m.message))}::jsonb[], ${messages.map((m) => JSON.stringify(m.headers))}::jsonb[])
+    )
+    SELECT pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);
   return messages.map((m) => m.message);
 }

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DomainEntityData, DomainStatus, EventPayload, PropertyEntityData } from '@platform/contracts';
 import { writeOutbox } from '@platform/messaging';
-import { currentContext } from '@platform/observability';
 import type { DomainListRow } from '../db/domains.repository';
 import type { PropertyRow } from '../db/properties.repository';
 import { SCHEMA, type DomainsDb } from '../db/tables';
@@ -9,14 +8,13 @@ import type { InstanceSettings } from '../domain/context';
 
 export const EVENT_SOURCE = 'domains-svc';
 
-/** Writes events in the caller's transaction, so they commit or roll back with the change. */
+/** Writes events in the caller's transaction (the request id travels in the message headers). */
 export async function writeEvents(trx: Kysely<DomainsDb>, partnerId: string, payloads: EventPayload[]) {
-  const requestId = currentContext()?.requestId;
   await writeOutbox(
-    trx as unknown as Kysely<unknown>,
+    trx,
     SCHEMA,
     EVENT_SOURCE,
-    payloads.map((payload) => ({ partnerId, payload, ...(requestId ? { requestId } : {}) })),
+    payloads.map((payload) => ({ partnerId, payload })),
   );
 }
 
