@@ -4,9 +4,8 @@ import type { Deps } from './deps';
 import { readinessChecks } from './deps';
 import { docsRouter } from './http/docs.routes';
 import { healthRouter } from './http/health.routes';
-import { portalRouter } from './http/portal.routes';
 
-/** The gateway's HTTP app; never listens (main.ts and tests do). */
+/** Everything but /portal (docs, health, 404): the fallback handler of buildServer's server. */
 export function buildApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -16,18 +15,6 @@ export function buildApp(deps: Deps): Express {
   // req.ip: the socket address, or the X-Forwarded-For client only when the socket is a trusted proxy.
   app.set('trust proxy', deps.config.TRUSTED_PROXIES.length > 0 ? deps.config.TRUSTED_PROXIES : false);
   app.use(requestId);
-  // /portal first: it is the hot path, so it should not walk the other routers.
-  app.use(
-    portalRouter({
-      keys: deps.keys,
-      routes: deps.compiledRoutes,
-      upstreams: deps.upstreams,
-      minter: deps.minter,
-      logger: deps.logger,
-      rateLimitPerMinute: deps.config.RATE_LIMIT_PER_MINUTE,
-      bodyLimitBytes: deps.config.BODY_LIMIT_BYTES,
-    }),
-  );
   app.use(healthRouter(readinessChecks(deps)));
   app.use(docsRouter(deps.routes));
   app.use(routeNotFound);

@@ -8,7 +8,7 @@ import { ApiKeysRepository } from './db/api-keys.repository';
 import { KeyChangeListener } from './db/key-changes.listener';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
-import type { Upstreams } from './http/forward.handler';
+import type { Upstreams } from './http/forward';
 
 export interface Deps {
   config: Config;

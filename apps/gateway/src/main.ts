@@ -1,14 +1,14 @@
-import { listen, onShutdown, serverPort } from '@platform/http';
-import { buildApp } from './app';
+import { onShutdown, serverPort } from '@platform/http';
 import { loadConfig } from './config';
 import { migrateGateway } from './db/migrations';
 import { buildDeps } from './deps';
+import { buildServer, startServer } from './server';
 
 async function main() {
   const config = loadConfig();
   const deps = await buildDeps(config);
   await migrateGateway(deps.db);
-  const server = await listen(buildApp(deps), config.GATEWAY_PORT, config.GATEWAY_HOST);
+  const server = await startServer(buildServer(deps), config.GATEWAY_PORT, config.GATEWAY_HOST);
   deps.logger.info({ port: serverPort(server) }, 'listening');
   onShutdown(deps.logger, server, [() => deps.close()]);
 }

@@ -10,10 +10,10 @@ import { createDb } from '@platform/db';
 import { listen, serverPort } from '@platform/http';
 import { createLogger } from '@platform/observability';
 import { createTestDatabase } from '@platform/testing';
-import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { buildDeps, type Deps } from '../../src/deps';
 import { migrateGateway } from '../../src/db/migrations';
+import { buildServer, startServer } from '../../src/server';
 import { GATEWAY_SCHEMA, type GatewayDb } from '../../src/db/tables';
 
 const run = promisify(execFile);
@@ -139,11 +139,11 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** The gateway app in-process on an ephemeral port, configured like main.ts but from `env`. */
+/** The gateway server in-process on an ephemeral port, configured like main.ts but from `env`. */
 export async function startGateway(env: Record<string, string>, routes: RouteSpec[] = TEST_ROUTES): Promise<Gateway> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent') });
-  const server = await listen(buildApp(deps), 0);
+  const server = await startServer(buildServer(deps), 0);
   return {
     url: `http://127.0.0.1:${serverPort(server)}`,
     deps,

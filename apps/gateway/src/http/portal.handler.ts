@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { Dispatcher } from 'undici';
+import type { InternalTokenMinter } from '@platform/auth';
+import { errorObject, matchRoute, type CompiledRoute } from '@platform/contracts';
+import { AppError, hasBody, isJsonContentType } from '@platform/http';
+import type { Logger } from '@platform/observability';
+import type { AuthResult, KeyAuthenticator } from '../domain/key-authenticator';
+import { relay, type Upstreams } from './forward';
+import { FixedWindowLimiter } from './rate-limiter';
+import { bodyErrorObject, sendErrorRaw } from './send';
+
+export interface PortalDeps {
+  keys: KeyAuthenticator;
+  routes: CompiledRoute[];
+  upstreams: Upstreams;
+  minter: InternalTokenMinter;
+  logger: Logger;
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
+  /** The client address: the socket's, or the X-Forwarded-For client behind a trusted proxy. */
+  clientIp(req: IncomingMessage): string;
+}
+
+export type PortalHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+type Reason = Extract<AuthResult, { ok: false }>['reason'] | 'missing';
+
+const MESSAGES: Record<Reason, string> = {
+  missing: 'Send the API key as "Authorization: Bearer <API_KEY>".',
+  malformed: 'The API key is invalid.',
+  unknown: 'The API key is invalid.',
+  revoked: 'The API key has been revoked.',
+  expired: 'The API key has expired.',
+  ip_not_allowed: 'The API key may not be used from this IP address.',
+};
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="portal"' };
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
+/**
+ * /portal/* on plain node:http (Express costs a measurable share of the hot path):
+ * key -> rate limit -> route + permission -> body rules -> forward. Order matters.
+ */
+export function portalHandler(deps: PortalDeps): PortalHandler {
+  const { keys, routes, upstreams, minter, logger } = deps;
+  const limiter = new FixedWindowLimiter(deps.rateLimitPerMinute);
+  // Raw bytes are forwarded untouched; body-parser rejects an oversized Content-Length up front
+  // and counts streamed bytes (413). Body-less requests never reach it.
+  const raw = express.raw({ type: () => true, limit: deps.bodyLimitBytes });
+  const readBody = (req: IncomingMessage, res: ServerResponse) =>
+    new Promise<Buffer | undefined>((resolve, reject) => {
+      raw(req as express.Request, res as express.Response, (err?: unknown) => {
+        if (err) return reject(err);
+        const body = (req as express.Request).body as unknown;
+        resolve(Buffer.isBuffer(body) && body.length > 0 ? body : undefined);
+      });
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
+    const match = BEARER.exec(req.headers.authorization ?? '');
+    if (!match) return sendErrorRaw(res, errorObject('AUTH.API_KEY', MESSAGES.missing), CHALLENGE);
+    const ip = deps.clientIp(req);
+    let auth: AuthResult;
+    try {
+      auth = await keys.authenticate(match[1], ip);
+    } catch (err) {
+      logger.error({ err, requestId }, 'API key lookup failed');
+      throw new AppError('SERVICE.UNAVAILABLE', 'Authentication is temporarily unavailable; retry later.');
+    }
+    if (!auth.ok) {
+      logger.debug({ reason: auth.reason, ip, requestId }, 'API key rejected');
+      return sendErrorRaw(res, errorObject('AUTH.API_KEY', MESSAGES[auth.reason]), CHALLENGE);
+    }
+    const key = auth.key;
+
+    const rate = limiter.hit(key.id);
+    res.setHeader('RateLimit', rate.rateLimit);
+    res.setHeader('RateLimit-Policy', rate.policy);
+    if (rate.retryAfter !== undefined) {
+      res.setHeader('Retry-After', rate.retryAfter);
+      return sendErrorRaw(res, errorObject('RATE.LIMITED'));
+    }
+
+    const url = req.url ?? '/';
+    const found = matchRoute(routes, req.method ?? 'GET', pathOf(url));
+    if (found.kind === 'not_found') return sendErrorRaw(res, errorObject('ROUTE.NOT_FOUND'));
+    if (found.kind === 'method_not_allowed') {
+      const allowed = found.allowed.map((m) => m.toUpperCase());
+      return sendErrorRaw(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+    }
+    const required = found.route.spec.permission;
+    if (!key.permissions.includes(required)) {
+      return sendErrorRaw(res, errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${required}.`, { required }));
+    }
+
+    let body: Buffer | undefined;
+    if (hasBody(req.headers)) {
+      if (!isJsonContentType(req.headers['content-type'])) return sendErrorRaw(res, errorObject('REQUEST.UNSUPPORTED_MEDIA_TYPE'));
+      body = await readBody(req, res);
+    }
+
+    const service = found.route.spec.service;
+    const token = minter.mint(
+      { partnerId: key.partnerId, keyId: key.id, permissions: key.permissions, requiredFields: key.requiredFields },
+      service,
+    );
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
+    if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
+    if (req.headers.accept) headers.accept = req.headers.accept;
+    try {
+      relay(res, await upstreams[service].request({ method: req.method as Dispatcher.HttpMethod, path: url, headers, body }));
+    } catch (err) {
+      if (err instanceof AppError) logger.warn({ service, code: err.code, requestId }, 'upstream call failed');
+      throw err;
+    }
+  }
+
+  return (req, res, requestId) =>
+    handle(req, res, requestId).catch((err: unknown) => {
+      if (err instanceof AppError) return sendErrorRaw(res, err.toErrorObject());
+      const fromBody = bodyErrorObject(err);
+      if (fromBody) return sendErrorRaw(res, fromBody);
+      logger.error({ err, requestId }, 'unhandled error');
+      sendErrorRaw(res, errorObject('SERVER.INTERNAL'));
+    });
+}
