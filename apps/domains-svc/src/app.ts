@@ -1,20 +1,29 @@
-import { Router } from 'express';
-import { requireInternalCaller } from '@platform/auth';
+import type { Server } from 'node:http';
+import type { InternalCaller } from '@platform/auth';
+import { domainRoutes } from '@platform/contracts';
 import { ping, type Kysely } from '@platform/db';
-import { buildServiceApp } from '@platform/http';
+import { buildServiceApp, createDispatcher, createHttpServer } from '@platform/http';
 import type { Deps } from './deps';
-import { domainsRouter } from './http/domains.routes';
-import { subdomainsRouter } from './http/subdomains.routes';
+import { domainHandlers } from './http/domains.routes';
+import { subdomainHandlers } from './http/subdomains.routes';
 
-/** The HTTP app; every /portal route needs the gateway's internal token. Never listens. */
-export function buildApp(deps: Pick<Deps, 'logger' | 'db' | 'verifier' | 'ctx'>) {
-  const portal = Router();
-  portal.use('/portal', requireInternalCaller(deps.verifier));
-  portal.use(domainsRouter(deps.ctx));
-  portal.use(subdomainsRouter(deps.ctx));
-  return buildServiceApp({
+/**
+ * The HTTP server; never listens. /portal/* is served from the contract's route table straight
+ * on node:http (every route needs the gateway's internal token); Express keeps health and 404s.
+ */
+export function buildServer(deps: Pick<Deps, 'logger' | 'db' | 'verifier' | 'ctx'>): Server {
+  const fallback = buildServiceApp({
     logger: deps.logger,
-    routers: [portal],
+    routers: [],
     readiness: { database: () => ping(deps.db as Kysely<unknown>) },
   });
+  const portal = createDispatcher<InternalCaller>({
+    logger: deps.logger,
+    routes: domainRoutes,
+    handlers: { ...domainHandlers(deps.ctx), ...subdomainHandlers(deps.ctx) },
+    prefix: '/portal',
+    authenticate: (token) => deps.verifier.verify(token),
+    fallback,
+  });
+  return createHttpServer(portal);
 }

@@ -1,13 +1,13 @@
-import { listen, onShutdown, serverPort } from '@platform/http';
-import { buildApp } from './app';
+import { listenServer, onShutdown, serverPort } from '@platform/http';
+import { buildServer } from './app';
 import { loadConfig } from './config';
 import { buildDeps } from './deps';
 
-/** config -> deps (migrations included) -> app -> listen; graceful shutdown on signals. */
+/** config -> deps (migrations included) -> server -> listen; graceful shutdown on signals. */
 async function main() {
   const config = loadConfig();
   const deps = await buildDeps(config);
-  const server = await listen(buildApp(deps), config.DOMAINS_PORT, config.DOMAINS_HOST);
+  const server = await listenServer(buildServer(deps), config.DOMAINS_PORT, config.DOMAINS_HOST);
   deps.start();
   deps.logger.info({ port: serverPort(server) }, 'listening');
   onShutdown(deps.logger, server, [() => deps.close()]);

@@ -60,14 +60,17 @@ function fromBodyParser(err: BodyParserError): ErrorObject | undefined {
 
 /** The one place errors become HTTP answers: always the envelope, never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
-    if (err instanceof AppError) return sendError(res, err.toErrorObject());
-    if (err instanceof z.ZodError) return sendError(res, validationError(issuesOf(err)).toErrorObject());
-    const fromParser = fromBodyParser(err as BodyParserError);
-    if (fromParser) return sendError(res, fromParser);
-    logger.error({ err }, 'unhandled error');
-    sendError(res, errorObject('SERVER.INTERNAL'));
-  };
+  return (err, _req, res, _next) => sendError(res, errorObjectOf(err, logger));
+}
+
+/** What errorHandler answers for any thrown value (unknown ones are logged, never shown). */
+export function errorObjectOf(err: unknown, logger: Logger): ErrorObject {
+  if (err instanceof AppError) return err.toErrorObject();
+  if (err instanceof z.ZodError) return validationError(issuesOf(err)).toErrorObject();
+  const fromParser = err && typeof err === 'object' ? fromBodyParser(err as BodyParserError) : undefined;
+  if (fromParser) return fromParser;
+  logger.error({ err }, 'unhandled error');
+  return errorObject('SERVER.INTERNAL');
 }
 
 export const routeNotFound: RequestHandler = (_req, res) => sendError(res, errorObject('ROUTE.NOT_FOUND'));

@@ -4,3 +4,4 @@ export * from './middleware';
 export * from './pagination';
 export * from './app';
 export * from './client';
+export * from './dispatcher';

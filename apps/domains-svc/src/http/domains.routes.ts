@@ -1,13 +1,7 @@
-import { Router } from 'express';
-import {
-  createDomainBodySchema,
-  domainIdParamsSchema,
-  inviteDomainBodySchema,
-  listDomainsQuerySchema,
-  updateDomainBodySchema,
-} from '@platform/contracts';
-import { callerOf } from '@platform/auth';
-import { parseRequest } from '@platform/http';
+import type { z } from 'zod';
+import type { CreateDomainBody, domainIdParamsSchema, InviteDomainBody, ListDomainsQuery, UpdateDomainBody } from '@platform/contracts';
+import type { InternalCaller } from '@platform/auth';
+import type { RouteHandler } from '@platform/http';
 import type { DomainsContext } from '../domain/context';
 import { createDomain } from '../domain/create-domain.service';
 import { activateDomain, deactivateDomain, deleteDomain, inviteDomain } from '../domain/lifecycle.service';
@@ -15,58 +9,43 @@ import { getDomain, listDomains } from '../domain/query-domains.service';
 import { updateDomain } from '../domain/update-domain.service';
 import { toDomain, toDomainCreated, toDomainDetail } from './domain.presenter';
 
-/** Domains: parse with the contract's schemas -> use case -> shape the answer. */
-export function domainsRouter(ctx: DomainsContext): Router {
-  const router = Router();
+type DomainIdParams = z.output<typeof domainIdParamsSchema>;
+const domainIdOf = (params: Record<string, unknown>) => (params as DomainIdParams).domainId;
+
+/**
+ * Domains by operationId (paths and validation come from the contract's route table):
+ * validated input -> use case -> shape the answer.
+ */
+export function domainHandlers(ctx: DomainsContext): Record<string, RouteHandler<InternalCaller>> {
   const s = ctx.settings;
-
-  router.get('/portal/domains', async (req, res) => {
-    const { query } = parseRequest(req, { query: listDomainsQuerySchema });
-    const page = await listDomains(ctx, callerOf(res).partnerId, query);
-    res.json({ meta: page.meta, result: page.items.map((row) => toDomain(row, s)) });
-  });
-
-  router.post('/portal/domains', async (req, res) => {
-    const { body } = parseRequest(req, { body: createDomainBodySchema });
-    const caller = callerOf(res);
-    const row = await createDomain(ctx, { partnerId: caller.partnerId, requiredFields: caller.requiredFields }, body);
-    res.json({ result: toDomainCreated(row, s) });
-  });
-
-  router.get('/portal/domains/:domainId', async (req, res) => {
-    const { params } = parseRequest(req, { params: domainIdParamsSchema });
-    const row = await getDomain(ctx, callerOf(res).partnerId, params.domainId);
-    res.json({ result: toDomainDetail(row, s) });
-  });
-
-  router.put('/portal/domains/:domainId', async (req, res) => {
-    const { params, body } = parseRequest(req, { params: domainIdParamsSchema, body: updateDomainBodySchema });
-    res.json({ result: await updateDomain(ctx, callerOf(res).partnerId, params.domainId, body) });
-  });
-
-  router.delete('/portal/domains/:domainId', async (req, res) => {
-    const { params } = parseRequest(req, { params: domainIdParamsSchema });
-    await deleteDomain(ctx, callerOf(res).partnerId, params.domainId);
-    res.json({ result: { deleted: true } });
-  });
-
-  router.post('/portal/domains/:domainId/deactivate', async (req, res) => {
-    const { params } = parseRequest(req, { params: domainIdParamsSchema });
-    await deactivateDomain(ctx, callerOf(res).partnerId, params.domainId);
-    res.json({ result: {} });
-  });
-
-  router.post('/portal/domains/:domainId/activate', async (req, res) => {
-    const { params } = parseRequest(req, { params: domainIdParamsSchema });
-    await activateDomain(ctx, callerOf(res).partnerId, params.domainId);
-    res.json({ result: {} });
-  });
-
-  router.post('/portal/domains/:domainId/invite', async (req, res) => {
-    const { params, body } = parseRequest(req, { params: domainIdParamsSchema, body: inviteDomainBodySchema });
-    await inviteDomain(ctx, callerOf(res).partnerId, params.domainId, body);
-    res.json({ result: {} });
-  });
-
-  return router;
+  return {
+    listDomains: async ({ caller, query }) => {
+      const page = await listDomains(ctx, caller.partnerId, query as ListDomainsQuery);
+      return { meta: page.meta, result: page.items.map((row) => toDomain(row, s)) };
+    },
+    createDomain: async ({ caller, body }) => {
+      const row = await createDomain(ctx, { partnerId: caller.partnerId, requiredFields: caller.requiredFields }, body as CreateDomainBody);
+      return { result: toDomainCreated(row, s) };
+    },
+    getDomain: async ({ caller, params }) => ({ result: toDomainDetail(await getDomain(ctx, caller.partnerId, domainIdOf(params)), s) }),
+    updateDomain: async ({ caller, params, body }) => ({
+      result: await updateDomain(ctx, caller.partnerId, domainIdOf(params), body as UpdateDomainBody),
+    }),
+    deleteDomain: async ({ caller, params }) => {
+      await deleteDomain(ctx, caller.partnerId, domainIdOf(params));
+      return { result: { deleted: true } };
+    },
+    deactivateDomain: async ({ caller, params }) => {
+      await deactivateDomain(ctx, caller.partnerId, domainIdOf(params));
+      return { result: {} };
+    },
+    activateDomain: async ({ caller, params }) => {
+      await activateDomain(ctx, caller.partnerId, domainIdOf(params));
+      return { result: {} };
+    },
+    inviteDomain: async ({ caller, params, body }) => {
+      await inviteDomain(ctx, caller.partnerId, domainIdOf(params), body as InviteDomainBody);
+      return { result: {} };
+    },
+  };
 }

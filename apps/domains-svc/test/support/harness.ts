@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
 import { sql } from '@platform/db';
-import { listen, serverPort } from '@platform/http';
+import { listenServer, serverPort } from '@platform/http';
 import { createTestDatabase, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
-import { buildApp } from '../../src/app';
+import { buildServer } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { buildDeps, SERVICE_AUDIENCE, type Deps } from '../../src/deps';
 
@@ -47,7 +47,7 @@ export async function startDomainsSvc() {
   });
   const deps: Deps = await buildDeps(config);
   deps.start();
-  const server: Server = await listen(buildApp(deps), 0);
+  const server: Server = await listenServer(buildServer(deps), 0);
   const base = `http://127.0.0.1:${serverPort(server)}`;
   const minter = new InternalTokenMinter(keys.privateKey);
 

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { z } from 'zod';
+import { compileRoute, errorObject, matchRoute, type ErrorObject, type RouteSpec } from '@platform/contracts';
+import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
+import { AppError, errorObjectOf, issuesOf, validationError } from './errors';
+import { hasBody, isJsonContentType } from './middleware';
+
+/** What a route handler gets: validated params/query/body (per the route spec's schemas) and the caller. */
+export interface RouteCall<C> {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  caller: C;
+  req: IncomingMessage;
+}
+
+/** Returns the JSON answer (sent with 200); throws AppError for the contract's failures. */
+export type RouteHandler<C> = (call: RouteCall<C>) => unknown;
+
+export interface DispatcherOptions<C> {
+  logger: Logger;
+  /** The operations this service serves; each needs a handler under its operationId. */
+  routes: RouteSpec[];
+  handlers: Record<string, RouteHandler<C>>;
+  /** Paths under this prefix are dispatched here; everything else goes to fallback. */
+  prefix: string;
+  /** Who calls, from the bearer token; undefined (or no bearer token) answers 401 AUTH.API_KEY. */
+  authenticate: (token: string) => C | undefined;
+  /** Everything outside the prefix (health, 404s...), e.g. an Express app. */
+  fallback: RequestListener;
+  bodyLimitBytes?: number;
+}
+
+const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+const unauthorized = () => new AppError('AUTH.API_KEY', 'A valid internal token is required.');
+const unreadable = () => new AppError('VALIDATION.MALFORMED_JSON', 'The request body could not be read.');
+
+/** Same bytes Express's res.json/sendError write: the JSON text with its charset and length. */
+function sendJson(res: ServerResponse, status: number, text: string) {
+  if (res.headersSent) return;
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+const sendErrorObject = (res: ServerResponse, error: ErrorObject, headers: Record<string, string> = {}) => {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  sendJson(res, error.status, JSON.stringify({ error }));
+};
+
+/** The JSON body rules of jsonBody(): 415 for other types/charsets/encodings, 413 over the limit, 400 malformed. */
+function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = req.headers['content-type'];
+  if (!isJsonContentType(type)) return Promise.reject(new AppError('REQUEST.UNSUPPORTED_MEDIA_TYPE'));
+  const charset = CHARSET.exec(type!)?.[1]?.toLowerCase() ?? 'utf-8';
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (charset !== 'utf-8' || encoding !== 'identity') {
+    return Promise.reject(new AppError('REQUEST.UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset.'));
+  }
+  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  if (declared !== undefined && declared > limit) return Promise.reject(new AppError('REQUEST.TOO_LARGE'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (err: AppError) => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) stop(new AppError('REQUEST.TOO_LARGE'));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (declared !== undefined && declared !== size) return reject(unreadable());
+      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      if (text.length === 0) return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new AppError('VALIDATION.MALFORMED_JSON'));
+      }
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', () => stop(unreadable()));
+  });
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, location: string, issues: { path: string; message: string }[]) {
+  if (!schema) return value;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  issues.push(...issuesOf(parsed.error, [location]));
+  return undefined;
+}
+
+/**
+ * Serves a route table straight on node:http (Express costs ~0.2 ms CPU per request): match ->
+ * internal caller -> JSON body -> params/query/body validated with the spec's schemas (all issues
+ * in one 400) -> handler by operationId, inside the request context. Answers are the same bytes
+ * the Express pipeline (requestId, jsonBody, parseRequest, errorHandler) writes.
+ */
+export function createDispatcher<C>(options: DispatcherOptions<C>): RequestListener {
+  const routes = options.routes.map(compileRoute);
+  for (const route of routes) {
+    if (!options.handlers[route.spec.operationId]) throw new Error(`no handler for ${route.spec.operationId}`);
+  }
+  const limit = options.bodyLimitBytes ?? 1024 * 1024;
+  const prefix = options.prefix;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => {
+    const authorization = req.headers.authorization;
+    const caller = authorization?.startsWith('Bearer ') && authorization.length > 7 ? options.authenticate(authorization.slice(7)) : undefined;
+    if (caller === undefined) throw unauthorized();
+    // HEAD is answered like GET (as Express does; node drops the body).
+    const match = matchRoute(routes, req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), path);
+    if (match.kind === 'not_found') throw new AppError('ROUTE.NOT_FOUND');
+    if (match.kind === 'method_not_allowed') {
+      const allowed = match.allowed.map((m) => m.toUpperCase());
+      return sendErrorObject(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+    }
+    const spec = match.route.spec;
+    const body = hasBody(req.headers) ? await readJson(req, limit) : undefined;
+    const issues: { path: string; message: string }[] = [];
+    const params = parsePart(spec.params, match.params, 'params', issues) as Record<string, unknown>;
+    const query = parsePart(spec.query, rawQuery ? parseQuery(rawQuery) : {}, 'query', issues) as Record<string, unknown>;
+    const parsedBody = parsePart(spec.body, body, 'body', issues);
+    if (issues.length > 0) throw validationError(issues);
+    const result = await options.handlers[spec.operationId]({ params, query, body: parsedBody, caller, req });
+    sendJson(res, 200, JSON.stringify(result));
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (!(path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47))) {
+      return options.fallback(req, res);
+    }
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    runWithContext({ requestId }, () =>
+      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendErrorObject(res, errorObjectOf(err, options.logger))),
+    );
+  };
+}
+
+/** A node:http server for a listener (keep-alive like listen()); listen on it with listenServer. */
+export const createHttpServer = (listener: RequestListener): Server => createServer(listener);
+
+/** Listens and resolves with the bound port (0 = ephemeral, for tests). */
+export function listenServer(server: Server, port: number, host = '127.0.0.1'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
