@@ -10,7 +10,7 @@ import {
 } from '@platform/contracts';
 import type { DomainDetailRow, DomainListRow } from '../db/domains.repository';
 import type { InstanceSettings } from '../domain/context';
-import { widgetSnippets } from '../domain/widget';
+import { PRIVACY_CENTER_LINK, PRIVACY_DNT_LINK, widgetScript, widgetSnippets } from '../domain/widget';
 
 /** Shapes rows into the spec's wire shapes (types come from the contract's zod schemas). */
 
@@ -41,9 +41,32 @@ export function toDomainCreated(row: DomainListRow, s: InstanceSettings): Domain
   };
 }
 
+/** The list's hot path: one literal in the wire order (no spreads: they cost ~10% of a list's CPU). */
 export function toDomain(row: DomainListRow, s: InstanceSettings): Domain {
   return {
-    ...toDomainCreated(row, s),
+    id: row.id,
+    hostname: row.hostname,
+    status: row.status as DomainStatus,
+    instance_property_id: row.property_id,
+    instance_company_id: row.company_id,
+    updated_at: row.updated_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    is_active: row.is_active,
+    email: row.owner_email,
+    company_trade_name: row.company_trade_name ?? row.company_name,
+    company_id_number: row.company_id_number ?? '',
+    has_scripts: row.has_scripts,
+    has_dsar: row.has_dsar,
+    has_docs: row.has_docs,
+    has_accessibility: row.has_accessibility,
+    display_company: row.display_company,
+    display_dpo: row.display_dpo,
+    default_notice_type: row.default_notice_type as NoticeType,
+    source: row.source as DomainSource,
+    partner_id: row.partner_id,
+    privacy_widget: widgetScript(s.widgetBaseUrl, row.property_id),
+    privacy_center_link: PRIVACY_CENTER_LINK,
+    privacy_dnt_link: PRIVACY_DNT_LINK,
     activated_at: row.activated_at ? row.activated_at.toISOString() : null,
     has_vendor_logo: row.has_vendor_logo,
     widget_version: row.widget_version,
@@ -57,8 +80,8 @@ export function toDomain(row: DomainListRow, s: InstanceSettings): Domain {
 export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings): DomainDetail {
   const resolved = resolveProductCodes(row.product_code, row.price_list_code);
   const created = row.created_at.toISOString();
-  return {
-    ...toDomain(row, s),
+  // Appending keeps the wire order (Domain fields, then property, subscription) without a copy.
+  return Object.assign(toDomain(row, s), {
     property: {
       id: row.property_id,
       name: row.property_name,
@@ -80,7 +103,7 @@ export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings): Domai
     subscription: resolved.ok
       ? {
           id: row.subscription_id,
-          status: 'NEW',
+          status: 'NEW' as const,
           start_date: created,
           end_date: null,
           created_at: created,
@@ -94,7 +117,7 @@ export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings): Domai
           },
         }
       : null,
-  };
+  });
 }
 
 export function toSubdomain(
