@@ -1,11 +1,11 @@
 import express, { type Express } from 'express';
-import { errorHandler, requestId, routeNotFound } from '@platform/http';
+import { errorHandler, routeNotFound } from '@platform/http';
 import type { Deps } from './deps';
 import { readinessChecks } from './deps';
 import { docsRouter } from './http/docs.routes';
 import { healthRouter } from './http/health.routes';
 
-/** Everything but /portal (docs, health, 404): the fallback handler of buildServer's server. */
+/** Everything but /portal (docs, health, 404): the fallback handler of buildServer's server, which sets the request id. */
 export function buildApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -14,7 +14,6 @@ export function buildApp(deps: Deps): Express {
   app.set('query parser', false);
   // req.ip: the socket address, or the X-Forwarded-For client only when the socket is a trusted proxy.
   app.set('trust proxy', deps.config.TRUSTED_PROXIES.length > 0 ? deps.config.TRUSTED_PROXIES : false);
-  app.use(requestId);
   app.use(healthRouter(readinessChecks(deps)));
   app.use(docsRouter(deps.routes));
   app.use(routeNotFound);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Request } from 'express';
-import { REQUEST_ID_HEADER, runWithContext } from '@platform/observability';
+import { REQUEST_ID_HEADER } from '@platform/observability';
 import { buildApp } from './app';
 import type { Deps } from './deps';
 import { portalHandler } from './http/portal.handler';
@@ -35,12 +35,14 @@ export function buildServer(deps: Deps): Server {
     clientIp,
   });
   return createServer((req, res) => {
-    if (!isPortal(req.url ?? '')) return void app(req, res);
+    // The request id is set here for both paths, without AsyncLocalStorage: once enabled, its
+    // promise hooks cost every promise in the process ~20% of the forward path's CPU. Log lines
+    // on the portal path carry the id explicitly instead.
     const incoming = req.headers[REQUEST_ID_HEADER];
     const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader(REQUEST_ID_HEADER, id);
-    // Log lines inside carry the request id.
-    void runWithContext({ requestId: id }, () => portal(req, res, id));
+    if (isPortal(req.url ?? '')) void portal(req, res, id);
+    else app(req, res);
   });
 }
 
