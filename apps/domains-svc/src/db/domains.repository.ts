@@ -54,9 +54,11 @@ const joined = (db: Kysely<DomainsDb>) =>
 
 export type DomainDetailRow = NonNullable<Awaited<ReturnType<typeof findDomainDetail>>>;
 
+const insertDomainQuery = precompile((db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) => db.insertInto('domains').values(domain));
+
 export async function insertDomain(db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) {
   try {
-    await db.insertInto('domains').values(domain).execute();
+    await insertDomainQuery(db, domain);
   } catch (err) {
     rethrowUnique(err, 'DOMAIN.ALREADY_EXISTS', 'This partner already registered the domain.', 'domains_partner_hostname_key');
   }
