@@ -114,30 +114,15 @@ type Flag = keyof DomainFilters['flags'];
 const FLAGS: Flag[] = ['has_scripts', 'has_dsar', 'has_docs', 'has_accessibility', 'display_company', 'display_dpo'];
 
 /** The list query's parameters, each used whole (see precompile); absent filters are undefined. */
-interface ListParams extends Partial<Record<Flag, boolean>> {
-  partnerId: string;
-  isActive: boolean;
-  status?: string;
-  id?: string;
-  source?: string;
-  hostnameLike?: string;
-  searchUuid?: string;
-  tradeNameLike?: string;
-  companyIdNumber?: string;
-  companyId?: string;
-  propertyId?: string;
-  instanceId?: number;
-  widgetVersion?: number;
-  merchantId?: string;
-  referralPartnerId?: string;
-  createdFrom?: Date;
-  createdTo?: Date;
-  activatedFrom?: Date;
-  activatedTo?: Date;
-  offset: number;
-  limitPlusOne: number;
-  [name: string]: unknown;
-}
+type ListParams = Omit<DomainFilters, 'flags' | 'search' | 'companyTradeName'> &
+  DomainFilters['flags'] & {
+    partnerId: string;
+    hostnameLike?: string;
+    searchUuid?: string;
+    tradeNameLike?: string;
+    offset: number;
+    limitPlusOne: number;
+  };
 
 const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
   let q = joined(db).select(VIEW_COLUMNS).where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
@@ -169,27 +154,14 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
 
 /** One page (limit + 1 rows, to know whether another exists), newest first. */
 export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: DomainFilters, offset: number, limit: number) {
+  const { flags, search, companyTradeName, ...plain } = f;
   return listQuery(db, {
+    ...plain,
+    ...flags,
     partnerId,
-    isActive: f.isActive,
-    status: f.status,
-    id: f.id,
-    source: f.source,
-    ...f.flags,
-    hostnameLike: f.search ? `%${likeEscape(f.search.text.toLowerCase())}%` : undefined,
-    searchUuid: f.search?.uuid,
-    tradeNameLike: f.companyTradeName === undefined ? undefined : `%${likeEscape(f.companyTradeName)}%`,
-    companyIdNumber: f.companyIdNumber,
-    companyId: f.companyId,
-    propertyId: f.propertyId,
-    instanceId: f.instanceId,
-    widgetVersion: f.widgetVersion,
-    merchantId: f.merchantId,
-    referralPartnerId: f.referralPartnerId,
-    createdFrom: f.createdFrom,
-    createdTo: f.createdTo,
-    activatedFrom: f.activatedFrom,
-    activatedTo: f.activatedTo,
+    hostnameLike: search ? `%${likeEscape(search.text.toLowerCase())}%` : undefined,
+    searchUuid: search?.uuid,
+    tradeNameLike: companyTradeName === undefined ? undefined : `%${likeEscape(companyTradeName)}%`,
     offset,
     limitPlusOne: limit + 1,
   });
