@@ -1,9 +1,8 @@
 import express, { type Express } from 'express';
-import { errorHandler, routeNotFound } from '@platform/http';
+import { errorHandler, healthRouter, routeNotFound } from '@platform/http';
 import type { Deps } from './deps';
 import { readinessChecks } from './deps';
 import { docsRouter } from './http/docs.routes';
-import { healthRouter } from './http/health.routes';
 
 /** Everything but /portal (docs, health, 404): the fallback handler of buildServer's server, which sets the request id. */
 export function buildApp(deps: Deps): Express {

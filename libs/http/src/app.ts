@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
-import express, { type Express, type Router } from 'express';
+import express, { Router, type Express } from 'express';
+import { errorObject } from '@platform/contracts';
 import type { Logger } from '@platform/observability';
-import { errorHandler, routeNotFound } from './errors';
+import { errorHandler, routeNotFound, sendError } from './errors';
 import { jsonBody, requestId } from './middleware';
 
 export type HealthCheck = () => Promise<void>;
@@ -15,29 +16,37 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
 }
 
+/** /health/live while the process runs; /health/ready (503 in the envelope) unless every dependency answers. */
+export function healthRouter(readiness: Record<string, HealthCheck>): Router {
+  const router = Router();
+  router.get('/health/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/health/ready', async (_req, res) => {
+    const checks: Record<string, string> = {};
+    let ok = true;
+    for (const [name, check] of Object.entries(readiness)) {
+      try {
+        await check();
+        checks[name] = 'ok';
+      } catch {
+        ok = false;
+        checks[name] = 'down';
+      }
+    }
+    if (ok) return void res.json({ status: 'ok', checks });
+    sendError(res, errorObject('SERVICE.UNAVAILABLE', 'A dependency of this service is down.', { checks }));
+  });
+  return router;
+}
+
 /** The common shape of every service: request id, JSON body rules, health, routers, 404, one error handler. */
 export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.get('/health/live', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/health/ready', async (_req, res) => {
-    const results: Record<string, string> = {};
-    let ok = true;
-    for (const [name, check] of Object.entries(options.readiness ?? {})) {
-      try {
-        await check();
-        results[name] = 'ok';
-      } catch {
-        ok = false;
-        results[name] = 'down';
-      }
-    }
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks: results });
-  });
+  app.use(healthRouter(options.readiness ?? {}));
   app.use(requestId);
   app.use(jsonBody(options.bodyLimit));
   for (const router of options.routers) app.use(router);
