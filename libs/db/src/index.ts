@@ -2,8 +2,10 @@ import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery, type Migrat
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppError } from '@platform/http';
 import type { ErrorCode } from '@platform/contracts';
+import { ensureServiceRole, serviceRoleOption } from './service-role';
 
 export { sql };
+export { ensureServiceRole, serviceRoleName, serviceRoleOption, serviceRoleUrl } from './service-role';
 export type { Kysely, Transaction, Migration };
 
 export interface DbOptions {
@@ -12,6 +14,11 @@ export interface DbOptions {
   schema: string;
   max?: number;
   statementTimeoutMs?: number;
+  /**
+   * Connections run as the service's role `svc_<schema>` (see ensureServiceRole), which can touch
+   * only its schema. Off: they run as the URL's user (migrations, operator tools).
+   */
+  asServiceRole?: boolean;
 }
 
 export function createPool(options: DbOptions): Pool {
@@ -29,6 +36,7 @@ export function createPool(options: DbOptions): Pool {
       `-c statement_timeout=${options.statementTimeoutMs ?? 10_000}`,
       '-c plan_cache_mode=force_generic_plan',
       '-c max_parallel_workers_per_gather=0',
+      ...(options.asServiceRole ? [serviceRoleOption(options.schema)] : []),
     ].join(' '),
     application_name: options.schema,
   };
@@ -77,9 +85,36 @@ export function preparingPool(pool: Pool) {
   };
 }
 
+export interface ServiceDbOptions extends Omit<DbOptions, 'asServiceRole'> {
+  migrations: Record<string, Migration>;
+}
+
+/**
+ * A service's boot: migrates its schema and sets up its role with a short-lived admin connection
+ * (the URL's user), then returns the runtime handle running as `svc_<schema>`, so that a service
+ * reading or writing another's schema gets a permission error from PostgreSQL (42501).
+ */
+export async function openServiceDb<DB>(options: ServiceDbOptions): Promise<{ db: Kysely<DB>; pool: Pool }> {
+  const { migrations, ...dbOptions } = options;
+  const admin = createDb<unknown>({ ...dbOptions, max: 1 });
+  try {
+    await ping(admin.db);
+    await migrateToLatest(admin.db, options.schema, migrations);
+    await ensureServiceRole(admin.db, options.schema);
+  } finally {
+    await admin.db.destroy();
+  }
+  return createDb<DB>({ ...dbOptions, asServiceRole: true });
+}
+
 /** Creates the schema if needed and applies the service's forward-only migrations in name order. */
 export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>) {
-  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  try {
+    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  } catch (err) {
+    // Another process created it at the same moment (IF NOT EXISTS does not cover the race).
+    if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
+  }
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
