@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { InternalTokenVerifier } from '@platform/auth';
-import { createDb, migrateToLatest, ping, type Kysely } from '@platform/db';
+import { openServiceDb, type Kysely } from '@platform/db';
 import { connectAmqp, startOutboxRelay, type AmqpConnection, type OutboxRelay } from '@platform/messaging';
 import { createLogger, type Logger } from '@platform/observability';
 import type { Config } from './config';
@@ -38,9 +38,8 @@ export const instanceSettings = (config: Config): InstanceSettings => ({
 /** The composition root; tests pass overrides (e.g. a logger, a mail transport). */
 export async function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'logger' | 'mailer'>> = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('domains-svc', config.LOG_LEVEL);
-  const { db, pool } = createDb<DomainsDb>({ url: config.DATABASE_URL, schema: SCHEMA, max: config.DB_POOL_MAX });
-  await ping(db as Kysely<unknown>);
-  await migrateToLatest(db as Kysely<unknown>, SCHEMA, migrations);
+  // Migrates as the URL's user, then runs as svc_domains, which can touch only this schema.
+  const { db, pool } = await openServiceDb<DomainsDb>({ url: config.DATABASE_URL, schema: SCHEMA, migrations, max: config.DB_POOL_MAX });
   const mailer = overrides.mailer ?? nodemailer.createTransport(config.SMTP_URL);
   const mailSender = new MailSenderJob(db, mailer, logger.child({ subsystem: 'mail' }), { from: config.MAIL_FROM, pollMs: config.MAIL_POLL_MS });
   const amqp = await connectAmqp(config.AMQP_URL, logger);

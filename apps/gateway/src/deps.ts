@@ -1,11 +1,12 @@
 import { InternalTokenMinter } from '@platform/auth';
 import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
-import { createDb, ping, type Kysely } from '@platform/db';
+import { openServiceDb, ping, serviceRoleUrl, type Kysely } from '@platform/db';
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
 import type { Config } from './config';
 import { ApiKeysRepository } from './db/api-keys.repository';
 import { KeyChangeListener } from './db/key-changes.listener';
+import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
 import type { Upstreams } from './http/forward';
@@ -42,7 +43,8 @@ const upstreamUrl = (config: Config, service: ServiceName): string =>
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
-  const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 10 });
+  // Migrates as the URL's user, then runs as svc_gateway, which can touch only this schema.
+  const { db } = await openServiceDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, migrations, max: 10 });
   const keyRepository = new ApiKeysRepository(db);
   const keys = new KeyAuthenticator(async (prefix): Promise<KeyRecord | undefined> => {
     const row = await keyRepository.findCredentialByPrefix(prefix);
@@ -60,7 +62,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       }
     );
   }, config.KEY_CACHE_TTL_MS);
-  const keyListener = new KeyChangeListener(config.DATABASE_URL, keys, logger.child({ component: 'key-listener' }));
+  const keyListener = new KeyChangeListener(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), keys, logger.child({ component: 'key-listener' }));
   await keyListener.start();
   const upstreams = Object.fromEntries(
     SERVICES.map((service) => [

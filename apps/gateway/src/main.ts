@@ -1,13 +1,11 @@
 import { onShutdown, serverPort } from '@platform/http';
 import { loadConfig } from './config';
-import { migrateGateway } from './db/migrations';
 import { buildDeps } from './deps';
 import { buildServer, startServer } from './server';
 
 async function main() {
   const config = loadConfig();
   const deps = await buildDeps(config);
-  await migrateGateway(deps.db);
   const server = await startServer(buildServer(deps), config.GATEWAY_PORT, config.GATEWAY_HOST);
   deps.logger.info({ port: serverPort(server) }, 'listening');
   onShutdown(deps.logger, server, [() => deps.close()]);
