@@ -16,6 +16,8 @@ const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const TOTAL_DOMAINS = Number(process.env.BENCH_DOMAINS ?? 100_000);
 const PARTNERS = 5;
 const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
+/** Optional regex over scenario names, e.g. BENCH_ONLY='get by id' (ratios need both sides). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 async function withAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ connectionString: adminUrl });
@@ -90,19 +92,20 @@ async function main() {
     ];
 
     const results: Result[] = [];
-    for (const s of scenarios) {
+    for (const s of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
       const r = await runScenario(s, DURATION_SEC);
       console.log(`  ${r.name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, non-2xx ${r.non2xx}` : ''}`);
       results.push(r);
     }
     const byName = new Map(results.map((r) => [r.name, r]));
-    const ceilingRps = byName.get('ceiling node:http')!.rps;
+    const ceilingRps = byName.get('ceiling node:http')?.rps ?? NaN;
     console.log(`\n${TOTAL_DOMAINS} domains, ${PARTNERS} partners, ${CONNECTIONS} connections, ${DURATION_SEC} s per scenario\n`);
     console.log(table(results));
     console.log('\n| read | gateway/direct | gateway/ceiling |\n|---|---|---|');
     for (const r of ['list limit=10', 'list 2 filters', 'list filtered page 50', 'get by id']) {
-      const g = byName.get(`gateway ${r}`)!.rps;
-      const d = byName.get(`direct ${r}`)!.rps;
+      const g = byName.get(`gateway ${r}`)?.rps;
+      const d = byName.get(`direct ${r}`)?.rps;
+      if (g === undefined || d === undefined) continue;
       console.log(`| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`);
     }
     const failures = results.filter((r) => r.non2xx > 0 || r.errors > 0);
