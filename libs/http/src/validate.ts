@@ -1,14 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
-import { AppError, issuesOf, validationError } from './errors';
+import { issuesOf, validationError } from './errors';
 import { hasBody } from './middleware';
-
-/** Parses one part of a request; every problem is listed in data.issues with its location. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query' | 'params'): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(issuesOf(parsed.error, [location]));
-  return parsed.data;
-}
 
 export interface RequestParts {
   params?: unknown;
@@ -37,8 +30,3 @@ export function parseRequest<P extends z.ZodType, Q extends z.ZodType, B extends
   if (issues.length > 0) throw validationError(issues);
   return out as { params: z.output<P>; query: z.output<Q>; body: z.output<B> };
 }
-
-export const assertFound = <T>(value: T | undefined | null, what?: string): T => {
-  if (value === undefined || value === null) throw new AppError('RESOURCE.NOT_FOUND', what ? `The ${what} does not exist.` : undefined);
-  return value;
-};
