@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { compileRoute, errorObject, matchRoute, type ErrorObject, type RouteSpec } from '@platform/contracts';
+import { compileRoute, errorObject, matchRoute, type RouteSpec } from '@platform/contracts';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
-import { AppError, errorObjectOf } from './errors';
+import { AppError, errorObjectOf, sendError } from './errors';
 import { hasBody, isJsonContentType } from './middleware';
 import { parseRequest } from './validate';
 
@@ -46,11 +46,6 @@ function sendJson(res: ServerResponse, status: number, text: string) {
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
-
-const sendErrorObject = (res: ServerResponse, error: ErrorObject, headers: Record<string, string> = {}) => {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  sendJson(res, error.status, JSON.stringify({ error }));
-};
 
 /** The JSON body rules of jsonBody(): 415 for other types/charsets/encodings, 413 over the limit, 400 malformed. */
 function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -115,7 +110,7 @@ export function createDispatcher<C>(options: DispatcherOptions<C>): RequestListe
     if (match.kind === 'not_found') throw new AppError('ROUTE.NOT_FOUND');
     if (match.kind === 'method_not_allowed') {
       const allowed = match.allowed.map((m) => m.toUpperCase());
-      return sendErrorObject(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+      return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
     }
     const spec = match.route.spec;
     const body = hasBody(req.headers) ? await readJson(req, limit) : undefined;
@@ -138,7 +133,7 @@ export function createDispatcher<C>(options: DispatcherOptions<C>): RequestListe
     const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
     runWithContext({ requestId }, () =>
-      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendErrorObject(res, errorObjectOf(err, options.logger))),
+      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendError(res, errorObjectOf(err, options.logger))),
     );
   };
 }

@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { errorObject, type ErrorCode, type ErrorObject } from '@platform/contracts';
 import type { Logger } from '@platform/observability';
@@ -29,9 +30,15 @@ export function validationError(issues: { path: string; message: string }[]) {
   return new AppError('VALIDATION.INVALID', 'The request data is invalid.', { issues });
 }
 
-export function sendError(res: Response, error: ErrorObject, headers: Record<string, string> = {}) {
+/** Writes the envelope; the same bytes on Express and on plain node:http responses. */
+export function sendError(res: ServerResponse, error: ErrorObject, headers: Record<string, string> = {}) {
   if (res.headersSent) return;
-  res.status(error.status).set(headers).type('application/json').send(JSON.stringify({ error }));
+  const body = JSON.stringify({ error });
+  res.statusCode = error.status;
+  for (const name in headers) res.setHeader(name, headers[name]);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 interface BodyParserError {

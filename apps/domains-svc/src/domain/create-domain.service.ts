@@ -17,7 +17,7 @@ import { domainEntityData, writeEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from './context';
 import { assertRequiredFields } from './domain-rules';
 import { inviteMail, introMail } from './mail-templates';
-import { widgetSnippets } from './widget';
+import { widgetScript } from './widget';
 
 /**
  * Creates (or reuses) the company, the property, the domain and its subdomains, and writes
@@ -174,7 +174,7 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       partnerId,
       to: company.owner_email,
       hostname: body.domain,
-      widgetSnippet: widgetSnippets(ctx.settings.widgetBaseUrl, ids.property).privacy_widget,
+      widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, ids.property),
       firstName: body.account_first_name,
     };
     const mails: QueuedMail[] = [];

@@ -8,7 +8,7 @@ import { domainEntityData, writeEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId, isActiveStatus, nextStatus, type Transition } from './domain-rules';
 import { introMail, inviteMail } from './mail-templates';
-import { widgetSnippets } from './widget';
+import { widgetScript } from './widget';
 import type { Kysely } from 'kysely';
 import type { DomainsDb } from '../db/tables';
 
@@ -43,7 +43,7 @@ export async function inviteDomain(ctx: DomainsContext, partnerId: string, domai
       partnerId,
       to: domain.owner_email,
       hostname: domain.hostname,
-      widgetSnippet: widgetSnippets(ctx.settings.widgetBaseUrl, domain.property_id).privacy_widget,
+      widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
     };
     await enqueueMail(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
   });

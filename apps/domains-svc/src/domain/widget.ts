@@ -4,12 +4,3 @@ export const PRIVACY_DNT_LINK =
 
 /** The script tag of a property; the script is served by the gateway's public widget endpoint. */
 export const widgetScript = (widgetBaseUrl: string, propertyId: string) => `<script src="${widgetBaseUrl}/widget/${propertyId}.js" async></script>`;
-
-/** The embed snippets of a property. */
-export function widgetSnippets(widgetBaseUrl: string, propertyId: string) {
-  return {
-    privacy_widget: widgetScript(widgetBaseUrl, propertyId),
-    privacy_center_link: PRIVACY_CENTER_LINK,
-    privacy_dnt_link: PRIVACY_DNT_LINK,
-  };
-}

@@ -1,4 +1,5 @@
 import {
+  domainCreatedSchema,
   resolveProductCodes,
   type Domain,
   type DomainCreated,
@@ -10,35 +11,16 @@ import {
 } from '@platform/contracts';
 import type { DomainDetailRow, DomainListRow } from '../db/domains.repository';
 import type { InstanceSettings } from '../domain/context';
-import { PRIVACY_CENTER_LINK, PRIVACY_DNT_LINK, widgetScript, widgetSnippets } from '../domain/widget';
+import { PRIVACY_CENTER_LINK, PRIVACY_DNT_LINK, widgetScript } from '../domain/widget';
 
 /** Shapes rows into the spec's wire shapes (types come from the contract's zod schemas). */
 
+const CREATED_FIELDS = Object.keys(domainCreatedSchema.shape) as (keyof DomainCreated)[];
+
+/** The create answer: the spec's create fields of the full domain shape. */
 export function toDomainCreated(row: DomainListRow, s: InstanceSettings): DomainCreated {
-  return {
-    id: row.id,
-    hostname: row.hostname,
-    status: row.status as DomainStatus,
-    instance_property_id: row.property_id,
-    instance_company_id: row.company_id,
-    updated_at: row.updated_at.toISOString(),
-    created_at: row.created_at.toISOString(),
-    is_active: row.is_active,
-    email: row.owner_email,
-    // "Trade name if different": without one the legal name is the trade name.
-    company_trade_name: row.company_trade_name ?? row.company_name,
-    company_id_number: row.company_id_number ?? '',
-    has_scripts: row.has_scripts,
-    has_dsar: row.has_dsar,
-    has_docs: row.has_docs,
-    has_accessibility: row.has_accessibility,
-    display_company: row.display_company,
-    display_dpo: row.display_dpo,
-    default_notice_type: row.default_notice_type as NoticeType,
-    source: row.source as DomainSource,
-    partner_id: row.partner_id,
-    ...widgetSnippets(s.widgetBaseUrl, row.property_id),
-  };
+  const domain = toDomain(row, s);
+  return Object.fromEntries(CREATED_FIELDS.map((field) => [field, domain[field]])) as DomainCreated;
 }
 
 /** The list's hot path: one literal in the wire order (no spreads: they cost ~10% of a list's CPU). */
@@ -53,6 +35,7 @@ export function toDomain(row: DomainListRow, s: InstanceSettings): Domain {
     created_at: row.created_at.toISOString(),
     is_active: row.is_active,
     email: row.owner_email,
+    // "Trade name if different": without one the legal name is the trade name.
     company_trade_name: row.company_trade_name ?? row.company_name,
     company_id_number: row.company_id_number ?? '',
     has_scripts: row.has_scripts,

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { errorObject, type ServiceName } from '@platform/contracts';
 import { isJsonContentType, type ServiceClient, type ServiceResponse } from '@platform/http';
-import { sendErrorRaw } from './send';
+import { sendError } from '@platform/http';
 
 export type Upstreams = Record<ServiceName, ServiceClient>;
 
@@ -28,7 +28,7 @@ export function relay(res: ServerResponse, upstream: ServiceResponse) {
   const type = Array.isArray(contentType) ? contentType[0] : contentType;
   // Services answer errors in the envelope; anything else (a crashed or foreign upstream) must not leak.
   if (upstream.status >= 400 && !isJsonContentType(type)) {
-    return sendErrorRaw(res, errorObject(upstream.status >= 500 ? 'SERVICE.UNAVAILABLE' : 'SERVER.INTERNAL'));
+    return sendError(res, errorObject(upstream.status >= 500 ? 'SERVICE.UNAVAILABLE' : 'SERVER.INTERNAL'));
   }
   const connection = headers.connection;
   // Fields named in Connection are hop-by-hop too; our services never send any, so skip the split.

@@ -3,12 +3,11 @@ import express from 'express';
 import type { Dispatcher } from 'undici';
 import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, matchRoute, type CompiledRoute } from '@platform/contracts';
-import { AppError, hasBody, isJsonContentType } from '@platform/http';
+import { AppError, errorObjectOf, hasBody, isJsonContentType, sendError } from '@platform/http';
 import type { Logger } from '@platform/observability';
 import type { AuthResult, KeyAuthenticator } from '../domain/key-authenticator';
 import { relay, type Upstreams } from './forward';
 import { FixedWindowLimiter } from './rate-limiter';
-import { bodyErrorObject, sendErrorRaw } from './send';
 
 export interface PortalDeps {
   keys: KeyAuthenticator;
@@ -65,7 +64,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
     const match = BEARER.exec(req.headers.authorization ?? '');
-    if (!match) return sendErrorRaw(res, errorObject('AUTH.API_KEY', MESSAGES.missing), CHALLENGE);
+    if (!match) return sendError(res, errorObject('AUTH.API_KEY', MESSAGES.missing), CHALLENGE);
     const ip = deps.clientIp(req);
     let auth: AuthResult;
     try {
@@ -76,7 +75,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     }
     if (!auth.ok) {
       logger.debug({ reason: auth.reason, ip, requestId }, 'API key rejected');
-      return sendErrorRaw(res, errorObject('AUTH.API_KEY', MESSAGES[auth.reason]), CHALLENGE);
+      return sendError(res, errorObject('AUTH.API_KEY', MESSAGES[auth.reason]), CHALLENGE);
     }
     const key = auth.key;
 
@@ -85,24 +84,24 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     res.setHeader('RateLimit-Policy', rate.policy);
     if (rate.retryAfter !== undefined) {
       res.setHeader('Retry-After', rate.retryAfter);
-      return sendErrorRaw(res, errorObject('RATE.LIMITED'));
+      return sendError(res, errorObject('RATE.LIMITED'));
     }
 
     const url = req.url ?? '/';
     const found = matchRoute(routes, req.method ?? 'GET', pathOf(url));
-    if (found.kind === 'not_found') return sendErrorRaw(res, errorObject('ROUTE.NOT_FOUND'));
+    if (found.kind === 'not_found') return sendError(res, errorObject('ROUTE.NOT_FOUND'));
     if (found.kind === 'method_not_allowed') {
       const allowed = found.allowed.map((m) => m.toUpperCase());
-      return sendErrorRaw(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+      return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
     }
     const required = found.route.spec.permission;
     if (!key.permissions.includes(required)) {
-      return sendErrorRaw(res, errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${required}.`, { required }));
+      return sendError(res, errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${required}.`, { required }));
     }
 
     let body: Buffer | undefined;
     if (hasBody(req.headers)) {
-      if (!isJsonContentType(req.headers['content-type'])) return sendErrorRaw(res, errorObject('REQUEST.UNSUPPORTED_MEDIA_TYPE'));
+      if (!isJsonContentType(req.headers['content-type'])) return sendError(res, errorObject('REQUEST.UNSUPPORTED_MEDIA_TYPE'));
       body = await readBody(req, res);
     }
 
@@ -124,10 +123,6 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
 
   return (req, res, requestId) =>
     handle(req, res, requestId).catch((err: unknown) => {
-      if (err instanceof AppError) return sendErrorRaw(res, err.toErrorObject());
-      const fromBody = bodyErrorObject(err);
-      if (fromBody) return sendErrorRaw(res, fromBody);
-      logger.error({ err, requestId }, 'unhandled error');
-      sendErrorRaw(res, errorObject('SERVER.INTERNAL'));
+      sendError(res, errorObjectOf(err, logger.child({ requestId })));
     });
 }
