@@ -156,6 +156,15 @@ describe('domains and subdomains through the gateway', () => {
     expect((await sys.call(partner, 'DELETE', `/portal/domains/${d.id}/subdomains/blog`)).status).toBe(404);
   });
 
+  it('when a domain already has 100 subdomains, then another answers 409 SUBDOMAIN.LIMIT_REACHED', async () => {
+    const h = host();
+    const subdomains = Array.from({ length: 100 }, (_, i) => `s${i}.${h}`);
+    const d = (await sys.call(partner, 'POST', '/portal/domains', createBody(h, { subdomains }))).body.result;
+    expect((await sys.call(partner, 'GET', `/portal/domains/${d.id}/subdomains`)).body.result).toHaveLength(100);
+    const extra = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subdomains`, { subdomain: 'one-more' });
+    expect(extra.body).toEqual(envelope('SUBDOMAIN.LIMIT_REACHED', 409));
+  });
+
   it('when a domain is deleted, then it is gone and a second delete answers 404', async () => {
     const d = (await sys.call(partner, 'POST', '/portal/domains', createBody(host()))).body.result;
     const res = await sys.call(partner, 'DELETE', `/portal/domains/${d.id}`);

@@ -82,3 +82,27 @@ describe('gateway edge through real processes', () => {
     expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
   });
 });
+
+describe('gateway rate limit through real processes', () => {
+  let sys: System;
+
+  beforeAll(async () => {
+    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(() => sys?.close());
+
+  it('when a key exceeds its per-minute limit, then 429 RATE.LIMITED with Retry-After and RateLimit headers, and other keys still pass', async () => {
+    const busy = await sys.partner();
+    for (let i = 0; i < 3; i++) {
+      const ok = await sys.call(busy, 'GET', '/portal/domains');
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('ratelimit')).toContain(`r=${2 - i}`);
+    }
+    const limited = await sys.call(busy, 'GET', '/portal/domains');
+    expect(limited.body).toEqual(envelope('RATE.LIMITED', 429));
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-policy')).toContain('q=3');
+    const other = await sys.partner();
+    expect((await sys.call(other, 'GET', '/portal/domains')).status).toBe(200);
+  });
+});
