@@ -15,9 +15,15 @@ let infra: Promise<TestInfra> | undefined;
  */
 export function testInfra(): Promise<TestInfra> {
   infra ??= (async () => {
-    const databaseUrl = process.env.DATABASE_URL ?? (await startPostgres());
-    const amqpUrl = process.env.AMQP_URL ?? (await startRabbit());
-    return { databaseUrl, amqpUrl };
+    try {
+      const databaseUrl = process.env.DATABASE_URL ?? (await startPostgres());
+      const amqpUrl = process.env.AMQP_URL ?? (await startRabbit());
+      return { databaseUrl, amqpUrl };
+    } catch (err) {
+      throw new Error(
+        `Tests need PostgreSQL and RabbitMQ: set DATABASE_URL and AMQP_URL (see README), or run Docker for testcontainers. (${(err as Error).message})`,
+      );
+    }
   })();
   return infra;
 }
