@@ -4,14 +4,38 @@ import type { RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-};
+const COMPONENT_REF = '#/components/schemas/';
+
+/**
+ * Converts zod schemas to JSON Schema for one document: named schemas (`.meta({ id })`) that zod
+ * puts in a local `$defs` move to components.schemas, and their refs are rewritten to point there.
+ */
+function schemaConverter() {
+  const components: Record<string, JsonSchema> = {};
+  const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    delete json.$schema;
+    const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+    delete json.$defs;
+    // The input and output shapes of a schema may differ (defaults): keep both under distinct names.
+    const names = new Map<string, string>();
+    for (const [name, def] of Object.entries(defs)) {
+      const taken = components[name] !== undefined && JSON.stringify(components[name]) !== JSON.stringify(def);
+      names.set(name, taken ? `${name}${io === 'input' ? 'Input' : 'Output'}` : name);
+    }
+    const relink = <T>(value: T): T =>
+      JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_, name: string) => `"${COMPONENT_REF}${names.get(name) ?? name}"`));
+    for (const [name, def] of Object.entries(defs)) components[names.get(name)!] = relink(def);
+    return relink(json);
+  };
+  return { toSchema, components };
+}
 
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
 export function buildOpenApi(routes: RouteSpec[], info: { title: string; version: string; description?: string }) {
+  const { toSchema, components } = schemaConverter();
+  // Registers ErrorResponse (and Error) in components; every error answer refers to it.
+  toSchema(errorResponseSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const parameters: unknown[] = [];
@@ -69,7 +93,7 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your partner API key' } },
-      schemas: { ErrorResponse: toSchema(errorResponseSchema, 'output') },
+      schemas: components,
     },
     'x-error-catalogue': Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({ code, ...e })),
   };
