@@ -1,5 +1,6 @@
+import type { Insertable } from 'kysely';
 import { sql, type Kysely } from '@platform/db';
-import { KEYS_CHANNEL, type GatewayDb } from './tables';
+import { KEYS_CHANNEL, type ApiKeysTable, type GatewayDb } from './tables';
 
 /** A key's public facts: what `key list` shows. Never the hash. */
 export interface ApiKeyRow {
@@ -33,15 +34,7 @@ const PUBLIC_COLUMNS = ['id', 'partner_id', 'name', 'prefix', 'permissions', 'al
 export class ApiKeysRepository {
   constructor(private readonly db: Kysely<GatewayDb>) {}
 
-  insert(values: {
-    partner_id: string;
-    name: string | null;
-    prefix: string;
-    secret_hash: Buffer;
-    permissions: string[];
-    allowed_ip: string | null;
-    expires_at: Date | null;
-  }): Promise<ApiKeyRow> {
+  insert(values: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
     return this.db.insertInto('api_keys').values(values).returning(PUBLIC_COLUMNS).executeTakeFirstOrThrow();
   }
 
