@@ -2,3 +2,4 @@ export * from './infra';
 export * from './wait';
 export * from './broker';
 export * from './smtp';
+export * from './health';
