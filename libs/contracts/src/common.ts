@@ -1,15 +1,34 @@
 import { z } from 'zod';
 
+// One wording for a missing field everywhere ("is required", not "expected string, received undefined").
+z.config({ customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined) });
+
+/**
+ * What a query helper is on the wire, for the OpenAPI document: the parsers below read text, but
+ * a generated client should send an integer or a boolean, not a string with a pattern.
+ */
+export const queryWireSchemas = new WeakMap<object, Record<string, unknown>>();
+
 /** Query-string integer: digits only, so "1.5", "1e3", "" and arrays are rejected, not coerced. */
-export const queryInt = () =>
-  z
+export const queryInt = (bounds: { min?: number; max?: number } = {}) => {
+  let value = z.number().int();
+  if (bounds.min !== undefined) value = value.min(bounds.min, `must be at least ${bounds.min}`);
+  if (bounds.max !== undefined) value = value.max(bounds.max, `must be at most ${bounds.max}`);
+  const schema = z
     .string()
     .regex(/^\d{1,9}$/, 'must be an integer')
-    .transform(Number);
+    .transform(Number)
+    .pipe(value);
+  queryWireSchemas.set(schema, { type: 'integer', ...(bounds.min !== undefined ? { minimum: bounds.min } : {}), ...(bounds.max !== undefined ? { maximum: bounds.max } : {}) });
+  return schema;
+};
 
 /** Query-string boolean: true/false, also 1/0; anything else is a 400. */
-export const queryBool = () =>
-  z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+export const queryBool = () => {
+  const schema = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+  queryWireSchemas.set(schema, { type: 'boolean', description: 'true or false (1 and 0 are accepted too)' });
+  return schema;
+};
 
 /** ISO 8601 date-time with an offset or Z. */
 export const dateTime = () => z.iso.datetime({ offset: true });
@@ -17,11 +36,8 @@ export const dateTime = () => z.iso.datetime({ offset: true });
 export const PAGE_LIMIT_MAX = 100;
 
 export const paginationQuerySchema = z.object({
-  page: queryInt().pipe(z.number().int().min(1, 'must be at least 1')).default(1).meta({ description: 'Page number, from 1' }),
-  limit: queryInt()
-    .pipe(z.number().int().min(1, 'must be at least 1').max(PAGE_LIMIT_MAX, `must be at most ${PAGE_LIMIT_MAX}`))
-    .default(10)
-    .meta({ description: `Results per page, 1 to ${PAGE_LIMIT_MAX}` }),
+  page: queryInt({ min: 1 }).default(1).meta({ description: 'Page number, from 1' }),
+  limit: queryInt({ min: 1, max: PAGE_LIMIT_MAX }).default(10).meta({ description: `Results per page, 1 to ${PAGE_LIMIT_MAX}` }),
 });
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;
 
@@ -46,3 +62,33 @@ export function paginationMeta(page: number, hasMore: boolean): PaginationMeta {
 export const resultOf = <T extends z.ZodType>(schema: T) => z.object({ result: schema });
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ meta: paginationMetaSchema, result: z.array(item) });
 export const emptyResultSchema = z.object({ result: z.object({}).strict() });
+
+/**
+ * What PostgreSQL text and jsonb cannot store: a NUL character, or a UTF-16 surrogate without its
+ * pair (JSON.parse accepts "\ud800"; PostgreSQL would reject or silently replace it).
+ */
+export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
+
+export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+
+/**
+ * Every string (and object key) in a request part that cannot be stored, as validation issues
+ * naming the field: checked once for every route, before its own schema.
+ */
+export function unstorableTextIssues(value: unknown, path: string): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const visit = (v: unknown, at: string, depth: number) => {
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) issues.push({ path: at, message: UNSTORABLE_TEXT_MESSAGE });
+    } else if (Array.isArray(v)) {
+      if (depth < 64) v.forEach((item, i) => visit(item, `${at}.${i}`, depth + 1));
+    } else if (v !== null && typeof v === 'object' && depth < 64) {
+      for (const key of Object.keys(v)) {
+        if (!isStorableText(key)) issues.push({ path: at, message: `has a key that ${UNSTORABLE_TEXT_MESSAGE}` });
+        else visit((v as Record<string, unknown>)[key], `${at}.${key}`, depth + 1);
+      }
+    }
+  };
+  visit(value, path, 0);
+  return issues;
+}

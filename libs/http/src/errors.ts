@@ -61,7 +61,8 @@ function fromBodyParser(err: BodyParserError): ErrorObject | undefined {
     case 'stream.encoding.set':
       return errorObject('VALIDATION.MALFORMED_JSON', 'The request body could not be read.');
     default:
-      return undefined;
+      // A body that fails to inflate (broken gzip/deflate/br for its Content-Encoding) carries only its status.
+      return err.status === 400 ? errorObject('VALIDATION.MALFORMED_JSON', 'The request body could not be decoded with its Content-Encoding.') : undefined;
   }
 }
 

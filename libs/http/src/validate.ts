@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
+import { unstorableTextIssues } from '@platform/contracts';
 import { issuesOf, validationError } from './errors';
 import { hasBody } from './middleware';
 
@@ -23,7 +24,14 @@ export function parseRequest<P extends z.ZodType, Q extends z.ZodType, B extends
   for (const location of ['params', 'query', 'body'] as const) {
     const schema = schemas[location];
     if (!schema) continue;
-    const parsed = schema.safeParse(location === 'body' ? bodyOf(req) : req[location]);
+    const input = location === 'body' ? bodyOf(req) : req[location];
+    // Text PostgreSQL cannot store is refused for every route, whatever its schema says.
+    const unstorable = unstorableTextIssues(input, location);
+    if (unstorable.length > 0) {
+      issues.push(...unstorable);
+      continue;
+    }
+    const parsed = schema.safeParse(input);
     if (parsed.success) out[location] = parsed.data;
     else issues.push(...issuesOf(parsed.error, [location]));
   }
