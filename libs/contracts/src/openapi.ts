@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryWireSchemas } from './common';
 import { ERROR_CATALOGUE, errorResponseSchema } from './errors';
 import type { RouteSpec } from './routes';
 
@@ -13,7 +14,19 @@ const COMPONENT_REF = '#/components/schemas/';
 function schemaConverter() {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      // Query helpers parse text but are documented as what they mean (integer, boolean).
+      override: (ctx) => {
+        const wire = queryWireSchemas.get(ctx.zodSchema);
+        if (!wire) return;
+        const { description } = ctx.jsonSchema;
+        for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
+        Object.assign(ctx.jsonSchema, wire, description === undefined ? {} : { description });
+      },
+    }) as JsonSchema;
     delete json.$schema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
@@ -30,6 +43,21 @@ function schemaConverter() {
   };
   return { toSchema, components };
 }
+
+/** Methods that take an Idempotency-Key (see the gateway's idempotency.ts). */
+const IDEMPOTENT_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+const IDEMPOTENCY_ERRORS = ['IDEMPOTENCY.KEY_REUSED', 'IDEMPOTENCY.IN_PROGRESS'] as const;
+
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request within 24 hours replays the first answer ' +
+    '(header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; ' +
+    'while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
 
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
 export function buildOpenApi(routes: RouteSpec[], info: { title: string; version: string; description?: string }) {
@@ -54,10 +82,12 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
         ...(typeof json.description === 'string' ? { description: json.description } : {}),
       });
     }
+    const idempotent = IDEMPOTENT_METHODS.has(r.method);
+    if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     const responses: Record<string, unknown> = {
       200: { description: 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
     };
-    for (const code of r.errors) {
+    for (const code of idempotent ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
       const status = String(ERROR_CATALOGUE[code].status);
       const existing = responses[status] as { description: string } | undefined;
       const description = existing ? `${existing.description}; ${code}` : code;
@@ -93,6 +123,7 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your partner API key' } },
+      parameters: { IdempotencyKey: idempotencyKeyParameter },
       schemas: components,
     },
     'x-error-catalogue': Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({ code, ...e })),

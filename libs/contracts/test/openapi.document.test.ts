@@ -10,14 +10,14 @@ const resolve = (doc: unknown, ref: string) =>
     .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), doc);
 
 describe('OpenAPI document', () => {
-  it('when generated from the route table, then every route is there and every $ref points at a schema in the document', () => {
+  it('when generated from the route table, then every route is there and every $ref points at a schema or parameter in the document', () => {
     const doc = buildOpenApi(ROUTES, INFO);
     expect(doc.openapi).toBe('3.1.0');
     for (const route of ROUTES) expect((doc.paths[route.path] as Record<string, unknown>)[route.method]).toBeDefined();
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) {
-      expect(ref.startsWith('#/components/schemas/')).toBe(true);
+      expect(ref).toMatch(/^#\/components\/(schemas|parameters)\//);
       const target = resolve(doc, ref) as Record<string, unknown> | undefined;
       expect({ ref, resolved: target !== undefined && target.$ref === undefined }).toEqual({ ref, resolved: true });
     }
@@ -28,5 +28,36 @@ describe('OpenAPI document', () => {
     const op = (doc.paths['/portal/domains/{domainId}'] as Record<string, { responses: Record<string, { content: { 'application/json': { schema: unknown } } }> }>).get;
     expect(op.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ type: 'object', required: ['error'] });
+  });
+});
+
+type Operation = { parameters: { name?: string; $ref?: string; schema?: Record<string, unknown> }[]; responses: Record<string, { description: string }> };
+const operation = (doc: ReturnType<typeof buildOpenApi>, path: string, method: string) => (doc.paths[path] as Record<string, Operation>)[method];
+
+describe('OpenAPI parameter types', () => {
+  it('when a query parameter is an integer or a boolean, then the document types it so (not a string with a pattern)', () => {
+    const params = operation(buildOpenApi(ROUTES, INFO), '/portal/domains', 'get').parameters;
+    const schemaOf = (name: string) => params.find((p) => p.name === name)?.schema;
+    expect(schemaOf('page')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(schemaOf('limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    for (const name of ['page', 'limit', 'widget_version', 'instance_id']) expect(schemaOf(name)).toEqual(expect.objectContaining({ type: 'integer' }));
+    for (const name of ['page', 'limit', 'widget_version', 'instance_id']) expect(schemaOf(name)).not.toHaveProperty('pattern');
+    for (const flag of ['is_active', 'has_scripts', 'has_subscription']) expect(schemaOf(flag)).toEqual(expect.objectContaining({ type: 'boolean' }));
+  });
+
+  it('when an operation writes, then it documents the Idempotency-Key header and its 409 answers; reads do not', () => {
+    const doc = buildOpenApi(ROUTES, INFO);
+    const ref = { $ref: '#/components/parameters/IdempotencyKey' };
+    for (const route of ROUTES) {
+      const op = operation(doc, route.path, route.method);
+      if (route.method === 'get') {
+        expect(op.parameters).not.toContainEqual(ref);
+      } else {
+        expect(op.parameters).toContainEqual(ref);
+        expect(op.responses['409'].description).toContain('IDEMPOTENCY.KEY_REUSED');
+        expect(op.responses['409'].description).toContain('IDEMPOTENCY.IN_PROGRESS');
+      }
+    }
+    expect((doc.components as Record<string, Record<string, unknown>>).parameters.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
   });
 });

@@ -32,7 +32,6 @@ function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
   const companyId = uuidOrNone(q.instance_company_id);
   const propertyId = uuidOrNone(q.instance_property_id);
   if (id === undefined || companyId === undefined || propertyId === undefined) return undefined;
-  if (q.instance_id !== undefined && !/^\d{1,9}$/.test(q.instance_id)) return undefined;
 
   const flags: DomainFilters['flags'] = {};
   for (const flag of ['has_scripts', 'has_dsar', 'has_docs', 'has_accessibility', 'display_company', 'display_dpo'] as const) {
@@ -51,7 +50,7 @@ function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
     companyIdNumber: q.company_id_number,
     companyId: companyId ?? undefined,
     propertyId: propertyId ?? undefined,
-    instanceId: q.instance_id === undefined ? undefined : Number(q.instance_id),
+    instanceId: q.instance_id,
     widgetVersion: q.widget_version,
     merchantId: q.merchant_id,
     referralPartnerId: q.referral_partner_id,

@@ -33,7 +33,7 @@ export const listDomainsQuerySchema = paginationQuerySchema.extend({
   company_id_number: q().optional(),
   instance_company_id: q().optional(),
   instance_property_id: q().optional(),
-  instance_id: q().optional(),
+  instance_id: queryInt().optional(),
   widget_version: queryInt().optional(),
   product_id: stringList().optional(),
   price_list_id: q().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { normalizeHostname, subdomainHostname } from './hostname';
+import { parseHostname, subdomainHostname } from './hostname';
 
 export const DOMAIN_STATUSES = ['NEW', 'SCANNED', 'INVITED', 'ACTIVE', 'INACTIVE'] as const;
 export const domainStatusSchema = z.enum(DOMAIN_STATUSES);
@@ -124,9 +124,9 @@ const hostnameInput = () =>
     .string()
     .max(2048)
     .transform((v, ctx) => {
-      const host = normalizeHostname(v);
-      if (host) return host;
-      ctx.issues.push({ code: 'custom', input: v, message: 'must be a public hostname (no IP address, localhost or single label)' });
+      const parsed = parseHostname(v);
+      if ('host' in parsed) return parsed.host;
+      ctx.issues.push({ code: 'custom', input: v, message: parsed.problem });
       return z.NEVER;
     });
 
