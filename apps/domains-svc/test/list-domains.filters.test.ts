@@ -15,7 +15,7 @@ describe('list domains: filters and pagination', () => {
       { has_docs: false, company_trade_name: 'Alpha Trading', merchant_id: 'mer-1' },
       { display_dpo: false, company_id_number: 'CIN-2', referral_partner_id: 'ref-1' },
       { company_trade_name: 'alphabet soup' },
-      { has_scripts: false },
+      { has_scripts: false, company_name: 'Zeta Widgets Ltd' },
       {},
     ];
     for (const extra of extras) {
@@ -59,12 +59,13 @@ describe('list domains: filters and pagination', () => {
     ['display_dpo=0', [1]],
     ['has_scripts=false&has_docs=true', [3]],
     ['company_trade_name=ALPHA', [2, 0]],
+    // No trade name given: the displayed one is the company name, and the filter matches it.
+    ['company_trade_name=zeta%20widg', [3]],
     ['company_id_number=CIN-2', [1]],
     ['merchant_id=mer-1', [0]],
     ['referral_partner_id=ref-1', [1]],
     ['source=API&status=NEW&widget_version=1&instance_id=7&limit=1&page=5', [0]],
     ['widget_version=2', []],
-    ['instance_id=abc', []],
     ['id=not-a-uuid', []],
     ['unknown_param=1&limit=1', [4]],
   ] as [string, number[]][])('when filtered by %s, then only the matching domains are listed', async (query, expected) => {
@@ -112,6 +113,9 @@ describe('list domains: filters and pagination', () => {
     ['status=GONE', 'query.status'],
     ['created_at_start=yesterday', 'query.created_at_start'],
     ['widget_version=x', 'query.widget_version'],
+    ['instance_id=abc', 'query.instance_id'],
+    ['search=%00', 'query.search'],
+    ['company_trade_name=a%00b', 'query.company_trade_name'],
   ])('when the query has %s, then 400 names %s', async (query, path) => {
     const res = await list(query);
     expect(res.status).toBe(400);

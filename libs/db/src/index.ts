@@ -134,6 +134,8 @@ export async function ping(db: Kysely<unknown>) {
 }
 
 export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_SERIALIZATION_FAILURE = '40001';
+export const PG_DEADLOCK_DETECTED = '40P01';
 export const PG_FOREIGN_KEY_VIOLATION = '23503';
 export const PG_INVALID_TEXT = '22P02';
 
@@ -148,6 +150,44 @@ export const isUniqueViolation = (err: unknown, constraint?: string) =>
 export function rethrowUnique(err: unknown, code: ErrorCode, message?: string, constraint?: string): never {
   if (isUniqueViolation(err, constraint)) throw new AppError(code, message);
   throw err;
+}
+
+/** Failures PostgreSQL asks the client to resolve by running the transaction again. */
+const isRetryable = (err: unknown) => {
+  const code = pgErrorCode(err);
+  return code === PG_SERIALIZATION_FAILURE || code === PG_DEADLOCK_DETECTED;
+};
+
+/**
+ * Runs fn in a transaction, and again (up to `attempts` times) when PostgreSQL aborts it for a
+ * deadlock or a serialization failure: concurrent writers then get an answer, not a 500.
+ * fn must have no effect outside the transaction.
+ */
+export async function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(fn);
+    } catch (err) {
+      if (attempt >= attempts || !isRetryable(err)) throw err;
+    }
+  }
+}
+
+/**
+ * Runs one statement inside a savepoint and says whether it succeeded; a failure with one of the
+ * given PostgreSQL codes rolls back only that statement, so the transaction carries on.
+ */
+export async function tryInSavepoint<DB>(trx: Kysely<DB>, statement: () => Promise<unknown>, tolerated: string[]): Promise<boolean> {
+  await sql`SAVEPOINT attempt`.execute(trx);
+  try {
+    await statement();
+    await sql`RELEASE SAVEPOINT attempt`.execute(trx);
+    return true;
+  } catch (err) {
+    if (!tolerated.includes(pgErrorCode(err) ?? '')) throw err;
+    await sql`ROLLBACK TO SAVEPOINT attempt`.execute(trx);
+    return false;
+  }
 }
 
 interface Compilable<O> {

@@ -1,10 +1,13 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { precompile } from '@platform/db';
+import { PG_FOREIGN_KEY_VIOLATION, precompile, sql, tryInSavepoint } from '@platform/db';
 import type { CompaniesTable, DomainsDb } from './tables';
 
 export type NewCompany = Insertable<CompaniesTable>;
 
-/** The partner's oldest company with this exact name (company_setup=false reuses it). */
+/**
+ * The partner's oldest company with this exact name (company_setup=false reuses it), locked
+ * against deletion until the transaction ends (a domain about to reference it).
+ */
 const companyByNameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; name: string }) =>
   db
     .selectFrom('companies')
@@ -12,12 +15,22 @@ const companyByNameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: st
     .where('partner_id', '=', p.partnerId)
     .where('name', '=', p.name)
     .orderBy('created_at')
-    .limit(1),
+    .limit(1)
+    .forKeyShare(),
 );
 
 export async function findCompanyByName(db: Kysely<DomainsDb>, partnerId: string, name: string) {
   const [company] = await companyByNameQuery(db, { partnerId, name });
   return company;
+}
+
+/**
+ * Serialises, until the transaction ends, every transaction that looks up or creates a company of
+ * this partner and name, so concurrent creates with company_setup=false make one company.
+ * (Different names may share a lock; that only costs a short wait.)
+ */
+export async function lockCompanyName(db: Kysely<DomainsDb>, partnerId: string, name: string) {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${partnerId}), hashtext(${name}))`.execute(db);
 }
 
 // Create is a hot write path: inserts are compiled once per column set (see precompile).
@@ -36,8 +49,15 @@ export async function updateCompany(db: Kysely<DomainsDb>, partnerId: string, id
     .execute();
 }
 
-/** Removes the company only when no domain of it is left. */
+/**
+ * Removes the company only when no domain of it is left. A create that reuses the company at the
+ * same moment wins: its new reference makes the delete fail, and only that statement is undone.
+ */
 export async function deleteCompanyIfUnused(db: Kysely<DomainsDb>, partnerId: string, id: string) {
+  await tryInSavepoint(db, () => deleteUnusedCompany(db, partnerId, id), [PG_FOREIGN_KEY_VIOLATION]);
+}
+
+async function deleteUnusedCompany(db: Kysely<DomainsDb>, partnerId: string, id: string) {
   await db
     .deleteFrom('companies')
     .where('id', '=', id)

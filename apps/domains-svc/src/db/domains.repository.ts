@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { precompile, rethrowUnique, sql } from '@platform/db';
+import { precompile, sql } from '@platform/db';
+import { AppError } from '@platform/http';
 import type { DomainsDb, DomainsTable } from './tables';
 
 /** Columns every domain answer needs (list, create, detail): domain, widget flags, company basics. */
@@ -54,14 +55,25 @@ const joined = (db: Kysely<DomainsDb>) =>
 
 export type DomainDetailRow = NonNullable<Awaited<ReturnType<typeof findDomainDetail>>>;
 
-const insertDomainQuery = precompile((db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) => db.insertInto('domains').values(domain));
+// A duplicate hostname does not abort the transaction, so the existing domain can be named.
+const insertDomainQuery = precompile((db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) =>
+  db
+    .insertInto('domains')
+    .values(domain)
+    .onConflict((oc) => oc.constraint('domains_partner_hostname_key').doNothing())
+    .returning('id'),
+);
 
+const domainIdByHostnameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; hostname: string }) =>
+  db.selectFrom('domains').select('id').where('partner_id', '=', p.partnerId).where('hostname', '=', p.hostname),
+);
+
+/** Inserts the domain, or 409 DOMAIN.ALREADY_EXISTS with the id of the partner's domain of that hostname. */
 export async function insertDomain(db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) {
-  try {
-    await insertDomainQuery(db, domain);
-  } catch (err) {
-    rethrowUnique(err, 'DOMAIN.ALREADY_EXISTS', 'This partner already registered the domain.', 'domains_partner_hostname_key');
-  }
+  const [inserted] = await insertDomainQuery(db, domain);
+  if (inserted) return;
+  const [existing] = await domainIdByHostnameQuery(db, { partnerId: domain.partner_id, hostname: domain.hostname });
+  throw new AppError('DOMAIN.ALREADY_EXISTS', 'This partner already registered the domain.', existing ? { id: existing.id } : undefined);
 }
 
 // The hottest read: compiled once (see precompile).
@@ -136,7 +148,8 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
       eb.or([eb('d.hostname', 'like', hostnameLike), ...(searchUuid !== undefined ? [eb('d.id', '=', searchUuid), eb('d.property_id', '=', searchUuid)] : [])]),
     );
   }
-  if (p.tradeNameLike !== undefined) q = q.where('c.trade_name', 'ilike', p.tradeNameLike);
+  // The displayed trade name falls back to the company name (see the presenter).
+  if (p.tradeNameLike !== undefined) q = q.where(sql<string>`coalesce(c.trade_name, c.name)`, 'ilike', p.tradeNameLike);
   if (p.companyIdNumber !== undefined) q = q.where('c.id_number', '=', p.companyIdNumber);
   if (p.companyId !== undefined) q = q.where('d.company_id', '=', p.companyId);
   if (p.propertyId !== undefined) q = q.where('d.property_id', '=', p.propertyId);

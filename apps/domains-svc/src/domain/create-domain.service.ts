@@ -8,7 +8,8 @@ import {
   type EventPayload,
 } from '@platform/contracts';
 import { validationError } from '@platform/http';
-import { findCompanyByName, insertCompany } from '../db/companies.repository';
+import { inTransaction } from '@platform/db';
+import { findCompanyByName, insertCompany, lockCompanyName } from '../db/companies.repository';
 import { insertDomain, type DomainListRow } from '../db/domains.repository';
 import { enqueueMail, type QueuedMail } from '../db/mail-queue.repository';
 import { insertProperty } from '../db/properties.repository';
@@ -33,7 +34,8 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
   const ids = { domain: randomUUID(), property: randomUUID(), subscription: randomUUID() };
   const status: DomainStatus = body.action === 'SCAN_INVITE' ? 'INVITED' : 'NEW';
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
+    if (!body.company_setup) await lockCompanyName(trx, partnerId, body.company_name);
     const existing = body.company_setup ? undefined : await findCompanyByName(trx, partnerId, body.company_name);
     const company = existing ?? {
       id: randomUUID(),

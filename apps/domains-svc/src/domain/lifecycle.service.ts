@@ -1,4 +1,5 @@
 import { domainDeactivatedEvent, domainDeletedEvent, type InviteDomainBody } from '@platform/contracts';
+import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
 import { deleteCompanyIfUnused } from '../db/companies.repository';
 import { deleteDomain as deleteDomainRow, findDomainForUpdate, updateDomain } from '../db/domains.repository';
@@ -52,7 +53,7 @@ export async function inviteDomain(ctx: DomainsContext, partnerId: string, domai
 /** Removes the domain, its subdomains and property (and the company when no other domain uses it). */
 export async function deleteDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const domain = await findDomainForUpdate(trx, partnerId, id);
     if (!domain) throw notFound('domain');
     await deleteDomainRow(trx, partnerId, id);
