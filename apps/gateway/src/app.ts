@@ -14,6 +14,9 @@ export function buildApp(deps: Deps): Express {
   // req.ip: the socket address, or the X-Forwarded-For client only when the socket is a trusted proxy.
   app.set('trust proxy', deps.config.TRUSTED_PROXIES.length > 0 ? deps.config.TRUSTED_PROXIES : false);
   app.use(healthRouter(readinessChecks(deps)));
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
   app.use(docsRouter(deps.routes));
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));

@@ -30,6 +30,10 @@ export const configSchema = z.object({
   UPSTREAM_TIMEOUT_MS: env.durationMs(5000),
   /** How long a verified key stays cached while revocations are being listened for. */
   KEY_CACHE_TTL_MS: env.durationMs(30_000),
+  /** How long an Idempotency-Key and the answer it replays are kept. */
+  IDEMPOTENCY_TTL_MS: env.durationMs(24 * 60 * 60 * 1000),
+  /** How long a request with an Idempotency-Key may still finish upstream after the partner got a 503 for the deadline. */
+  IDEMPOTENT_COMPLETION_TIMEOUT_MS: env.durationMs(60_000),
   DOMAINS_URL: url('http://127.0.0.1:8081'),
   BILLING_URL: url('http://127.0.0.1:8082'),
   MERCHANTS_URL: url('http://127.0.0.1:8083'),

@@ -3,8 +3,10 @@ import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, ty
 import { openServiceDb, ping, serviceRoleUrl, type Kysely } from '@platform/db';
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
+import { Counter, Registry } from 'prom-client';
 import type { Config } from './config';
 import { ApiKeysRepository } from './db/api-keys.repository';
+import { IdempotencyRepository } from './db/idempotency.repository';
 import { KeyChangeListener } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
@@ -19,6 +21,8 @@ export interface Deps {
   keyListener: KeyChangeListener;
   minter: InternalTokenMinter;
   upstreams: Upstreams;
+  idempotency: IdempotencyRepository;
+  metrics: GatewayMetrics;
   /** The partner-facing route table: routing, permissions and the OpenAPI document. */
   routes: RouteSpec[];
   compiledRoutes: CompiledRoute[];
@@ -30,6 +34,27 @@ export interface DepsOverrides {
   /** A test's own small route table instead of the platform's. */
   routes?: RouteSpec[];
 }
+
+/** What an operator scrapes at /metrics. */
+export interface GatewayMetrics {
+  registry: Registry;
+  /** 500 answers per service: each one is a bug; they are counted and logged, and do not open the breaker. */
+  upstreamServerErrors: Counter<'service'>;
+}
+
+function gatewayMetrics(): GatewayMetrics {
+  const registry = new Registry();
+  const upstreamServerErrors = new Counter({
+    name: 'gateway_upstream_server_errors_total',
+    help: 'Answers with status 500 from a service, by service',
+    labelNames: ['service'],
+    registers: [registry],
+  });
+  return { registry, upstreamServerErrors };
+}
+
+/** Idempotency keys past their TTL are dropped this often (any gateway may do it; the delete is idempotent). */
+const IDEMPOTENCY_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 const upstreamUrl = (config: Config, service: ServiceName): string =>
   ({
@@ -71,6 +96,10 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     ]),
   ) as Upstreams;
   const routes = overrides.routes ?? ROUTES;
+  const idempotency = new IdempotencyRepository(db);
+  const prune = setInterval(() => {
+    idempotency.pruneExpired().catch((err: unknown) => logger.warn({ err }, 'pruning idempotency keys failed'));
+  }, IDEMPOTENCY_PRUNE_INTERVAL_MS).unref();
   return {
     config,
     logger,
@@ -79,9 +108,12 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     keyListener,
     minter: new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY),
     upstreams,
+    idempotency,
+    metrics: gatewayMetrics(),
     routes,
     compiledRoutes: overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES,
     async close() {
+      clearInterval(prune);
       await keyListener.close();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();

@@ -32,6 +32,10 @@ export function buildServer(deps: Deps): Server {
     logger: deps.logger,
     rateLimitPerMinute: deps.config.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: deps.config.BODY_LIMIT_BYTES,
+    idempotency: deps.idempotency,
+    idempotencyTtlMs: deps.config.IDEMPOTENCY_TTL_MS,
+    idempotentCompletionMs: deps.config.IDEMPOTENT_COMPLETION_TIMEOUT_MS,
+    onServerError: (service) => deps.metrics.upstreamServerErrors.inc({ service }),
     clientIp,
   });
   return createServer((req, res) => {

@@ -57,10 +57,17 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   it('when the path exists but not the method, then 405 ROUTE.METHOD_NOT_ALLOWED with an Allow header', async () => {
     const res = await call('PATCH', '/portal/things/abc');
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, DELETE');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, DELETE');
     const body = await json(res);
     expect(body).toEqual(envelope('ROUTE.METHOD_NOT_ALLOWED', 405));
-    expect(body.error.data).toEqual({ allowed: ['GET', 'DELETE'] });
+    expect(body.error.data).toEqual({ allowed: ['GET', 'HEAD', 'DELETE'] });
+  });
+
+  it('when HEAD is sent to a GET route, then it is answered like GET without a body', async () => {
+    const res = await call('HEAD', '/portal/things/abc');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(await res.text()).toBe('');
   });
 
   it('when a body is not JSON, then 415 REQUEST.UNSUPPORTED_MEDIA_TYPE', async () => {

@@ -29,6 +29,25 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX api_keys_partner_id ON api_keys (partner_id, created_at)`.execute(db);
     },
   },
+  '2026_11_22_0001_idempotency_keys': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE idempotency_keys (
+          partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+          key text NOT NULL,
+          fingerprint bytea NOT NULL,
+          owner uuid NOT NULL,
+          status integer,
+          content_type text,
+          body bytea,
+          locked_until timestamptz NOT NULL,
+          expires_at timestamptz NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (partner_id, key)
+        )`.execute(db);
+      await sql`CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at)`.execute(db);
+    },
+  },
 };
 
 /** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */

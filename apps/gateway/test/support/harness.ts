@@ -85,11 +85,14 @@ export interface Upstream {
 /**
  * A real tiny service: refuses calls without the gateway's internal token (audience "domains"),
  * echoes what it received, answers 404 in the envelope for /portal/things/missing and stalls on
- * /portal/things/slow.
+ * /portal/things/slow. Each POST gets the next sequence number (`seq`), so a test can tell a
+ * replayed answer from a new execution; POST bodies naming "answer-500", "answer-503" or
+ * "slow-<ms>" get that answer or that delay.
  */
 export async function startUpstream(): Promise<Upstream> {
   const { publicKey, privateKey } = generateInternalKeyPair();
   const app = express();
+  let seq = 0;
   app.use(requireInternalCaller(new InternalTokenVerifier(publicKey, 'domains')));
   app.use(express.text({ type: () => true }));
   app.get('/portal/things/missing', (_req, res) => {
@@ -98,9 +101,21 @@ export async function startUpstream(): Promise<Upstream> {
   app.get('/portal/things/slow', (_req, res) => {
     setTimeout(() => res.json({ result: {} }), 3_000).unref();
   });
+  app.use((req, res, next) => {
+    if (req.method !== 'POST') return next();
+    res.locals.seq = ++seq;
+    const body = typeof req.body === 'string' ? req.body : '';
+    const error = (status: number, code: string) => res.status(status).json({ error: { code, ns: code.split('.')[0], message: code, status } });
+    if (body.includes('answer-500')) return void error(500, 'SERVER.INTERNAL');
+    if (body.includes('answer-503')) return void error(503, 'SERVICE.UNAVAILABLE');
+    const slow = /slow-(\d+)/.exec(body);
+    if (slow) return void setTimeout(next, Number(slow[1])).unref();
+    next();
+  });
   app.use((req, res) => {
     res.status(req.method === 'POST' ? 201 : 200).json({
       result: {
+        seq: res.locals.seq ?? null,
         method: req.method,
         url: req.originalUrl,
         body: typeof req.body === 'string' ? req.body : null,

@@ -1,0 +1,44 @@
+import { bearer, envelope, json, startGateway, startSuite, type Gateway, type Suite } from './support/harness';
+
+describe('breaker per upstream', () => {
+  let suite: Suite;
+  let key: string;
+  const gateways: Gateway[] = [];
+
+  beforeAll(async () => {
+    suite = await startSuite();
+    key = (await suite.key(await suite.partner())).key;
+  });
+  afterAll(async () => {
+    for (const g of gateways) await g.close();
+    await suite?.close();
+  });
+
+  const fresh = async () => {
+    const g = await startGateway(suite.env);
+    gateways.push(g);
+    return g;
+  };
+  const post = (g: Gateway, name: string) =>
+    fetch(`${g.url}/portal/things`, { method: 'POST', headers: bearer(key, { 'content-type': 'application/json' }), body: JSON.stringify({ name }) });
+  const list = (g: Gateway) => fetch(`${g.url}/portal/things`, { headers: bearer(key) });
+
+  it('when a service answers 500 to many requests, then the breaker stays closed, other requests pass, and each 500 is counted', async () => {
+    const g = await fresh();
+    for (let i = 0; i < 30; i++) expect((await post(g, 'answer-500')).status).toBe(500);
+    const res = await list(g);
+    expect(res.status).toBe(200);
+    const metrics = await (await fetch(`${g.url}/metrics`)).text();
+    expect(metrics).toContain('gateway_upstream_server_errors_total{service="domains"} 30');
+  });
+
+  it('when a service answers 503 to many requests, then the breaker opens and the next call is refused without reaching it', async () => {
+    const g = await fresh();
+    for (let i = 0; i < 30; i++) await post(g, 'answer-503');
+    const res = await list(g);
+    expect(res.status).toBe(503);
+    const body = await json(res);
+    expect(body).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
+    expect(body.error.message).toBe('The domains service is unavailable; retry later.');
+  });
+});
