@@ -1,5 +1,31 @@
+import { deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { z } from 'zod';
+import { ROUTES, type RouteSpec } from '@platform/contracts';
 import { startSystem, type Partner, type System } from './support/system';
+
+type JsonSchema = { type?: string; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; enum?: unknown[] };
+
+/** Whether a field takes text (a string, an enum of strings, or either in an anyOf), and whether as an array. */
+function textKind(schema: JsonSchema): 'text' | 'array' | undefined {
+  if (schema.type === 'string' || (schema.enum ?? []).some((v) => typeof v === 'string')) return 'text';
+  if (schema.type === 'array' && schema.items && textKind(schema.items) === 'text') return 'array';
+  for (const option of schema.anyOf ?? []) if (textKind(option)) return textKind(option);
+  return undefined;
+}
+
+/** Every text field of a zod object schema, from its JSON Schema (the same one /openapi.json shows). */
+function textFields(schema: z.ZodType | undefined): [string, 'text' | 'array'][] {
+  if (!schema) return [];
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return Object.entries(json.properties ?? {}).flatMap(([name, field]) => {
+    const kind = textKind(field);
+    return kind ? [[name, kind] as [string, 'text' | 'array']] : [];
+  });
+}
+
+/** Text PostgreSQL cannot store: JSON.stringify writes the lone surrogate as the escape \ud800. */
+const UNSTORABLE = { nul: 'a\u0000b', 'lone surrogate': 'a\ud800b', 'lone low surrogate': '\udc00' };
 
 /** Values of the wrong JSON type for a field of the given kind, so every generated body is invalid. */
 const wrongFor = (kind: 'string' | 'boolean' | 'enum' | 'array') => {
@@ -121,7 +147,7 @@ describe('fuzzing every domains endpoint with malformed input', () => {
       ['DELETE', (id) => `/portal/domains/${domainId}/subdomains/${id}x`],
     ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...templates), fc.string({ minLength: 1, maxLength: 60 }), fc.string({ maxLength: 40 }), async ([method, path], id, query) => {
+      fc.asyncProperty(fc.constantFrom(...templates), fc.string({ minLength: 1, maxLength: 60, unit: 'binary-ascii' }), fc.string({ maxLength: 40, unit: 'binary-ascii' }), async ([method, path], id, query) => {
         const res = await sys.call(partner, method, `${path(encodeURIComponent(id))}?${encodeURIComponent(query)}=${encodeURIComponent(id)}`);
         if (res.status >= 400) expectEnvelope(res);
         else expect(res.status).toBe(200);
@@ -129,5 +155,121 @@ describe('fuzzing every domains endpoint with malformed input', () => {
       { numRuns: 200 },
     );
     expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('fuzzing every text field of every route with text PostgreSQL cannot store', () => {
+  let sys: System;
+  let partner: Partner;
+  let domainId: string;
+  let host: string;
+  let snapshot: () => Promise<string>;
+
+  beforeAll(async () => {
+    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    partner = await sys.partner();
+    host = `text-${Date.now()}.example.com`;
+    domainId = (await sys.call(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result.id;
+    snapshot = async () =>
+      JSON.stringify([
+        (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body,
+        (await sys.call(partner, 'GET', '/portal/domains?limit=100')).body,
+        (await sys.call(partner, 'GET', `/portal/domains/${domainId}/subdomains`)).body,
+      ]);
+  });
+  afterAll(() => sys?.close());
+
+  const pathOf = (route: RouteSpec) => route.path.replace('{domainId}', domainId).replace('{subdomain}', `a.${host}`);
+  /** A body that is valid but for the field under test, so only the text check can refuse it. */
+  const baseBody = (route: RouteSpec): Record<string, unknown> =>
+    route.operationId === 'createDomain' ? { domain: `new-${Date.now()}.example.com`, company_name: 'New Co', account_email: 'n@example.com' } : {};
+
+  const bodyCases = ROUTES.flatMap((route) =>
+    textFields(route.body).flatMap(([field, kind]) =>
+      Object.entries(UNSTORABLE).map(([what, value]) => [`${route.operationId} body.${field} (${what})`, route, field, kind === 'array' ? [value] : value] as const),
+    ),
+  );
+  const queryCases = ROUTES.flatMap((route) => textFields(route.query).map(([field]) => [`${route.operationId} query.${field}`, route, field] as const));
+
+  it('when create bodies carry arbitrary text in every text field (any code unit, NUL and lone surrogates included), then never a 5xx', async () => {
+    const before = await snapshot();
+    const anyText = fc.string({ unit: 'binary', maxLength: 30 });
+    const fields = textFields(ROUTES.find((r) => r.operationId === 'createDomain')!.body).filter(([name]) => name !== 'domain');
+    await fc.assert(
+      fc.asyncProperty(fc.record(Object.fromEntries(fields.map(([name, kind]) => [name, kind === 'array' ? fc.array(anyText, { maxLength: 2 }) : anyText])), { requiredKeys: [] }), async (extra) => {
+        const res = await sys.call(partner, 'POST', '/portal/domains', { domain: `any-${Date.now()}-${Math.random().toString(36).slice(2)}.example.com`, company_name: 'Any Co', account_email: 'a@example.com', ...extra });
+        expect(res.status).not.toBeGreaterThanOrEqual(500);
+        if (res.status >= 400) expect(res.body.error.status).toBe(res.status);
+      }),
+      { numRuns: 150 },
+    );
+    // Creates never touch another domain; the list grew, the first domain did not change.
+    expect(JSON.parse(await snapshot())[0]).toEqual(JSON.parse(before)[0]);
+  });
+
+  it('when the route table is read, then it has text fields in bodies and queries to fuzz', () => {
+    expect(bodyCases.length).toBeGreaterThan(60);
+    expect(queryCases.length).toBeGreaterThan(15);
+  });
+
+  it('when any text field of any body holds a NUL or a lone surrogate, then 400 names that field and nothing is stored', async () => {
+    const before = await snapshot();
+    const failures: string[] = [];
+    for (const [name, route, field, value] of bodyCases) {
+      const res = await sys.call(partner, route.method.toUpperCase(), pathOf(route), { ...baseBody(route), [field]: value });
+      const paths: string[] = res.body?.error?.data?.issues?.map((i: { path: string }) => i.path) ?? [];
+      if (res.status !== 400 || res.body.error.code !== 'VALIDATION.INVALID' || !paths.some((p) => p === `body.${field}` || p.startsWith(`body.${field}.`))) {
+        failures.push(`${name}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('when any text query parameter holds a NUL, then 400 names it', async () => {
+    const failures: string[] = [];
+    for (const [name, route, field] of queryCases) {
+      const res = await sys.call(partner, route.method.toUpperCase(), `${pathOf(route)}?${field}=a%00b`);
+      const paths: string[] = res.body?.error?.data?.issues?.map((i: { path: string }) => i.path) ?? [];
+      if (res.status !== 400 || !paths.includes(`query.${field}`)) failures.push(`${name}: ${res.status} ${res.text.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('when a path parameter or a JSON key holds a NUL or a lone surrogate, then a 4xx envelope, never a 5xx', async () => {
+    const before = await snapshot();
+    for (const route of ROUTES.filter((r) => r.params)) {
+      const path = route.path.replace('{domainId}', '%00').replace('{subdomain}', 'a%00');
+      const res = await sys.call(partner, route.method.toUpperCase(), path);
+      expect([route.operationId, res.status < 500 && res.status >= 400, res.body?.error?.status]).toEqual([route.operationId, true, res.status]);
+    }
+    const key = await sys.call(partner, 'PUT', `/portal/domains/${domainId}`, '{"\\ud800":1,"a\\u0000":2}', { 'content-type': 'application/json' });
+    expect(key.status).toBe(400);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it.each([
+    ['deflate', 400],
+    ['gzip', 400],
+    ['br', 400],
+    ['zstd-not-really', 415],
+    ['compress', 415],
+  ])('when a body claims Content-Encoding %s but is plain JSON, then %i in the envelope', async (encoding, status) => {
+    const res = await sys.call(partner, 'PUT', `/portal/domains/${domainId}`, '{"city":"Oslo"}', { 'content-type': 'application/json', 'content-encoding': encoding });
+    expect(res.status).toBe(status);
+    expect(res.body.error).toEqual(expect.objectContaining({ status, ns: expect.any(String), code: expect.any(String) }));
+  });
+
+  it('when a body is really gzip or deflate encoded, then it is decoded and applied', async () => {
+    for (const [encoding, encode] of [['gzip', gzipSync], ['deflate', deflateSync]] as const) {
+      const city = `City ${encoding}`;
+      const res = await fetch(`${sys.gateway}/portal/domains/${domainId}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json', 'content-encoding': encoding },
+        body: encode(Buffer.from(JSON.stringify({ city }))),
+      });
+      expect(res.status).toBe(200);
+      expect((await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body.result.property.company.address.city).toBe(city);
+    }
   });
 });
