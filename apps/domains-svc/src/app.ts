@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { InternalCaller } from '@platform/auth';
-import { domainRoutes } from '@platform/contracts';
+import { domainsServiceRoutes } from '@platform/contracts';
 import { ping, type Kysely } from '@platform/db';
 import { buildServiceApp, createDispatcher, createHttpServer } from '@platform/http';
 import type { Deps } from './deps';
-import { domainHandlers } from './http/domains.routes';
-import { subdomainHandlers } from './http/subdomains.routes';
+import { domainHandlers } from './http/domains.handlers';
+import { subdomainHandlers } from './http/subdomains.handlers';
 
 /**
  * The HTTP server; never listens. /portal/* is served from the contract's route table straight
@@ -17,9 +17,9 @@ export function buildServer(deps: Pick<Deps, 'logger' | 'db' | 'verifier' | 'ctx
     routers: [],
     readiness: { database: () => ping(deps.db as Kysely<unknown>) },
   });
-  const portal = createDispatcher<InternalCaller>({
+  const portal = createDispatcher<(typeof domainsServiceRoutes)[number], InternalCaller>({
     logger: deps.logger,
-    routes: domainRoutes,
+    routes: domainsServiceRoutes,
     handlers: { ...domainHandlers(deps.ctx), ...subdomainHandlers(deps.ctx) },
     prefix: '/portal',
     authenticate: (token) => deps.verifier.verify(token),

@@ -27,7 +27,17 @@ export interface RouteSpec {
   errors: ErrorCode[];
 }
 
-export const defineRoute = (spec: RouteSpec): RouteSpec => spec;
+/**
+ * Declares one operation and keeps its literal types (operationId, schemas), so a service's
+ * handlers are typed from it (see Handlers in libs/http).
+ */
+export const defineRoute = <const S extends RouteSpec>(spec: S): S => spec;
+
+/** The zod output of a route's params, query or body (what a handler receives); undefined when the route has none. */
+export type RouteInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends { [k in K]: infer T extends z.ZodType } ? z.output<T> : undefined;
+
+/** What a route answers on success: the input type of its response schema. */
+export type RouteResponse<S extends RouteSpec> = z.input<S['response']>;
 
 export interface CompiledRoute {
   spec: RouteSpec;

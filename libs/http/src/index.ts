@@ -5,3 +5,4 @@ export * from './pagination';
 export * from './app';
 export * from './client';
 export * from './dispatcher';
+export * from './handlers';

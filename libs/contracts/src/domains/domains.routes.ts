@@ -23,8 +23,8 @@ const SUBDOMAINS = 'Subdomains';
 const byId: ErrorCode[] = ['RESOURCE.NOT_FOUND'];
 const withBody: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
 
-/** Every Domains and Subdomains operation of the spec, plus the contract's DELETE .../subdomains with a body. */
-export const domainRoutes: RouteSpec[] = [
+/** Every Domains operation of the spec. */
+export const domainRoutes = [
   defineRoute({
     ...read,
     operationId: 'listDomains',
@@ -118,6 +118,10 @@ export const domainRoutes: RouteSpec[] = [
     response: emptyResultSchema,
     errors: [...withBody, ...byId, 'DOMAIN.INVALID_STATE'],
   }),
+] satisfies RouteSpec[];
+
+/** Every Subdomains operation of the spec, plus the contract's DELETE .../subdomains with a body. */
+export const subdomainRoutes = [
   defineRoute({
     ...read,
     operationId: 'listSubdomains',
@@ -164,4 +168,7 @@ export const domainRoutes: RouteSpec[] = [
     response: resultOf(subdomainDeletedSchema),
     errors: [...withBody, ...byId],
   }),
-];
+] satisfies RouteSpec[];
+
+/** What domains-svc serves. */
+export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes];
