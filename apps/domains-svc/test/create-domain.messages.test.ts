@@ -1,4 +1,5 @@
 import {
+  domainChangedEventSchema,
   domainCreatedEventSchema,
   scanRequestedEventSchema,
 } from '@platform/contracts';
@@ -12,13 +13,17 @@ describe('create domain: events and e-mail', () => {
   });
   afterAll(() => h?.close());
 
-  it('when a domain is created, then exactly one domain.created with the spec params and entity is in the outbox', async () => {
+  it('when a domain is created, then exactly one domain.created with the spec params and entity is in the outbox, then domain.changed', async () => {
     const p = h.partner();
     const host = uniqueHost();
     const body = createBody(host, { country: 'DE', city: 'Berlin', vat_number: 'DE1', merchant_id: 'm-9', product: 'PRO', has_dsar: false, account_first_name: 'Ada' });
     const d = (await h.call(p, 'POST', '/portal/domains', body)).body.result;
     const rows = await h.outbox(p.id);
-    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created']);
+    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'domain.changed']);
+    expect(rows.map((r) => [r.message.aggregate_id, r.message.version])).toEqual([
+      [d.id, 1],
+      [d.id, 2],
+    ]);
     const { message } = rows[0];
     expect(message).toMatchObject({ partner_id: p.id, source: 'domains-svc' });
     const payload = domainCreatedEventSchema.parse(message.payload);
@@ -71,7 +76,7 @@ describe('create domain: events and e-mail', () => {
     const host = uniqueHost();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN' }))).body.result;
     const rows = await h.outbox(p.id);
-    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'scan.requested']);
+    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'scan.requested', 'domain.changed']);
     expect(scanRequestedEventSchema.parse(rows[1].message.payload).params).toEqual({
       domain_id: d.id,
       domain: host,
@@ -105,5 +110,32 @@ describe('create domain: events and e-mail', () => {
     expect(h.smtp.messages.filter((m) => m.to.includes(`owner@${silent}`))).toEqual([]);
     const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
     expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it('when a domain goes through its life, then every change writes domain.changed with the whole state and the next version', async () => {
+    const p = h.partner();
+    const host = uniqueHost();
+    const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { subdomains: ['b', 'a'] }))).body.result;
+    await h.call(p, 'POST', `/portal/domains/${d.id}/invite`, {});
+    await h.call(p, 'PUT', `/portal/domains/${d.id}`, { company_name: 'Renamed Co', has_docs: false });
+    await h.call(p, 'POST', `/portal/domains/${d.id}/subdomains`, { subdomain: 'c' });
+    await h.setStatus(d.id, 'ACTIVE');
+    await h.call(p, 'POST', `/portal/domains/${d.id}/deactivate`);
+    await h.call(p, 'POST', `/portal/domains/${d.id}/activate`);
+    await h.call(p, 'DELETE', `/portal/domains/${d.id}`);
+
+    const rows = await h.outbox(p.id);
+    expect(rows.map((r) => r.message.version)).toEqual(rows.map((_r, i) => i + 1));
+    expect(new Set(rows.map((r) => r.message.aggregate_id))).toEqual(new Set([d.id]));
+    const changes = rows.filter((r) => r.routing_key === 'domain.changed').map((r) => domainChangedEventSchema.parse(r.message.payload).params);
+    expect(changes.map((c) => [c.change, c.domain.status, c.domain.company_name, c.domain.subdomains])).toEqual([
+      ['created', 'NEW', `Company of ${host}`, [`a.${host}`, `b.${host}`]],
+      ['invited', 'INVITED', `Company of ${host}`, [`a.${host}`, `b.${host}`]],
+      ['updated', 'INVITED', 'Renamed Co', [`a.${host}`, `b.${host}`]],
+      ['subdomains', 'INVITED', 'Renamed Co', [`a.${host}`, `b.${host}`, `c.${host}`]],
+      ['deactivated', 'INACTIVE', 'Renamed Co', [`a.${host}`, `b.${host}`, `c.${host}`]],
+      ['activated', 'ACTIVE', 'Renamed Co', [`a.${host}`, `b.${host}`, `c.${host}`]],
+    ]);
+    expect(rows[rows.length - 1].routing_key).toBe('domain.deleted');
   });
 });

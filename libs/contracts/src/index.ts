@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './common';
 export * from './events';
+export * from './event-registry';
 export * from './permissions';
 export * from './routes';
 export * from './openapi';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import { eventMessageSchema, type EventMessage } from '@platform/contracts';
+import { EVENT_REGISTRY, eventMessageSchema, isEventName, type EventMessage, type EventName, type MessageOf } from '@platform/contracts';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
 import { closeQuietly, withTimeout, type AmqpConnection } from './connection';
 import { recordProcessed } from './processed';
@@ -11,6 +11,9 @@ import { assertConsumerTopology, consumerQueueNames } from './topology';
 export const ATTEMPT_HEADER = 'x-attempt';
 export const PARKED_REASON_HEADER = 'x-parked-reason';
 export const LAST_ERROR_HEADER = 'x-last-error';
+
+/** Typed handlers by event name; each runs inside the transaction that records the message id. */
+export type EventHandlers<DB> = { [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>) => Promise<void> };
 
 export interface ConsumerOptions<DB> {
   amqp: AmqpConnection;
@@ -21,10 +24,15 @@ export interface ConsumerOptions<DB> {
   exchange: string;
   /** Work queue name; also the consumer's idempotency scope. */
   queue: string;
-  /** Routing keys or topic patterns, e.g. ['domain.created', 'subscription.*']. */
-  bindings: string[];
-  /** Runs inside the transaction that records the message id: commit both or neither. */
-  handler: (message: EventMessage, trx: Transaction<DB>) => Promise<void>;
+  /** Routing keys or topic patterns, e.g. ['domain.created', 'subscription.*']; default: the names in `handlers`. */
+  bindings?: string[];
+  /**
+   * Handlers by event name, with the payload typed and checked against the event registry
+   * (a payload that fails its schema is parked at once, never retried).
+   */
+  handlers?: EventHandlers<DB>;
+  /** For every other message (e.g. all public events); registered events are checked the same way. */
+  handler?: (message: EventMessage, trx: Transaction<DB>) => Promise<void>;
   logger: Logger;
   prefetch?: number;
   /** One delay queue per step. */
@@ -61,6 +69,10 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   if (maxAttempts > 1 && retryDelaysMs.length === 0) throw new Error('retries need at least one retry delay');
   const names = consumerQueueNames(queue, retryDelaysMs.length);
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 5_000;
+  const typed = (options.handlers ?? {}) as Record<string, ((message: EventMessage, trx: Transaction<DB>) => Promise<void>) | undefined>;
+  const bindings = options.bindings ?? Object.keys(typed);
+  if (bindings.length === 0) throw new Error('startConsumer needs bindings or handlers');
+  if (!options.handler && Object.keys(typed).length === 0) throw new Error('startConsumer needs handlers or a handler');
 
   let stopped = false;
   let channel: ConfirmChannel | undefined;
@@ -78,7 +90,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
       await assertConsumerTopology(ch, {
         exchange: options.exchange,
         queue,
-        bindings: options.bindings,
+        bindings,
         retryDelaysMs,
         deliveryLimit: options.deliveryLimit ?? 5,
       });
@@ -100,7 +112,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
       channel = ch;
       consumerTag = reply.consumerTag;
       delay = 200;
-      log.info({ bindings: options.bindings }, 'consumer started');
+      log.info({ bindings }, 'consumer started');
       markReady();
     } catch (err) {
       await closeQuietly(ch);
@@ -128,9 +140,18 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
     let message: EventMessage;
     try {
       message = eventMessageSchema.parse(JSON.parse(msg.content.toString('utf8')));
+      // A registered event must carry its registered payload; a retry would not fix it.
+      const name = message.payload.event;
+      if (isEventName(name)) EVENT_REGISTRY[name].schema.parse(message.payload);
     } catch (err) {
       log.warn({ messageId: msg.properties.messageId, err: (err as Error).message.slice(0, 500) }, 'invalid message parked');
       return settle(ch, msg, () => send(ch, names.parked, msg, { [PARKED_REASON_HEADER]: 'invalid', [LAST_ERROR_HEADER]: errorText(err) }));
+    }
+    const handler = typed[message.payload.event] ?? options.handler;
+    if (!handler) {
+      // Bound by a pattern that also matches events this consumer does not handle.
+      log.debug({ event: message.payload.event }, 'no handler for event; acknowledged');
+      return ack(ch, msg);
     }
     const requestId = typeof headers[REQUEST_ID_HEADER] === 'string' ? (headers[REQUEST_ID_HEADER] as string) : randomUUID();
     await runWithContext({ requestId }, async () => {
@@ -139,7 +160,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
         let fresh = false;
         await db.transaction().execute(async (trx) => {
           fresh = await recordProcessed(trx, schema, queue, message.id);
-          if (fresh) await options.handler(message, trx);
+          if (fresh) await handler(message, trx);
         });
         mlog.debug({ duplicate: !fresh }, fresh ? 'message handled' : 'duplicate message skipped');
         ack(ch, msg);

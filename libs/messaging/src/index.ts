@@ -1,4 +1,5 @@
 export * from './outbox';
+export * from './versions';
 export * from './connection';
 export * from './topology';
 export * from './publisher';

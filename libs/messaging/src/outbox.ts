@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { EventMessage, EventPayload } from '@platform/contracts';
 import { currentContext, REQUEST_ID_HEADER } from '@platform/observability';
+import { nextVersions } from './versions';
 
 /** The outbox table every publishing service has in its own schema. */
 export interface OutboxTable {
@@ -37,19 +38,30 @@ const requestIdHeader = (id: string | undefined): Record<string, string> => (id 
 
 export interface OutboxEvent {
   partnerId: string;
+  /** What changed (e.g. the domain id): the event gets that aggregate's next version. */
+  aggregateId: string;
   payload: EventPayload;
   requestId?: string;
 }
 
 /**
  * Writes events in the caller's transaction, so they commit (or roll back) with the change
- * they describe. NOTIFY wakes the relay at commit; the relay also polls in case it missed it.
+ * they describe, each numbered with its aggregate's next version (see versions.ts). NOTIFY wakes the relay at commit; the relay also polls in case it missed it.
  */
 export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: string, events: OutboxEvent[]): Promise<EventMessage[]> {
   if (events.length === 0) return [];
   const now = new Date().toISOString();
-  const messages = events.map((e) => ({
-    message: { id: randomUUID(), partner_id: e.partnerId, occurred_at: now, source, payload: e.payload } satisfies EventMessage,
+  const versions = await nextVersions(trx, schema, events.map((e) => e.aggregateId));
+  const messages = events.map((e, i) => ({
+    message: {
+      id: randomUUID(),
+      partner_id: e.partnerId,
+      occurred_at: now,
+      source,
+      aggregate_id: e.aggregateId,
+      version: versions[i],
+      payload: e.payload,
+    } satisfies EventMessage,
     headers: requestIdHeader(e.requestId ?? currentContext()?.requestId),
   }));
   // One round trip: a data-modifying CTE always runs to completion, and NOTIFY is delivered at commit.

@@ -42,7 +42,7 @@ async function consume(handler: Handler, extra: Partial<ConsumerOptions<unknown>
 }
 
 function message(event = 'test.happened'): EventMessage {
-  return { id: randomUUID(), partner_id: 'partner-1', occurred_at: new Date().toISOString(), source: 'test', payload: { event, params: { n: 1 } } };
+  return { id: randomUUID(), partner_id: 'partner-1', occurred_at: new Date().toISOString(), source: 'test', aggregate_id: 'a-1', version: 1, payload: { event, params: { n: 1 } } };
 }
 
 async function send(m: EventMessage | string, routingKey = 'test.happened', messageId = typeof m === 'string' ? randomUUID() : m.id) {

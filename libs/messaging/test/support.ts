@@ -4,7 +4,7 @@ import { createDb, migrateToLatest, sql, type Kysely } from '@platform/db';
 import { createLogger } from '@platform/observability';
 import { createTestDatabase, testInfra, uniqueName } from '@platform/testing';
 import type { Pool } from 'pg';
-import { consumerMigration, consumerQueueNames, outboxMigration, unroutedExchangeName, writeOutbox, type OutboxEvent } from '../src';
+import { aggregateVersionsMigration, consumerMigration, consumerQueueNames, outboxMigration, projectionVersionsMigration, unroutedExchangeName, writeOutbox, type OutboxEvent } from '../src';
 
 export const logger = createLogger('messaging-test', process.env.LOG_LEVEL ?? 'silent');
 export const SCHEMA = 'svc';
@@ -30,6 +30,8 @@ export async function setupSuite(prefix: string): Promise<Suite> {
         await sql`CREATE TABLE svc.effects (message_id text NOT NULL, note text NOT NULL)`.execute(d);
       },
     },
+    '004_aggregate_versions': aggregateVersionsMigration(SCHEMA),
+    '005_projection_versions': projectionVersionsMigration(SCHEMA),
   });
   const exchange = uniqueName('ex');
   return {
@@ -46,7 +48,7 @@ export async function setupSuite(prefix: string): Promise<Suite> {
 }
 
 export function event(name = 'domain.created', params: Record<string, unknown> = {}): OutboxEvent {
-  return { partnerId: 'partner-1', payload: { event: name, params }, requestId: uniqueName('req') };
+  return { partnerId: 'partner-1', aggregateId: uniqueName('aggregate'), payload: { event: name, params }, requestId: uniqueName('req') };
 }
 
 /** Writes events in one committed transaction, as a service would. */

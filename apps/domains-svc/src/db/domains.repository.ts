@@ -97,6 +97,33 @@ export async function findDomainForUpdate(db: Kysely<DomainsDb>, partnerId: stri
     .executeTakeFirst();
 }
 
+/** The domain's whole state as other services project it (see domain.changed), subdomains included. */
+export async function findDomainState(db: Kysely<DomainsDb>, partnerId: string, id: string) {
+  return db
+    .selectFrom('domains as d')
+    .innerJoin('companies as c', 'c.id', 'd.company_id')
+    .select([
+      'd.id',
+      'd.hostname',
+      'd.status',
+      'd.is_active',
+      'd.source',
+      'd.property_id',
+      'd.company_id',
+      'c.name as company_name',
+      'c.owner_email',
+      'd.merchants',
+      'd.created_at',
+      'd.updated_at',
+      'd.activated_at',
+    ])
+    .select(sql<string[]>`coalesce((SELECT array_agg(s.hostname ORDER BY s.hostname COLLATE "C") FROM subdomains s WHERE s.domain_id = d.id), '{}')`.as('subdomains'))
+    .where('d.id', '=', id)
+    .where('d.partner_id', '=', partnerId)
+    .executeTakeFirstOrThrow();
+}
+export type DomainStateRow = Awaited<ReturnType<typeof findDomainState>>;
+
 export type DomainListRow = Awaited<ReturnType<typeof listDomains>>[number];
 
 export interface DomainFilters {

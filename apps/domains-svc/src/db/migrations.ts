@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from '@platform/db';
-import { outboxMigration } from '@platform/messaging';
+import { aggregateVersionsMigration, outboxMigration } from '@platform/messaging';
 import { SCHEMA } from './tables';
 
 /** Forward-only migrations of the `domains` schema (the pool's search_path is the schema). */
@@ -126,4 +126,5 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(db);
     },
   },
+  '2026_11_22_0001_aggregate_versions': aggregateVersionsMigration(SCHEMA),
 };

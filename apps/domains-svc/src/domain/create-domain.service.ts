@@ -14,7 +14,7 @@ import { insertDomain, type DomainListRow } from '../db/domains.repository';
 import { enqueueMail, type QueuedMail } from '../db/mail-queue.repository';
 import { insertProperty } from '../db/properties.repository';
 import { insertSubdomains } from '../db/subdomains.repository';
-import { domainEntityData, writeEvents } from '../events/domain-events.writer';
+import { domainEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from './context';
 import { assertRequiredFields } from './domain-rules';
 import { inviteMail, introMail } from './mail-templates';
@@ -170,7 +170,25 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       const invite = body.action === 'SCAN_INVITE';
       events.push(scanRequestedEvent({ domain_id: ids.domain, domain: body.domain, property_id: ids.property, action: body.action, invite }));
     }
-    await writeEvents(trx, partnerId, events);
+    await writeDomainEvents(trx, partnerId, ids.domain, events, {
+      kind: 'created',
+      state: {
+        id: ids.domain,
+        hostname: body.domain,
+        subdomains: [...body.subdomains].sort(),
+        status,
+        is_active: true,
+        source: 'API',
+        property_id: ids.property,
+        company_id: company.id,
+        company_name: company.name,
+        owner_email: company.owner_email,
+        merchants,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        activated_at: null,
+      },
+    });
 
     const mailInput = {
       partnerId,

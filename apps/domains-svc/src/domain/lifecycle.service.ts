@@ -5,7 +5,7 @@ import { deleteCompanyIfUnused } from '../db/companies.repository';
 import { deleteDomain as deleteDomainRow, findDomainForUpdate, updateDomain } from '../db/domains.repository';
 import { enqueueMail } from '../db/mail-queue.repository';
 import { deleteProperty } from '../db/properties.repository';
-import { domainEntityData, writeEvents } from '../events/domain-events.writer';
+import { domainEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId, isActiveStatus, nextStatus, type Transition } from './domain-rules';
 import { introMail, inviteMail } from './mail-templates';
@@ -26,13 +26,16 @@ export async function deactivateDomain(ctx: DomainsContext, partnerId: string, d
   const id = assertDomainId(domainId);
   await ctx.db.transaction().execute(async (trx) => {
     const domain = await transition(trx, partnerId, id, 'deactivate');
-    await writeEvents(trx, partnerId, [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))]);
+    await writeDomainEvents(trx, partnerId, id, [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))], { kind: 'deactivated' });
   });
 }
 
 export async function activateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  await ctx.db.transaction().execute((trx) => transition(trx, partnerId, id, 'activate'));
+  await ctx.db.transaction().execute(async (trx) => {
+    await transition(trx, partnerId, id, 'activate');
+    await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' });
+  });
 }
 
 /** INVITED + the invitation to the owner; the intro e-mail too when asked. */
@@ -47,6 +50,7 @@ export async function inviteDomain(ctx: DomainsContext, partnerId: string, domai
       widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
     };
     await enqueueMail(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
+    await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' });
   });
 }
 
@@ -59,7 +63,7 @@ export async function deleteDomain(ctx: DomainsContext, partnerId: string, domai
     await deleteDomainRow(trx, partnerId, id);
     await deleteProperty(trx, partnerId, domain.property_id);
     await deleteCompanyIfUnused(trx, partnerId, domain.company_id);
-    await writeEvents(trx, partnerId, [
+    await writeDomainEvents(trx, partnerId, id, [
       domainDeletedEvent({
         id,
         domain: domain.hostname,

@@ -3,6 +3,7 @@ import { MAX_SUBDOMAINS } from '@platform/contracts';
 import { AppError, notFound } from '@platform/http';
 import { findDomainForUpdate } from '../db/domains.repository';
 import { countSubdomains, deleteSubdomain as deleteSubdomainRow, insertSubdomains, listSubdomainsOfDomain } from '../db/subdomains.repository';
+import { writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId, resolveSubdomain, subdomainMatch } from './domain-rules';
 
@@ -24,6 +25,7 @@ export async function createSubdomain(ctx: DomainsContext, partnerId: string, do
     }
     const now = new Date();
     const [row] = await insertSubdomains(trx, [{ id: randomUUID(), partner_id: partnerId, domain_id: id, hostname, created_at: now, updated_at: now }]);
+    await writeDomainEvents(trx, partnerId, id, [], { kind: 'subdomains' });
     return row;
   });
 }
@@ -37,6 +39,7 @@ export async function deleteSubdomain(ctx: DomainsContext, partnerId: string, do
     const match = subdomainMatch(value.trim(), domain.hostname);
     const deleted = match.id || match.hostname ? await deleteSubdomainRow(trx, partnerId, id, match) : undefined;
     if (!deleted) throw notFound('subdomain');
+    await writeDomainEvents(trx, partnerId, id, [], { kind: 'subdomains' });
     return deleted;
   });
 }

@@ -3,7 +3,7 @@ import { notFound } from '@platform/http';
 import { updateCompany } from '../db/companies.repository';
 import { findDomainForUpdate, updateDomain as touchDomain } from '../db/domains.repository';
 import { findPropertyForUpdate, updateProperty } from '../db/properties.repository';
-import { propertyEntityData, writeEvents } from '../events/domain-events.writer';
+import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId } from './domain-rules';
 
@@ -52,11 +52,15 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
       const value = body[setting];
       if (value !== undefined && value !== property[setting]) settingChanges[setting] = value;
     }
+    const events = [];
     if (Object.keys(settingChanges).length > 0) {
       const updated = await updateProperty(trx, partnerId, property.id, settingChanges);
-      await writeEvents(trx, partnerId, [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))]);
+      events.push(propertyUpdatedEvent(settingChanges, propertyEntityData(updated)));
     }
-    if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) await touchDomain(trx, partnerId, id, {});
+    if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) {
+      await touchDomain(trx, partnerId, id, {});
+      await writeDomainEvents(trx, partnerId, id, events, { kind: 'updated' });
+    }
     return { id };
   });
 }

@@ -1,21 +1,68 @@
 import type { Kysely } from 'kysely';
-import type { DomainEntityData, DomainStatus, EventPayload, PropertyEntityData } from '@platform/contracts';
+import {
+  domainChangedEvent,
+  type DOMAIN_CHANGES,
+  type DomainEntityData,
+  type DomainSource,
+  type DomainState,
+  type DomainStatus,
+  type EventPayload,
+  type PropertyEntityData,
+} from '@platform/contracts';
 import { writeOutbox } from '@platform/messaging';
-import type { DomainListRow } from '../db/domains.repository';
+import { findDomainState, type DomainListRow, type DomainStateRow } from '../db/domains.repository';
 import type { PropertyRow } from '../db/properties.repository';
 import { SCHEMA, type DomainsDb } from '../db/tables';
 import type { InstanceSettings } from '../domain/context';
 
 export const EVENT_SOURCE = 'domains-svc';
 
-/** Writes events in the caller's transaction (the request id travels in the message headers). */
-export async function writeEvents(trx: Kysely<DomainsDb>, partnerId: string, payloads: EventPayload[]) {
+export type DomainChange = (typeof DOMAIN_CHANGES)[number];
+
+/**
+ * Writes one domain's events in the caller's transaction (the request id travels in the message
+ * headers), all with the domain as their aggregate. With a change, domain.changed follows with
+ * the domain's whole state after it (read in this transaction unless given), for projections.
+ */
+export async function writeDomainEvents(
+  trx: Kysely<DomainsDb>,
+  partnerId: string,
+  domainId: string,
+  payloads: EventPayload[],
+  change?: { kind: DomainChange; state?: DomainState },
+) {
+  const all = [...payloads];
+  if (change) {
+    const state = change.state ?? toDomainState(await findDomainState(trx, partnerId, domainId));
+    all.push(domainChangedEvent(change.kind, state));
+  }
   await writeOutbox(
     trx,
     SCHEMA,
     EVENT_SOURCE,
-    payloads.map((payload) => ({ partnerId, payload })),
+    all.map((payload) => ({ partnerId, aggregateId: domainId, payload })),
   );
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toDomainState(row: DomainStateRow): DomainState {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    subdomains: row.subdomains,
+    status: row.status as DomainStatus,
+    is_active: row.is_active,
+    source: row.source as DomainSource,
+    property_id: row.property_id,
+    company_id: row.company_id,
+    company_name: row.company_name,
+    owner_email: row.owner_email,
+    merchants: row.merchants,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    activated_at: iso(row.activated_at),
+  };
 }
 
 export function domainEntityData(row: DomainListRow, settings: InstanceSettings): DomainEntityData {

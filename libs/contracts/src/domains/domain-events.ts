@@ -11,6 +11,8 @@ export const DOMAIN_EVENTS = {
   propertyUpdated: 'property.updated',
   /** Internal: asks the scanner to scan the domain (action SCAN / SCAN_INVITE). */
   scanRequested: 'scan.requested',
+  /** Internal: the domain's whole state after any change, for other services' projections. */
+  changed: 'domain.changed',
 } as const;
 
 export const eventInstanceSchema = z.object({ id: z.number().int(), name: z.string(), hostname: z.string(), region: z.string() });
@@ -121,6 +123,38 @@ export const propertyUpdatedEventSchema = z.object({
 export const scanRequestedEventSchema = z.object({
   event: z.literal(DOMAIN_EVENTS.scanRequested),
   params: z.object({ domain_id: z.string(), domain: z.string(), property_id: z.string(), action: domainActionSchema, invite: z.boolean() }).strict(),
+});
+
+/** What changed in a domain.changed event; the state it carries is always whole. */
+export const DOMAIN_CHANGES = ['created', 'updated', 'invited', 'activated', 'deactivated', 'subdomains'] as const;
+
+/** The domain as other services project it (billing, merchants, consent): state, owner and every hostname. */
+export const domainStateSchema = z.object({
+  id: z.string(),
+  hostname: z.string(),
+  subdomains: z.array(z.string()),
+  status: domainStatusSchema,
+  is_active: z.boolean(),
+  source: domainSourceSchema,
+  property_id: z.string(),
+  company_id: z.string(),
+  company_name: z.string(),
+  owner_email: z.string(),
+  merchants: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  activated_at: z.string().nullable(),
+});
+export type DomainState = z.infer<typeof domainStateSchema>;
+
+export const domainChangedEventSchema = z.object({
+  event: z.literal(DOMAIN_EVENTS.changed),
+  params: z.object({ change: z.enum(DOMAIN_CHANGES), domain: domainStateSchema.strict() }).strict(),
+});
+
+export const domainChangedEvent = (change: (typeof DOMAIN_CHANGES)[number], domain: DomainState): EventPayload => ({
+  event: DOMAIN_EVENTS.changed,
+  params: { change, domain },
 });
 
 export const domainCreatedEvent = (params: DomainCreatedParams, data: DomainEntityData): EventPayload => ({

@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import {
+  domainChangedEventSchema,
+  domainCreatedEventSchema,
+  domainDeactivatedEventSchema,
+  domainDeletedEventSchema,
+  propertyUpdatedEventSchema,
+  scanRequestedEventSchema,
+} from './domains/domain-events';
+import type { EventDefinition, EventMessageOf } from './events';
+
+/**
+ * Every event on the bus, public and internal, by name (= routing key): the one place a
+ * consumer, the webhook service and the docs learn what an event is and what it carries.
+ */
+export const EVENT_REGISTRY = {
+  'domain.created': { visibility: 'public', description: 'A domain was created (with its company, property and subscription).', schema: domainCreatedEventSchema },
+  'domain.deactivated': { visibility: 'public', description: 'An ACTIVE domain was deactivated.', schema: domainDeactivatedEventSchema },
+  'domain.deleted': { visibility: 'public', description: 'A domain was deleted, with its subdomains, property and subscriptions.', schema: domainDeletedEventSchema },
+  'property.updated': { visibility: 'public', description: 'Widget settings of a domain\'s property changed; params hold the new values.', schema: propertyUpdatedEventSchema },
+  'scan.requested': { visibility: 'internal', description: 'The scanner should scan a domain (create with action SCAN or SCAN_INVITE).', schema: scanRequestedEventSchema },
+  'domain.changed': { visibility: 'internal', description: 'The whole state of a domain after any change, for projections.', schema: domainChangedEventSchema },
+} as const satisfies Record<string, EventDefinition>;
+
+export type EventName = keyof typeof EVENT_REGISTRY;
+export const EVENT_NAMES = Object.keys(EVENT_REGISTRY) as EventName[];
+export const PUBLIC_EVENT_NAMES = EVENT_NAMES.filter((name) => EVENT_REGISTRY[name].visibility === 'public');
+
+/** The typed payload of a registered event. */
+export type PayloadOf<N extends EventName> = z.output<(typeof EVENT_REGISTRY)[N]['schema']>;
+/** A bus message carrying a registered event, its payload typed. */
+export type MessageOf<N extends EventName> = EventMessageOf<PayloadOf<N>>;
+
+export const isEventName = (name: string): name is EventName => Object.hasOwn(EVENT_REGISTRY, name);

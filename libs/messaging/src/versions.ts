@@ -1,0 +1,68 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * Per-aggregate versions. The publishing side numbers each aggregate's events 1, 2, 3... in commit
+ * order (the row lock taken by the upsert is held until commit); the consuming side remembers the
+ * highest version each projection applied, so a stale or repeated event is ignored whatever order
+ * it arrives in.
+ */
+
+/** Migration creating <schema>.aggregate_versions; every publishing service includes it. */
+export function aggregateVersionsMigration(schema: string): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE ${sql.id(schema, 'aggregate_versions')} (
+          aggregate_id text PRIMARY KEY,
+          version bigint NOT NULL
+        )`.execute(db);
+    },
+  };
+}
+
+/** The next version of each aggregate, one per entry (an id given twice gets two consecutive versions). */
+export async function nextVersions<DB>(trx: Kysely<DB>, schema: string, aggregateIds: string[]): Promise<number[]> {
+  const counts = new Map<string, number>();
+  for (const id of aggregateIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const ids = [...counts.keys()];
+  const { rows } = await sql<{ aggregate_id: string; version: string }>`
+    INSERT INTO ${sql.id(schema, 'aggregate_versions')} (aggregate_id, version)
+    SELECT * FROM UNNEST(${ids}::text[], ${ids.map((id) => counts.get(id)!)}::bigint[])
+    ON CONFLICT (aggregate_id) DO UPDATE SET version = ${sql.id(schema, 'aggregate_versions')}.version + EXCLUDED.version
+    RETURNING aggregate_id, version`.execute(trx);
+  // The last version of each id was returned; hand them out from the first.
+  const next = new Map(rows.map((r) => [r.aggregate_id, Number(r.version) - counts.get(r.aggregate_id)! + 1]));
+  return aggregateIds.map((id) => {
+    const version = next.get(id)!;
+    next.set(id, version + 1);
+    return version;
+  });
+}
+
+/** Migration creating <schema>.projection_versions; every service with a projection includes it. */
+export function projectionVersionsMigration(schema: string): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE ${sql.id(schema, 'projection_versions')} (
+          projection text NOT NULL,
+          aggregate_id text NOT NULL,
+          version bigint NOT NULL,
+          PRIMARY KEY (projection, aggregate_id)
+        )`.execute(db);
+    },
+  };
+}
+
+/**
+ * Records that `projection` is at `version` of the aggregate, in the handler's transaction; false
+ * (and nothing recorded) when it already applied that version or a newer one: skip the event.
+ */
+export async function applyIfNewer<DB>(trx: Kysely<DB>, schema: string, projection: string, aggregateId: string, version: number): Promise<boolean> {
+  const table = sql.id(schema, 'projection_versions');
+  const { rows } = await sql<{ version: string }>`
+    INSERT INTO ${table} (projection, aggregate_id, version) VALUES (${projection}, ${aggregateId}, ${version})
+    ON CONFLICT (projection, aggregate_id) DO UPDATE SET version = EXCLUDED.version WHERE ${table}.version < EXCLUDED.version
+    RETURNING version`.execute(trx);
+  return rows.length === 1;
+}
