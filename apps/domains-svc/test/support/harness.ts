@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import type { EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { listenServer, serverPort } from '@platform/http';
 import { createTestDatabase, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
@@ -20,7 +21,7 @@ export interface ApiResponse {
 
 export interface OutboxRow {
   routing_key: string;
-  message: { id: string; partner_id: string; source: string; payload: { event: string; params: Record<string, unknown>; entity?: { kind: string; data: Record<string, unknown> } } };
+  message: EventMessage;
 }
 
 export const WIDGET_BASE_URL = 'https://widget.test';
