@@ -1,8 +1,7 @@
-import { createLogger } from '@platform/observability';
-import { expectHealthyService } from '@platform/testing';
-import { buildApp } from '../src/app';
+import { expectChassisService } from '@platform/testing';
+import { billingService } from '../src/service';
 
-describe('billing-svc health', () => {
-  it('when probed, then it answers live and ready, and unknown paths get the 404 envelope', () =>
-    expectHealthyService(buildApp(createLogger('test', 'silent'))));
+describe('billing-svc on the chassis', () => {
+  it('when started, then it migrates its schema for its own role, answers live, ready and metrics, and unknown paths get the 404 envelope', () =>
+    expectChassisService(billingService));
 });

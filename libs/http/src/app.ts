@@ -14,6 +14,8 @@ export interface ServiceAppOptions {
   /** Checks for /health/ready (database, broker...). /health/live answers while the process runs. */
   readiness?: Record<string, HealthCheck>;
   bodyLimit?: string;
+  /** Served at /metrics (a prom-client Registry fits). */
+  metrics?: { contentType: string; metrics(): Promise<string> };
 }
 
 /** /health/live while the process runs; /health/ready (503 in the envelope) unless every dependency answers. */
@@ -47,6 +49,12 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(healthRouter(options.readiness ?? {}));
+  const metrics = options.metrics;
+  if (metrics) {
+    app.get('/metrics', async (_req, res) => {
+      res.type(metrics.contentType).send(await metrics.metrics());
+    });
+  }
   app.use(requestId);
   app.use(jsonBody(options.bodyLimit));
   for (const router of options.routers) app.use(router);

@@ -18,6 +18,8 @@ export interface DispatcherOptions<R extends RouteSpec, C> {
   prefix: string;
   /** Who calls, from the bearer token; undefined (or no bearer token) answers 401 AUTH.API_KEY. */
   authenticate: (token: string) => C | undefined;
+  /** Whether the caller may use the route (e.g. holds its permission); false answers 403 AUTH.FORBIDDEN. */
+  authorize?: (caller: C, route: RouteSpec) => boolean;
   /** Everything outside the prefix (health, 404s...), e.g. an Express app. */
   fallback: RequestListener;
   bodyLimitBytes?: number;
@@ -26,6 +28,8 @@ export interface DispatcherOptions<R extends RouteSpec, C> {
    * drifts, so a presenter that leaves the contract fails a test. On by default outside production.
    */
   validateResponses?: boolean;
+  /** Called once per answered request (metrics, access log); operationId is undefined when no route matched. */
+  onAnswer?: (answer: { operationId: string | undefined; method: string; status: number; durationMs: number; requestId: string }) => void;
 }
 
 type AnyHandler = (input: { params: unknown; query: unknown; body: unknown; caller: unknown; req: IncomingMessage }) => unknown;
@@ -101,6 +105,7 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
   const prefix = options.prefix;
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
+  const matched = new WeakMap<ServerResponse, string>();
 
   /** The answer as sent: a Reply's status, headers and body, or the plain result with 200. */
   const send = (res: ServerResponse, spec: RouteSpec, result: unknown) => {
@@ -132,6 +137,10 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
       return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
     }
     const spec = match.route.spec;
+    matched.set(res, spec.operationId);
+    if (options.authorize && !options.authorize(caller, spec)) {
+      throw new AppError('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, { required: spec.permission });
+    }
     const body = hasBody(req.headers) ? await readJson(req, limit) : undefined;
     const parsed = parseRequest(
       { params: match.params, query: rawQuery ? parseQuery(rawQuery) : {}, body },
@@ -151,6 +160,13 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
     const incoming = req.headers[REQUEST_ID_HEADER];
     const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
+    const onAnswer = options.onAnswer;
+    if (onAnswer) {
+      const started = performance.now();
+      res.once('finish', () =>
+        onAnswer({ operationId: matched.get(res), method: req.method ?? 'GET', status: res.statusCode, durationMs: performance.now() - started, requestId }),
+      );
+    }
     runWithContext({ requestId }, () =>
       handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendError(res, errorObjectOf(err, options.logger))),
     );

@@ -57,6 +57,8 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     PATH: process.env.PATH,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // Local runs and tests migrate at boot; production runs each service's migrate.js instead.
+    MIGRATE_ON_BOOT: process.env.MIGRATE_ON_BOOT ?? 'true',
     DATABASE_URL: options.databaseUrl,
     AMQP_URL: options.amqpUrl,
     INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? keys.privateKey,

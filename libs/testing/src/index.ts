@@ -3,3 +3,4 @@ export * from './wait';
 export * from './broker';
 export * from './smtp';
 export * from './health';
+export * from './service';

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { env } from '@platform/config';
+
+/** What every service reads from its environment; a service adds its own variables to it. */
+export const serviceConfigSchema = z.object({
+  LOG_LEVEL: env.logLevel,
+  NODE_ENV: z.string().default('development'),
+  DATABASE_URL: env.databaseUrl,
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /** The gateway's public key; services refuse /portal calls without a token it signed. */
+  INTERNAL_JWT_PUBLIC_KEY: env.pem,
+  AMQP_URL: env.amqpUrl,
+  EVENTS_EXCHANGE: env.eventsExchange,
+  /** false holds events in the outbox (they publish once a relay runs); used by the crash test. */
+  OUTBOX_RELAY_ENABLED: env.bool(true),
+  OUTBOX_POLL_MS: env.durationMs(1_000),
+  /**
+   * Boot applies the service's migrations (and sets up its role) first. Off by default, so
+   * production can run the service as a login role that cannot change the schema and migrate
+   * with `node dist/apps/<service>/migrate.js` instead; `npm start` and the tests turn it on.
+   */
+  MIGRATE_ON_BOOT: env.bool(false),
+});
+export type ServiceConfig = z.infer<typeof serviceConfigSchema>;

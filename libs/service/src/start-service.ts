@@ -1,0 +1,244 @@
+import type { RequestListener, Server } from 'node:http';
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import { InternalTokenVerifier, type InternalCaller } from '@platform/auth';
+import { parseEnv, env } from '@platform/config';
+import type { RouteSpec, ServiceName } from '@platform/contracts';
+import { createDb, migrateToLatest, ensureServiceRole, ping, sql, type Kysely, type Migration } from '@platform/db';
+import { buildServiceApp, createDispatcher, createHttpServer, listenServer, serverPort, type Handlers } from '@platform/http';
+import { connectAmqp, startConsumer, startOutboxRelay, type AmqpConnection, type Consumer, type ConsumerOptions, type OutboxRelay } from '@platform/messaging';
+import { createLogger, type Logger } from '@platform/observability';
+import { serviceConfigSchema, type ServiceConfig } from './config';
+import { createServiceMetrics, type ServiceMetrics } from './metrics';
+
+/** What a service's handlers, consumers and background work are built from. */
+export interface ServiceRuntime<DB, Cfg> {
+  name: string;
+  config: Cfg;
+  logger: Logger;
+  db: Kysely<DB>;
+  pool: Pool;
+  amqp: AmqpConnection;
+  metrics: ServiceMetrics;
+}
+
+/** Work that runs beside the server (a job runner, a mail sender): started after boot, stopped before the database closes. */
+export interface BackgroundWork {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** One consumer of the service: its queue and typed handlers; the chassis adds the connection, schema and exchange. */
+export type ConsumerSpec<DB> = Omit<ConsumerOptions<DB>, 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'>;
+
+export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx> {
+  /** Process name, e.g. billing-svc (logs, metrics). */
+  name: string;
+  /** Its PostgreSQL schema (and role svc_<schema>). */
+  schema: string;
+  /** The audience its internal tokens are minted for (the route table's service name); absent for a worker with no /portal. */
+  audience?: ServiceName;
+  /** Env variables naming its port and host, with the default port. */
+  listen: { portEnv: string; hostEnv: string; defaultPort: number };
+  /** The service's own configuration, beside serviceConfigSchema. */
+  config?: X;
+  migrations: Record<string, Migration>;
+  /** Builds what handlers, consumers and work share (use cases' context). */
+  context?: (runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => Ctx | Promise<Ctx>;
+  routes?: readonly R[];
+  handlers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => Handlers<R, InternalCaller>;
+  consumers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => ConsumerSpec<DB>[];
+  background?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => BackgroundWork[];
+  /** Closed after background work stops, before the broker and database (e.g. a mail transport). */
+  closeContext?: (ctx: Ctx) => Promise<void> | void;
+}
+
+export interface RunningService<DB, Cfg, Ctx> {
+  runtime: ServiceRuntime<DB, Cfg>;
+  context: Ctx;
+  server: Server;
+  url: string;
+  /** Stops in order: HTTP, consumers, background work, relay, context, broker, database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Environment to read (tests); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Listen on this port instead of the configured one (0 = ephemeral, tests). */
+  port?: number;
+  logger?: Logger;
+}
+
+/** Applies the service's migrations and sets up its role, as the URL's (admin) user. */
+export async function migrateService(definition: Pick<ServiceDefinition<unknown, z.ZodRawShape, RouteSpec, unknown>, 'schema' | 'migrations'>, databaseUrl: string) {
+  const admin = createDb<unknown>({ url: databaseUrl, schema: definition.schema, max: 1 });
+  try {
+    await ping(admin.db);
+    await migrateToLatest(admin.db, definition.schema, definition.migrations);
+    await ensureServiceRole(admin.db, definition.schema);
+  } finally {
+    await admin.db.destroy();
+  }
+}
+
+/** Refuses to run on a schema that lacks some of the service's migrations (MIGRATE_ON_BOOT off). */
+async function assertMigrated(db: Kysely<unknown>, definition: { name: string; schema: string; migrations: Record<string, Migration> }) {
+  let applied = new Set<string>();
+  try {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.id(definition.schema, 'kysely_migration')}`.execute(db);
+    applied = new Set(rows.map((r) => r.name));
+  } catch {
+    // No migration table (or no right to read it): nothing counts as applied.
+  }
+  const pending = Object.keys(definition.migrations).filter((name) => !applied.has(name));
+  if (pending.length > 0) {
+    throw new Error(
+      `schema ${definition.schema} lacks ${pending.length} migration(s) (${pending.join(', ')}): run node dist/apps/${definition.name}/migrate.js, or set MIGRATE_ON_BOOT=true`,
+    );
+  }
+}
+
+/**
+ * Boots a service the one way every service boots: configuration, database as the service role
+ * (migrating first only with MIGRATE_ON_BOOT), broker (ready before serving), token verifier,
+ * outbox relay, consumers, background work, then /portal through the dispatcher with health,
+ * readiness (database and broker) and /metrics. A definition without routes is a worker: it
+ * serves only health and metrics.
+ */
+export async function startService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(
+  definition: ServiceDefinition<DB, X, R, Ctx>,
+  options: StartOptions = {},
+): Promise<RunningService<DB, ServiceConfig & z.infer<z.ZodObject<X>>, Ctx>> {
+  type Cfg = ServiceConfig & z.infer<z.ZodObject<X>>;
+  const source = options.env ?? process.env;
+  const schema = serviceConfigSchema.extend({
+    ...(definition.config ?? {}),
+    [definition.listen.portEnv]: env.port(definition.listen.defaultPort),
+    [definition.listen.hostEnv]: z.string().default('127.0.0.1'),
+  });
+  const parsed = parseEnv(schema, source) as Record<string, unknown>;
+  const config = parsed as Cfg;
+  const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
+
+  if (config.MIGRATE_ON_BOOT) await migrateService(definition, config.DATABASE_URL);
+  // Runs as svc_<schema>, which PostgreSQL lets touch only this schema.
+  const { db, pool } = createDb<DB>({ url: config.DATABASE_URL, schema: definition.schema, max: config.DB_POOL_MAX, asServiceRole: true });
+  const metrics = createServiceMetrics(definition.name);
+  let amqp: AmqpConnection | undefined;
+  try {
+    await ping(db as Kysely<unknown>);
+    if (!config.MIGRATE_ON_BOOT) await assertMigrated(db as Kysely<unknown>, definition);
+    amqp = await connectAmqp(config.AMQP_URL, logger);
+    // Fail fast at boot rather than run a service whose events can never leave the outbox.
+    await amqp.ready(5_000);
+    const runtime: ServiceRuntime<DB, Cfg> = { name: definition.name, config, logger, db, pool, amqp, metrics };
+    const context = (await definition.context?.(runtime)) as Ctx;
+
+    const relay: OutboxRelay = startOutboxRelay({
+      pool,
+      schema: definition.schema,
+      amqp,
+      exchange: config.EVENTS_EXCHANGE,
+      logger,
+      enabled: config.OUTBOX_RELAY_ENABLED,
+      pollIntervalMs: config.OUTBOX_POLL_MS,
+    });
+    const consumers: Consumer[] = (definition.consumers?.(context, runtime) ?? []).map((spec) =>
+      startConsumer<DB>({ ...spec, amqp: amqp!, pool, schema: definition.schema, exchange: config.EVENTS_EXCHANGE, logger }),
+    );
+    const work = definition.background?.(context, runtime) ?? [];
+    for (const w of work) w.start();
+
+    const fallback = buildServiceApp({
+      logger,
+      routers: [],
+      readiness: { database: () => ping(db as Kysely<unknown>), broker: () => amqp!.ready(1_000) },
+      metrics: metrics.registry,
+    });
+    let listener: RequestListener = fallback;
+    if (definition.routes && definition.handlers && definition.audience) {
+      const verifier = new InternalTokenVerifier(config.INTERNAL_JWT_PUBLIC_KEY, definition.audience);
+      listener = createDispatcher<R, InternalCaller>({
+        logger,
+        routes: definition.routes,
+        handlers: definition.handlers(context, runtime),
+        prefix: '/portal',
+        authenticate: (token) => verifier.verify(token),
+        // The gateway checked the key's permission; a service checks it again, so a token is not a skeleton key.
+        authorize: (caller, route) => caller.permissions.includes(route.permission),
+        fallback,
+        validateResponses: config.NODE_ENV !== 'production',
+        onAnswer: ({ operationId = 'unmatched', method, status, durationMs, requestId }) => {
+          metrics.httpRequests.inc({ operation: operationId, method, status: String(status) });
+          metrics.httpDuration.observe({ operation: operationId, method }, durationMs / 1000);
+          logger.info({ requestId, method, operation: operationId, status, ms: Math.round(durationMs * 10) / 10 }, 'request');
+        },
+      });
+    }
+    const port = options.port ?? (parsed[definition.listen.portEnv] as number);
+    const server = await listenServer(createHttpServer(listener), port, parsed[definition.listen.hostEnv] as string);
+    const url = `http://127.0.0.1:${serverPort(server)}`;
+    logger.info({ port: serverPort(server) }, 'listening');
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections?.();
+        const steps: [string, () => Promise<unknown>][] = [
+          ['consumers', () => Promise.all(consumers.map((c) => c.stop()))],
+          ['background work', () => Promise.all(work.map((w) => w.stop()))],
+          ['outbox relay', () => relay.stop()],
+          ['context', async () => definition.closeContext?.(context)],
+          ['broker', () => amqp!.close()],
+          ['database', () => db.destroy()],
+        ];
+        for (const [what, step] of steps) await step().catch((err: unknown) => logger.error({ err }, `stopping ${what} failed`));
+      })());
+    return { runtime, context, server, url, stop };
+  } catch (err) {
+    await amqp?.close().catch(() => undefined);
+    await db.destroy().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * main.ts of a service: starts it and stops it in order on SIGTERM/SIGINT (a second signal, or
+ * 10 s, forces the exit). A boot failure prints its reason and exits 1.
+ */
+export function runService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(definition: ServiceDefinition<DB, X, R, Ctx>): void {
+  startService(definition).then(
+    (service) => {
+      let signalled = false;
+      const onSignal = (signal: string) => {
+        if (signalled) process.exit(1);
+        signalled = true;
+        service.runtime.logger.info({ signal }, 'shutting down');
+        setTimeout(() => process.exit(1), 10_000).unref();
+        void service.stop().then(() => process.exit(0));
+      };
+      process.on('SIGTERM', () => onSignal('SIGTERM'));
+      process.on('SIGINT', () => onSignal('SIGINT'));
+    },
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}
+
+/** migrate.ts of a service: applies its migrations as the DATABASE_URL user and exits. */
+export function runMigrations(definition: Pick<ServiceDefinition<unknown, z.ZodRawShape, RouteSpec, unknown>, 'schema' | 'migrations' | 'name'>): void {
+  const { DATABASE_URL } = parseEnv(z.object({ DATABASE_URL: env.databaseUrl }));
+  migrateService(definition, DATABASE_URL).then(
+    () => {
+      console.log(`${definition.name}: schema ${definition.schema} is up to date`);
+    },
+    (err: unknown) => {
+      console.error(`${definition.name}: migration failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import { PERMISSIONS, type RouteSpec } from '@platform/contracts';
+import { startService, type RunningService, type ServiceDefinition } from '@platform/service';
+import { createTestDatabase, testInfra, uniqueName } from './infra';
+
+export interface TestService<DB, Cfg, Ctx> {
+  service: RunningService<DB, Cfg, Ctx>;
+  url: string;
+  databaseUrl: string;
+  exchange: string;
+  /** An internal token for a new partner (all permissions unless given), as the gateway would mint it. */
+  partner(options?: { permissions?: string[]; requiredFields?: string[] }): { id: string; token: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Any service on the chassis, in-process on an ephemeral port, with its own database and
+ * exchange, migrated on boot, and real internal tokens.
+ */
+export async function startTestService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(
+  definition: ServiceDefinition<DB, X, R, Ctx>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<TestService<DB, z.infer<z.ZodObject<X>>, Ctx>> {
+  const { amqpUrl } = await testInfra();
+  const database = await createTestDatabase(definition.schema);
+  const keys = generateInternalKeyPair();
+  const exchange = uniqueName(`${definition.schema}_events`);
+  const service = await startService(definition, {
+    port: 0,
+    env: {
+      DATABASE_URL: database.url,
+      AMQP_URL: amqpUrl,
+      EVENTS_EXCHANGE: exchange,
+      INTERNAL_JWT_PUBLIC_KEY: keys.publicKey,
+      MIGRATE_ON_BOOT: 'true',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'test',
+      ...env,
+    },
+  });
+  const minter = new InternalTokenMinter(keys.privateKey);
+  return {
+    service,
+    url: service.url,
+    databaseUrl: database.url,
+    exchange,
+    partner: ({ permissions = [...PERMISSIONS], requiredFields = [] } = {}) => {
+      const id = `partner_${randomUUID()}`;
+      return { id, token: minter.mint({ partnerId: id, keyId: randomUUID(), permissions, requiredFields }, definition.audience ?? definition.schema) };
+    },
+    close: async () => {
+      await service.stop();
+      await database.drop();
+    },
+  };
+}
