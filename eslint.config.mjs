@@ -1,6 +1,15 @@
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 
+// Layer rules Nx tags cannot express (they see projects, not folders or test files).
+const testingOnlyInTests = { name: '@platform/testing', message: 'libs/testing is for tests only.' };
+const noExpress = { name: 'express', message: 'Only libs/http and the apps\' http/ layers use Express.' };
+const domainMustStayPure = ['express', 'kysely', 'pg', 'amqplib'].map((name) => ({
+  name,
+  message: 'domain/ holds use cases and rules: SQL goes through db/ repositories, messages through events/, HTTP through http/.',
+}));
+const restrict = (paths) => ({ 'no-restricted-imports': ['error', { paths }] });
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -25,4 +34,8 @@ export default tseslint.config(
       ],
     },
   },
+  // Later entries win for the same rule, so each lists everything its files may not import.
+  { files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'], ignores: ['libs/testing/**'], rules: restrict([testingOnlyInTests]) },
+  { files: ['libs/*/src/**/*.ts'], ignores: ['libs/http/**', 'libs/testing/**'], rules: restrict([testingOnlyInTests, noExpress]) },
+  { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
 );

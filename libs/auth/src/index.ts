@@ -1,8 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
-import { errorObject } from '@platform/contracts';
-import { sendError } from '@platform/http';
 
 /** What a service learns about the caller from the gateway's internal token. */
 export interface InternalCaller {
@@ -92,22 +89,4 @@ export class InternalTokenVerifier {
       return undefined;
     }
   }
-}
-
-/** Services refuse any call without a valid internal token from the gateway (401 in the envelope). */
-export function requireInternalCaller(verifier: InternalTokenVerifier): RequestHandler {
-  return (req, res, next) => {
-    const header = req.header('authorization');
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-    const caller = token ? verifier.verify(token) : undefined;
-    if (!caller) return sendError(res, errorObject('AUTH.API_KEY', 'A valid internal token is required.'));
-    res.locals.caller = caller;
-    next();
-  };
-}
-
-export function callerOf(res: { locals: Record<string, unknown> }): InternalCaller {
-  const caller = res.locals.caller as InternalCaller | undefined;
-  if (!caller) throw new Error('requireInternalCaller must run before this handler');
-  return caller;
 }

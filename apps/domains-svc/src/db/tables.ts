@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { OutboxTable } from '@platform/messaging';
 
 /** Timestamps come back as Date, go in as Date or ISO string. */
@@ -117,3 +117,6 @@ export interface DomainsDb {
 }
 
 export const SCHEMA = 'domains';
+
+/** The schema's database handle (pool or transaction), as use cases pass it to repositories. */
+export type DomainsDatabase = Kysely<DomainsDb>;

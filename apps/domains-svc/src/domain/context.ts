@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { DomainsDb } from '../db/tables';
+import type { DomainsDatabase } from '../db/tables';
 
 /** Installation facts that appear on every domain and event. */
 export interface InstanceSettings {
@@ -11,7 +10,7 @@ export interface InstanceSettings {
 
 /** What the use cases need: the database (they open transactions on it) and the instance settings. */
 export interface DomainsContext {
-  db: Kysely<DomainsDb>;
+  db: DomainsDatabase;
   settings: InstanceSettings;
 }
 

@@ -10,11 +10,10 @@ import type { DomainsContext } from './context';
 import { assertDomainId, isActiveStatus, nextStatus, type Transition } from './domain-rules';
 import { introMail, inviteMail } from './mail-templates';
 import { widgetScript } from './widget';
-import type { Kysely } from 'kysely';
-import type { DomainsDb } from '../db/tables';
+import type { DomainsDatabase } from '../db/tables';
 
 /** Locks the partner's domain, checks the transition and stores the new status. */
-async function transition(trx: Kysely<DomainsDb>, partnerId: string, domainId: string, name: Transition) {
+async function transition(trx: DomainsDatabase, partnerId: string, domainId: string, name: Transition) {
   const domain = await findDomainForUpdate(trx, partnerId, domainId);
   if (!domain) throw notFound('domain');
   const status = nextStatus(domain.status, name);

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
 import { z } from 'zod';
-import { InternalTokenVerifier, callerOf, generateInternalKeyPair, requireInternalCaller } from '@platform/auth';
-import { defineRoute, type RouteSpec } from '@platform/contracts';
+import { InternalTokenVerifier, generateInternalKeyPair } from '@platform/auth';
+import { defineRoute, errorObject, type RouteSpec } from '@platform/contracts';
 import { createDb } from '@platform/db';
-import { listen, serverPort } from '@platform/http';
+import { listen, sendError, serverPort } from '@platform/http';
 import { createLogger } from '@platform/observability';
 import { createTestDatabase } from '@platform/testing';
 import { loadConfig } from '../../src/config';
@@ -93,7 +93,15 @@ export async function startUpstream(): Promise<Upstream> {
   const { publicKey, privateKey } = generateInternalKeyPair();
   const app = express();
   let seq = 0;
-  app.use(requireInternalCaller(new InternalTokenVerifier(publicKey, 'domains')));
+  // Like every service: no valid internal token from the gateway, 401 in the envelope.
+  const verifier = new InternalTokenVerifier(publicKey, 'domains');
+  app.use((req, res, next) => {
+    const header = req.header('authorization');
+    const caller = header?.startsWith('Bearer ') ? verifier.verify(header.slice(7)) : undefined;
+    if (!caller) return sendError(res, errorObject('AUTH.API_KEY', 'A valid internal token is required.'));
+    res.locals.caller = caller;
+    next();
+  });
   app.use(express.text({ type: () => true }));
   app.get('/portal/things/missing', (_req, res) => {
     res.status(404).json({ error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'No such thing.', status: 404 } });
@@ -121,7 +129,7 @@ export async function startUpstream(): Promise<Upstream> {
         body: typeof req.body === 'string' ? req.body : null,
         contentType: req.header('content-type') ?? null,
         requestId: req.header('x-request-id') ?? null,
-        caller: callerOf(res),
+        caller: res.locals.caller,
       },
     });
   });
