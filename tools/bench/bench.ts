@@ -15,6 +15,8 @@ const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const TOTAL_DOMAINS = Number(process.env.BENCH_DOMAINS ?? 100_000);
 const PARTNERS = 5;
+/** One more partner with this many domains, for the deep-page scenario. */
+const DEEP_DOMAINS = Number(process.env.BENCH_DEEP_DOMAINS ?? 100_000);
 const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
 /** Optional regex over scenario names, e.g. BENCH_ONLY='get by id' (ratios need both sides). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
@@ -47,7 +49,8 @@ async function main() {
     distDir: path.resolve(__dirname, '..', '..'),
     databaseUrl,
     amqpUrl,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', EVENTS_EXCHANGE: `${dbName}.events` },
+    // production: answers are not re-validated against their schemas (that check runs in development and tests).
+    env: { LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', EVENTS_EXCHANGE: `${dbName}.events` },
   });
   const ceiling = await startCeiling();
   try {
@@ -59,7 +62,10 @@ async function main() {
     }
     const started = Date.now();
     await seedDomains(databaseUrl, partners.map((p) => p.id), Math.floor(TOTAL_DOMAINS / PARTNERS));
-    console.log(`seeded ${TOTAL_DOMAINS} domains for ${PARTNERS} partners in ${Date.now() - started} ms`);
+    const deepPartner = await platform.admin<{ id: string }>('partner', 'create', '--name', 'Bench deep partner');
+    const deepKey = (await platform.admin<{ key: string }>('key', 'create', '--partner', deepPartner.id)).key;
+    await seedDomains(databaseUrl, [deepPartner.id], DEEP_DOMAINS, 'deep');
+    console.log(`seeded ${TOTAL_DOMAINS} domains for ${PARTNERS} partners and ${DEEP_DOMAINS} for one more in ${Date.now() - started} ms`);
 
     const me = partners[0];
     const ids = await sampleDomainIds(databaseUrl, me.id, 1000);
@@ -86,6 +92,14 @@ async function main() {
         paths: ['/portal/domains'],
         body: (n) => JSON.stringify({ domain: `new${n}-${runId}.bench.example.com`, company_name: `Bench Co ${n}`, account_email: `o${n}@bench.example.com`, company_setup: true }),
         target: { rps: 500 },
+      },
+      {
+        // Active domains are 5/6 of the seed: page 5,000 of 10 reads rows 49,991-50,000 of ~83,000.
+        name: 'gateway list page 5000 (100k domains)',
+        url: viaGateway.url,
+        headers: { authorization: `Bearer ${deepKey}` },
+        paths: ['/portal/domains?limit=10&page=5000'],
+        target: { p99Ms: 50 },
       },
       ...reads('direct', direct, false),
       { name: 'ceiling node:http', url: ceiling.url, headers: {}, paths: ['/'] },

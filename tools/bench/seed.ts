@@ -4,12 +4,12 @@ import { Client } from 'pg';
  * Seeds domains straight into domains-svc's schema with SQL (not through the API): one company
  * and one property per domain, statuses and widget flags spread so filters select real subsets.
  */
-export async function seedDomains(databaseUrl: string, partnerIds: string[], perPartner: number): Promise<void> {
+export async function seedDomains(databaseUrl: string, partnerIds: string[], perPartner: number, tag = 'p'): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     for (const [p, partnerId] of partnerIds.entries()) {
-      const params = [partnerId, perPartner, `p${p}`];
+      const params = [partnerId, perPartner, `${tag}${p}`];
       await db.query(
         `INSERT INTO domains.companies (id, partner_id, name, email, owner_id, owner_email, created_at, updated_at)
          SELECT md5($3 || 'c' || g)::uuid, $1, 'Company ' || g, 'owner' || g || '@example.com', md5($3 || 'o' || g)::uuid,

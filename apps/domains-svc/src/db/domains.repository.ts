@@ -163,37 +163,61 @@ type ListParams = Omit<DomainFilters, 'flags' | 'search' | 'companyTradeName'> &
     limitPlusOne: number;
   };
 
+/**
+ * Deferred join: the page of ids comes first, from domains alone (an index-only scan of
+ * domains_partner_list when only the partner and activity filter), and only those rows are
+ * joined to their property and company. Filters on property or company columns are EXISTS
+ * checks, so they never widen the scan that pages.
+ */
 const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
-  let q = joined(db).select(VIEW_COLUMNS).where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
-  if (p.status !== undefined) q = q.where('d.status', '=', p.status);
-  if (p.id !== undefined) q = q.where('d.id', '=', p.id);
-  if (p.source !== undefined) q = q.where('d.source', '=', p.source);
-  for (const flag of FLAGS) if (p[flag] !== undefined) q = q.where(`p.${flag}` as const, '=', p[flag]!);
+  let ids = db.selectFrom('domains as d').select(['d.id', 'd.created_at']).where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
+  if (p.status !== undefined) ids = ids.where('d.status', '=', p.status);
+  if (p.id !== undefined) ids = ids.where('d.id', '=', p.id);
+  if (p.source !== undefined) ids = ids.where('d.source', '=', p.source);
+  const flags = FLAGS.filter((flag) => p[flag] !== undefined);
+  if (flags.length > 0) {
+    ids = ids.where(({ exists, selectFrom }) =>
+      exists(flags.reduce((q, flag) => q.where(`p.${flag}` as const, '=', p[flag]!), selectFrom('properties as p').select('p.id').whereRef('p.id', '=', 'd.property_id'))),
+    );
+  }
   if (p.hostnameLike !== undefined) {
     const { hostnameLike, searchUuid } = p;
-    q = q.where((eb) =>
+    // Served by the trigram index on hostname (see migrations).
+    ids = ids.where((eb) =>
       eb.or([eb('d.hostname', 'like', hostnameLike), ...(searchUuid !== undefined ? [eb('d.id', '=', searchUuid), eb('d.property_id', '=', searchUuid)] : [])]),
     );
   }
-  // The displayed trade name falls back to the company name (see the presenter).
-  if (p.tradeNameLike !== undefined) q = q.where(sql<string>`coalesce(c.trade_name, c.name)`, 'ilike', p.tradeNameLike);
-  if (p.companyIdNumber !== undefined) q = q.where('c.id_number', '=', p.companyIdNumber);
-  if (p.companyId !== undefined) q = q.where('d.company_id', '=', p.companyId);
-  if (p.propertyId !== undefined) q = q.where('d.property_id', '=', p.propertyId);
-  if (p.instanceId !== undefined) q = q.where('d.instance_id', '=', p.instanceId);
-  if (p.widgetVersion !== undefined) q = q.where('d.widget_version', '=', p.widgetVersion);
+  const { tradeNameLike, companyIdNumber } = p;
+  if (tradeNameLike !== undefined || companyIdNumber !== undefined) {
+    ids = ids.where(({ exists, selectFrom }) => {
+      let c = selectFrom('companies as c').select('c.id').whereRef('c.id', '=', 'd.company_id');
+      // The displayed trade name falls back to the company name (see the presenter).
+      if (tradeNameLike !== undefined) c = c.where(sql<string>`coalesce(c.trade_name, c.name)`, 'ilike', tradeNameLike);
+      if (companyIdNumber !== undefined) c = c.where('c.id_number', '=', companyIdNumber);
+      return exists(c);
+    });
+  }
+  if (p.companyId !== undefined) ids = ids.where('d.company_id', '=', p.companyId);
+  if (p.propertyId !== undefined) ids = ids.where('d.property_id', '=', p.propertyId);
+  if (p.instanceId !== undefined) ids = ids.where('d.instance_id', '=', p.instanceId);
+  if (p.widgetVersion !== undefined) ids = ids.where('d.widget_version', '=', p.widgetVersion);
   // Array containment uses the GIN index on merchants.
-  if (p.merchantId !== undefined) q = q.where(sql<boolean>`d.merchants @> ARRAY[${p.merchantId}]::text[]`);
-  if (p.referralPartnerId !== undefined) q = q.where('d.referral_partner_id', '=', p.referralPartnerId);
-  if (p.createdFrom !== undefined) q = q.where('d.created_at', '>=', p.createdFrom);
-  if (p.createdTo !== undefined) q = q.where('d.created_at', '<=', p.createdTo);
-  if (p.activatedFrom !== undefined) q = q.where('d.activated_at', '>=', p.activatedFrom);
-  if (p.activatedTo !== undefined) q = q.where('d.activated_at', '<=', p.activatedTo);
-  return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(p.offset).limit(p.limitPlusOne);
+  if (p.merchantId !== undefined) ids = ids.where(sql<boolean>`d.merchants @> ARRAY[${p.merchantId}]::text[]`);
+  if (p.referralPartnerId !== undefined) ids = ids.where('d.referral_partner_id', '=', p.referralPartnerId);
+  if (p.createdFrom !== undefined) ids = ids.where('d.created_at', '>=', p.createdFrom);
+  if (p.createdTo !== undefined) ids = ids.where('d.created_at', '<=', p.createdTo);
+  if (p.activatedFrom !== undefined) ids = ids.where('d.activated_at', '>=', p.activatedFrom);
+  if (p.activatedTo !== undefined) ids = ids.where('d.activated_at', '<=', p.activatedTo);
+  const page = ids.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(p.offset).limit(p.limitPlusOne);
+  return joined(db)
+    .innerJoin(page.as('page'), 'page.id', 'd.id')
+    .select(VIEW_COLUMNS)
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc');
 });
 
 /** One page (limit + 1 rows, to know whether another exists), newest first. */
-export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: DomainFilters, offset: number, limit: number) {
+export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: DomainFilters, window: { offset: number; limitPlusOne: number }) {
   const { flags, search, companyTradeName, ...plain } = f;
   return listQuery(db, {
     ...plain,
@@ -202,8 +226,7 @@ export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: D
     hostnameLike: search ? `%${likeEscape(search.text.toLowerCase())}%` : undefined,
     searchUuid: search?.uuid,
     tradeNameLike: companyTradeName === undefined ? undefined : `%${likeEscape(companyTradeName)}%`,
-    offset,
-    limitPlusOne: limit + 1,
+    ...window,
   });
 }
 

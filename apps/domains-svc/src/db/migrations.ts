@@ -127,4 +127,12 @@ export const migrations: Record<string, Migration> = {
     },
   },
   '2026_11_22_0001_aggregate_versions': aggregateVersionsMigration(SCHEMA),
+  '2026_11_22_0002_hostname_search': {
+    // search=<text> is a substring match on hostname: a trigram index serves it at any size.
+    // The extension lives in public so every service's schema can use it.
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`.execute(db);
+      await sql`CREATE INDEX domains_hostname_trgm ON domains USING gin (hostname public.gin_trgm_ops)`.execute(db);
+    },
+  },
 };

@@ -1,5 +1,5 @@
-import { isUuid, paginationMeta, SUBSCRIPTION_FILTERS, type ListDomainsQuery } from '@platform/contracts';
-import { notFound, pageOffset, takePage, validationError } from '@platform/http';
+import { isUuid, SUBSCRIPTION_FILTERS, type ListDomainsQuery } from '@platform/contracts';
+import { listPage, notFound, validationError } from '@platform/http';
 import { findDomainDetail, listDomains as listDomainRows, type DomainFilters } from '../db/domains.repository';
 import type { DomainsContext } from './context';
 import { assertDomainId } from './domain-rules';
@@ -20,9 +20,7 @@ export async function listDomains(ctx: DomainsContext, partnerId: string, query:
     throw validationError(unavailable.map((name) => ({ path: `query.${name}`, message: 'this filter is not available yet' })));
   }
   const filters = toFilters(query);
-  const rows = filters ? await listDomainRows(ctx.db, partnerId, filters, pageOffset(query.page, query.limit), query.limit) : [];
-  const { items, hasMore } = takePage(rows, query.limit);
-  return { items, meta: paginationMeta(query.page, hasMore) };
+  return listPage(query, async (window) => (filters ? listDomainRows(ctx.db, partnerId, filters, window) : []));
 }
 
 /** Query -> repository filters; undefined when a filter can match nothing (e.g. a non-uuid id). */
