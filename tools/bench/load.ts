@@ -10,6 +10,8 @@ export interface Scenario {
   /** For POST: a fresh body per request (unique hostnames). */
   body?: (n: number) => string;
   target?: { rps?: number; p99Ms?: number };
+  /** Concurrent connections (default CONNECTIONS). */
+  connections?: number;
 }
 
 export interface Result {
@@ -24,7 +26,7 @@ export interface Result {
 
 export const CONNECTIONS = 32;
 
-/** Runs one scenario with autocannon (32 connections) after a short warm-up. */
+/** Runs one scenario with autocannon (32 connections unless the scenario says) after a short warm-up. */
 export async function runScenario(s: Scenario, durationSec: number, warmupSec = 2): Promise<Result> {
   let n = 0;
   const requests = [
@@ -36,7 +38,7 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
       },
     },
   ];
-  const options: autocannon.Options = { url: s.url, connections: CONNECTIONS, headers: s.headers, requests };
+  const options: autocannon.Options = { url: s.url, connections: s.connections ?? CONNECTIONS, headers: s.headers, requests };
   if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec });
   const r = await autocannon({ ...options, duration: durationSec });
   return {

@@ -167,10 +167,12 @@ type ListParams = Omit<DomainFilters, 'flags' | 'search' | 'companyTradeName'> &
  * Deferred join: the page of ids comes first, from domains alone (an index-only scan of
  * domains_partner_list when only the partner and activity filter), and only those rows are
  * joined to their property and company. Filters on property or company columns are EXISTS
- * checks, so they never widen the scan that pages.
+ * checks, so they never widen the scan that pages. The ids are handed over as an array
+ * (`= ANY(ARRAY(...))`): with generic plans PostgreSQL cannot know the page is small, and a
+ * joined subquery made it hash-join whole tables (58 instead of 1,400 lists/s measured).
  */
 const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
-  let ids = db.selectFrom('domains as d').select(['d.id', 'd.created_at']).where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
+  let ids = db.selectFrom('domains as d').select('d.id').where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
   if (p.status !== undefined) ids = ids.where('d.status', '=', p.status);
   if (p.id !== undefined) ids = ids.where('d.id', '=', p.id);
   if (p.source !== undefined) ids = ids.where('d.source', '=', p.source);
@@ -210,10 +212,10 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
   if (p.activatedTo !== undefined) ids = ids.where('d.activated_at', '<=', p.activatedTo);
   const page = ids.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(p.offset).limit(p.limitPlusOne);
   return joined(db)
-    .innerJoin(page.as('page'), 'page.id', 'd.id')
     .select(VIEW_COLUMNS)
-    .orderBy('page.created_at', 'desc')
-    .orderBy('page.id', 'desc');
+    .where(sql<boolean>`d.id = ANY(ARRAY(${page}))`)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc');
 });
 
 /** One page (limit + 1 rows, to know whether another exists), newest first. */
