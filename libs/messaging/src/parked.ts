@@ -47,3 +47,49 @@ export async function replayParked(options: ReplayParkedOptions): Promise<number
     await closeQuietly(ch);
   }
 }
+
+export interface ParkedMessage {
+  messageId: string | undefined;
+  event: string | undefined;
+  reason: string | undefined;
+  attempts: number | undefined;
+  lastError: string | undefined;
+}
+
+/**
+ * Operator view of `<queue>.parked`: the first `limit` messages, read and put back (nacked with
+ * requeue) so nothing is lost; they stay parked until replayed.
+ */
+export async function listParked(options: { amqp: AmqpConnection; queue: string; limit?: number }): Promise<{ total: number; messages: ParkedMessage[] }> {
+  const names = consumerQueueNames(options.queue, 0);
+  const ch = await options.amqp.createConfirmChannel();
+  try {
+    const { messageCount } = await ch.checkQueue(names.parked);
+    const taken = [];
+    const messages: ParkedMessage[] = [];
+    while (messages.length < Math.min(options.limit ?? 50, messageCount)) {
+      const msg = await ch.get(names.parked);
+      if (!msg) break;
+      taken.push(msg);
+      const headers = msg.properties.headers ?? {};
+      let event: string | undefined;
+      try {
+        event = (JSON.parse(msg.content.toString('utf8')) as { payload?: { event?: string } }).payload?.event;
+      } catch {
+        event = undefined;
+      }
+      const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+      messages.push({
+        messageId: text(msg.properties.messageId),
+        event,
+        reason: text(headers[PARKED_REASON_HEADER]),
+        attempts: headers[ATTEMPT_HEADER] === undefined ? undefined : Number(headers[ATTEMPT_HEADER]),
+        lastError: text(headers[LAST_ERROR_HEADER]),
+      });
+    }
+    for (const msg of taken) ch.nack(msg, false, true);
+    return { total: messageCount, messages };
+  } finally {
+    await closeQuietly(ch);
+  }
+}
