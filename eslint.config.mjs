@@ -35,7 +35,7 @@ export default tseslint.config(
     },
   },
   // Later entries win for the same rule, so each lists everything its files may not import.
-  { files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'], ignores: ['libs/testing/**'], rules: restrict([testingOnlyInTests]) },
+  { files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'], ignores: ['libs/testing/**', 'tools/test/**'], rules: restrict([testingOnlyInTests]) },
   { files: ['libs/*/src/**/*.ts'], ignores: ['libs/http/**', 'libs/testing/**'], rules: restrict([testingOnlyInTests, noExpress]) },
   { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
 );
