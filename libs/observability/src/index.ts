@@ -36,14 +36,31 @@ export const REDACT_PATHS = [
   '*.token',
 ];
 
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
-    level,
-    base: { service },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    mixin() {
-      const ctx = storage.getStore();
-      return ctx ? { requestId: ctx.requestId } : {};
+/**
+ * Fields of a PostgreSQL error that quote stored or submitted data (the failing row, key values,
+ * query parameters): an unknown error is logged with its code, message and stack, never those.
+ */
+export const ROW_DATA_ERROR_FIELDS = ['detail', 'where', 'internalQuery', 'query', 'parameters', 'hint', 'table', 'column', 'dataType'];
+
+function errorWithoutRowData(err: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  for (const field of ROW_DATA_ERROR_FIELDS) delete serialized[field];
+  return serialized;
+}
+
+/** Pino writes a line to `destination` (stdout by default): JSON, secrets redacted, row data of errors dropped. */
+export function createLogger(service: string, level = 'info', destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: errorWithoutRowData },
+      mixin() {
+        const ctx = storage.getStore();
+        return ctx ? { requestId: ctx.requestId } : {};
+      },
     },
-  });
+    destination,
+  );
 }
