@@ -1,4 +1,6 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { sql, type Kysely } from '@platform/db';
+import { consumerQueueNames, type AmqpConnection } from '@platform/messaging';
 
 /** A service's Prometheus registry, with process metrics and the HTTP metrics every service records. */
 export interface ServiceMetrics {
@@ -28,4 +30,61 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       registers: [registry],
     }),
   };
+}
+
+/** Unpublished outbox rows and the age of the oldest, read at scrape time (a growing age means the relay is stuck). */
+export function registerOutboxMetrics(metrics: ServiceMetrics, schema: string, db: Kysely<unknown>) {
+  let last = { rows: 0, age: 0 };
+  const read = async () => {
+    const { rows } = await sql<{ n: string; age: number | null }>`
+      SELECT count(*)::text AS n, extract(epoch FROM now() - min(created_at))::float8 AS age
+      FROM ${sql.id(schema, 'outbox')} WHERE published_at IS NULL`.execute(db);
+    last = { rows: Number(rows[0]?.n ?? 0), age: rows[0]?.age ?? 0 };
+  };
+  new Gauge({
+    name: 'outbox_unpublished_events',
+    help: 'Events committed to the outbox but not yet published',
+    registers: [metrics.registry],
+    async collect() {
+      await read().catch(() => undefined);
+      this.set(last.rows);
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_unpublished_seconds',
+    help: 'Age of the oldest unpublished outbox event',
+    registers: [metrics.registry],
+    collect() {
+      this.set(last.age);
+    },
+  });
+}
+
+/** Messages waiting in each consumer's queue (lag) and parked for an operator, read at scrape time. */
+export function registerConsumerMetrics(metrics: ServiceMetrics, amqp: AmqpConnection, queues: string[]) {
+  const depth = async (queue: string): Promise<number | undefined> => {
+    const ch = await amqp.createConfirmChannel(1_000);
+    try {
+      return (await ch.checkQueue(queue)).messageCount;
+    } catch {
+      return undefined;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  };
+  new Gauge({
+    name: 'consumer_queue_messages',
+    help: 'Messages waiting in a consumer queue (ready), by queue',
+    labelNames: ['queue', 'kind'],
+    registers: [metrics.registry],
+    async collect() {
+      for (const queue of queues) {
+        const names = consumerQueueNames(queue, 0);
+        for (const [kind, name] of [['work', names.work], ['parked', names.parked]] as const) {
+          const n = await depth(name).catch(() => undefined);
+          if (n !== undefined) this.set({ queue, kind }, n);
+        }
+      }
+    },
+  });
 }

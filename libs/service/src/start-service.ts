@@ -6,10 +6,10 @@ import { parseEnv, env } from '@platform/config';
 import type { RouteSpec, ServiceName } from '@platform/contracts';
 import { createDb, migrateToLatest, ensureServiceRole, ping, sql, type Kysely, type Migration } from '@platform/db';
 import { buildServiceApp, createDispatcher, createHttpServer, listenServer, serverPort, type Handlers } from '@platform/http';
-import { connectAmqp, startConsumer, startOutboxRelay, type AmqpConnection, type Consumer, type ConsumerOptions, type OutboxRelay } from '@platform/messaging';
+import { connectAmqp, consumerQueueNames, DEFAULT_RETRY_DELAYS_MS, startConsumer, startOutboxRelay, type AmqpConnection, type Consumer, type ConsumerOptions, type OutboxRelay } from '@platform/messaging';
 import { createLogger, type Logger } from '@platform/observability';
 import { serviceConfigSchema, type ServiceConfig } from './config';
-import { createServiceMetrics, type ServiceMetrics } from './metrics';
+import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics, type ServiceMetrics } from './metrics';
 
 /** What a service's handlers, consumers and background work are built from. */
 export interface ServiceRuntime<DB, Cfg> {
@@ -58,6 +58,8 @@ export interface RunningService<DB, Cfg, Ctx> {
   context: Ctx;
   server: Server;
   url: string;
+  /** Every queue its consumers declared (work, retry and parked), e.g. for a test to clean up. */
+  queues: string[];
   /** Stops in order: HTTP, consumers, background work, relay, context, broker, database. */
   stop(): Promise<void>;
 }
@@ -144,9 +146,12 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
       enabled: config.OUTBOX_RELAY_ENABLED,
       pollIntervalMs: config.OUTBOX_POLL_MS,
     });
-    const consumers: Consumer[] = (definition.consumers?.(context, runtime) ?? []).map((spec) =>
+    const consumerSpecs = definition.consumers?.(context, runtime) ?? [];
+    const consumers: Consumer[] = consumerSpecs.map((spec) =>
       startConsumer<DB>({ ...spec, amqp: amqp!, pool, schema: definition.schema, exchange: config.EVENTS_EXCHANGE, logger }),
     );
+    registerOutboxMetrics(metrics, definition.schema, db as Kysely<unknown>);
+    registerConsumerMetrics(metrics, amqp, consumerSpecs.map((c) => c.queue));
     const work = definition.background?.(context, runtime) ?? [];
     for (const w of work) w.start();
 
@@ -196,7 +201,11 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
         ];
         for (const [what, step] of steps) await step().catch((err: unknown) => logger.error({ err }, `stopping ${what} failed`));
       })());
-    return { runtime, context, server, url, stop };
+    const queues = consumerSpecs.flatMap((c) => {
+      const names = consumerQueueNames(c.queue, (c.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS).length);
+      return [names.work, names.parked, ...names.retry];
+    });
+    return { runtime, context, server, url, queues, stop };
   } catch (err) {
     await amqp?.close().catch(() => undefined);
     await db.destroy().catch(() => undefined);

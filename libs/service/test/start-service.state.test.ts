@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { z } from 'zod';
 import { defineRoute, resultOf } from '@platform/contracts';
 import { createTestDatabase, startTestService, testInfra } from '@platform/testing';
+import { writeOutbox } from '@platform/messaging';
 import { chassisMigrations, startService, type ServiceDefinition } from '../src';
 
 const pingRoute = defineRoute({
@@ -82,6 +83,25 @@ describe('startService', () => {
       ).rejects.toThrow();
     } finally {
       await database.drop();
+    }
+  });
+
+  it('when events wait in the outbox and a consumer has a queue, then /metrics shows the backlog, its age and the queue depths', async () => {
+    const t = await startTestService(
+      { ...withRoute, consumers: () => [{ queue: `chassis_q_${Date.now()}`, bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }] },
+      { OUTBOX_RELAY_ENABLED: 'false' },
+    );
+    try {
+      const { db } = t.service.runtime;
+      await db.transaction().execute((trx) =>
+        writeOutbox(trx, 'chassis_test', 'test', [1, 2, 3].map((n) => ({ partnerId: 'p', aggregateId: `a${n}`, payload: { event: 'test.happened', params: {} } }))),
+      );
+      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      expect(metrics).toMatch(/^outbox_unpublished_events\{service="chassis-test"\} 3$/m);
+      expect(metrics).toMatch(/^outbox_oldest_unpublished_seconds\{service="chassis-test"\} \d/m);
+      expect(metrics).toMatch(/^consumer_queue_messages\{queue="chassis_q_\d+",kind="parked",service="chassis-test"\} 0$/m);
+    } finally {
+      await t.close();
     }
   });
 });

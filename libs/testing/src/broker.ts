@@ -66,3 +66,17 @@ export async function bindProbe(amqpUrl: string, exchange: string, routingKeys: 
     throw err;
   }
 }
+
+/** Deletes what a test declared on the broker (its exchanges and queues), so runs leave nothing behind. */
+export async function deleteBrokerTopology(amqpUrl: string, what: { exchanges?: string[]; queues?: string[] }): Promise<void> {
+  const connection = await connect(amqpUrl);
+  connection.on('error', () => undefined);
+  try {
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    for (const queue of what.queues ?? []) await channel.deleteQueue(queue);
+    for (const exchange of what.exchanges ?? []) await channel.deleteExchange(exchange);
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
 import { PERMISSIONS, type RouteSpec } from '@platform/contracts';
 import { startService, type RunningService, type ServiceDefinition } from '@platform/service';
+import { deleteBrokerTopology } from './broker';
 import { createTestDatabase, testInfra, uniqueName } from './infra';
 
 export interface TestService<DB, Cfg, Ctx> {
@@ -53,6 +54,7 @@ export async function startTestService<DB, X extends z.ZodRawShape, R extends Ro
     close: async () => {
       await service.stop();
       await database.drop();
+      await deleteBrokerTopology(amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`, ...service.queues] });
     },
   };
 }
