@@ -10,7 +10,8 @@ export interface InternalCaller {
   requiredFields: string[];
 }
 
-const ISSUER = 'gateway';
+/** Who signs internal tokens: the gateway (for partners' API calls) or a service (calling another on a partner's behalf). */
+export type TokenIssuer = 'gateway' | 'services';
 const ALGORITHM = 'ES256';
 
 export function generateInternalKeyPair(): { privateKey: string; publicKey: string } {
@@ -32,6 +33,7 @@ export class InternalTokenMinter {
   constructor(
     privateKeyPem: string,
     private readonly ttlSeconds = 60,
+    private readonly issuer: TokenIssuer = 'gateway',
   ) {
     this.key = createPrivateKey(privateKeyPem);
   }
@@ -44,7 +46,7 @@ export class InternalTokenMinter {
     const token = jwt.sign({ pid: caller.partnerId, perms: caller.permissions, req: caller.requiredFields }, this.key, {
       algorithm: ALGORITHM,
       audience,
-      issuer: ISSUER,
+      issuer: this.issuer,
       subject: caller.keyId,
       expiresIn: this.ttlSeconds,
     });
@@ -54,17 +56,22 @@ export class InternalTokenMinter {
   }
 }
 
+/**
+ * Verifies internal tokens for one audience. The gateway's key is always trusted; the services'
+ * key, when given, lets one service call another on a partner's behalf (it never signs for the gateway).
+ */
 export class InternalTokenVerifier {
-  private readonly key: KeyObject;
+  private readonly keys: Partial<Record<TokenIssuer, KeyObject>>;
   /** The gateway reuses a token for up to a minute, so a verified token is remembered until it expires. */
   private readonly verified = new Map<string, { caller: InternalCaller; expiresAt: number }>();
 
   constructor(
-    publicKeyPem: string,
+    publicKeys: string | { gateway: string; services?: string },
     private readonly audience: string,
     private readonly maxCached = 10_000,
   ) {
-    this.key = createPublicKey(publicKeyPem);
+    const pems = typeof publicKeys === 'string' ? { gateway: publicKeys } : publicKeys;
+    this.keys = { gateway: createPublicKey(pems.gateway), ...(pems.services ? { services: createPublicKey(pems.services) } : {}) };
   }
 
   verify(token: string): InternalCaller | undefined {
@@ -74,7 +81,10 @@ export class InternalTokenVerifier {
       this.verified.delete(token);
     }
     try {
-      const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: this.audience, issuer: ISSUER }) as jwt.JwtPayload;
+      const issuer = (jwt.decode(token) as jwt.JwtPayload | null)?.iss;
+      const key = issuer === 'gateway' || issuer === 'services' ? this.keys[issuer] : undefined;
+      if (!key) return undefined;
+      const claims = jwt.verify(token, key, { algorithms: [ALGORITHM], audience: this.audience, issuer }) as jwt.JwtPayload;
       if (typeof claims.pid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
       const caller: InternalCaller = {
         partnerId: claims.pid,

@@ -100,7 +100,8 @@ export class ServiceClient {
       return await this.breaker.fire(send);
     } catch (err) {
       if (err instanceof UpstreamFailure && 'response' in err) return (err as UpstreamFailure & { response: ServiceResponse }).response;
-      throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.name} service is unavailable; retry later.`);
+      // The cause (refused, timed out, breaker open) stays on the error for the caller's log line.
+      throw Object.assign(new AppError('SERVICE.UNAVAILABLE', `The ${this.options.name} service is unavailable; retry later.`), { cause: err });
     }
   }
 

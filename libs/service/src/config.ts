@@ -9,6 +9,15 @@ export const serviceConfigSchema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   /** The gateway's public key; services refuse /portal calls without a token it signed. */
   INTERNAL_JWT_PUBLIC_KEY: env.pem,
+  /** The services' own key pair: a service signs calls to another with the private key; every service trusts the public one. */
+  SERVICE_JWT_PRIVATE_KEY: env.pem.optional(),
+  SERVICE_JWT_PUBLIC_KEY: env.pem.optional(),
+  /** Where the other services answer (calls between services). */
+  DOMAINS_URL: z.string().url().default('http://127.0.0.1:8081'),
+  BILLING_URL: z.string().url().default('http://127.0.0.1:8082'),
+  MERCHANTS_URL: z.string().url().default('http://127.0.0.1:8083'),
+  CONSENT_URL: z.string().url().default('http://127.0.0.1:8084'),
+  WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:8085'),
   AMQP_URL: env.amqpUrl,
   EVENTS_EXCHANGE: env.eventsExchange,
   /** false holds events in the outbox (they publish once a relay runs); used by the crash test. */

@@ -2,4 +2,5 @@
 export * from './config';
 export * from './metrics';
 export * from './migrations';
+export * from './service-caller';
 export * from './start-service';

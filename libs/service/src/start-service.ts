@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Pool } from 'pg';
 import { z } from 'zod';
-import { InternalTokenVerifier, type InternalCaller } from '@platform/auth';
+import { InternalTokenMinter, InternalTokenVerifier, type InternalCaller } from '@platform/auth';
 import { parseEnv, env } from '@platform/config';
 import type { RouteSpec, ServiceName } from '@platform/contracts';
 import { createDb, migrateToLatest, ensureServiceRole, ping, sql, type Kysely, type Migration } from '@platform/db';
@@ -9,6 +9,7 @@ import { buildServiceApp, createDispatcher, createHttpServer, listenServer, serv
 import { connectAmqp, consumerQueueNames, DEFAULT_RETRY_DELAYS_MS, startConsumer, startOutboxRelay, type AmqpConnection, type Consumer, type ConsumerOptions, type OutboxRelay } from '@platform/messaging';
 import { createLogger, type Logger } from '@platform/observability';
 import { serviceConfigSchema, type ServiceConfig } from './config';
+import { ServiceCaller } from './service-caller';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics, type ServiceMetrics } from './metrics';
 
 /** What a service's handlers, consumers and background work are built from. */
@@ -20,6 +21,8 @@ export interface ServiceRuntime<DB, Cfg> {
   pool: Pool;
   amqp: AmqpConnection;
   metrics: ServiceMetrics;
+  /** A client for another service (one per target, kept for the process); needs SERVICE_JWT_PRIVATE_KEY. */
+  call(target: ServiceName): ServiceCaller;
 }
 
 /** Work that runs beside the server (a job runner, a mail sender): started after boot, stopped before the database closes. */
@@ -134,7 +137,18 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     amqp = await connectAmqp(config.AMQP_URL, logger);
     // Fail fast at boot rather than run a service whose events can never leave the outbox.
     await amqp.ready(5_000);
-    const runtime: ServiceRuntime<DB, Cfg> = { name: definition.name, config, logger, db, pool, amqp, metrics };
+    const callers = new Map<ServiceName, ServiceCaller>();
+    const call = (target: ServiceName) => {
+      let caller = callers.get(target);
+      if (!caller) {
+        if (!config.SERVICE_JWT_PRIVATE_KEY) throw new Error(`${definition.name} calls ${target} but SERVICE_JWT_PRIVATE_KEY is not set`);
+        const baseUrl = { domains: config.DOMAINS_URL, billing: config.BILLING_URL, merchants: config.MERCHANTS_URL, consent: config.CONSENT_URL, webhooks: config.WEBHOOKS_URL }[target];
+        caller = new ServiceCaller({ target, baseUrl, minter: new InternalTokenMinter(config.SERVICE_JWT_PRIVATE_KEY, 60, 'services'), logger });
+        callers.set(target, caller);
+      }
+      return caller;
+    };
+    const runtime: ServiceRuntime<DB, Cfg> = { name: definition.name, config, logger, db, pool, amqp, metrics, call };
     const context = (await definition.context?.(runtime)) as Ctx;
 
     const relay: OutboxRelay = startOutboxRelay({
@@ -163,7 +177,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     });
     let listener: RequestListener = fallback;
     if (definition.routes && definition.handlers && definition.audience) {
-      const verifier = new InternalTokenVerifier(config.INTERNAL_JWT_PUBLIC_KEY, definition.audience);
+      const verifier = new InternalTokenVerifier({ gateway: config.INTERNAL_JWT_PUBLIC_KEY, services: config.SERVICE_JWT_PUBLIC_KEY }, definition.audience);
       listener = createDispatcher<R, InternalCaller>({
         logger,
         routes: definition.routes,
@@ -196,6 +210,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
           ['background work', () => Promise.all(work.map((w) => w.stop()))],
           ['outbox relay', () => relay.stop()],
           ['context', async () => definition.closeContext?.(context)],
+          ['service callers', () => Promise.all([...callers.values()].map((c) => c.close()))],
           ['broker', () => amqp!.close()],
           ['database', () => db.destroy()],
         ];
