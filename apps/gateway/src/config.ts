@@ -23,6 +23,8 @@ export const configSchema = z.object({
   GATEWAY_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: env.logLevel,
   DATABASE_URL: env.databaseUrl,
+  /** Apply the gateway's migrations at boot (npm start, tests); otherwise run dist/apps/gateway/migrate.js first. */
+  MIGRATE_ON_BOOT: env.bool(false),
   INTERNAL_JWT_PRIVATE_KEY: env.pem,
   TRUSTED_PROXIES: trustedProxies,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),

@@ -1,9 +1,10 @@
 import { InternalTokenMinter } from '@platform/auth';
 import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
-import { openServiceDb, ping, serviceRoleUrl, type Kysely } from '@platform/db';
+import { createDb, ping, serviceRoleUrl, type Kysely } from '@platform/db';
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
-import { Counter, Registry } from 'prom-client';
+import { Counter } from 'prom-client';
+import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetrics } from '@platform/service';
 import type { Config } from './config';
 import { ApiKeysRepository } from './db/api-keys.repository';
 import { IdempotencyRepository } from './db/idempotency.repository';
@@ -35,23 +36,24 @@ export interface DepsOverrides {
   routes?: RouteSpec[];
 }
 
-/** What an operator scrapes at /metrics. */
-export interface GatewayMetrics {
-  registry: Registry;
+/** What an operator scrapes at /metrics: the chassis' process and HTTP metrics, and the gateway's own. */
+export interface GatewayMetrics extends ServiceMetrics {
   /** 500 answers per service: each one is a bug; they are counted and logged, and do not open the breaker. */
-  upstreamServerErrors: Counter<'service'>;
+  upstreamServerErrors: Counter<'upstream'>;
 }
 
 function gatewayMetrics(): GatewayMetrics {
-  const registry = new Registry();
+  const metrics = createServiceMetrics('gateway');
   const upstreamServerErrors = new Counter({
     name: 'gateway_upstream_server_errors_total',
     help: 'Answers with status 500 from a service, by service',
-    labelNames: ['service'],
-    registers: [registry],
+    labelNames: ['upstream'],
+    registers: [metrics.registry],
   });
-  return { registry, upstreamServerErrors };
+  return { ...metrics, upstreamServerErrors };
 }
+
+export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations };
 
 /** Idempotency keys past their TTL are dropped this often (any gateway may do it; the delete is idempotent). */
 const IDEMPOTENCY_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
@@ -68,8 +70,10 @@ const upstreamUrl = (config: Config, service: ServiceName): string =>
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
-  // Migrates as the URL's user, then runs as svc_gateway, which can touch only this schema.
-  const { db } = await openServiceDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, migrations, max: 10 });
+  // Migrates as the URL's user (when asked), then runs as svc_gateway, which can touch only this schema.
+  if (config.MIGRATE_ON_BOOT) await migrateService(GATEWAY_DEFINITION, config.DATABASE_URL);
+  const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 10, asServiceRole: true });
+  if (!config.MIGRATE_ON_BOOT) await assertMigrated(db as unknown as Kysely<unknown>, GATEWAY_DEFINITION);
   const keyRepository = new ApiKeysRepository(db);
   const keys = new KeyAuthenticator(async (prefix): Promise<KeyRecord | undefined> => {
     const row = await keyRepository.findCredentialByPrefix(prefix);

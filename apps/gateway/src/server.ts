@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { REQUEST_ID_HEADER } from '@platform/observability';
 import { buildApp } from './app';
 import type { Deps } from './deps';
-import { portalHandler } from './http/portal.handler';
+import { portalHandler, routedOperation } from './http/portal.handler';
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -35,7 +35,7 @@ export function buildServer(deps: Deps): Server {
     idempotency: deps.idempotency,
     idempotencyTtlMs: deps.config.IDEMPOTENCY_TTL_MS,
     idempotentCompletionMs: deps.config.IDEMPOTENT_COMPLETION_TIMEOUT_MS,
-    onServerError: (service) => deps.metrics.upstreamServerErrors.inc({ service }),
+    onServerError: (service) => deps.metrics.upstreamServerErrors.inc({ upstream: service }),
     clientIp,
   });
   return createServer((req, res) => {
@@ -45,8 +45,17 @@ export function buildServer(deps: Deps): Server {
     const incoming = req.headers[REQUEST_ID_HEADER];
     const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader(REQUEST_ID_HEADER, id);
-    if (isPortal(req.url ?? '')) void portal(req, res, id);
-    else app(req, res);
+    if (!isPortal(req.url ?? '')) return app(req, res);
+    const started = performance.now();
+    res.once('finish', () => {
+      const operation = routedOperation.get(res) ?? 'unmatched';
+      const method = req.method ?? 'GET';
+      const seconds = (performance.now() - started) / 1000;
+      deps.metrics.httpRequests.inc({ operation, method, status: String(res.statusCode) });
+      deps.metrics.httpDuration.observe({ operation, method }, seconds);
+      deps.logger.info({ requestId: id, method, operation, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+    });
+    void portal(req, res, id);
   });
 }
 

@@ -29,7 +29,9 @@ describe('breaker per upstream', () => {
     const res = await list(g);
     expect(res.status).toBe(200);
     const metrics = await (await fetch(`${g.url}/metrics`)).text();
-    expect(metrics).toContain('gateway_upstream_server_errors_total{service="domains"} 30');
+    expect(metrics).toContain('gateway_upstream_server_errors_total{upstream="domains",service="gateway"} 30');
+    expect(metrics).toContain('http_requests_total{operation="createThing",method="POST",status="500",service="gateway"} 30');
+    expect(metrics).toContain('http_requests_total{operation="listThings",method="GET",status="200",service="gateway"} 1');
   });
 
   it('when a service answers 503 to many requests, then the breaker opens and the next call is refused without reaching it', async () => {

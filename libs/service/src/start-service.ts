@@ -88,7 +88,7 @@ export async function migrateService(definition: Pick<ServiceDefinition<unknown,
 }
 
 /** Refuses to run on a schema that lacks some of the service's migrations (MIGRATE_ON_BOOT off). */
-async function assertMigrated(db: Kysely<unknown>, definition: { name: string; schema: string; migrations: Record<string, Migration> }) {
+export async function assertMigrated(db: Kysely<unknown>, definition: { name: string; schema: string; migrations: Record<string, Migration> }) {
   let applied = new Set<string>();
   try {
     const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.id(definition.schema, 'kysely_migration')}`.execute(db);

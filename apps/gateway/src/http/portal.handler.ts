@@ -32,6 +32,9 @@ export interface PortalDeps {
 
 export type PortalHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
 
+/** The operation a /portal request was routed to (for metrics and the access log). */
+export const routedOperation = new WeakMap<ServerResponse, string>();
+
 const BEARER = /^Bearer +(\S+) *$/i;
 
 type Reason = Extract<AuthResult, { ok: false }>['reason'] | 'missing';
@@ -105,6 +108,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
       const allowed = found.allowed.flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
       return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
     }
+    routedOperation.set(res, found.route.spec.operationId);
     const required = found.route.spec.permission;
     if (!key.permissions.includes(required)) {
       return sendError(res, errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${required}.`, { required }));

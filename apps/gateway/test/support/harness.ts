@@ -164,7 +164,7 @@ export interface Gateway {
 
 /** The gateway server in-process on an ephemeral port, configured like main.ts but from `env`. */
 export async function startGateway(env: Record<string, string>, routes: RouteSpec[] = TEST_ROUTES): Promise<Gateway> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_BOOT: 'true', ...env });
   const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent') });
   const server = await startServer(buildServer(deps), 0);
   return {
