@@ -1,19 +1,4 @@
-import { listenServer, onShutdown, serverPort } from '@platform/http';
-import { buildServer } from './app';
-import { loadConfig } from './config';
-import { buildDeps } from './deps';
+import { runService } from '@platform/service';
+import { domainsService } from './service';
 
-/** config -> deps (migrations included) -> server -> listen; graceful shutdown on signals. */
-async function main() {
-  const config = loadConfig();
-  const deps = await buildDeps(config);
-  const server = await listenServer(buildServer(deps), config.DOMAINS_PORT, config.DOMAINS_HOST);
-  deps.start();
-  deps.logger.info({ port: serverPort(server) }, 'listening');
-  onShutdown(deps.logger, server, [() => deps.close()]);
-}
-
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runService(domainsService);

@@ -30,6 +30,14 @@ describe('auth and partner isolation', () => {
     }
   });
 
+  it('when the token lacks the route\'s permission, then 403 AUTH.FORBIDDEN names it (the service checks, not only the gateway)', async () => {
+    const reader = h.partner([], ['domains:read']);
+    const res = await h.call(reader, 'POST', '/portal/domains', createBody(uniqueHost()));
+    expect(res.body).toEqual(envelope('AUTH.FORBIDDEN', 403));
+    expect(res.body.error.data).toEqual({ required: 'domains:write' });
+    expect((await h.call(reader, 'GET', '/portal/domains')).status).toBe(200);
+  });
+
   it("when another partner's domain id, an unknown uuid or a non-uuid is used, then every route answers 404 RESOURCE.NOT_FOUND and nothing changes", async () => {
     const owner = h.partner();
     const intruder = h.partner();

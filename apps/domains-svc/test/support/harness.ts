@@ -1,13 +1,8 @@
-import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
 import type { EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
-import { listenServer, serverPort } from '@platform/http';
-import { createTestDatabase, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
-import { buildServer } from '../../src/app';
-import { loadConfig } from '../../src/config';
-import { buildDeps, SERVICE_AUDIENCE, type Deps } from '../../src/deps';
+import { startSmtpServer, startTestService, type TestSmtpServer } from '@platform/testing';
+import { domainsService } from '../../src/service';
 
 export interface TestPartner {
   id: string;
@@ -26,36 +21,23 @@ export interface OutboxRow {
 
 export const WIDGET_BASE_URL = 'https://widget.test';
 
-/** domains-svc in-process on port 0, on a fresh database, with a real SMTP server and real internal JWTs. */
+/** domains-svc on the chassis, in-process on port 0, on a fresh database, with a real SMTP server and real internal JWTs. */
 export async function startDomainsSvc() {
-  const database = await createTestDatabase('domains');
   const smtp: TestSmtpServer = await startSmtpServer();
-  const keys = generateInternalKeyPair();
-  const { amqpUrl } = await testInfra();
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    AMQP_URL: amqpUrl,
-    EVENTS_EXCHANGE: uniqueName('domains_events'),
-    INTERNAL_JWT_PUBLIC_KEY: keys.publicKey,
+  const t = await startTestService(domainsService, {
     SMTP_URL: smtp.url,
     MAIL_POLL_MS: '50',
-    LOG_LEVEL: 'silent',
     WIDGET_BASE_URL,
     INSTANCE_ID: '7',
     INSTANCE_NAME: 'test-instance',
     INSTANCE_HOSTNAME: 'instance.test',
     INSTANCE_REGION: 'eu',
   });
-  const deps: Deps = await buildDeps(config);
-  deps.start();
-  const server: Server = await listenServer(buildServer(deps), 0);
-  const base = `http://127.0.0.1:${serverPort(server)}`;
-  const minter = new InternalTokenMinter(keys.privateKey);
+  const base = t.url;
+  const deps = { db: t.service.runtime.db };
 
-  const partner = (requiredFields: string[] = []): TestPartner => {
-    const id = `partner_${randomUUID()}`;
-    return { id, token: minter.mint({ partnerId: id, keyId: randomUUID(), permissions: [], requiredFields }, SERVICE_AUDIENCE) };
-  };
+  /** A partner's token as the gateway mints it: every permission unless given, and the onboarding fields it requires. */
+  const partner = (requiredFields: string[] = [], permissions?: string[]): TestPartner => t.partner({ requiredFields, permissions });
 
   const call = async (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> => {
     const res = await fetch(`${base}${path}`, {
@@ -92,10 +74,8 @@ export async function startDomainsSvc() {
     outbox,
     setStatus,
     close: async () => {
-      await new Promise((r) => server.close(r));
-      await deps.close();
+      await t.close();
       await smtp.close();
-      await database.drop();
     },
   };
 }
