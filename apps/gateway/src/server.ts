@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Request } from 'express';
+import { answerClientErrors } from '@platform/http';
 import { REQUEST_ID_HEADER } from '@platform/observability';
 import { buildApp } from './app';
 import type { Deps } from './deps';
@@ -38,7 +39,7 @@ export function buildServer(deps: Deps): Server {
     onServerError: (service) => deps.metrics.upstreamServerErrors.inc({ upstream: service }),
     clientIp,
   });
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     // The request id is set here for both paths, without AsyncLocalStorage: once enabled, its
     // promise hooks cost every promise in the process ~20% of the forward path's CPU. Log lines
     // on the portal path carry the id explicitly instead.
@@ -57,6 +58,7 @@ export function buildServer(deps: Deps): Server {
     });
     void portal(req, res, id);
   });
+  return answerClientErrors(server);
 }
 
 /** Listens and resolves with the server once bound (port 0 = ephemeral, for tests). */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { request } from 'node:http';
 import { startGateway, startSuite, bearer, envelope, type Gateway, type Suite, json } from './support/harness';
 
@@ -61,6 +62,24 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
     const body = await json(res);
     expect(body).toEqual(envelope('ROUTE.METHOD_NOT_ALLOWED', 405));
     expect(body.error.data).toEqual({ allowed: ['GET', 'HEAD', 'DELETE'] });
+  });
+
+  it('when the gateway\'s HTTP parser rejects a request (headers over 16 KB, garbage), then the answer is still the envelope', async () => {
+    const port = Number(new URL(gateway.url).port);
+    const send = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(data));
+        socket.write(request);
+      });
+    const big = await send(`GET /portal/things HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(big.split('\r\n\r\n')[1])).toEqual(envelope('REQUEST.HEADERS_TOO_LARGE', 431));
+    const garbage = await send('GARBAGE\r\n\r\n');
+    expect(JSON.parse(garbage.split('\r\n\r\n')[1])).toEqual(envelope('REQUEST.MALFORMED', 400));
   });
 
   it('when HEAD is sent to a GET route, then it is answered like GET without a body', async () => {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { parse as parseQuery } from 'node:querystring';
 import { compileRoute, errorObject, matchRoute, type RouteSpec } from '@platform/contracts';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
+import { answerClientErrors } from './client-errors';
 import { AppError, errorObjectOf, issuesOf, sendError } from './errors';
 import { Reply, type Handlers } from './handlers';
 import { hasBody, isJsonContentType } from './middleware';
@@ -174,7 +175,7 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
 }
 
 /** A node:http server for a listener (keep-alive like listen()); listen on it with listenServer. */
-export const createHttpServer = (listener: RequestListener): Server => createServer(listener);
+export const createHttpServer = (listener: RequestListener): Server => answerClientErrors(createServer(listener));
 
 /** Listens and resolves with the bound port (0 = ephemeral, for tests). */
 export function listenServer(server: Server, port: number, host = '127.0.0.1'): Promise<Server> {

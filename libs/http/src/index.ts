@@ -6,3 +6,4 @@ export * from './app';
 export * from './client';
 export * from './dispatcher';
 export * from './handlers';
+export * from './client-errors';
