@@ -91,16 +91,25 @@ describe('admin CLI: partners and keys', () => {
     [['key', 'explode']],
     [['partner', 'list', '--unknown-flag']],
     [[]],
-  ])('when the arguments are %j, then it exits 2 with a message on stderr and nothing on stdout', async (args) => {
+  ])('when the arguments are %j, then it exits 2 with a message on stderr and, with --json, one error object on stdout', async (args) => {
     const res = await runCli(suite.databaseUrl, [...args, '--json']);
     expect(res.code).toBe(2);
     expect(res.stderr.trim().length).toBeGreaterThan(0);
-    expect(res.stdout).toBe('');
+    expect(res.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(res.stdout)).toEqual({ error: expect.objectContaining({ code: expect.stringMatching(/^(USAGE|INVALID_INPUT)$/), message: expect.any(String) }) });
   });
 
-  it('when the database is unreachable, then it exits 1 with a message', async () => {
+  it('when an input is invalid, then the JSON error names the flag', async () => {
+    const res = await runCli(suite.databaseUrl, ['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000', '--permissions', 'domains:fly', '--json']);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'INVALID_INPUT', issues: expect.arrayContaining([expect.objectContaining({ flag: '--permissions' })]) });
+  });
+
+  it('when the database is unreachable, then it exits 1 with a message, and with --json a DATABASE_UNAVAILABLE object on stdout', async () => {
     const res = await runCli('postgres://postgres@127.0.0.1:1/none', ['partner', 'list', '--json']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/error/);
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('not reachable') } });
+    const human = await runCli('postgres://postgres@127.0.0.1:1/none', ['partner', 'list']);
+    expect([human.code, human.stdout]).toEqual([1, '']);
   });
 });

@@ -89,27 +89,40 @@ export interface CliIo {
   err(line: string): void;
 }
 
+/** Errors a script can branch on (`--json` prints `{"error": {"code", "message", "issues"?}}` on stdout). */
+type CliErrorCode = 'USAGE' | 'INVALID_INPUT' | 'CONFIG' | 'DATABASE_UNAVAILABLE' | 'INTERNAL';
+
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P03', '3D000', '28P01']);
+const isConnectionFailure = (err: unknown) => {
+  const code = (err as { code?: unknown })?.code;
+  return (typeof code === 'string' && CONNECTION_FAILURES.has(code)) || /connect|timeout/i.test((err as Error)?.message ?? '');
+};
+
 /** Runs one admin command and returns the process exit code. */
 export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  /** Humans read stderr; with --json, stdout also carries exactly one JSON object with the error. */
+  const fail = (code: CliErrorCode, message: string, exitCode: number, issues?: { flag: string; message: string }[]) => {
+    io.err(code === 'USAGE' ? message : `error: ${message}`);
+    if (json) io.out(JSON.stringify({ error: { code, message: message.split('\n\n')[0], ...(issues ? { issues } : {}) } }));
+    return exitCode;
+  };
   const [group, action, ...rest] = argv;
   const command = COMMANDS[`${group} ${action}`];
   if (!command) {
-    io.err(group === undefined || group === '--help' ? USAGE : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`);
-    return 2;
+    return fail('USAGE', group === undefined || group === '--help' ? USAGE : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`, 2);
   }
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: rest, options: { ...command.options, json: flag }, strict: true, allowPositionals: false }));
   } catch (err) {
-    io.err(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
+    return fail('USAGE', `${(err as Error).message}\n\n${USAGE}`, 2);
   }
   let config;
   try {
     config = loadAdminConfig();
   } catch (err) {
-    io.err(err instanceof ConfigError ? err.message : String(err));
-    return 2;
+    return fail('CONFIG', err instanceof ConfigError ? err.message : String(err), 2);
   }
   const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 2 });
   try {
@@ -122,12 +135,12 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof AdminInputError) {
-      const message = err.issues.length > 0 ? err.issues.map((i) => `${FLAG_OF[i.input] ?? i.input}: ${i.message}`).join('\n') : err.message;
-      io.err(`error: ${message}`);
-      return 2;
+      const issues = err.issues.map((i) => ({ flag: FLAG_OF[i.input] ?? i.input, message: i.message }));
+      const message = issues.length > 0 ? issues.map((i) => `${i.flag}: ${i.message}`).join('\n') : err.message;
+      return fail('INVALID_INPUT', message, 2, issues.length > 0 ? issues : undefined);
     }
-    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    if (isConnectionFailure(err)) return fail('DATABASE_UNAVAILABLE', `the database is not reachable (${(err as Error).message})`, 1);
+    return fail('INTERNAL', err instanceof Error ? err.message : String(err), 1);
   } finally {
     await db.destroy();
   }
