@@ -1,9 +1,11 @@
-// `npm start`: checks PostgreSQL and RabbitMQ, starts every service (each migrates its schema),
-// creates a demo partner with an API key and prints how to call the API. Ctrl+C stops everything.
+// `npm start`: checks PostgreSQL and RabbitMQ, refuses ports already taken, runs a local mail
+// catcher, starts every service with this shell's whole environment (each migrates its schema),
+// restarts one that dies, creates a demo partner with an API key and prints how to call the API.
+// Ctrl+C stops everything.
 import path from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
-import { launchPlatform } from '@platform/launcher';
+import { launchPlatform, portInUse, PortsInUseError, startMailFolder, type SmtpCatcher } from '@platform/launcher';
 
 // Keep the console readable: the banner matters more than info logs here (LOG_LEVEL=info to see them).
 process.env.LOG_LEVEL ??= 'warn';
@@ -40,18 +42,41 @@ async function checkRabbit() {
   }
 }
 
+/** Unless SMTP_URL names a server of yours, e-mails are caught locally and kept as files. */
+async function startMailCatcher(): Promise<{ catcher?: SmtpCatcher; where: string }> {
+  if (process.env.SMTP_URL) return { where: `sent to ${process.env.SMTP_URL}` };
+  const port = Number(process.env.MAIL_CATCHER_PORT ?? 1025);
+  const folder = path.resolve(process.env.MAIL_DIR ?? path.join(__dirname, '..', '..', '.mail'));
+  if (await portInUse(port)) fail(`port ${port} (mail catcher, MAIL_CATCHER_PORT) is already in use: is another npm start running? Stop it, or set MAIL_CATCHER_PORT.`);
+  const catcher = await startMailFolder(port, folder);
+  process.env.SMTP_URL = catcher.url;
+  return { catcher, where: `${folder} (one .eml file per e-mail)` };
+}
+
 async function main() {
   await checkPostgres();
   await checkRabbit();
-  const platform = await launchPlatform({
-    distDir: path.resolve(__dirname, '..'),
-    databaseUrl,
-    amqpUrl,
-    fixedPorts: true,
-    inheritOutput: true,
-  });
+  const mail = await startMailCatcher();
+  let platform;
+  try {
+    platform = await launchPlatform({
+      distDir: path.resolve(__dirname, '..'),
+      databaseUrl,
+      amqpUrl,
+      fixedPorts: true,
+      inheritEnv: true,
+      supervise: true,
+      inheritOutput: true,
+    });
+  } catch (err) {
+    await mail.catcher?.close();
+    if (err instanceof PortsInUseError) fail(err.message);
+    throw err;
+  }
+  const running = platform;
   const shutdown = async () => {
-    await platform.stop();
+    await running.stop();
+    await mail.catcher?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
@@ -68,8 +93,11 @@ async function main() {
     Demo partner   ${demo.id}
     API key        ${key.key}
 
+    E-mails        ${mail.where}
+
     curl -H "Authorization: Bearer ${key.key}" ${gateway}/portal/domains
 
+  A service that dies is restarted (with back-off; see the [launcher] lines).
   Ctrl+C stops every service.
 `);
 }

@@ -69,7 +69,7 @@ async function main() {
 
     const me = partners[0];
     const ids = await sampleDomainIds(databaseUrl, me.id, 1000);
-    const minter = new InternalTokenMinter(platform.env.INTERNAL_JWT_PRIVATE_KEY!, 3600);
+    const minter = new InternalTokenMinter(platform.keys.gatewayPrivateKey, 3600);
     const internal = minter.mint({ partnerId: me.id, keyId: 'bench', permissions: [...PERMISSIONS], requiredFields: [] }, 'domains');
     const viaGateway = { url: platform.urls.gateway, auth: `Bearer ${me.key}` };
     const direct = { url: platform.urls['domains-svc'], auth: `Bearer ${internal}` };

@@ -1,2 +1,3 @@
 export * from './process';
 export * from './platform';
+export * from './mail';

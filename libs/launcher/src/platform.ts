@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateInternalKeyPair } from '@platform/auth';
-import { freePort, startProcess, waitUntilReady, type ManagedProcess } from './process';
+import { freePort, portInUse, startProcess, waitUntilReady, type ManagedProcess } from './process';
 
 const run = promisify(execFile);
 
@@ -17,22 +17,38 @@ export const SERVICES = [
 ] as const;
 export type ProcessName = (typeof SERVICES)[number]['name'];
 
+/** Signing keys only one kind of process may hold: the gateway's, and the services' own. */
+const GATEWAY_ONLY = ['INTERNAL_JWT_PRIVATE_KEY'];
+const SERVICES_ONLY = ['SERVICE_JWT_PRIVATE_KEY'];
+
 export interface LaunchOptions {
   /** Folder holding dist/apps/<name>/main.js; defaults to the repository's dist/. */
   distDir?: string;
   databaseUrl: string;
   amqpUrl: string;
-  /** Fixed ports (npm start) or ephemeral ones (tests, the default). */
+  /** Fixed ports (npm start, from the *_PORT variables or the defaults) or ephemeral ones (tests, the default). */
   fixedPorts?: boolean;
+  /**
+   * Pass this process's whole environment on (npm start: every variable a service reads reaches
+   * it). Off (tests): only what the launcher sets and `env`, so a developer's shell cannot change a test.
+   */
+  inheritEnv?: boolean;
+  /** Restart a process that exits on its own, with back-off (npm start). */
+  supervise?: boolean;
   /** Extra env for every process, and per process. */
   env?: NodeJS.ProcessEnv;
   envFor?: Partial<Record<ProcessName, NodeJS.ProcessEnv>>;
   inheritOutput?: boolean;
+  /** Where supervision reports (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export interface Platform {
   urls: Record<ProcessName, string>;
+  /** The environment shared by every process (no private key in it). */
   env: NodeJS.ProcessEnv;
+  /** The key pairs this launch generated (or was given): the gateway's and the services'. */
+  keys: { gatewayPrivateKey: string; gatewayPublicKey: string; servicesPrivateKey: string; servicesPublicKey: string };
   processes: Map<ProcessName, ManagedProcess>;
   /** Starts (or starts again) one process with the shared env plus extra; waits until it is ready. */
   start(name: ProcessName, extraEnv?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
@@ -44,44 +60,107 @@ export interface Platform {
 /** dist/ of the repository the command runs from (npm scripts and Nx run at the root). */
 export const defaultDistDir = () => path.resolve(process.cwd(), 'dist');
 
+/** Thrown before anything starts when a fixed port is taken (e.g. a second `npm start`). */
+export class PortsInUseError extends Error {}
+
+const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** A process that ran this long before dying starts its back-off from the beginning again. */
+const STABLE_AFTER_MS = 30_000;
+
 /** Runs every service as its own process on this machine, wired together through env. */
 export async function launchPlatform(options: LaunchOptions): Promise<Platform> {
   const distDir = options.distDir ?? process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
-  const keys = generateInternalKeyPair();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const source = options.inheritEnv ? process.env : {};
+  const gateway = generateInternalKeyPair();
+  const services = generateInternalKeyPair();
+  const keys = {
+    gatewayPrivateKey: source.INTERNAL_JWT_PRIVATE_KEY ?? gateway.privateKey,
+    gatewayPublicKey: source.INTERNAL_JWT_PUBLIC_KEY ?? gateway.publicKey,
+    servicesPrivateKey: source.SERVICE_JWT_PRIVATE_KEY ?? services.privateKey,
+    servicesPublicKey: source.SERVICE_JWT_PUBLIC_KEY ?? services.publicKey,
+  };
+
   const ports = {} as Record<ProcessName, number>;
   for (const s of SERVICES) ports[s.name] = options.fixedPorts ? Number(process.env[s.portEnv] ?? s.defaultPort) : await freePort();
+  if (options.fixedPorts) {
+    const taken = [];
+    for (const s of SERVICES) if (await portInUse(ports[s.name])) taken.push(`${ports[s.name]} (${s.name}, ${s.portEnv})`);
+    if (taken.length > 0) {
+      throw new PortsInUseError(
+        `port ${taken.join(', ')} ${taken.length > 1 ? 'are' : 'is'} already in use: is another npm start running? Stop it, or set other ports (e.g. GATEWAY_PORT=9080 DOMAINS_PORT=9081 ...).`,
+      );
+    }
+  }
   const urls = {} as Record<ProcessName, string>;
   for (const s of SERVICES) urls[s.name] = `http://127.0.0.1:${ports[s.name]}`;
 
   const env: NodeJS.ProcessEnv = {
+    ...source,
     PATH: process.env.PATH,
-    NODE_ENV: process.env.NODE_ENV ?? 'development',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    NODE_ENV: source.NODE_ENV ?? 'development',
+    LOG_LEVEL: source.LOG_LEVEL ?? 'info',
     // Local runs and tests migrate at boot; production runs each service's migrate.js instead.
-    MIGRATE_ON_BOOT: process.env.MIGRATE_ON_BOOT ?? 'true',
+    MIGRATE_ON_BOOT: source.MIGRATE_ON_BOOT ?? 'true',
     DATABASE_URL: options.databaseUrl,
     AMQP_URL: options.amqpUrl,
-    INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? keys.privateKey,
-    INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? keys.publicKey,
-    WIDGET_BASE_URL: process.env.WIDGET_BASE_URL ?? urls.gateway,
+    INTERNAL_JWT_PUBLIC_KEY: keys.gatewayPublicKey,
+    SERVICE_JWT_PUBLIC_KEY: keys.servicesPublicKey,
+    WIDGET_BASE_URL: source.WIDGET_BASE_URL ?? urls.gateway,
     ...Object.fromEntries(SERVICES.flatMap((s) => [[s.portEnv, String(ports[s.name])], [s.urlEnv, urls[s.name]]])),
     ...options.env,
   };
+  for (const name of [...GATEWAY_ONLY, ...SERVICES_ONLY]) delete env[name];
+  const envOf = (name: ProcessName): NodeJS.ProcessEnv =>
+    name === 'gateway' ? { ...env, INTERNAL_JWT_PRIVATE_KEY: keys.gatewayPrivateKey } : { ...env, SERVICE_JWT_PRIVATE_KEY: keys.servicesPrivateKey };
 
   const processes = new Map<ProcessName, ManagedProcess>();
-  const start = async (name: ProcessName, extraEnv: NodeJS.ProcessEnv = {}) => {
-    await processes.get(name)?.stop();
+  let stopping = false;
+  const restarts = new Map<ProcessName, { attempt: number; timer?: NodeJS.Timeout }>();
+
+  const spawnOne = (name: ProcessName, extraEnv: NodeJS.ProcessEnv) => {
     const proc = startProcess({
       name,
       script: path.join(distDir, 'apps', name, 'main.js'),
-      env: { ...env, ...options.envFor?.[name], ...extraEnv },
+      env: { ...envOf(name), ...options.envFor?.[name], ...extraEnv },
       inheritOutput: options.inheritOutput,
     });
     processes.set(name, proc);
+    const startedAt = Date.now();
+    if (options.supervise) {
+      void proc.exited.then((code) => {
+        // Stopped on purpose (platform.stop, or start() replacing it): nothing to do.
+        if (stopping || processes.get(name) !== proc || proc.stopRequested) return;
+        const state = restarts.get(name) ?? { attempt: 0 };
+        if (Date.now() - startedAt > STABLE_AFTER_MS) state.attempt = 0;
+        const delay = RESTART_DELAYS_MS[Math.min(state.attempt, RESTART_DELAYS_MS.length - 1)];
+        state.attempt += 1;
+        const how = proc.child.signalCode ? `signal ${proc.child.signalCode}` : `code ${code}`;
+        log(`[launcher] ${name} exited (${how}); restarting in ${delay / 1000}s`);
+        state.timer = setTimeout(() => {
+          if (stopping) return;
+          const again = spawnOne(name, extraEnv);
+          waitUntilReady(again, `${urls[name]}/health/ready`).then(
+            () => log(`[launcher] ${name} is back`),
+            (err: unknown) => log(`[launcher] ${name} did not come back: ${(err as Error).message.split('\n')[0]}`),
+          );
+        }, delay);
+        restarts.set(name, state);
+      });
+    }
+    return proc;
+  };
+
+  const start = async (name: ProcessName, extraEnv: NodeJS.ProcessEnv = {}) => {
+    clearTimeout(restarts.get(name)?.timer);
+    await processes.get(name)?.stop();
+    const proc = spawnOne(name, extraEnv);
     await waitUntilReady(proc, `${urls[name]}/health/ready`);
     return proc;
   };
   const stop = async () => {
+    stopping = true;
+    for (const r of restarts.values()) clearTimeout(r.timer);
     await Promise.all([...processes.values()].map((p) => p.stop()));
   };
 
@@ -98,5 +177,5 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     const { stdout } = await run(process.execPath, [path.join(distDir, 'apps', 'gateway', 'admin.js'), ...args, '--json'], { env });
     return JSON.parse(stdout) as T;
   };
-  return { urls, env, processes, start, stop, admin };
+  return { urls, env, keys, processes, start, stop, admin };
 }

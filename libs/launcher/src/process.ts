@@ -8,6 +8,8 @@ export interface ManagedProcess {
   output: () => string;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
+  /** True once stop() was called: its exit is not a crash. */
+  readonly stopRequested: boolean;
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
@@ -35,12 +37,17 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stopRequested = false;
   return {
     name: options.name,
     child,
     output: () => tail.join('\n'),
     exited,
+    get stopRequested() {
+      return stopRequested;
+    },
     stop: async (signal = 'SIGTERM') => {
+      stopRequested = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
       await exited;
@@ -57,7 +64,8 @@ export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutM
     if (exitCode !== undefined) throw new Error(`${proc.name} exited (${exitCode}) before it was ready:\n${proc.output()}`);
     try {
       const res = await fetch(url);
-      if (res.ok) return;
+      // A ready answer counts only while our child runs: another process may hold the port.
+      if (res.ok && proc.child.exitCode === null && proc.child.signalCode === null) return;
     } catch {
       // not listening yet
     }
@@ -77,5 +85,14 @@ export function freePort(): Promise<number> {
       const port = typeof address === 'object' && address ? address.port : 0;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/** Whether something already listens on 127.0.0.1:port (binding it fails). */
+export function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(true));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
   });
 }

@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpCatcher } from '@platform/launcher';
 import { waitFor } from './wait';
 
 export interface ReceivedMail {
@@ -37,33 +36,18 @@ function subjectOf(raw: string): string {
   return line ? decodeHeader(line[1]).trim() : '';
 }
 
-/** A real SMTP server on an ephemeral port (no auth required, no TLS) that keeps what it receives. */
+/** A real SMTP server on an ephemeral port (the launcher's catcher) that keeps what it receives in memory. */
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, subject: subjectOf(raw), decoded: decodeQuotedPrintable(raw) });
-        callback();
-      });
+  const catcher = await startSmtpCatcher({
+    onMessage: ({ from, to, raw }) => {
+      messages.push({ from, to, raw, subject: subjectOf(raw), decoded: decodeQuotedPrintable(raw) });
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.server.address() as AddressInfo;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: catcher.url,
     messages,
     waitForMessage: (predicate, timeoutMs = 10_000) => waitFor(() => messages.find(predicate), { timeoutMs, what: 'an e-mail' }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => catcher.close(),
   };
 }

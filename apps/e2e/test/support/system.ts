@@ -1,4 +1,4 @@
-import { createTestDatabase, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
+import { createTestDatabase, deleteBrokerTopology, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
 import { launchPlatform, type Platform } from '@platform/launcher';
 
 export interface Partner {
@@ -77,6 +77,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
       await platform.stop();
       await smtp.close();
       await db.drop();
+      await deleteBrokerTopology(amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`] });
     },
   };
 }
