@@ -8,13 +8,19 @@ import { SCHEMA, type DomainsDb } from './db/tables';
 import type { DomainsContext, InstanceSettings } from './domain/context';
 import { domainHandlers } from './http/domains.handlers';
 import { subdomainHandlers } from './http/subdomains.handlers';
-import { MailSenderJob } from './jobs/mail-sender.job';
+import { mailJobs } from './jobs/mail-sender.job';
 
 /** domains-svc's own configuration, beside the chassis' (database, broker, keys, outbox...). */
 export const domainsConfig = {
   SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().min(3).default('Privacy Widget <no-reply@privacy-widget.local>'),
   MAIL_POLL_MS: env.durationMs(1_000),
+  /** A claimed e-mail is reserved this long; the SMTP timeouts below stay under it. */
+  MAIL_LEASE_MS: env.durationMs(60_000),
+  /** Connection, greeting and socket timeouts of the SMTP transport. */
+  SMTP_TIMEOUT_MS: env.durationMs(15_000),
+  /** Sent mail (addresses and bodies) is deleted this long after sending. */
+  MAIL_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
   /** Public base URL the widget script is served from (the gateway). */
   WIDGET_BASE_URL: z
     .string()
@@ -37,10 +43,9 @@ export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   widgetVersion: config.WIDGET_VERSION,
 });
 
-/** What domains-svc's handlers and background work share. */
+/** What domains-svc's handlers and jobs share. */
 export interface DomainsServiceContext extends DomainsContext {
   mailer: Transporter;
-  mailSender: MailSenderJob;
 }
 
 /** Companies, properties, domains, subdomains, invitations and e-mail, on the chassis. */
@@ -51,13 +56,20 @@ export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, 
   listen: { portEnv: 'DOMAINS_PORT', hostEnv: 'DOMAINS_HOST', defaultPort: 8081 },
   config: domainsConfig,
   migrations,
-  context: ({ config, db, logger }) => {
-    const mailer = nodemailer.createTransport(config.SMTP_URL);
-    const mailSender = new MailSenderJob(db, mailer, logger.child({ subsystem: 'mail' }), { from: config.MAIL_FROM, pollMs: config.MAIL_POLL_MS });
-    return { db, settings: instanceSettings(config), mailer, mailSender };
+  context: ({ config, db }) => {
+    if (config.SMTP_TIMEOUT_MS * 3 >= config.MAIL_LEASE_MS) throw new Error('SMTP_TIMEOUT_MS must stay well under MAIL_LEASE_MS (a third at most)');
+    const timeout = config.SMTP_TIMEOUT_MS;
+    const mailer = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+    return { db, settings: instanceSettings(config), mailer };
   },
   routes: domainsServiceRoutes,
   handlers: (ctx) => ({ ...domainHandlers(ctx), ...subdomainHandlers(ctx) }),
-  background: (ctx) => [ctx.mailSender],
+  jobs: (ctx, { config, logger }) =>
+    mailJobs(ctx.mailer, logger.child({ subsystem: 'mail' }), {
+      from: config.MAIL_FROM,
+      pollMs: config.MAIL_POLL_MS,
+      leaseMs: config.MAIL_LEASE_MS,
+      retentionMs: config.MAIL_RETENTION_MS,
+    }),
   closeContext: (ctx) => ctx.mailer.close(),
 };

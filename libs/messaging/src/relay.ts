@@ -20,6 +20,11 @@ export interface OutboxRelayOptions<DB = unknown> {
   pollIntervalMs?: number;
   /** false: the relay does nothing (e.g. a process that must not publish). */
   enabled?: boolean;
+  /**
+   * false: no poll timer of its own; a job runner calls sweep() instead (the chassis does). It
+   * still wakes on NOTIFY and still retries after a failed pass.
+   */
+  selfPoll?: boolean;
   confirmTimeoutMs?: number;
   /** How long a batch waits for a broker connection before giving up until the next try. */
   channelWaitMs?: number;
@@ -28,6 +33,8 @@ export interface OutboxRelayOptions<DB = unknown> {
 export interface OutboxRelay {
   /** Stops polling and listening, waits for the batch in flight, closes its channel. */
   stop(): Promise<void>;
+  /** Looks for unpublished rows now (the periodic sweep, in case a NOTIFY was missed). */
+  sweep(): void;
   /** Publishes everything this relay can claim now; rejects if some rows could not be published. */
   drain(): Promise<void>;
 }
@@ -56,7 +63,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   const log = options.logger.child({ component: 'outbox-relay', schema });
   if (options.enabled === false) {
     log.info('outbox relay disabled');
-    return { stop: async () => undefined, drain: async () => undefined };
+    return { stop: async () => undefined, drain: async () => undefined, sweep: () => undefined };
   }
   if (!options.db && !options.pool) throw new Error('startOutboxRelay needs a pool or a db');
   // Not destroyed on stop: it shares the service's pool.
@@ -104,9 +111,12 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   let retryAfter = 0;
   let timer: NodeJS.Timeout | undefined;
 
+  const selfPoll = options.selfPoll ?? true;
   function arm() {
     clearTimeout(timer);
     if (stopped) return;
+    // Without its own poll, only a pending retry arms the timer; the sweep job does the rest.
+    if (!selfPoll && retryAfter <= Date.now()) return;
     timer = setTimeout(wake, Math.max(pollIntervalMs, retryAfter - Date.now()));
     timer.unref();
   }
@@ -154,6 +164,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   wake();
 
   return {
+    sweep: wake,
     async drain() {
       for (;;) {
         const result = await exclusive(batch);

@@ -22,7 +22,11 @@ export const serviceConfigSchema = z.object({
   EVENTS_EXCHANGE: env.eventsExchange,
   /** false holds events in the outbox (they publish once a relay runs); used by the crash test. */
   OUTBOX_RELAY_ENABLED: env.bool(true),
+  /** How often the outbox is swept for events a NOTIFY did not announce. */
   OUTBOX_POLL_MS: env.durationMs(1_000),
+  /** Published outbox rows and processed message ids are kept this long, then pruned. */
+  OUTBOX_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
+  PROCESSED_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
   /**
    * Boot applies the service's migrations (and sets up its role) first. Off by default, so
    * production can run the service as a login role that cannot change the schema and migrate

@@ -8,6 +8,9 @@ export interface ServiceMetrics {
   /** Answers on /portal by operation and status, and how long they took. */
   httpRequests: Counter<'operation' | 'method' | 'status'>;
   httpDuration: Histogram<'operation' | 'method'>;
+  /** Job runs by job and outcome (ok, failed, deadline, skipped), and how long they took. */
+  jobRuns: Counter<'job' | 'outcome'>;
+  jobDuration: Histogram<'job'>;
 }
 
 export function createServiceMetrics(service: string): ServiceMetrics {
@@ -27,6 +30,14 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       help: 'Time to answer a /portal request, by operation',
       labelNames: ['operation', 'method'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    jobRuns: new Counter({ name: 'job_runs_total', help: 'Job runs by job and outcome', labelNames: ['job', 'outcome'], registers: [registry] }),
+    jobDuration: new Histogram({
+      name: 'job_run_duration_seconds',
+      help: 'How long a job run took',
+      labelNames: ['job'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
       registers: [registry],
     }),
   };

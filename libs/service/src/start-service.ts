@@ -10,6 +10,7 @@ import { connectAmqp, consumerQueueNames, DEFAULT_RETRY_DELAYS_MS, startConsumer
 import { createLogger, type Logger } from '@platform/observability';
 import { serviceConfigSchema, type ServiceConfig } from './config';
 import { ServiceCaller } from './service-caller';
+import { JobRunner, pruneChassisTables, type JobDefinition } from '@platform/jobs';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics, type ServiceMetrics } from './metrics';
 
 /** What a service's handlers, consumers and background work are built from. */
@@ -52,6 +53,8 @@ export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteS
   handlers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => Handlers<R, InternalCaller>;
   consumers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => ConsumerSpec<DB>[];
   background?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => BackgroundWork[];
+  /** Periodic and due work, run by the service's JobRunner beside the chassis' own (outbox sweep, prune). */
+  jobs?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => JobDefinition<DB>[];
   /** Closed after background work stops, before the broker and database (e.g. a mail transport). */
   closeContext?: (ctx: Ctx) => Promise<void> | void;
 }
@@ -159,14 +162,29 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
       logger,
       enabled: config.OUTBOX_RELAY_ENABLED,
       pollIntervalMs: config.OUTBOX_POLL_MS,
+      // Woken by NOTIFY; its periodic sweep is a job of the runner below.
+      selfPoll: false,
     });
+    const runner = new JobRunner<DB>({
+      db,
+      logger,
+      onRun: (job, outcome, seconds) => {
+        metrics.jobRuns.inc({ job, outcome });
+        metrics.jobDuration.observe({ job }, seconds);
+      },
+    });
+    const prune = pruneChassisTables(definition.schema, { outboxMs: config.OUTBOX_RETENTION_MS, processedMs: config.PROCESSED_RETENTION_MS });
+    runner
+      .every({ name: 'outbox-sweep', intervalMs: config.OUTBOX_POLL_MS, run: async () => relay.sweep() })
+      .every({ name: 'prune-chassis-tables', intervalMs: 10 * 60_000, singleton: true, deadlineMs: 5 * 60_000, run: ({ db: d, now }) => prune(d as Kysely<unknown>, now) });
+    for (const job of definition.jobs?.(context, runtime) ?? []) runner.every(job);
     const consumerSpecs = definition.consumers?.(context, runtime) ?? [];
     const consumers: Consumer[] = consumerSpecs.map((spec) =>
       startConsumer<DB>({ ...spec, amqp: amqp!, pool, schema: definition.schema, exchange: config.EVENTS_EXCHANGE, logger }),
     );
     registerOutboxMetrics(metrics, definition.schema, db as Kysely<unknown>);
     registerConsumerMetrics(metrics, amqp, consumerSpecs.map((c) => c.queue));
-    const work = definition.background?.(context, runtime) ?? [];
+    const work = [...(definition.background?.(context, runtime) ?? []), runner];
     for (const w of work) w.start();
 
     const fallback = buildServiceApp({

@@ -65,3 +65,25 @@ export async function markMailFailed(db: Kysely<DomainsDb>, id: string, error: s
     .where('id', '=', id)
     .execute();
 }
+
+/** Deletes mail sent or given up before `before` (addresses and bodies are not kept longer than needed), in batches. */
+export async function pruneMail(db: Kysely<DomainsDb>, before: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('mail_queue')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('mail_queue')
+          .select('id')
+          .where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)]))
+          .limit(1_000),
+      )
+      .executeTakeFirst();
+    const n = Number(result.numDeletedRows);
+    total += n;
+    if (n < 1_000) return total;
+  }
+}

@@ -22,7 +22,7 @@ export interface OutboxRow {
 export const WIDGET_BASE_URL = 'https://widget.test';
 
 /** domains-svc on the chassis, in-process on port 0, on a fresh database, with a real SMTP server and real internal JWTs. */
-export async function startDomainsSvc() {
+export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}) {
   const smtp: TestSmtpServer = await startSmtpServer();
   const t = await startTestService(domainsService, {
     SMTP_URL: smtp.url,
@@ -32,6 +32,7 @@ export async function startDomainsSvc() {
     INSTANCE_NAME: 'test-instance',
     INSTANCE_HOSTNAME: 'instance.test',
     INSTANCE_REGION: 'eu',
+    ...env,
   });
   const base = t.url;
   const deps = { db: t.service.runtime.db };
