@@ -87,7 +87,7 @@ describe('fuzzing every domains endpoint with malformed input', () => {
     sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
     partner = await sys.partner();
     const host = `fuzz-${Date.now()}.example.com`;
-    domainId = (await sys.call(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Fuzz Co', account_email: 'f@example.com', subdomains: [`a.${host}`] })).body.result.id;
+    domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Fuzz Co', account_email: 'f@example.com', subdomains: [`a.${host}`] })).body.result.id;
     snapshot = async () =>
       JSON.stringify([
         (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body,
@@ -169,7 +169,7 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
     partner = await sys.partner();
     host = `text-${Date.now()}.example.com`;
-    domainId = (await sys.call(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result.id;
+    domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result.id;
     snapshot = async () =>
       JSON.stringify([
         (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body,

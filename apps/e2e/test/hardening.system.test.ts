@@ -50,7 +50,7 @@ describe('one partner cannot take the API down for another', () => {
     })();
 
     const victimStatuses: number[] = [];
-    const own = (await sys.call(victim, 'POST', '/portal/domains', createBody(unique('victim')))).body.result.id;
+    const own = (await sys.arrange(victim, 'POST', '/portal/domains', createBody(unique('victim')))).body.result.id;
     while (attacking || victimStatuses.length < 30) {
       const answers = await Promise.all([
         sys.call(victim, 'GET', '/portal/domains?limit=5'),
@@ -91,7 +91,7 @@ describe('concurrent writes', () => {
     const created: string[] = [];
     for (let round = 0; round < 6; round++) {
       const company = `Race Co ${Date.now()}-${round}`;
-      const first = await sys.call(partner, 'POST', '/portal/domains', createBody(unique('race'), { company_name: company }));
+      const first = await sys.arrange(partner, 'POST', '/portal/domains', createBody(unique('race'), { company_name: company }));
       const answers = await Promise.all([
         sys.call(partner, 'DELETE', `/portal/domains/${first.body.result.id}`),
         ...Array.from({ length: 8 }, () => sys.call(partner, 'POST', '/portal/domains', createBody(unique('race'), { company_name: company }))),

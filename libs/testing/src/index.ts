@@ -4,3 +4,4 @@ export * from './broker';
 export * from './smtp';
 export * from './health';
 export * from './service';
+export * from './api';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
-import { startSmtpServer, startTestService, type TestSmtpServer } from '@platform/testing';
+import { act, startSmtpServer, startTestService, type ApiResponse, type TestSmtpServer } from '@platform/testing';
 import { domainsService } from '../../src/service';
 
 export interface TestPartner {
@@ -9,10 +9,6 @@ export interface TestPartner {
   token: string;
 }
 
-export interface ApiResponse {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions navigate arbitrary JSON
-}
 
 export interface OutboxRow {
   routing_key: string;
@@ -40,18 +36,7 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}) {
   /** A partner's token as the gateway mints it: every permission unless given, and the onboarding fields it requires. */
   const partner = (requiredFields: string[] = [], permissions?: string[]): TestPartner => t.partner({ requiredFields, permissions });
 
-  const call = async (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...(who ? { authorization: `Bearer ${who.token}` } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> => act(base, method, path, { token: who?.token, body });
 
   const outbox = async (partnerId: string, event?: string): Promise<OutboxRow[]> => {
     const { rows } = await sql<OutboxRow>`
@@ -92,7 +77,4 @@ export const createBody = (host: string, extra: Record<string, unknown> = {}) =>
   ...extra,
 });
 
-/** The contract's error envelope with a given code and status. */
-export const envelope = (code: string, status: number) => ({
-  error: expect.objectContaining({ code, ns: code.split('.')[0], status, message: expect.any(String) }),
-});
+export { envelope } from '@platform/testing';

@@ -1,4 +1,4 @@
-import { createTestDatabase, deleteBrokerTopology, startSmtpServer, testInfra, uniqueName, type TestSmtpServer } from '@platform/testing';
+import { act, arrange, createTestDatabase, deleteBrokerTopology, startSmtpServer, testInfra, uniqueName, type ApiResponse, type TestSmtpServer } from '@platform/testing';
 import { launchPlatform, type Platform } from '@platform/launcher';
 
 export interface Partner {
@@ -13,17 +13,14 @@ export interface System {
   smtp: TestSmtpServer;
   databaseUrl: string;
   partner(name?: string, keyArgs?: string[]): Promise<Partner>;
+  /** Setting up data through the gateway: like call, but a non-2xx answer throws. */
+  arrange(partner: Partner, method: string, path: string, body?: unknown): Promise<ApiResponse>;
   /** fetch against the gateway with a partner's key; JSON bodies are encoded for you. */
   call(partner: Partner | string | undefined, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions navigate arbitrary JSON
-  text: string;
-}
+export type { ApiResponse } from '@platform/testing';
 
 /** A whole platform on a fresh database and exchange, with a local SMTP server. */
 export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> {
@@ -44,26 +41,8 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
     return { id: created.id, key: key.key };
   };
 
-  const call: System['call'] = async (who, method, path, body, headers = {}) => {
-    const key = typeof who === 'string' ? who : who?.key;
-    const res = await fetch(`${gateway}${path}`, {
-      method,
-      headers: {
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-        ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  };
+  const call: System['call'] = (who, method, path, body, headers = {}) =>
+    act(gateway, method, path, { token: typeof who === 'string' ? who : who?.key, body, headers });
 
   return {
     platform,
@@ -73,6 +52,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
     databaseUrl: db.url,
     partner,
     call,
+    arrange: (who, method, path, body) => arrange(gateway, method, path, { token: who.key, body }),
     close: async () => {
       await platform.stop();
       await smtp.close();

@@ -218,10 +218,7 @@ export async function startSuite(): Promise<Suite> {
 
 export const bearer = (key: string, headers: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...headers });
 
-/** The contract's envelope with the given code and status. */
-export const envelope = (code: string, status: number) => ({
-  error: expect.objectContaining({ code, ns: code.split('.')[0], status, message: expect.any(String) }),
-});
+export { envelope } from '@platform/testing';
 
 /** A response body as loosely typed JSON, for assertions that navigate it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions navigate arbitrary JSON
