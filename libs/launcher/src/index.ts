@@ -1,3 +1,4 @@
 export * from './process';
+export * from './ports';
 export * from './platform';
 export * from './mail';

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateInternalKeyPair } from '@platform/auth';
-import { freePort, portInUse, startProcess, waitUntilReady, type ManagedProcess } from './process';
+import { assertPortsFree, freePort, type PortClaim } from './ports';
+import { startProcess, waitUntilReady, type ManagedProcess } from './process';
 
 const run = promisify(execFile);
 
@@ -60,37 +62,45 @@ export interface Platform {
 /** dist/ of the repository the command runs from (npm scripts and Nx run at the root). */
 export const defaultDistDir = () => path.resolve(process.cwd(), 'dist');
 
-/** Thrown before anything starts when a fixed port is taken (e.g. a second `npm start`). */
-export class PortsInUseError extends Error {}
+/** The fixed ports of every process (npm start): the *_PORT variables of env, or the defaults. */
+export function platformPorts(env: NodeJS.ProcessEnv = process.env): PortClaim[] {
+  return SERVICES.map((s) => ({ port: Number(env[s.portEnv] ?? s.defaultPort), owner: s.name, env: s.portEnv }));
+}
 
 const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 /** A process that ran this long before dying starts its back-off from the beginning again. */
 const STABLE_AFTER_MS = 30_000;
+
+/** The key pair given (its public half derived when only the private one is), else a new one. */
+function keyPair(privateKey?: string, publicKey?: string): { privateKey: string; publicKey: string } {
+  if (!privateKey) return generateInternalKeyPair();
+  return { privateKey, publicKey: publicKey ?? createPublicKey(privateKey.replace(/\\n/g, '\n')).export({ type: 'spki', format: 'pem' }).toString() };
+}
 
 /** Runs every service as its own process on this machine, wired together through env. */
 export async function launchPlatform(options: LaunchOptions): Promise<Platform> {
   const distDir = options.distDir ?? process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const source = options.inheritEnv ? process.env : {};
-  const gateway = generateInternalKeyPair();
-  const services = generateInternalKeyPair();
+  // A key pair given (inherited or in env) is used, else one is made; either way only its public
+  // half goes into the shared env, the private one to its holder alone (see envOf).
+  const given = { ...source, ...options.env };
+  const gatewayPair = keyPair(given.INTERNAL_JWT_PRIVATE_KEY, given.INTERNAL_JWT_PUBLIC_KEY);
+  const servicesPair = keyPair(given.SERVICE_JWT_PRIVATE_KEY, given.SERVICE_JWT_PUBLIC_KEY);
   const keys = {
-    gatewayPrivateKey: source.INTERNAL_JWT_PRIVATE_KEY ?? gateway.privateKey,
-    gatewayPublicKey: source.INTERNAL_JWT_PUBLIC_KEY ?? gateway.publicKey,
-    servicesPrivateKey: source.SERVICE_JWT_PRIVATE_KEY ?? services.privateKey,
-    servicesPublicKey: source.SERVICE_JWT_PUBLIC_KEY ?? services.publicKey,
+    gatewayPrivateKey: gatewayPair.privateKey,
+    gatewayPublicKey: gatewayPair.publicKey,
+    servicesPrivateKey: servicesPair.privateKey,
+    servicesPublicKey: servicesPair.publicKey,
   };
 
   const ports = {} as Record<ProcessName, number>;
-  for (const s of SERVICES) ports[s.name] = options.fixedPorts ? Number(process.env[s.portEnv] ?? s.defaultPort) : await freePort();
   if (options.fixedPorts) {
-    const taken = [];
-    for (const s of SERVICES) if (await portInUse(ports[s.name])) taken.push(`${ports[s.name]} (${s.name}, ${s.portEnv})`);
-    if (taken.length > 0) {
-      throw new PortsInUseError(
-        `port ${taken.join(', ')} ${taken.length > 1 ? 'are' : 'is'} already in use: is another npm start running? Stop it, or set other ports (e.g. GATEWAY_PORT=9080 DOMAINS_PORT=9081 ...).`,
-      );
-    }
+    const claims = platformPorts(process.env);
+    await assertPortsFree(claims);
+    for (const [i, s] of SERVICES.entries()) ports[s.name] = claims[i].port;
+  } else {
+    for (const s of SERVICES) ports[s.name] = await freePort();
   }
   const urls = {} as Record<ProcessName, string>;
   for (const s of SERVICES) urls[s.name] = `http://127.0.0.1:${ports[s.name]}`;

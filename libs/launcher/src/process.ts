@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { listensOn } from './ports';
 
 export interface ManagedProcess {
   name: string;
@@ -55,44 +55,35 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
   };
 }
 
-/** Polls url until it answers 2xx, the process exits, or the deadline passes. */
+/**
+ * Polls url until it answers 2xx from our child, the child exits, or the deadline passes. An
+ * answer counts only while the child runs and (where the machine tells, Linux) holds the
+ * listening socket itself: another process on the port (e.g. a first `npm start`) is not it.
+ */
 export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // An explicit port (what the launcher always uses); the default one is not checked.
+  const port = Number(new URL(url).port) || undefined;
   let exitCode: number | null | undefined;
   void proc.exited.then((code) => (exitCode = code));
+  let foreign = false;
   for (;;) {
-    if (exitCode !== undefined) throw new Error(`${proc.name} exited (${exitCode}) before it was ready:\n${proc.output()}`);
+    if (exitCode !== undefined) throw new Error(`${proc.name} exited (${proc.child.signalCode ?? exitCode}) before it was ready:\n${proc.output()}`);
     try {
       const res = await fetch(url);
-      // A ready answer counts only while our child runs: another process may hold the port.
-      if (res.ok && proc.child.exitCode === null && proc.child.signalCode === null) return;
+      void res.body?.cancel();
+      const running = proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid !== undefined;
+      if (res.ok && running) {
+        if (port === undefined || (await listensOn(proc.child.pid!, port)) !== false) return;
+        foreign = true;
+      }
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${proc.name} not ready at ${url} after ${timeoutMs} ms:\n${proc.output()}`);
+    if (Date.now() > deadline) {
+      const why = foreign ? `another process answers on port ${port}` : `not ready at ${url}`;
+      throw new Error(`${proc.name} ${why} after ${timeoutMs} ms:\n${proc.output()}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** A port that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Whether something already listens on 127.0.0.1:port (binding it fails). */
-export function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(true));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
-  });
 }
