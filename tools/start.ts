@@ -5,7 +5,7 @@
 import path from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
-import { launchPlatform, portInUse, PortsInUseError, startMailFolder, type SmtpCatcher } from '@platform/launcher';
+import { assertPortsFree, launchPlatform, platformPorts, PortsInUseError, startMailFolder, type PortClaim, type Platform, type SmtpCatcher } from '@platform/launcher';
 
 // Keep the console readable: the banner matters more than info logs here (LOG_LEVEL=info to see them).
 process.env.LOG_LEVEL ??= 'warn';
@@ -43,21 +43,28 @@ async function checkRabbit() {
 }
 
 /** Unless SMTP_URL names a server of yours, e-mails are caught locally and kept as files. */
+const mailCatcherPort: PortClaim | undefined = process.env.SMTP_URL
+  ? undefined
+  : { port: Number(process.env.MAIL_CATCHER_PORT ?? 1025), owner: 'mail catcher', env: 'MAIL_CATCHER_PORT' };
+
 async function startMailCatcher(): Promise<{ catcher?: SmtpCatcher; where: string }> {
-  if (process.env.SMTP_URL) return { where: `sent to ${process.env.SMTP_URL}` };
-  const port = Number(process.env.MAIL_CATCHER_PORT ?? 1025);
+  if (!mailCatcherPort) return { where: `sent to ${process.env.SMTP_URL}` };
   const folder = path.resolve(process.env.MAIL_DIR ?? path.join(__dirname, '..', '..', '.mail'));
-  if (await portInUse(port)) fail(`port ${port} (mail catcher, MAIL_CATCHER_PORT) is already in use: is another npm start running? Stop it, or set MAIL_CATCHER_PORT.`);
-  const catcher = await startMailFolder(port, folder);
+  const catcher = await startMailFolder(mailCatcherPort.port, folder);
   process.env.SMTP_URL = catcher.url;
   return { catcher, where: `${folder} (one .eml file per e-mail)` };
 }
 
 async function main() {
+  // Before anything starts, so a second npm start creates nothing (no catcher, partner or key).
+  await assertPortsFree([...platformPorts(process.env), ...(mailCatcherPort ? [mailCatcherPort] : [])]).catch((err: unknown) => {
+    if (err instanceof PortsInUseError) fail(err.message);
+    throw err;
+  });
   await checkPostgres();
   await checkRabbit();
   const mail = await startMailCatcher();
-  let platform;
+  let platform: Platform;
   try {
     platform = await launchPlatform({
       distDir: path.resolve(__dirname, '..'),
@@ -73,18 +80,22 @@ async function main() {
     if (err instanceof PortsInUseError) fail(err.message);
     throw err;
   }
-  const running = platform;
-  const shutdown = async () => {
-    await running.stop();
-    await mail.catcher?.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  let stopped: Promise<void> | undefined;
+  // Every process stops (no restart), then the catcher; a second Ctrl+C does not start it twice.
+  const stopAll = () => (stopped ??= platform.stop().then(() => mail.catcher?.close()));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll().then(() => process.exit(0)));
 
-  const partners = await platform.admin<{ result: { id: string; name: string }[] }>('partner', 'list');
-  const demo = partners.result.find((p) => p.name === 'Demo Partner') ?? (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
-  const key = await platform.admin<{ key: string }>('key', 'create', '--partner', demo.id, '--name', 'npm start');
+  let demo: { id: string };
+  let key: { key: string };
+  try {
+    const partners = await platform.admin<{ result: { id: string; name: string }[] }>('partner', 'list');
+    demo = partners.result.find((p) => p.name === 'Demo Partner') ?? (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
+    key = await platform.admin<{ key: string }>('key', 'create', '--partner', demo.id, '--name', 'npm start');
+  } catch (err) {
+    // Leave no service running behind a failed start.
+    await stopAll();
+    fail(`could not create the demo partner and its API key: ${err instanceof Error ? err.message : String(err)}`);
+  }
   const gateway = platform.urls.gateway;
   console.log(`
   ✔ Partner platform is running

@@ -3,7 +3,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@platform/launcher';
+import { generateInternalKeyPair } from '@platform/auth';
+import { freePort, launchPlatform, type Platform } from '@platform/launcher';
 import { createTestDatabase, deleteBrokerTopology, testInfra, uniqueName, waitFor } from '@platform/testing';
 
 const run = promisify(execFile);
@@ -16,7 +17,8 @@ interface Started {
 }
 
 function startNpmStart(env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, [START], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, like a terminal's foreground job: Ctrl+C signals the whole group.
+  const child = spawn(process.execPath, [START], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -31,6 +33,12 @@ async function childPid(parent: number, app: string): Promise<number | undefined
   return pid > 0 ? pid : undefined;
 }
 
+/** The environment a process runs with, read from /proc. */
+async function environOf(pid: number): Promise<Map<string, string>> {
+  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return new Map(environ.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
 describe('npm start', () => {
   let first: Started;
   let env: NodeJS.ProcessEnv;
@@ -40,6 +48,8 @@ describe('npm start', () => {
   let mailDir: string;
   let db: { url: string; drop: () => Promise<void> };
   const exchange = uniqueName('start_events');
+  // Given in npm start's environment, like a developer exporting it: it must reach the gateway alone.
+  const gatewayKeys = generateInternalKeyPair();
 
   beforeAll(async () => {
     const { amqpUrl } = await testInfra();
@@ -54,6 +64,8 @@ describe('npm start', () => {
       MAIL_DIR: mailDir,
       // A setting only the gateway reads: proof that npm start passes the whole environment on.
       RATE_LIMIT_PER_MINUTE: '5',
+      INTERNAL_JWT_PRIVATE_KEY: gatewayKeys.privateKey,
+      INTERNAL_JWT_PUBLIC_KEY: gatewayKeys.publicKey,
     };
     gateway = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
     domains = `http://127.0.0.1:${ports.DOMAINS_PORT}`;
@@ -63,8 +75,10 @@ describe('npm start', () => {
   });
 
   afterAll(async () => {
-    first?.child.kill('SIGINT');
-    await first?.exited;
+    if (first?.child.exitCode === null) {
+      first.child.kill('SIGINT');
+      await first.exited;
+    }
     await db?.drop();
     await rm(mailDir, { recursive: true, force: true });
     await deleteBrokerTopology((await testInfra()).amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`] });
@@ -108,31 +122,103 @@ describe('npm start', () => {
     expect(first.output()).toContain('[launcher] domains-svc exited (signal SIGKILL); restarting in 1s');
   });
 
-  it('when a second npm start runs on the same ports, then it exits 1 at once, names the ports and starts nothing', async () => {
-    const second = startNpmStart({ ...env, MAIL_CATCHER_PORT: String(await freePort()) });
+  it('when a second npm start runs on the same ports, then it exits 1 at once, names each port and the process holding it, and creates nothing', async () => {
+    const admin = path.resolve(__dirname, '../../../dist/apps/gateway/admin.js');
+    const partnerId = /Demo partner\s+(\S+)/.exec(first.output())![1];
+    const keys = async () =>
+      JSON.parse((await run(process.execPath, [admin, 'key', 'list', '--partner', partnerId, '--json'], { env: { ...process.env, DATABASE_URL: db.url } })).stdout).result.length;
+    const keysBefore = await keys();
+    const gatewayPid = await childPid(first.child.pid!, 'gateway');
+
+    const second = startNpmStart(env);
     expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/already in use: is another npm start running\?/);
-    expect(second.output()).toContain(`${new URL(gateway).port} (gateway, GATEWAY_PORT)`);
-    expect(second.output()).not.toContain('Partner platform is running');
+    const out = second.output();
+    expect(out).toContain(`port ${new URL(gateway).port} (gateway, GATEWAY_PORT) is already in use by pid ${gatewayPid}: `);
+    // The mail catcher runs inside the first npm start itself.
+    expect(out).toContain(`port ${env.MAIL_CATCHER_PORT} (mail catcher, MAIL_CATCHER_PORT) is already in use by pid ${first.child.pid}: `);
+    expect(out).toMatch(/Is another npm start running\?.*\n.*GATEWAY_PORT=\d+ /);
+    expect(out).not.toContain('Partner platform is running');
+    expect(await keys()).toBe(keysBefore);
     // The first one still answers.
     expect((await fetch(`${gateway}/health/ready`)).status).toBe(200);
   });
 
-  it('when the processes run, then only the gateway holds the gateway\'s private key, and only services the services\' one', async () => {
-    const names = async (app: string) => {
-      const pid = await childPid(first.child.pid!, app);
-      const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-      return environ.split('\0').map((kv) => kv.split('=')[0]).filter((k) => k.endsWith('_PRIVATE_KEY'));
+  it('when a key pair is in npm start\'s environment, then only the gateway gets its private key, and only services the services\' one', async () => {
+    const privateKeys = async (app: string) => {
+      const environ = await environOf((await childPid(first.child.pid!, app))!);
+      return [...environ.keys()].filter((k) => k.endsWith('_PRIVATE_KEY'));
     };
-    expect(await names('gateway')).toEqual(['INTERNAL_JWT_PRIVATE_KEY']);
-    for (const app of ['domains-svc', 'billing-svc', 'webhook-svc']) expect(await names(app)).toEqual(['SERVICE_JWT_PRIVATE_KEY']);
+    const gatewayEnv = await environOf((await childPid(first.child.pid!, 'gateway'))!);
+    expect(gatewayEnv.get('INTERNAL_JWT_PRIVATE_KEY')).toBe(gatewayKeys.privateKey);
+    expect(await privateKeys('gateway')).toEqual(['INTERNAL_JWT_PRIVATE_KEY']);
+    for (const app of ['domains-svc', 'billing-svc', 'merchants-svc', 'consent-svc', 'webhook-svc']) {
+      expect(await privateKeys(app)).toEqual(['SERVICE_JWT_PRIVATE_KEY']);
+      expect((await environOf((await childPid(first.child.pid!, app))!)).get('INTERNAL_JWT_PUBLIC_KEY')).toBe(gatewayKeys.publicKey);
+    }
   });
 
-  it('when npm start is stopped with Ctrl+C, then no platform process is left', async () => {
-    const parent = first.child.pid!;
-    first.child.kill('SIGINT');
+  it('when npm start is stopped with Ctrl+C, then every process of its group exits, none is restarted, and it exits 0', async () => {
+    const group = first.child.pid!;
+    const before = first.output().length;
+    // What Ctrl+C in a terminal does: SIGINT to every process of the foreground group at once.
+    process.kill(-group, 'SIGINT');
     expect(await first.exited).toBe(0);
-    expect(await childPid(parent, 'domains-svc')).toBeUndefined();
+    expect(first.output().slice(before)).not.toContain('[launcher]');
+    const left = await run('pgrep', ['-g', String(group)]).then(({ stdout }) => stdout.trim(), () => '');
+    expect(left).toBe('');
     await expect(fetch(`${gateway}/health/live`)).rejects.toThrow();
+  });
+});
+
+describe('launchPlatform with supervision', () => {
+  let platform: Platform;
+  let db: { url: string; drop: () => Promise<void> };
+  const lines: string[] = [];
+  const exchange = uniqueName('supervised_events');
+
+  beforeAll(async () => {
+    const { amqpUrl } = await testInfra();
+    db = await createTestDatabase('supervised');
+    platform = await launchPlatform({ databaseUrl: db.url, amqpUrl, supervise: true, log: (line) => lines.push(line), env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange } });
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await db?.drop();
+    await deleteBrokerTopology((await testInfra()).amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`] });
+  });
+
+  /** Kills the running domains-svc with SIGKILL and waits until a new one is ready. */
+  const killAndWaitBack = async () => {
+    const before = platform.processes.get('domains-svc')!;
+    const backLines = lines.filter((l) => l === '[launcher] domains-svc is back').length;
+    before.child.kill('SIGKILL');
+    await waitFor(() => lines.filter((l) => l === '[launcher] domains-svc is back').length > backLines, { timeoutMs: 15_000, what: 'domains-svc back' });
+    const after = platform.processes.get('domains-svc')!;
+    expect(after.child.pid).not.toBe(before.child.pid);
+    expect((await fetch(`${platform.urls['domains-svc']}/health/ready`)).status).toBe(200);
+  };
+
+  it('when a service dies again soon after a restart, then it is restarted again after a longer wait (1s, then 2s)', async () => {
+    await killAndWaitBack();
+    await killAndWaitBack();
+    expect(lines.filter((l) => l.includes('exited'))).toEqual([
+      '[launcher] domains-svc exited (signal SIGKILL); restarting in 1s',
+      '[launcher] domains-svc exited (signal SIGKILL); restarting in 2s',
+    ]);
+    // Still wired: the admin CLI works and the gateway reaches the restarted service.
+    const partner = await platform.admin<{ id: string }>('partner', 'create', '--name', uniqueName('supervised'));
+    const key = await platform.admin<{ key: string }>('key', 'create', '--partner', partner.id);
+    expect((await fetch(`${platform.urls.gateway}/portal/domains`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
+  });
+
+  it('when platform.stop() runs, then every process exits and none is restarted', async () => {
+    const children = [...platform.processes.values()].map((p) => p.child);
+    const logged = lines.length;
+    await platform.stop();
+    // A crash would have been logged when its exit was seen, which stop() waits for.
+    expect(lines.slice(logged)).toEqual([]);
+    for (const child of children) expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
+    expect([...platform.processes.values()].map((p) => p.child)).toEqual(children);
   });
 });
