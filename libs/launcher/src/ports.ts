@@ -119,7 +119,7 @@ export async function assertPortsFree(claims: PortClaim[]): Promise<void> {
   if (taken.length === 0) return;
   const example = claims.map((c) => `${c.env}=${c.port + 1000 <= 65535 ? c.port + 1000 : c.port - 1000}`).join(' ');
   throw new PortsInUseError(
-    `${lines.join('\n    ')}\n    Is another npm start running? Stop it (Ctrl+C in its terminal), or give this one other ports, e.g.\n    ${example}`,
+    `${lines.join('\n    ')}\n    Is another npm start running? Stop it (Ctrl+C in its terminal), or give this one other ports, e.g.\n    ${example} npm start`,
     taken,
   );
 }
