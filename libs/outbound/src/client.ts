@@ -1,167 +1,161 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import { addressVerdict } from './address';
+import { Client, type Dispatcher } from 'undici';
+import type { AddressPolicy } from './address';
+import { pinnedConnector, systemResolver, type PinnedConnectOptions, type Resolver } from './connect';
+import { classify, OutboundError } from './errors';
 
-export type OutboundErrorKind = 'invalid_url' | 'blocked_address' | 'dns' | 'connect' | 'timeout' | 'tls' | 'redirect';
-
-/** Why an outbound request failed, in a class a delivery log can show. */
-export class OutboundError extends Error {
-  constructor(
-    readonly kind: OutboundErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OutboundError';
-  }
-}
-
-export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
-
-export interface OutboundOptions {
-  /** Development and tests only: allow 127.0.0.0/8 and ::1. */
-  allowLoopback?: boolean;
-  /** Name resolution (tests inject one; default: the system's, every address). */
+export interface OutboundOptions extends AddressPolicy {
+  /** Name resolution; default `dns.promises.lookup(name, { all: true })`. Tests inject one. */
   resolve?: Resolver;
+  /** Deadline for resolving, connecting and the TLS handshake of each hop. Default 5000. */
   connectTimeoutMs?: number;
+  /** Deadline for the whole request, redirects and body included. Default 15000. */
   totalTimeoutMs?: number;
-  /** At most this many bytes of a response body are read; the rest is dropped (truncated: true). */
+  /** At most this many bytes of the response body are read; the rest is dropped. Default 64 KiB. */
   maxResponseBytes?: number;
-  /** Redirects followed (default 0: a 3xx is returned as it is); each hop is checked again. */
+  /** Redirects followed, each hop checked again (scheme and address). Default 0: a 3xx is returned as it is. */
   maxRedirects?: number;
+  /** Trusted CA certificates instead of Node's bundled roots (private CAs, tests). */
+  ca?: PinnedConnectOptions['ca'];
 }
 
 export interface OutboundRequest {
   method: Dispatcher.HttpMethod;
   url: string;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Uint8Array;
 }
 
 export interface OutboundResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** At most `maxResponseBytes` bytes of the body. */
   body: Buffer;
+  /** The body was longer than `maxResponseBytes`: the rest was not read, the connection was closed. */
   truncated: boolean;
   durationMs: number;
-  /** The address the connection was made to (checked, and pinned: no second resolution). */
+  /** The address the (last) connection went to: the one that was checked. */
   address: string;
+  /** The URL that answered (differs from the request's after redirects). */
+  url: string;
 }
 
-const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+export interface OutboundClient {
+  /** Resolves with any HTTP answer (including 4xx, 5xx, and 3xx when redirects are not followed); rejects with an OutboundError. */
+  request(req: OutboundRequest): Promise<OutboundResponse>;
+  /** Ends the requests in flight (they reject) and refuses new ones. */
+  close(): Promise<void>;
+}
 
-const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL|HOSTNAME_MISMATCH)/;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Not sent to another origin after a redirect (credentials, as fetch does; and a Host set by the caller). */
+const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'host']);
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding']);
 
-function classify(err: unknown): OutboundError {
-  if (err instanceof OutboundError) return err;
-  const e = err as { code?: string; name?: string; message?: string; cause?: unknown };
-  if (e?.cause instanceof OutboundError) return e.cause;
-  const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code ?? '';
-  const message = e?.message ?? String(err);
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || /TIMEOUT/.test(code)) return new OutboundError('timeout', message);
-  if (TLS_CODES.test(code)) return new OutboundError('tls', message);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return new OutboundError('dns', message);
-  return new OutboundError('connect', message);
+/** The request's URL (`base` absent) or a redirect's Location (relative to `base`), http(s) only. */
+function parseUrl(raw: string, base?: URL): URL {
+  const kind = base ? 'redirect' : 'invalid_url';
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    throw new OutboundError(kind, base ? `redirect to an invalid URL: ${raw}` : 'not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError(kind, `${url.protocol} URLs are not allowed (http and https only)`);
+  if (url.username || url.password) throw new OutboundError(kind, 'credentials in the URL are not allowed');
+  return url;
+}
+
+/** The request for the next hop: 303, and 301/302 after a POST, continue as GET without a body (as browsers do). */
+function nextRequest(current: OutboundRequest, from: URL, status: number, to: URL): OutboundRequest {
+  const asGet = status === 303 || ((status === 301 || status === 302) && current.method === 'POST');
+  const headers = Object.fromEntries(
+    Object.entries(current.headers ?? {}).filter(
+      ([name]) => !(asGet && BODY_HEADERS.has(name.toLowerCase())) && !(to.origin !== from.origin && ORIGIN_BOUND_HEADERS.has(name.toLowerCase())),
+    ),
+  );
+  return asGet ? { method: current.method === 'HEAD' ? 'HEAD' : 'GET', url: to.href, headers } : { ...current, url: to.href, headers };
 }
 
 /**
- * The one client for URLs partners and their customers control (webhook endpoints, sites to
- * scan): http(s) only; the host is resolved and every address checked (addressVerdict) when the
- * connection is made, and the connection goes to the checked address (no rebinding between the
- * check and the connect); connect and total deadlines; at most maxResponseBytes read; redirects
- * only when asked, each hop checked again.
+ * The one client for URLs that partners and their customers control (webhook endpoints, sites
+ * to scan): http and https only; each connection resolves the host, checks every address against
+ * the policy (see addressVerdict) and connects to the checked address, so a name cannot rebind
+ * between check and connect; redirects only when asked, each hop checked again; a connect
+ * deadline, a total deadline and a cap on the body bytes read. Connections are not reused.
  */
-export function createOutboundClient(options: OutboundOptions = {}) {
+export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
+  const policy: AddressPolicy = { allowLoopback: options.allowLoopback === true };
   const resolve = options.resolve ?? systemResolver;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const totalTimeoutMs = options.totalTimeoutMs ?? 15_000;
   const maxBytes = options.maxResponseBytes ?? 64 * 1024;
-  const connector = buildConnector({ timeout: options.connectTimeoutMs ?? 5_000 });
-  /** The checked address each host was last connected to (a kept-alive connection stays on it). */
-  const pinned = new Map<string, string>();
+  const maxRedirects = options.maxRedirects ?? 0;
+  const inFlight = new Set<Client>();
+  let closed = false;
 
-  const agent = new Agent({
-    // Connections are not reused across requests: each one is checked for its own request.
-    pipelining: 0,
-    connect: (opts, callback) => {
-      const hostname = opts.hostname;
-      const check = async () => {
-        const literal = isIP(hostname.replace(/^\[|\]$/g, ''));
-        const addresses = literal ? [{ address: hostname.replace(/^\[|\]$/g, ''), family: literal }] : await resolve(hostname).catch((err: unknown) => {
-          throw new OutboundError('dns', `${hostname} did not resolve (${(err as Error).message})`);
-        });
-        if (addresses.length === 0) throw new OutboundError('dns', `${hostname} has no address`);
-        // One forbidden answer blocks the host: a resolver may rotate a private address in later.
-        for (const a of addresses) {
-          const verdict = addressVerdict(a.address, options);
-          if (!verdict.allowed) throw new OutboundError('blocked_address', `${hostname} resolves to a ${verdict.range} address, which is not allowed`);
-        }
-        return addresses[0].address;
-      };
-      check().then(
-        (address) =>
-          connector({ ...opts, hostname: address, servername: isIP(hostname) ? undefined : hostname }, (err, socket) => {
-            if (socket) pinned.set(hostname, address);
-            callback(err, socket as never);
-          }),
-        (err: unknown) => callback(err as Error, null),
-      );
-    },
-  });
-
-  async function once(req: OutboundRequest, signal: AbortSignal) {
-    let url: URL;
+  /** One hop on a connection of its own, so the address it reports is exactly the one it used. */
+  async function hop(req: OutboundRequest, url: URL, signal: AbortSignal, state: { connected: boolean; address: string }) {
+    const client = new Client(url.origin, {
+      pipelining: 0, // no keep-alive: every request resolves and checks again
+      connect: pinnedConnector({
+        resolve,
+        policy,
+        connectTimeoutMs,
+        ca: options.ca,
+        onConnected: (address) => Object.assign(state, { connected: true, address }),
+      }),
+    });
+    inFlight.add(client);
     try {
-      url = new URL(req.url);
-    } catch {
-      throw new OutboundError('invalid_url', 'not a URL');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('invalid_url', `${url.protocol} is not allowed (http and https only)`);
-    if (url.username || url.password) throw new OutboundError('invalid_url', 'credentials in the URL are not allowed');
-    const res = await request(url, { method: req.method, headers: req.headers, body: req.body, dispatcher: agent, signal, maxRedirections: 0 } as Parameters<typeof request>[1]);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      if (size + buf.length > maxBytes) {
-        chunks.push(buf.subarray(0, maxBytes - size));
-        size = maxBytes;
-        truncated = true;
-        res.body.destroy();
-        break;
+      const res = await client.request({ method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers, body: req.body, signal });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (size + chunk.length > maxBytes) {
+          chunks.push(chunk.subarray(0, maxBytes - size));
+          size = maxBytes;
+          truncated = true;
+          break; // ends the body stream; the client is destroyed below, so the rest is never read
+        }
+        chunks.push(chunk);
+        size += chunk.length;
       }
-      chunks.push(buf);
-      size += buf.length;
+      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), truncated };
+    } finally {
+      inFlight.delete(client);
+      await client.destroy().catch(() => undefined);
     }
-    return { url, status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), truncated, address: pinned.get(url.hostname) ?? '' };
   }
 
   return {
-    async request(req: OutboundRequest): Promise<OutboundResponse> {
+    async request(req) {
       const started = performance.now();
       const signal = AbortSignal.timeout(totalTimeoutMs);
+      const state = { connected: false, address: '' };
       try {
-        const maxRedirects = options.maxRedirects ?? 0;
+        if (closed) throw new OutboundError('connect', 'the outbound client is closed');
         let current = req;
-        for (let hop = 0; ; hop++) {
-          const res = await once(current, signal);
+        let url = parseUrl(req.url);
+        for (let hops = 0; ; hops++) {
+          Object.assign(state, { connected: false, address: '' });
+          const res = await hop(current, url, signal, state);
           const location = res.headers.location;
-          const redirect = res.status >= 300 && res.status < 400 && typeof location === 'string';
-          if (!redirect || maxRedirects === 0) {
-            return { status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: performance.now() - started, address: res.address };
+          if (maxRedirects === 0 || !REDIRECTS.has(res.status) || typeof location !== 'string') {
+            return { ...res, durationMs: performance.now() - started, address: state.address, url: url.href };
           }
-          if (hop >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirect(s)`);
-          const next = new URL(location, res.url).toString();
-          // 303 (and 301/302 after a POST, as browsers do) continue as GET without a body.
-          const asGet = res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST');
-          current = asGet ? { method: 'GET', url: next, headers: current.headers } : { ...current, url: next };
+          if (hops >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirect(s)`);
+          const next = parseUrl(location, url);
+          current = nextRequest(current, url, res.status, next);
+          url = next;
         }
       } catch (err) {
-        throw classify(err);
+        throw classify(err, { deadlinePassed: signal.aborted, connected: state.connected });
       }
     },
-    close: () => agent.close(),
+    async close() {
+      closed = true;
+      await Promise.all([...inFlight].map((client) => client.destroy().catch(() => undefined)));
+    },
   };
 }
-
-export type OutboundClient = ReturnType<typeof createOutboundClient>;

@@ -1,3 +1,17 @@
-/** Outbound HTTP to URLs partners control (webhooks, customer sites), guarded against SSRF. */
-export * from './address';
-export * from './client';
+/**
+ * Outbound HTTP to URLs that partners and their customers control (webhook endpoints, sites to
+ * scan), guarded against SSRF. One client per worker:
+ *
+ *   const outbound = createOutboundClient({ maxRedirects: 0, totalTimeoutMs: 10_000 });
+ *   const res = await outbound.request({ method: 'POST', url, headers, body });
+ *   // res: { status, headers, body (Buffer, at most maxResponseBytes), truncated, durationMs, address, url }
+ *   // failures reject with OutboundError; err.kind is what a delivery log shows
+ *   await outbound.close();
+ *
+ * Only public unicast addresses are contacted (addressVerdict lists what is refused and why);
+ * `allowLoopback: true` is for development and tests only.
+ */
+export { addressVerdict, type AddressPolicy, type AddressVerdict } from './address';
+export { createOutboundClient, type OutboundClient, type OutboundOptions, type OutboundRequest, type OutboundResponse } from './client';
+export { systemResolver, type Resolver } from './connect';
+export { OutboundError, type OutboundErrorKind } from './errors';

@@ -1,128 +1,174 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createOutboundClient, OutboundError, type Resolver } from '../src';
+import { once } from 'node:events';
+import { createOutboundClient, type OutboundClient, type OutboundOptions } from '../src';
+import { closedPort, error, failure, fenceNetwork, resolverTo, siteCert, startSilentServer, startSite, type LocalSite } from './support';
 
-/** Every request goes to 127.0.0.1 only: forbidden addresses are what an injected resolver answers, never contacted. */
-describe('outbound client', () => {
-  let server: Server;
-  let port: number;
-  let connections = 0;
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      if (url.pathname === '/echo') {
-        let body = '';
-        req.on('data', (c) => (body += c));
-        req.on('end', () => res.writeHead(201, { 'content-type': 'text/plain' }).end(`${req.method} ${req.headers.host} ${body}`));
-        return;
-      }
-      if (url.pathname === '/redirect') return void res.writeHead(302, { location: url.searchParams.get('to') ?? '/echo' }).end();
-      if (url.pathname === '/big') return void res.writeHead(200).end(Buffer.alloc(200_000, 97));
-      if (url.pathname === '/never') return; // holds the request open
-      res.writeHead(404).end();
-    });
-    server.on('connection', () => (connections += 1));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
-
-  const resolverTo = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  const local = () => createOutboundClient({ allowLoopback: true, resolve: resolverTo('127.0.0.1') });
-  const failure = async (p: Promise<unknown>) => {
-    try {
-      await p;
-    } catch (err) {
-      return err instanceof OutboundError ? err.kind : `not an OutboundError: ${String(err)}`;
-    }
-    return 'no error';
+// Every request here goes to a local server on 127.0.0.1 (or ::1), through a fence that refuses
+// any other address; names like site.test are made to resolve to 127.0.0.1 by an injected resolver.
+describe('outbound client: answers, deadlines and failures', () => {
+  let site: LocalSite;
+  let fence: ReturnType<typeof fenceNetwork>;
+  const clients: OutboundClient[] = [];
+  const client = (options: OutboundOptions = {}) => {
+    const made = createOutboundClient({ allowLoopback: true, resolve: resolverTo('127.0.0.1'), ...options });
+    clients.push(made);
+    return made;
   };
 
-  it('when a site on an allowed address answers, then its status, body, duration and the address used come back, with the Host of the URL', async () => {
-    const client = local();
-    const res = await client.request({ method: 'POST', url: `http://receiver.test:${port}/echo`, body: 'hello' });
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(() => site.close());
+  beforeEach(() => {
+    fence = fenceNetwork();
+  });
+  afterEach(async () => {
+    fence.restore();
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  it('when a POST reaches an allowed site, then status, headers, body, duration and the address used come back, with the URL host as Host', async () => {
+    const res = await client().request({
+      method: 'POST',
+      url: `http://site.test:${site.port}/echo?x=1`,
+      headers: { 'content-type': 'application/json', 'x-signature': 'v1,abc' },
+      body: '{"event":"domain.created"}',
+    });
+
     expect(res.status).toBe(201);
-    expect(res.body.toString()).toBe(`POST receiver.test:${port} hello`);
-    expect(res.address).toBe('127.0.0.1');
+    expect(res.headers['x-site']).toBe('echo');
+    const echoed = JSON.parse(res.body.toString());
+    expect(echoed).toMatchObject({ method: 'POST', host: `site.test:${site.port}`, body: '{"event":"domain.created"}' });
+    expect(echoed.headers['x-signature']).toBe('v1,abc');
+    expect(res).toMatchObject({ truncated: false, address: '127.0.0.1', url: `http://site.test:${site.port}/echo?x=1` });
     expect(res.durationMs).toBeGreaterThan(0);
-    await client.close();
+    expect(fence.attempts).toEqual(['127.0.0.1']);
   });
 
-  it.each([['10.0.0.1'], ['169.254.169.254'], ['fc00::1'], ['::ffff:127.0.0.1']])(
-    'when the host resolves to %s (loopback not allowed), then blocked_address and no connection is made',
-    async (address) => {
-      const client = createOutboundClient({ resolve: resolverTo(address) });
-      const before = connections;
-      expect(await failure(client.request({ method: 'GET', url: `http://victim.test:${port}/echo` }))).toBe('blocked_address');
-      expect(connections).toBe(before);
-      await client.close();
-    },
-  );
-
-  it('when a resolver answers a public address and a private one (rebinding), then the host is refused', async () => {
-    const client = createOutboundClient({ resolve: resolverTo('93.184.216.34', '10.0.0.1') });
-    expect(await failure(client.request({ method: 'GET', url: 'http://rebind.test/echo' }))).toBe('blocked_address');
-    await client.close();
+  it('when the site answers 404, then the answer is returned, not thrown', async () => {
+    const res = await client().request({ method: 'GET', url: `http://site.test:${site.port}/missing` });
+    expect(res.status).toBe(404);
   });
 
-  it('when the URL is an IP literal of a forbidden range, then blocked_address without resolving', async () => {
-    const client = createOutboundClient({ resolve: async () => { throw new Error('must not resolve'); } });
-    expect(await failure(client.request({ method: 'GET', url: `http://127.0.0.1:${port}/echo` }))).toBe('blocked_address');
-    await client.close();
+  it('when the URL is the IPv6 loopback literal and loopback is allowed, then the site on ::1 answers', async () => {
+    const v6 = await startSite({ host: '::1' });
+    try {
+      const res = await client().request({ method: 'GET', url: `http://[::1]:${v6.port}/echo` });
+      expect([res.status, res.address]).toEqual([201, '::1']);
+    } finally {
+      await v6.close();
+    }
   });
 
-  it.each([['ftp://x.test/file'], ['file:///etc/passwd'], ['not a url'], ['http://user:pw@x.test/']])('when the URL is %s, then invalid_url', async (url) => {
-    const client = local();
-    expect(await failure(client.request({ method: 'GET', url }))).toBe('invalid_url');
-    await client.close();
+  describe('https', () => {
+    let secure: LocalSite;
+    beforeAll(async () => {
+      secure = await startSite({ https: true });
+    });
+    afterAll(() => secure.close());
+
+    it('when the site is https, then the connection goes to the checked address with the host name as SNI, certificate name and Host', async () => {
+      const res = await client({ ca: siteCert }).request({ method: 'GET', url: `https://site.test:${secure.port}/echo` });
+
+      expect(res.status).toBe(201);
+      expect(JSON.parse(res.body.toString()).host).toBe(`site.test:${secure.port}`);
+      expect(secure.servernames).toContain('site.test');
+      expect(res.address).toBe('127.0.0.1');
+    });
+
+    it('when the certificate is not trusted, then tls', async () => {
+      expect(await failure(client().request({ method: 'GET', url: `https://site.test:${secure.port}/echo` }))).toBe('tls');
+    });
+
+    it('when the certificate is for another name, then tls', async () => {
+      expect(await failure(client({ ca: siteCert }).request({ method: 'GET', url: `https://other.test:${secure.port}/echo` }))).toBe('tls');
+    });
   });
 
-  it('when a site redirects, then by default the 3xx is returned as it is', async () => {
-    const client = local();
-    const res = await client.request({ method: 'GET', url: `http://site.test:${port}/redirect` });
-    expect([res.status, res.headers.location]).toEqual([302, '/echo']);
-    await client.close();
+  describe('response size', () => {
+    it('when the body is larger than maxResponseBytes, then exactly that many bytes come back, marked truncated', async () => {
+      const res = await client({ maxResponseBytes: 1024 }).request({ method: 'GET', url: `http://site.test:${site.port}/big?bytes=200000` });
+      expect([res.status, res.body.length, res.truncated]).toEqual([200, 1024, true]);
+      expect(res.body.toString()).toBe('a'.repeat(1024));
+    });
+
+    it('when the body is exactly maxResponseBytes, then it is whole and not truncated', async () => {
+      const res = await client({ maxResponseBytes: 1024 }).request({ method: 'GET', url: `http://site.test:${site.port}/big?bytes=1024` });
+      expect([res.body.length, res.truncated]).toEqual([1024, false]);
+    });
+
+    it('when the body never ends, then reading stops at the cap and the connection is closed', async () => {
+      const closed = once(site.events, 'endless-closed');
+      const res = await client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `http://site.test:${site.port}/endless` });
+      expect([res.body.length, res.truncated]).toEqual([64 * 1024, true]);
+      await closed; // the server saw the client go away
+    });
   });
 
-  it('when redirects are followed, then each hop is checked again: a hop to a private address is refused', async () => {
-    const resolve: Resolver = async (host) => [{ address: host === 'inside.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }];
-    const client = createOutboundClient({ allowLoopback: true, resolve, maxRedirects: 3 });
-    const ok = await client.request({ method: 'GET', url: `http://site.test:${port}/redirect?to=/echo` });
-    expect(ok.status).toBe(201);
-    const to = encodeURIComponent(`http://inside.test:${port}/echo`);
-    expect(await failure(client.request({ method: 'GET', url: `http://site.test:${port}/redirect?to=${to}` }))).toBe('blocked_address');
-    await client.close();
+  describe('deadlines', () => {
+    it('when the site never answers, then the total deadline ends the request as timeout', async () => {
+      expect(await failure(client({ totalTimeoutMs: 150 }).request({ method: 'GET', url: `http://site.test:${site.port}/never` }))).toBe('timeout');
+    });
+
+    it('when the body stops half way, then the total deadline still ends the request as timeout', async () => {
+      expect(await failure(client({ totalTimeoutMs: 150 }).request({ method: 'GET', url: `http://site.test:${site.port}/stall` }))).toBe('timeout');
+    });
+
+    it('when the TLS handshake never completes, then the connect deadline ends it as timeout before the total deadline', async () => {
+      const silent = await startSilentServer();
+      try {
+        const err = await error(client({ connectTimeoutMs: 100, totalTimeoutMs: 30_000 }).request({ method: 'GET', url: `https://site.test:${silent.port}/` }));
+        expect(err.kind).toBe('timeout');
+        expect(err.message).toMatch(/connect/i);
+      } finally {
+        await silent.close();
+      }
+    });
+
+    it('when name resolution hangs, then the connect deadline ends it as timeout', async () => {
+      const hanging = () => new Promise<never>(() => undefined);
+      const err = await error(client({ resolve: hanging, connectTimeoutMs: 100, totalTimeoutMs: 30_000 }).request({ method: 'GET', url: 'http://slow-dns.test/' }));
+      expect(err.kind).toBe('timeout');
+      expect(err.message).toMatch(/slow-dns\.test .*still resolving/);
+      expect(fence.attempts).toEqual([]);
+    });
   });
 
-  it('when a site never answers, then the total deadline ends the request as timeout', async () => {
-    const client = createOutboundClient({ allowLoopback: true, resolve: resolverTo('127.0.0.1'), totalTimeoutMs: 200 });
-    expect(await failure(client.request({ method: 'GET', url: `http://slow.test:${port}/never` }))).toBe('timeout');
-    await client.close();
-  });
+  describe('failures', () => {
+    it('when nothing listens on the port, then connect', async () => {
+      expect(await failure(client().request({ method: 'GET', url: `http://down.test:${await closedPort()}/` }))).toBe('connect');
+    });
 
-  it('when a response is larger than the cap, then only the cap is read and it is marked truncated', async () => {
-    const client = createOutboundClient({ allowLoopback: true, resolve: resolverTo('127.0.0.1'), maxResponseBytes: 1024 });
-    const res = await client.request({ method: 'GET', url: `http://big.test:${port}/big` });
-    expect([res.body.length, res.truncated]).toEqual([1024, true]);
-    await client.close();
-  });
+    it('when the site closes the connection without answering, then response', async () => {
+      expect(await failure(client().request({ method: 'GET', url: `http://site.test:${site.port}/hangup` }))).toBe('response');
+    });
 
-  it('when nothing listens on the address, then connect', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const deadPort = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    const client = local();
-    expect(await failure(client.request({ method: 'GET', url: `http://down.test:${deadPort}/` }))).toBe('connect');
-    await client.close();
-  });
+    it('when the name does not resolve, then dns', async () => {
+      const resolve = async () => {
+        throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' });
+      };
+      expect(await failure(client({ resolve }).request({ method: 'GET', url: 'http://nowhere.test/' }))).toBe('dns');
+    });
 
-  it('when the name does not resolve, then dns', async () => {
-    const client = createOutboundClient({ resolve: async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }); } });
-    expect(await failure(client.request({ method: 'GET', url: 'http://nowhere.test/' }))).toBe('dns');
-    await client.close();
+    it('when the name resolves to no address, then dns', async () => {
+      expect(await failure(client({ resolve: resolverTo() }).request({ method: 'GET', url: 'http://empty.test/' }))).toBe('dns');
+    });
+
+    it.each([['ftp://site.test/file'], ['file:///etc/passwd'], ['gopher://site.test:70/'], ['javascript:alert(1)'], ['not a url'], ['/relative'], ['http://user:pw@site.test/']])(
+      'when the URL is %s, then invalid_url and nothing is resolved or connected',
+      async (url) => {
+        const resolve = resolverTo('127.0.0.1');
+        expect(await failure(client({ resolve }).request({ method: 'GET', url }))).toBe('invalid_url');
+        expect([resolve.calls, fence.attempts]).toEqual([[], []]);
+      },
+    );
+
+    it('when the client is closed during a request, then the request rejects', async () => {
+      const closing = client();
+      const pending = closing.request({ method: 'GET', url: `http://site.test:${site.port}/never` });
+      await once(site.events, 'never');
+      await closing.close();
+      expect(await failure(pending)).toMatch(/connect|response/);
+      expect(await failure(closing.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).toBe('connect');
+    });
   });
 });
