@@ -1,15 +1,20 @@
 // Operator CLI: partners and API keys. `npm run admin -- --help`
 import { runAdmin } from './cli/admin.cli';
 
-runAdmin(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+
+runAdmin(argv, {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 }).then(
   (code) => {
     process.exitCode = code;
   },
+  // runAdmin answers every error itself; this is the last resort, in the same shape.
   (err) => {
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`error: ${message}\n`);
+    if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code: 'INTERNAL', message } })}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,5 +1,15 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { admin, runCli, startSuite, type CreatedKey, type Suite } from './support/harness';
+
+/** A 127.0.0.1 port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 describe('admin CLI: partners and keys', () => {
   let suite: Suite;
@@ -99,17 +109,36 @@ describe('admin CLI: partners and keys', () => {
     expect(JSON.parse(res.stdout)).toEqual({ error: expect.objectContaining({ code: expect.stringMatching(/^(USAGE|INVALID_INPUT)$/), message: expect.any(String) }) });
   });
 
+  it('when --json comes before the command, then the command runs and prints its one JSON object', async () => {
+    const res = await runCli(suite.databaseUrl, ['--json', 'partner', 'list']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ result: expect.any(Array) });
+  });
+
+  it('when the arguments are bad without --json, then it exits 2 with the message on stderr and nothing on stdout', async () => {
+    const res = await runCli(suite.databaseUrl, ['key', 'create', '--partner', 'not-a-uuid']);
+    expect([res.code, res.stdout]).toEqual([2, '']);
+    expect(res.stderr).toMatch(/--partner/);
+  });
+
+  it('when DATABASE_URL is not a database URL, then it exits 2 and, with --json, prints one CONFIG error object', async () => {
+    const res = await runCli('not a url', ['partner', 'list', '--json']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/DATABASE_URL/);
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'CONFIG', message: expect.stringContaining('DATABASE_URL') } });
+  });
+
   it('when an input is invalid, then the JSON error names the flag', async () => {
     const res = await runCli(suite.databaseUrl, ['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000', '--permissions', 'domains:fly', '--json']);
     expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'INVALID_INPUT', issues: expect.arrayContaining([expect.objectContaining({ flag: '--permissions' })]) });
   });
 
   it('when the database is unreachable, then it exits 1 with a message, and with --json a DATABASE_UNAVAILABLE object on stdout', async () => {
-    const res = await runCli('postgres://postgres@127.0.0.1:1/none', ['partner', 'list', '--json']);
+    const res = await runCli(`postgres://postgres@127.0.0.1:${await closedPort()}/none`, ['partner', 'list', '--json']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/error/);
     expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('not reachable') } });
-    const human = await runCli('postgres://postgres@127.0.0.1:1/none', ['partner', 'list']);
+    const human = await runCli(`postgres://postgres@127.0.0.1:${await closedPort()}/none`, ['partner', 'list']);
     expect([human.code, human.stdout]).toEqual([1, '']);
   });
 });

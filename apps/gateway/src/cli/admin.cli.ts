@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createDb } from '@platform/db';
+import { createDb, type Kysely } from '@platform/db';
 import { ConfigError } from '@platform/config';
 import { loadAdminConfig } from '../config';
 import { migrateGateway } from '../db/migrations';
@@ -107,7 +107,10 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     if (json) io.out(JSON.stringify({ error: { code, message: message.split('\n\n')[0], ...(issues ? { issues } : {}) } }));
     return exitCode;
   };
-  const [group, action, ...rest] = argv;
+  // The command is its first two words; --json may come anywhere, before them too.
+  const words = argv.filter((arg) => arg !== '--json');
+  const [group, action] = words;
+  const rest = json ? [...words.slice(2), '--json'] : words.slice(2);
   const command = COMMANDS[`${group} ${action}`];
   if (!command) {
     return fail('USAGE', group === undefined || group === '--help' ? USAGE : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`, 2);
@@ -124,11 +127,12 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     return fail('CONFIG', err instanceof ConfigError ? err.message : String(err), 2);
   }
-  const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 2 });
+  let db: Kysely<GatewayDb> | undefined;
   try {
+    ({ db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 2 }));
     await migrateGateway(db);
     const result = await command.run(new AdminService(db), values);
-    io.out(values.json ? JSON.stringify(result) : command.human(result));
+    io.out(json ? JSON.stringify(result) : command.human(result));
     if (action === 'create' && typeof values['expires-at'] === 'string' && Date.parse(values['expires-at']) <= Date.now()) {
       io.err('warning: the key is already expired');
     }
@@ -142,6 +146,7 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     if (isConnectionFailure(err)) return fail('DATABASE_UNAVAILABLE', `the database is not reachable (${(err as Error).message})`, 1);
     return fail('INTERNAL', err instanceof Error ? err.message : String(err), 1);
   } finally {
-    await db.destroy();
+    // The answer is out: closing the pool must not add a second one.
+    await db?.destroy().catch(() => undefined);
   }
 }
