@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMessage } from '@platform/contracts';
 import { sql, type Transaction } from '@platform/db';
-import { uniqueName, waitFor } from '@platform/testing';
+import { waitFor } from '@platform/testing';
 import { connectAmqp, createPublisher, replayParked, startConsumer, type AmqpConnection, type Consumer, type ConsumerOptions, type Publisher } from '../src';
-import { consumerQueues, deleteBrokerObjects, logger, SCHEMA, setupSuite, startBrokerProxy, takeMessages, type QueuedMessage, type Suite } from './support';
+import { logger, SCHEMA, setupSuite, startBrokerProxy, takeMessages, type QueuedMessage, type Suite } from './support';
 
 let suite: Suite;
 let amqp: AmqpConnection;
 let publisher: Publisher;
 const consumers: Consumer[] = [];
-const queues: string[] = [];
 
 beforeAll(async () => {
   suite = await setupSuite('consumer');
@@ -25,7 +24,6 @@ afterEach(async () => {
 afterAll(async () => {
   await publisher.close();
   await amqp.close();
-  await deleteBrokerObjects(suite.amqpUrl, { queues });
   await suite.close();
 });
 
@@ -33,8 +31,7 @@ type Handler = ConsumerOptions<unknown>['handler'];
 const RETRY_DELAYS = [50, 100];
 
 async function consume(handler: Handler, extra: Partial<ConsumerOptions<unknown>> = {}) {
-  const queue = uniqueName('q');
-  queues.push(...consumerQueues(queue, (extra.retryDelaysMs ?? RETRY_DELAYS).length));
+  const queue = suite.consumerQueue('q', (extra.retryDelaysMs ?? RETRY_DELAYS).length);
   const consumer = startConsumer({ amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['test.*'], handler, logger, retryDelaysMs: RETRY_DELAYS, ...extra });
   consumers.push(consumer);
   await consumer.ready();
@@ -188,8 +185,7 @@ describe('consumer: handling', () => {
   });
 
   it('when the consumer is stopped and a message arrives, then a restarted consumer handles it', async () => {
-    const queue = uniqueName('q');
-    queues.push(...consumerQueues(queue, RETRY_DELAYS.length));
+    const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
     const options = { amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['test.*'], handler: recordEffect, logger, retryDelaysMs: RETRY_DELAYS };
     const first = startConsumer(options);
     await first.ready();

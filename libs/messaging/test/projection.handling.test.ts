@@ -3,7 +3,7 @@ import type { DomainState, EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { uniqueName, waitFor } from '@platform/testing';
 import { applyIfNewer, connectAmqp, createPublisher, startConsumer, type AmqpConnection, type Consumer, type Publisher } from '../src';
-import { consumerQueues, deleteBrokerObjects, logger, SCHEMA, setupSuite, takeMessages, type Suite } from './support';
+import { logger, SCHEMA, setupSuite, takeMessages, type Suite } from './support';
 
 let suite: Suite;
 let amqp: AmqpConnection;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   amqp = await connectAmqp(suite.amqpUrl, logger);
   await amqp.ready();
   publisher = createPublisher(amqp, logger);
-  queue = uniqueName('projection');
+  queue = suite.consumerQueue('projection', 1);
   consumer = startConsumer({
     amqp,
     pool: suite.pool,
@@ -48,7 +48,6 @@ afterAll(async () => {
   await consumer?.stop();
   await publisher.close();
   await amqp.close();
-  await deleteBrokerObjects(suite.amqpUrl, { queues: consumerQueues(queue, 1) });
   await suite.close();
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { testInfra, uniqueName, bindProbe } from '@platform/testing';
+import { bindProbe, deleteBrokerTopology, deleteEventTopology, testInfra, uniqueName } from '@platform/testing';
 import { ChannelClosedError, ConfirmTimeoutError, connectAmqp, createPublisher, UnroutableError, unroutedExchangeName, type AmqpConnection } from '../src';
-import { deleteBrokerObjects, logger, startBrokerProxy, takeMessages } from './support';
+import { logger, startBrokerProxy, takeMessages } from './support';
 
 let amqpUrl: string;
 const exchanges: string[] = [];
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await deleteBrokerObjects(amqpUrl, { exchanges: exchanges.flatMap((e) => [e, unroutedExchangeName(e)]), queues: exchanges.map(unroutedExchangeName) });
+  for (const exchange of exchanges) await deleteEventTopology(amqpUrl, exchange);
 });
 
 async function connect(url: string): Promise<AmqpConnection> {
@@ -52,7 +52,7 @@ describe('publisher: confirms', () => {
     const publisher = createPublisher(amqp, logger);
     cleanup.push(() => publisher.close());
     await publisher.publish(exchange, 'warm.up', body('x'), { messageId: randomUUID() });
-    await deleteBrokerObjects(amqpUrl, { exchanges: [unroutedExchangeName(exchange)] });
+    await deleteBrokerTopology(amqpUrl, { exchanges: [unroutedExchangeName(exchange)] });
 
     await expect(publisher.publish(exchange, 'nobody.listens', body('x'), { messageId: randomUUID() })).rejects.toBeInstanceOf(UnroutableError);
     await expect(publisher.publish(exchange, 'nobody.listens', body('x'), { messageId: randomUUID() })).resolves.toBeUndefined();

@@ -2,9 +2,9 @@ import net from 'node:net';
 import { connect } from 'amqplib';
 import { createDb, migrateToLatest, sql, type Kysely } from '@platform/db';
 import { createLogger } from '@platform/observability';
-import { createTestDatabase, testInfra, uniqueName } from '@platform/testing';
+import { createTestDatabase, deleteEventTopology, testInfra, uniqueName } from '@platform/testing';
 import type { Pool } from 'pg';
-import { aggregateVersionsMigration, consumerMigration, consumerQueueNames, outboxMigration, projectionVersionsMigration, unroutedExchangeName, writeOutbox, type OutboxEvent } from '../src';
+import { aggregateVersionsMigration, consumerMigration, consumerQueueNames, outboxMigration, projectionVersionsMigration, writeOutbox, type OutboxEvent } from '../src';
 
 export const logger = createLogger('messaging-test', process.env.LOG_LEVEL ?? 'silent');
 export const SCHEMA = 'svc';
@@ -14,6 +14,9 @@ export interface Suite {
   pool: Pool;
   amqpUrl: string;
   exchange: string;
+  /** A new consumer queue name; its work, retry and parked queues are deleted with the suite. */
+  consumerQueue(prefix: string, retrySteps: number): string;
+  /** Drops the database and deletes the exchange, its unrouted exchange and queue, and every consumerQueue. */
   close(): Promise<void>;
 }
 
@@ -34,15 +37,24 @@ export async function setupSuite(prefix: string): Promise<Suite> {
     '005_projection_versions': projectionVersionsMigration(SCHEMA),
   });
   const exchange = uniqueName('ex');
+  const queues: string[] = [];
   return {
     db,
     pool,
     amqpUrl,
     exchange,
+    consumerQueue(prefix, retrySteps) {
+      const queue = uniqueName(prefix);
+      queues.push(...consumerQueues(queue, retrySteps));
+      return queue;
+    },
     async close() {
-      await db.destroy();
-      await database.drop();
-      await deleteBrokerObjects(amqpUrl, { exchanges: [exchange, unroutedExchangeName(exchange)], queues: [unroutedExchangeName(exchange)] });
+      try {
+        await db.destroy();
+        await database.drop();
+      } finally {
+        await deleteEventTopology(amqpUrl, exchange, queues);
+      }
     },
   };
 }
@@ -61,30 +73,9 @@ export async function pendingIds(db: Kysely<unknown>): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export function consumerQueues(queue: string, retrySteps: number): string[] {
+function consumerQueues(queue: string, retrySteps: number): string[] {
   const names = consumerQueueNames(queue, retrySteps);
   return [names.work, names.parked, ...names.retry];
-}
-
-export async function deleteBrokerObjects(amqpUrl: string, what: { exchanges?: string[]; queues?: string[] }) {
-  const conn = await connect(amqpUrl);
-  conn.on('error', () => undefined);
-  try {
-    for (const q of what.queues ?? []) {
-      const ch = await conn.createChannel();
-      ch.on('error', () => undefined);
-      await ch.deleteQueue(q).catch(() => undefined);
-      await ch.close().catch(() => undefined);
-    }
-    for (const e of what.exchanges ?? []) {
-      const ch = await conn.createChannel();
-      ch.on('error', () => undefined);
-      await ch.deleteExchange(e).catch(() => undefined);
-      await ch.close().catch(() => undefined);
-    }
-  } finally {
-    await conn.close().catch(() => undefined);
-  }
 }
 
 /** A port nothing listens on. */

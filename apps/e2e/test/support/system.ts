@@ -1,4 +1,4 @@
-import { act, arrange, createTestDatabase, deleteBrokerTopology, startSmtpServer, testInfra, uniqueName, type ApiResponse, type TestSmtpServer } from '@platform/testing';
+import { act, arrange, createTestDatabase, deleteEventTopology, startSmtpServer, testInfra, uniqueName, type ApiResponse, type TestSmtpServer } from '@platform/testing';
 import { launchPlatform, type Platform } from '@platform/launcher';
 
 export interface Partner {
@@ -28,10 +28,14 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
   const db = await createTestDatabase('system');
   const smtp = await startSmtpServer();
   const exchange = uniqueName('events');
+  // Services that did boot may have declared the exchange before the platform failed to start.
   const platform = await launchPlatform({
     databaseUrl: db.url,
     amqpUrl,
     env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange, SMTP_URL: smtp.url, ...env },
+  }).catch(async (err: unknown) => {
+    await deleteEventTopology(amqpUrl, exchange).catch(() => undefined);
+    throw err;
   });
   const gateway = platform.urls.gateway;
 
@@ -54,10 +58,14 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
     call,
     arrange: (who, method, path, body) => arrange(gateway, method, path, { token: who.key, body }),
     close: async () => {
-      await platform.stop();
-      await smtp.close();
-      await db.drop();
-      await deleteBrokerTopology(amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`] });
+      try {
+        await platform.stop();
+        await smtp.close();
+        await db.drop();
+      } finally {
+        // The services declared the exchange and its unrouted exchange and queue; none of them consumes yet.
+        await deleteEventTopology(amqpUrl, exchange);
+      }
     },
   };
 }
