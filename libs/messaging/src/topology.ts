@@ -9,7 +9,26 @@ import type { Channel } from 'amqplib';
 /** Messages for events nobody subscribes to (yet) land here instead of being returned. */
 export const unroutedExchangeName = (exchange: string) => `${exchange}.unrouted`;
 
-/** Bounded, so unrouted events cannot fill the broker; oldest are dropped first. */
+/**
+ * Bounded, so unrouted events cannot fill the broker; oldest are dropped first.
+ *
+ * The cap is the queue's only limit: below it, messages stay forever. A message TTL is NOT set
+ * through the queue's arguments on purpose: RabbitMQ refuses (406 PRECONDITION_FAILED) to
+ * re-declare an existing queue with different arguments, so on a running deployment every
+ * publisher and consumer would fail to declare its topology until the queue was deleted (with its
+ * messages). An operator gives it an age limit with a policy, which applies to the existing queue
+ * at once and needs no redeploy. For the default exchange, 7 days:
+ *
+ *   rabbitmqctl set_policy --apply-to queues --priority 1 \
+ *     events-unrouted-ttl '^partner\.events\.unrouted$' '{"message-ttl":604800000}'
+ *
+ * (use the `<EVENTS_EXCHANGE>.unrouted` name of each deployment; `rabbitmqctl list_queues name
+ * messages policy` shows it applied). Good to know: a queue follows one policy, the matching one
+ * with the highest priority, so if one already matches this queue, add "message-ttl" to its
+ * definition instead, or use `rabbitmqctl set_operator_policy` with the same arguments, which
+ * applies on top of it (the lower limit wins). On quorum queues (RabbitMQ 3.10+) the TTL counts
+ * for messages that arrive after the policy is set; `rabbitmqctl purge_queue` clears older ones.
+ */
 export const UNROUTED_MAX_LENGTH = 10_000;
 
 /**
