@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from '@platform/db';
-import { aggregateVersionsMigration, outboxMigration } from '@platform/messaging';
+import { aggregateVersionsMigration, consumerMigration, outboxMigration, projectionVersionsMigration } from '@platform/messaging';
 import { SCHEMA } from './tables';
 
 /** Forward-only migrations of the `domains` schema (the pool's search_path is the schema). */
@@ -135,4 +135,7 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX domains_hostname_trgm ON domains USING gin (hostname public.gin_trgm_ops)`.execute(db);
     },
   },
+  // The rest of the chassis' tables (see chassisMigrations): the prune job and future consumers need them.
+  '2026_11_22_0003_processed_messages': consumerMigration(SCHEMA),
+  '2026_11_22_0004_projection_versions': projectionVersionsMigration(SCHEMA),
 };
