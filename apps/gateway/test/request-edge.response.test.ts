@@ -1,25 +1,7 @@
-import { connect } from 'node:net';
 import { request } from 'node:http';
+import { rawHttp } from '@platform/testing';
 import { startGateway, startSuite, bearer, envelope, type Gateway, type Suite, json } from './support/harness';
 
-/** Sends raw bytes to a port and reads everything until the server closes the connection. */
-function rawHttp(port: number, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => socket.end());
-    socket.on('close', () => {
-      const split = data.indexOf('\r\n\r\n');
-      const [statusLine, ...lines] = data.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: data.slice(split + 4) });
-    });
-    socket.write(request);
-  });
-}
 
 /** Sends a chunked body (no Content-Length) so only the streamed byte count can catch it. */
 function postChunked(url: string, key: string, chunks: number, chunkSize: number): Promise<{ status: number; body: unknown }> {

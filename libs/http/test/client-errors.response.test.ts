@@ -1,36 +1,10 @@
 import { connect, type Socket } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@platform/observability';
+import { parseRawAnswer, rawHttp } from '@platform/testing';
 import { answerClientErrors, createDispatcher, createHttpServer, listenServer, serverPort } from '../src';
 
-interface RawAnswer {
-  /** Everything the server sent, as latin1 text. */
-  data: string;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-const parseAnswer = (data: string): RawAnswer => {
-  const split = data.indexOf('\r\n\r\n');
-  const [statusLine, ...lines] = data.slice(0, split).split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-  return { data, status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: data.slice(split + 4) };
-};
-
-/** Sends raw bytes and reads the whole answer until the server closes the connection (the client closes when the server does). */
-function raw(port: number, request: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => socket.end());
-    socket.on('close', () => resolve(parseAnswer(data)));
-    socket.write(request);
-  });
-}
+const raw = rawHttp;
 
 /** The promise, or a failure once ms pass without it settling. */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -109,7 +83,7 @@ describe('errors from the HTTP parser, on a service server (createHttpServer)', 
     const serverClosed = new Promise<void>((resolve) => held.on('close', () => resolve()));
     try {
       await within(answered, 5_000, 'the answer');
-      expect(parseAnswer(data).status).toBe(400);
+      expect(parseRawAnswer(data).status).toBe(400);
       await within(serverClosed, 5_000, 'the server to close the connection');
     } finally {
       socket.destroy();

@@ -5,3 +5,4 @@ export * from './smtp';
 export * from './health';
 export * from './service';
 export * from './api';
+export * from './raw-http';
