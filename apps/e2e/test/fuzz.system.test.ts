@@ -60,7 +60,19 @@ const invalidObject = (fields: Record<string, 'string' | 'boolean' | 'enum' | 'a
 
 /** Bodies that are not an acceptable JSON object at all: garbage text, scalars, arrays, deep nesting. */
 const notAnObject = fc.oneof(
-  fc.string().map((s) => ({ raw: `{${s}` })),
+  // Text after "{" that does not close it into valid JSON ("{}" would be a valid, empty body).
+  fc
+    .string()
+    .map((s) => `{${s}`)
+    .filter((raw) => {
+      try {
+        JSON.parse(raw);
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .map((raw) => ({ raw })),
   fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => ({ raw: JSON.stringify(v) })),
   fc.constant({ raw: '{"a":'.repeat(200) }),
 );
