@@ -1,59 +1,32 @@
-import { createDb, migrateToLatest, sql, type Kysely } from '@platform/db';
-import { aggregateVersionsMigration, consumerMigration, outboxMigration, writeOutbox } from '@platform/messaging';
+import { Writable } from 'node:stream';
+import { sql } from '@platform/db';
 import { createLogger } from '@platform/observability';
-import { createTestDatabase } from '@platform/testing';
-import { claimDue, JobRunner, pruneChassisTables, type Clock } from '../src';
+import { waitFor } from '@platform/testing';
+import { claimDue, JobRunner, type JobDefinition } from '../src';
+import { gate, logger, MINUTE, movableClock, outcomes, setupJobsDb, T0, type JobsDb } from './support';
 
-const logger = createLogger('jobs-test', 'silent');
-const T0 = new Date('2026-01-01T00:00:00Z').getTime();
-const MINUTE = 60_000;
+let t: JobsDb;
+beforeAll(async () => {
+  t = await setupJobsDb('jobs_runner');
+});
+afterAll(() => t.close());
 
-/** A clock the test moves by hand. */
-const movable = (start = T0) => {
-  let at = start;
-  const clock: Clock = { now: () => new Date(at) };
-  return { clock, move: (ms: number) => (at += ms) };
-};
-
-describe('job runner', () => {
-  let db: Kysely<unknown>;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const database = await createTestDatabase('jobs');
-    drop = database.drop;
-    db = createDb<unknown>({ url: database.url, schema: 'work', max: 8 }).db;
-    await migrateToLatest(db, 'work', {
-      '001_outbox': outboxMigration('work'),
-      '002_versions': aggregateVersionsMigration('work'),
-      '003_processed': consumerMigration('work'),
-      '004_items': {
-        up: async (d) => {
-          await sql`CREATE TABLE work.items (id int PRIMARY KEY, due_at timestamptz NOT NULL, done_by text[] NOT NULL DEFAULT '{}')`.execute(d);
-        },
-      },
-    });
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await drop();
-  });
-
+describe('job runner: due rows', () => {
   it('when two runners tick at the same moments of a moved clock, then each due item is processed exactly once, when it is due', async () => {
-    await sql`INSERT INTO work.items (id, due_at) VALUES (1, ${new Date(T0 + MINUTE)}), (2, ${new Date(T0 + 2 * MINUTE)}), (3, ${new Date(T0 + 2 * MINUTE)})`.execute(db);
-    const { clock, move } = movable();
+    await sql`INSERT INTO work.items (id, due_at) VALUES (1, ${new Date(T0 + MINUTE)}), (2, ${new Date(T0 + 2 * MINUTE)}), (3, ${new Date(T0 + 2 * MINUTE)})`.execute(t.db);
+    const { clock, move } = movableClock();
     const runner = (name: string) =>
-      new JobRunner({ db, logger, clock }).every({
+      new JobRunner({ db: t.db, logger, clock }).every({
         name: 'process-items',
         intervalMs: 1_000,
-        run: async ({ db: d, now }) => {
-          const claimed = await claimDue<{ id: number }>(d, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: 10 * MINUTE, limit: 10, where: sql`cardinality(done_by) = 0` });
-          for (const item of claimed) await sql`UPDATE work.items SET done_by = done_by || ${name}::text WHERE id = ${item.id}`.execute(d);
+        run: async ({ db, now }) => {
+          const claimed = await claimDue<{ id: number }>(db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: 10 * MINUTE, limit: 10, where: sql`cardinality(done_by) = 0` });
+          for (const item of claimed) await sql`UPDATE work.items SET done_by = done_by || ${name}::text WHERE id = ${item.id}`.execute(db);
         },
       });
     const a = runner('a');
     const b = runner('b');
-    const doneBy = async () => (await sql<{ id: number; done_by: string[] }>`SELECT id, done_by FROM work.items ORDER BY id`.execute(db)).rows;
+    const doneBy = async () => (await sql<{ id: number; done_by: string[] }>`SELECT id, done_by FROM work.items WHERE id <= 3 ORDER BY id`.execute(t.db)).rows;
 
     await Promise.all([a.tick(), b.tick()]);
     expect((await doneBy()).map((r) => r.done_by.length)).toEqual([0, 0, 0]);
@@ -62,82 +35,254 @@ describe('job runner', () => {
     expect((await doneBy()).map((r) => r.done_by.length)).toEqual([1, 0, 0]);
     move(60_000);
     await Promise.all([a.tick(), b.tick()]);
+    move(1_000);
     await Promise.all([a.tick(), b.tick()]);
     expect((await doneBy()).map((r) => r.done_by.length)).toEqual([1, 1, 1]);
   });
 
   it('when a claimed item is never finished (its runner crashed), then it is due again once its lease ends', async () => {
-    await sql`INSERT INTO work.items (id, due_at) VALUES (10, ${new Date(T0)})`.execute(db);
-    const claim = (now: Date) => claimDue<{ id: number }>(db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: MINUTE, limit: 10, where: sql`id = 10` });
+    await sql`INSERT INTO work.items (id, due_at) VALUES (10, ${new Date(T0)})`.execute(t.db);
+    const claim = (now: Date) => claimDue<{ id: number }>(t.db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: MINUTE, limit: 10, where: sql`id = 10` });
     expect((await claim(new Date(T0))).map((r) => r.id)).toEqual([10]);
     expect(await claim(new Date(T0 + 30_000))).toEqual([]);
     expect((await claim(new Date(T0 + 61_000))).map((r) => r.id)).toEqual([10]);
   });
+});
 
-  it('when a singleton job is due in two runners at once, then only one runs it', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
+describe('job runner: singletons', () => {
+  it('when a singleton job is due in two runners while one runs it, then the other skips until it ends, and never runs it at the same time', async () => {
+    const { clock, move } = movableClock();
+    const held = gate();
     let inside = 0;
     let maxInside = 0;
-    let runs = 0;
-    const runner = () =>
-      new JobRunner({ db, logger }).every({
+    const runs: string[] = [];
+    const seen = outcomes();
+    const runner = (name: string) =>
+      new JobRunner({ db: t.db, logger, clock, onRun: (job, outcome) => seen.onRun(`${name}:${job}`, outcome) }).every({
         name: 'housekeeping',
         intervalMs: 1_000,
         singleton: true,
         run: async () => {
-          runs += 1;
+          runs.push(name);
           inside += 1;
           maxInside = Math.max(maxInside, inside);
-          await gate;
+          if (runs.length === 1) await held.opened;
           inside -= 1;
         },
       });
-    const a = runner();
-    const b = runner();
+    const a = runner('a');
+    const b = runner('b');
+
     const first = a.tick();
-    // b ticks while a holds the lock inside its run.
-    await new Promise((r) => setImmediate(r));
-    while (inside === 0) await new Promise((r) => setImmediate(r));
+    await waitFor(() => inside === 1, { what: 'a inside its run' });
     await b.tick();
-    release();
+    move(1_000);
+    await b.tick();
+    held.open();
     await first;
-    expect({ runs, maxInside }).toEqual({ runs: 1, maxInside: 1 });
+    move(1_000);
+    await b.tick();
+
+    expect(runs).toEqual(['a', 'b']);
+    expect(maxInside).toBe(1);
+    expect(seen.of('a:housekeeping')).toEqual(['ok']);
+    expect(seen.of('b:housekeeping')).toEqual(['skipped', 'skipped', 'ok']);
   });
 
-  it('when a run passes its deadline, then it is abandoned and reported, and the next run still happens', async () => {
-    const outcomes: string[] = [];
-    const { clock, move } = movable();
+  it('when two services sharing the database run a singleton job of the same name, then neither blocks the other', async () => {
+    const both = gate();
+    let inside = 0;
+    const job: JobDefinition<unknown> = {
+      name: 'prune-chassis-tables',
+      intervalMs: 1_000,
+      deadlineMs: 2_000,
+      singleton: true,
+      // Each run waits for the other to be inside too (or gives up at its deadline).
+      run: async ({ signal }) => {
+        inside += 1;
+        if (inside === 2) both.open();
+        await Promise.race([both.opened, new Promise((resolve) => signal.addEventListener('abort', resolve))]);
+      },
+    };
+    const seen = outcomes();
+    const work = new JobRunner({ db: t.db, logger, onRun: seen.onRun }).every(job);
+    const other = new JobRunner({ db: t.other, logger, onRun: seen.onRun }).every(job);
+    await Promise.all([work.tick(), other.tick()]);
+    expect(seen.of('prune-chassis-tables')).toEqual(['ok', 'ok']);
+  });
+
+  it('when a singleton job writes, then each statement commits on its own while the lock is held', async () => {
+    let seenByOthers: number[] = [];
+    const runner = new JobRunner({ db: t.db, logger }).every({
+      name: 'writer',
+      intervalMs: 1_000,
+      singleton: true,
+      run: async ({ db }) => {
+        await sql`INSERT INTO work.items (id, due_at) VALUES (20, now())`.execute(db);
+        const { rows } = await sql<{ id: number }>`SELECT id FROM work.items WHERE id = 20`.execute(t.observer);
+        seenByOthers = rows.map((r) => r.id);
+      },
+    });
+    await runner.tick();
+    expect(seenByOthers).toEqual([20]);
+  });
+});
+
+describe('job runner: deadlines, failures, schedule', () => {
+  it('when a run passes its deadline, then it is abandoned and logged, its signal aborted, and the next run still happens', async () => {
+    const lines: { msg: string; job?: string; deadlineMs?: number }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+        done();
+      },
+    });
+    const seen = outcomes();
+    const { clock, move } = movableClock();
     let calls = 0;
-    const runner = new JobRunner({ db, logger, clock, onRun: (_job, outcome) => outcomes.push(outcome) }).every({
+    let abortedWith: unknown;
+    const runner = new JobRunner({ db: t.db, logger: createLogger('jobs-test', 'warn', sink), clock, onRun: seen.onRun }).every({
       name: 'slow',
       intervalMs: 1_000,
       deadlineMs: 50,
       run: async ({ signal }) => {
         calls += 1;
         if (calls === 1) await new Promise((resolve) => signal.addEventListener('abort', resolve));
+        abortedWith ??= signal.reason;
       },
     });
     await runner.tick();
     move(1_000);
     await runner.tick();
-    expect(outcomes).toEqual(['deadline', 'ok']);
+    expect(seen.of('slow')).toEqual(['deadline', 'ok']);
+    expect(calls).toBe(2);
+    expect(String(abortedWith)).toContain('deadline');
+    await waitFor(() => lines.some((l) => l.msg === 'abandoned job run ended'), { what: 'the abandoned run ending' });
+    expect(lines.find((l) => l.msg === 'job run abandoned at its deadline')).toMatchObject({ job: 'slow', deadlineMs: 50 });
   });
 
-  it('when prune runs, then published events and processed ids past their retention go, unpublished and recent ones stay', async () => {
-    await db.transaction().execute((trx) =>
-      writeOutbox(trx, 'work', 'test', ['old', 'recent', 'pending'].map((n) => ({ partnerId: 'p', aggregateId: n, payload: { event: 'test.happened', params: { n } } }))),
-    );
-    const now = new Date();
-    await sql`UPDATE work.outbox SET published_at = ${new Date(now.getTime() - 8 * 24 * 3_600_000)} WHERE message->'payload'->'params'->>'n' = 'old'`.execute(db);
-    await sql`UPDATE work.outbox SET published_at = ${new Date(now.getTime() - 3_600_000)} WHERE message->'payload'->'params'->>'n' = 'recent'`.execute(db);
-    await sql`INSERT INTO work.processed_messages (consumer, message_id, processed_at) VALUES ('q', 'old', ${new Date(now.getTime() - 8 * 24 * 3_600_000)}), ('q', 'new', ${now})`.execute(db);
+  it('when an abandoned singleton run is still going, then it keeps its lock, and the next run comes once it has ended', async () => {
+    const { clock, move } = movableClock();
+    const stuck = gate();
+    let inside = 0;
+    let maxInside = 0;
+    const seen = outcomes();
+    const job = (name: string): JobDefinition<unknown> => ({
+      name: 'stubborn',
+      intervalMs: 1_000,
+      deadlineMs: 50,
+      singleton: true,
+      run: async () => {
+        inside += 1;
+        maxInside = Math.max(maxInside, inside);
+        // The first run ignores its aborted signal until the test lets it go.
+        if (name === 'a') await stuck.opened;
+        inside -= 1;
+      },
+    });
+    const a = new JobRunner({ db: t.db, logger, clock, onRun: (j, o) => seen.onRun(`a:${j}`, o) }).every(job('a'));
+    const b = new JobRunner({ db: t.db, logger, clock, onRun: (j, o) => seen.onRun(`b:${j}`, o) }).every(job('b'));
 
-    const result = await pruneChassisTables('work', { outboxMs: 7 * 24 * 3_600_000, processedMs: 7 * 24 * 3_600_000 })(db, now);
-    expect(result).toEqual({ outbox: 1, processed: 1 });
-    const left = await sql<{ n: string }>`SELECT message->'payload'->'params'->>'n' AS n FROM work.outbox ORDER BY 1`.execute(db);
-    expect(left.rows.map((r) => r.n)).toEqual(['pending', 'recent']);
-    const ids = await sql<{ message_id: string }>`SELECT message_id FROM work.processed_messages`.execute(db);
-    expect(ids.rows.map((r) => r.message_id)).toEqual(['new']);
+    await a.tick();
+    await b.tick();
+    stuck.open();
+    await waitFor(() => inside === 0, { what: 'the abandoned run to end' });
+    await waitFor(
+      async () => {
+        move(1_000);
+        await b.tick();
+        return seen.of('b:stubborn').includes('ok');
+      },
+      { what: 'b to take the released lock' },
+    );
+    expect(seen.of('a:stubborn')).toEqual(['deadline']);
+    expect(seen.of('b:stubborn')[0]).toBe('skipped');
+    expect(maxInside).toBe(1);
+  });
+
+  it('when a run fails, then it is reported and the next run still happens', async () => {
+    const { clock, move } = movableClock();
+    const seen = outcomes();
+    let calls = 0;
+    const runner = new JobRunner({ db: t.db, logger, clock, onRun: seen.onRun }).every({
+      name: 'flaky',
+      intervalMs: 1_000,
+      run: async ({ db }) => {
+        calls += 1;
+        if (calls === 1) await sql`SELECT * FROM work.no_such_table`.execute(db);
+      },
+    });
+    await runner.tick();
+    move(1_000);
+    await runner.tick();
+    expect(seen.of('flaky')).toEqual(['failed', 'ok']);
+  });
+
+  it('when a job has jitter, then each run is due its interval plus the jitter drawn, and not before', async () => {
+    const { clock, set } = movableClock();
+    const ranAt: number[] = [];
+    const runner = new JobRunner({ db: t.db, logger, clock, random: () => 0.5 }).every({
+      name: 'jittered',
+      intervalMs: 1_000,
+      jitterMs: 400,
+      run: async ({ now }) => void ranAt.push(now.getTime() - T0),
+    });
+    for (const at of [0, 199, 200, 1_399, 1_400, 2_599, 2_600]) {
+      set(T0 + at);
+      await runner.tick();
+    }
+    expect(ranAt).toEqual([200, 1_400, 2_600]);
+  });
+
+  it('when the same job name is registered twice, then the runner refuses it', () => {
+    const job: JobDefinition<unknown> = { name: 'twice', intervalMs: 1_000, run: async () => undefined };
+    expect(() => new JobRunner({ db: t.db, logger }).every(job).every(job)).toThrow('registered twice');
+  });
+});
+
+describe('job runner: start and stop', () => {
+  it('when one job runs long, then the others keep their schedule', async () => {
+    const slow = gate();
+    let fastRuns = 0;
+    let slowRuns = 0;
+    const runner = new JobRunner({ db: t.db, logger, tickMs: 5 })
+      .every({
+        name: 'slow',
+        intervalMs: 5,
+        run: async () => {
+          slowRuns += 1;
+          await slow.opened;
+        },
+      })
+      .every({ name: 'fast', intervalMs: 5, run: async () => void (fastRuns += 1) });
+    runner.start();
+    try {
+      await waitFor(() => fastRuns >= 5, { what: 'five fast runs while the slow one runs' });
+      expect(slowRuns).toBe(1);
+    } finally {
+      slow.open();
+      await runner.stop();
+    }
+  });
+
+  it('when the runner stops, then it aborts the runs in flight and waits for them, and starts nothing more', async () => {
+    let finished = false;
+    let started = 0;
+    const runner = new JobRunner({ db: t.db, logger, tickMs: 5 }).every({
+      name: 'winds-down',
+      intervalMs: 5,
+      run: async ({ signal }) => {
+        started += 1;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve));
+        await sql`SELECT 1`.execute(t.db);
+        finished = true;
+      },
+    });
+    runner.start();
+    await waitFor(() => started === 1, { what: 'the run to start' });
+    await runner.stop();
+    expect(finished).toBe(true);
+    await runner.tick();
+    expect(started).toBe(1);
   });
 });
