@@ -31,10 +31,25 @@ export async function recordProcessed<DB>(trx: Kysely<DB>, schema: string, consu
   return rows.length === 1;
 }
 
-/** Deletes ids older than the broker could still redeliver; run it from a periodic job. */
-export async function pruneProcessedMessages<DB>(db: Kysely<DB>, schema: string, olderThan: Date): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    WITH d AS (DELETE FROM ${sql.id(schema, 'processed_messages')} WHERE processed_at < ${olderThan} RETURNING 1)
-    SELECT count(*)::text AS n FROM d`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+/**
+ * Deletes ids older than the broker could still redeliver, `batch` rows per statement (pass the
+ * pool, not a transaction, so no call holds many row locks); stops between batches once `signal`
+ * is aborted. Services on the chassis get this from its prune job (libs/jobs pruneChassisTables).
+ */
+export async function pruneProcessedMessages<DB>(
+  db: Kysely<DB>,
+  schema: string,
+  olderThan: Date,
+  { batch = 1_000, signal }: { batch?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  const table = sql.id(schema, 'processed_messages');
+  let total = 0;
+  while (!signal?.aborted) {
+    const { numAffectedRows } = await sql`
+      DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE processed_at < ${olderThan} LIMIT ${batch})`.execute(db);
+    const n = Number(numAffectedRows ?? 0);
+    total += n;
+    if (n < batch) break;
+  }
+  return total;
 }

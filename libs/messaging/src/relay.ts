@@ -33,8 +33,12 @@ export interface OutboxRelayOptions<DB = unknown> {
 export interface OutboxRelay {
   /** Stops polling and listening, waits for the batch in flight, closes its channel. */
   stop(): Promise<void>;
-  /** Looks for unpublished rows now (the periodic sweep, in case a NOTIFY was missed). */
-  sweep(): void;
+  /**
+   * Looks for unpublished rows now (the periodic sweep, in case a NOTIFY was missed); resolves
+   * when the relay is idle again (this pass and any it triggered are over). It never rejects: a
+   * failed pass is logged and retried after pollIntervalMs.
+   */
+  sweep(): Promise<void>;
   /** Publishes everything this relay can claim now; rejects if some rows could not be published. */
   drain(): Promise<void>;
 }
@@ -63,7 +67,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   const log = options.logger.child({ component: 'outbox-relay', schema });
   if (options.enabled === false) {
     log.info('outbox relay disabled');
-    return { stop: async () => undefined, drain: async () => undefined, sweep: () => undefined };
+    return { stop: async () => undefined, drain: async () => undefined, sweep: async () => undefined };
   }
   if (!options.db && !options.pool) throw new Error('startOutboxRelay needs a pool or a db');
   // Not destroyed on stop: it shares the service's pool.
@@ -110,6 +114,11 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   let again = false;
   let retryAfter = 0;
   let timer: NodeJS.Timeout | undefined;
+  // Resolved when no pass runs any more (sweep() waits on it).
+  let idleWaiters: (() => void)[] = [];
+  function whenIdle(): Promise<void> {
+    return running ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve();
+  }
 
   const selfPoll = options.selfPoll ?? true;
   function arm() {
@@ -157,6 +166,11 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
         running = false;
         if (again && Date.now() >= retryAfter) wake();
         else arm();
+        if (!running) {
+          const waiters = idleWaiters;
+          idleWaiters = [];
+          for (const resolve of waiters) resolve();
+        }
       });
   }
 
@@ -164,7 +178,10 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   wake();
 
   return {
-    sweep: wake,
+    sweep() {
+      wake();
+      return whenIdle();
+    },
     async drain() {
       for (;;) {
         const result = await exclusive(batch);

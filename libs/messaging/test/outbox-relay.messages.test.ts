@@ -126,6 +126,21 @@ describe('outbox relay: messages', () => {
     await probe.next((m) => m.id === after.id);
   });
 
+  it('when the relay does not poll by itself (a job runner sweeps it), then each sweep resolves once the rows pending before it are published', async () => {
+    // No LISTEN connection (only a db) and no poll of its own: only sweep() publishes.
+    const r = relay({ pool: undefined, db: suite.db, selfPoll: false, batchSize: 3 });
+    await r.sweep();
+    const written = await commitEvents(suite.db, Array.from({ length: 7 }, () => event('domain.changed')));
+    const ids = written.map((m) => m.id);
+    const pendingOfThisTest = async () => (await pendingIds(suite.db)).filter((id) => ids.includes(id));
+    expect(await pendingOfThisTest()).toEqual(ids);
+
+    await r.sweep();
+
+    expect(await pendingOfThisTest()).toEqual([]);
+    for (const m of written) await probe.next((p) => p.id === m.id);
+  });
+
   it('when drain is called, then every pending row is published before it resolves', async () => {
     const r = relay({ batchSize: 3 });
     const written = await commitEvents(suite.db, Array.from({ length: 8 }, () => event('subscription.changed')));
