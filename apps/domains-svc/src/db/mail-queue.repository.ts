@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { claimDue } from '@platform/jobs';
 import type { DomainsDb } from './tables';
 
 export interface QueuedMail {
@@ -27,49 +28,59 @@ export async function enqueueMail(db: Kysely<DomainsDb>, mails: QueuedMail[]) {
     .execute();
 }
 
+/** A claimed mail, as the sender needs it. */
+export interface ClaimedMail {
+  id: string;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  /** Including this claim. */
+  attempts: number;
+}
+
 /**
- * Claims due mails: the row lock (SKIP LOCKED) lasts only for this statement, and pushing
- * next_attempt_at out by the lease keeps other senders off while this one sends; a crashed
- * sender's mails become due again when the lease ends.
+ * Claims up to `limit` due mails for `leaseMs` (SKIP LOCKED; next_attempt_at pushed out by the
+ * lease, attempts counted): other senders skip them while this one sends, and a crashed sender's
+ * mails become due again when the lease ends. `now` is the job runner's clock.
  */
-export async function claimDueMail(db: Kysely<DomainsDb>, batch: number, leaseMs: number) {
-  return db
-    .updateTable('mail_queue')
-    .set({ attempts: sql`attempts + 1`, next_attempt_at: sql`now() + ${`${leaseMs} milliseconds`}::interval` })
-    .where(
-      'id',
-      'in',
-      db
-        .selectFrom('mail_queue')
-        .select('id')
-        .where('sent_at', 'is', null)
-        .where('failed_at', 'is', null)
-        .where('next_attempt_at', '<=', sql<Date>`now()`)
-        .orderBy('next_attempt_at')
-        .limit(batch)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returning(['id', 'to_address', 'subject', 'text_body', 'html_body', 'attempts', 'kind'])
-    .execute();
+export async function claimDueMail(db: Kysely<DomainsDb>, now: Date, leaseMs: number, limit = 1): Promise<ClaimedMail[]> {
+  const rows = await claimDue<ClaimedMail>(db, {
+    table: 'mail_queue',
+    dueColumn: 'next_attempt_at',
+    now,
+    leaseMs,
+    limit,
+    // The predicate of the partial index mail_queue_due.
+    where: sql`sent_at IS NULL AND failed_at IS NULL`,
+    set: sql`attempts = attempts + 1`,
+  });
+  return rows.map((r) => ({ id: String(r.id), kind: r.kind, to_address: r.to_address, subject: r.subject, text_body: r.text_body, html_body: r.html_body, attempts: r.attempts }));
 }
 
-export async function markMailSent(db: Kysely<DomainsDb>, id: string) {
-  await db.updateTable('mail_queue').set({ sent_at: new Date(), last_error: null }).where('id', '=', id).execute();
+export async function markMailSent(db: Kysely<DomainsDb>, id: string, at: Date) {
+  await db.updateTable('mail_queue').set({ sent_at: at, last_error: null }).where('id', '=', id).execute();
 }
 
-export async function markMailFailed(db: Kysely<DomainsDb>, id: string, error: string, retryAt: Date | undefined) {
+/** A failed send: due again at `retryAt`, or given up (failed_at = at) without one. */
+export async function markMailFailed(db: Kysely<DomainsDb>, id: string, error: string, at: Date, retryAt: Date | undefined) {
   await db
     .updateTable('mail_queue')
-    .set(retryAt ? { last_error: error, next_attempt_at: retryAt } : { last_error: error, failed_at: new Date() })
+    .set(retryAt ? { last_error: error, next_attempt_at: retryAt } : { last_error: error, failed_at: at })
     .where('id', '=', id)
     .execute();
 }
 
-/** Deletes mail sent or given up before `before` (addresses and bodies are not kept longer than needed), in batches. */
-export async function pruneMail(db: Kysely<DomainsDb>, before: Date): Promise<number> {
+/**
+ * Deletes mail sent or given up before `before` (addresses and bodies are not kept longer than
+ * needed), 1,000 rows per statement; pass the pool. Stops between batches once `signal` is
+ * aborted (the next run deletes the rest).
+ */
+export async function pruneMail(db: Kysely<DomainsDb>, before: Date, signal?: AbortSignal): Promise<number> {
+  const batch = 1_000;
   let total = 0;
-  for (;;) {
+  while (!signal?.aborted) {
     const result = await db
       .deleteFrom('mail_queue')
       .where(
@@ -79,11 +90,12 @@ export async function pruneMail(db: Kysely<DomainsDb>, before: Date): Promise<nu
           .selectFrom('mail_queue')
           .select('id')
           .where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)]))
-          .limit(1_000),
+          .limit(batch),
       )
       .executeTakeFirst();
     const n = Number(result.numDeletedRows);
     total += n;
-    if (n < 1_000) return total;
+    if (n < batch) break;
   }
+  return total;
 }

@@ -1,5 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import type { JobDefinition } from '@platform/jobs';
+import type { Clock, JobDefinition } from '@platform/jobs';
 import type { Logger } from '@platform/observability';
 import { claimDueMail, markMailFailed, markMailSent, pruneMail } from '../db/mail-queue.repository';
 import type { DomainsDatabase, DomainsDb } from '../db/tables';
@@ -7,10 +7,15 @@ import type { DomainsDatabase, DomainsDb } from '../db/tables';
 export interface MailJobOptions {
   from: string;
   pollMs: number;
-  /** How long a claimed mail stays reserved for this sender; a run is abandoned before it ends. */
+  /**
+   * How long a claimed mail stays reserved for its sender. Each mail is claimed just before it is
+   * sent, so one send (bounded by the SMTP transport's timeouts, kept well under the lease) ends
+   * before another sender may take it.
+   */
   leaseMs: number;
   /** Sent and given-up mail (addresses and bodies) is deleted this long after. */
   retentionMs: number;
+  /** Most mails one run sends (default 20). */
   batch?: number;
   maxAttempts?: number;
 }
@@ -18,15 +23,26 @@ export interface MailJobOptions {
 /** Retry delays grow: 5 s, 20 s, 80 s ... capped at one hour. */
 export const backoffMs = (attempt: number) => Math.min(3_600_000, 5_000 * 4 ** Math.max(0, attempt - 1));
 
+export interface MailRun {
+  db: DomainsDatabase;
+  clock: Clock;
+  /** Once aborted (deadline, shutdown) no further mail is claimed; a send in flight finishes. */
+  signal?: AbortSignal;
+}
+
 /**
- * Sends queued e-mail outside any request: claims due rows (SKIP LOCKED and a lease, safe with
- * many instances), sends, marks them sent, reschedules failures with backoff, gives up after
- * maxAttempts. Answers how many mails were handled.
+ * Sends queued e-mail outside any request: claims one due mail at a time (SKIP LOCKED and a
+ * lease, safe with many instances), sends it, marks it sent, reschedules a failure with backoff,
+ * gives up after maxAttempts. Answers how many mails were handled.
  */
-export async function sendDueMail(db: DomainsDatabase, transport: Transporter, logger: Logger, options: MailJobOptions): Promise<number> {
-  const batch = await claimDueMail(db, options.batch ?? 20, options.leaseMs);
+export async function sendDueMail({ db, clock, signal }: MailRun, transport: Transporter, logger: Logger, options: MailJobOptions): Promise<number> {
   const maxAttempts = options.maxAttempts ?? 8;
-  for (const mail of batch) {
+  const batch = options.batch ?? 20;
+  let handled = 0;
+  while (handled < batch && !signal?.aborted) {
+    const [mail] = await claimDueMail(db, clock.now(), options.leaseMs);
+    if (!mail) break;
+    handled += 1;
     try {
       await transport.sendMail({
         from: options.from,
@@ -35,27 +51,35 @@ export async function sendDueMail(db: DomainsDatabase, transport: Transporter, l
         text: mail.text_body,
         ...(mail.html_body ? { html: mail.html_body } : {}),
       });
-      await markMailSent(db, mail.id);
+      await markMailSent(db, mail.id, clock.now());
       logger.info({ mailId: mail.id, kind: mail.kind }, 'mail sent');
     } catch (err) {
-      const retryAt = mail.attempts < maxAttempts ? new Date(Date.now() + backoffMs(mail.attempts)) : undefined;
+      const now = clock.now();
+      const retryAt = mail.attempts < maxAttempts ? new Date(now.getTime() + backoffMs(mail.attempts)) : undefined;
       const message = err instanceof Error ? err.message : String(err);
-      await markMailFailed(db, mail.id, message.slice(0, 500), retryAt);
+      await markMailFailed(db, mail.id, message.slice(0, 500), now, retryAt);
       logger.warn({ mailId: mail.id, kind: mail.kind, attempts: mail.attempts, willRetry: Boolean(retryAt), error: message }, 'mail send failed');
     }
   }
-  return batch.length;
+  return handled;
 }
 
 /** The mail jobs of domains-svc: sending (every instance, claims are exclusive) and pruning (one instance at a time). */
 export function mailJobs(transport: Transporter, logger: Logger, options: MailJobOptions): JobDefinition<DomainsDb>[] {
   return [
-    { name: 'send-mail', intervalMs: options.pollMs, deadlineMs: options.leaseMs, run: ({ db }) => sendDueMail(db, transport, logger, options) },
+    {
+      name: 'send-mail',
+      intervalMs: options.pollMs,
+      // Past it no further mail is claimed; the mail in flight has its own lease, so no other sender takes it meanwhile.
+      deadlineMs: options.leaseMs,
+      run: ({ db, clock, signal }) => sendDueMail({ db, clock, signal }, transport, logger, options),
+    },
     {
       name: 'prune-mail',
       intervalMs: 60 * 60_000,
+      jitterMs: 5 * 60_000,
       singleton: true,
-      run: ({ db, now }) => pruneMail(db, new Date(now.getTime() - options.retentionMs)),
+      run: ({ db, now, signal }) => pruneMail(db, new Date(now.getTime() - options.retentionMs), signal),
     },
   ];
 }
