@@ -176,7 +176,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     const prune = pruneChassisTables(definition.schema, { outboxMs: config.OUTBOX_RETENTION_MS, processedMs: config.PROCESSED_RETENTION_MS });
     runner
       .every({ name: 'outbox-sweep', intervalMs: config.OUTBOX_POLL_MS, run: async () => relay.sweep() })
-      .every({ name: 'prune-chassis-tables', intervalMs: 10 * 60_000, singleton: true, deadlineMs: 5 * 60_000, run: ({ db: d, now }) => prune(d as Kysely<unknown>, now) });
+      .every({ name: 'prune-chassis-tables', intervalMs: 10 * 60_000, singleton: true, deadlineMs: 5 * 60_000, jitterMs: 60_000, run: ({ db: d, now, signal }) => prune(d as Kysely<unknown>, now, signal) });
     for (const job of definition.jobs?.(context, runtime) ?? []) runner.every(job);
     const consumerSpecs = definition.consumers?.(context, runtime) ?? [];
     const consumers: Consumer[] = consumerSpecs.map((spec) =>
