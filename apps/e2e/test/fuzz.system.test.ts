@@ -4,6 +4,14 @@ import { z } from 'zod';
 import { ROUTES, type RouteSpec } from '@platform/contracts';
 import { startSystem, type Partner, type System } from './support/system';
 
+/** What a partner can read back about one domain and its list: compared before and after a fuzz run. */
+const storedState = async (sys: System, partner: Partner, domainId: string) =>
+  JSON.stringify([
+    (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body,
+    (await sys.call(partner, 'GET', '/portal/domains?limit=100')).body,
+    (await sys.call(partner, 'GET', `/portal/domains/${domainId}/subdomains`)).body,
+  ]);
+
 type JsonSchema = { type?: string; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; enum?: unknown[] };
 
 /** Whether a field takes text (a string, an enum of strings, or either in an anyOf), and whether as an array. */
@@ -100,12 +108,7 @@ describe('fuzzing every domains endpoint with malformed input', () => {
     partner = await sys.partner();
     const host = `fuzz-${Date.now()}.example.com`;
     domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Fuzz Co', account_email: 'f@example.com', subdomains: [`a.${host}`] })).body.result.id;
-    snapshot = async () =>
-      JSON.stringify([
-        (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body,
-        (await sys.call(partner, 'GET', '/portal/domains?limit=100')).body,
-        (await sys.call(partner, 'GET', `/portal/domains/${domainId}/subdomains`)).body,
-      ]);
+    snapshot = () => storedState(sys, partner, domainId);
   });
   afterAll(() => sys?.close());
 
@@ -182,12 +185,7 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     partner = await sys.partner();
     host = `text-${Date.now()}.example.com`;
     domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result.id;
-    snapshot = async () =>
-      JSON.stringify([
-        (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body,
-        (await sys.call(partner, 'GET', '/portal/domains?limit=100')).body,
-        (await sys.call(partner, 'GET', `/portal/domains/${domainId}/subdomains`)).body,
-      ]);
+    snapshot = () => storedState(sys, partner, domainId);
   });
   afterAll(() => sys?.close());
 
