@@ -26,6 +26,7 @@ describe('forwarding /portal requests to the owning service', () => {
       keyId: key.id,
       permissions: ['domains:read', 'domains:write'],
       requiredFields: ['phone_number', 'account_first_name'],
+      issuer: 'gateway',
     });
   });
 

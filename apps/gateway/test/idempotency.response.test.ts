@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { waitFor } from '@platform/testing';
 import { bearer, envelope, json, startGateway, startSuite, type Gateway, type Suite } from './support/harness';
 
@@ -73,8 +74,9 @@ describe('Idempotency-Key on writes', () => {
   it('when the first request is still running, then a retry gets 409 IDEMPOTENCY.IN_PROGRESS, and after it ends the replay', async () => {
     const k = newKey();
     const slow = post(key, '{"name":"slow-300"}', k);
-    // The first request has claimed the key once its row exists.
-    await waitFor(() => gateway.deps.db.selectFrom('idempotency_keys').select('key').where('key', '=', k).executeTakeFirst(), { timeoutMs: 2_000, what: 'the claim' });
+    // The first request has claimed the key once its row exists (found by the key's SHA-256: the key itself is not stored).
+    const stored = createHash('sha256').update(k).digest('hex');
+    await waitFor(() => gateway.deps.db.selectFrom('idempotency_keys').select('key').where('key', '=', stored).executeTakeFirst(), { timeoutMs: 2_000, what: 'the claim' });
     const busy = await post(key, '{"name":"slow-300"}', k);
     expect(await json(busy)).toEqual(envelope('IDEMPOTENCY.IN_PROGRESS', 409));
     const first = await slow;

@@ -8,6 +8,8 @@ export interface InternalCaller {
   permissions: string[];
   /** Create-domain fields this partner's onboarding settings make required (owned by the gateway). */
   requiredFields: string[];
+  /** Who signed the token (set by the verifier): only `services` may call another service's /internal routes. */
+  issuer?: TokenIssuer;
 }
 
 /** Who signs internal tokens: the gateway (for partners' API calls) or a service (calling another on a partner's behalf). */
@@ -81,8 +83,9 @@ export class InternalTokenVerifier {
       this.verified.delete(token);
     }
     try {
-      const issuer = (jwt.decode(token) as jwt.JwtPayload | null)?.iss;
-      const key = issuer === 'gateway' || issuer === 'services' ? this.keys[issuer] : undefined;
+      const claimed = (jwt.decode(token) as jwt.JwtPayload | null)?.iss;
+      const issuer: TokenIssuer | undefined = claimed === 'gateway' || claimed === 'services' ? claimed : undefined;
+      const key = issuer ? this.keys[issuer] : undefined;
       if (!key) return undefined;
       const claims = jwt.verify(token, key, { algorithms: [ALGORITHM], audience: this.audience, issuer }) as jwt.JwtPayload;
       if (typeof claims.pid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
@@ -91,6 +94,7 @@ export class InternalTokenVerifier {
         keyId: claims.sub,
         permissions: Array.isArray(claims.perms) ? claims.perms : [],
         requiredFields: Array.isArray(claims.req) ? claims.req : [],
+        issuer,
       };
       if (this.verified.size >= this.maxCached) this.verified.clear();
       this.verified.set(token, { caller, expiresAt: claims.exp * 1000 });

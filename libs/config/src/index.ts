@@ -19,6 +19,28 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "250ms", "5s", "30m", "2h", "1d" or plain milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  return m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : undefined;
+}
+
+/** A comma-separated list of durations, e.g. a retry schedule "0,5s,5m,30m,2h". */
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const values = text.split(',').map(parseDuration);
+      if (values.length === 0 || values.some((v) => v === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'must be durations separated by commas, e.g. 0,5s,5m,2h' });
+        return z.NEVER;
+      }
+      return values as number[];
+    });
+
 /** Shared fragments; each service composes its own schema from them in its config.ts. */
 export const env = {
   port,
@@ -33,4 +55,5 @@ export const env = {
     .min(1)
     .transform((v) => v.replace(/\\n/g, '\n')),
   durationMs: (fallback: number) => z.coerce.number().int().min(1).default(fallback),
+  durationList,
 };

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateInternalKeyPair } from '@platform/auth';
@@ -117,6 +117,9 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     INTERNAL_JWT_PUBLIC_KEY: keys.gatewayPublicKey,
     SERVICE_JWT_PUBLIC_KEY: keys.servicesPublicKey,
     WIDGET_BASE_URL: source.WIDGET_BASE_URL ?? urls.gateway,
+    // Local runs: one key for this launch (npm start keeps one in a file), and webhook endpoints on this machine.
+    WEBHOOK_SECRET_KEY: source.WEBHOOK_SECRET_KEY ?? randomBytes(32).toString('base64'),
+    WEBHOOK_ALLOW_LOOPBACK: source.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     ...Object.fromEntries(SERVICES.flatMap((s) => [[s.portEnv, String(ports[s.name])], [s.urlEnv, urls[s.name]]])),
     ...options.env,
   };

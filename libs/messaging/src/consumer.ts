@@ -12,8 +12,15 @@ export const ATTEMPT_HEADER = 'x-attempt';
 export const PARKED_REASON_HEADER = 'x-parked-reason';
 export const LAST_ERROR_HEADER = 'x-last-error';
 
+/** What a handler may do beside its transaction. */
+export interface HandlerHooks {
+  /** Runs once the handler's transaction has committed, before the message is acked (e.g. hand new work to an in-process worker). */
+  afterCommit(fn: () => void): void;
+}
+
 /** Typed handlers by event name; each runs inside the transaction that records the message id. */
-export type EventHandlers<DB> = { [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>) => Promise<void> };
+export type EventHandlers<DB> = { [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void> };
+type AnyHandler<DB> = (message: EventMessage, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void>;
 
 export interface ConsumerOptions<DB> {
   amqp: AmqpConnection;
@@ -32,7 +39,7 @@ export interface ConsumerOptions<DB> {
    */
   handlers?: EventHandlers<DB>;
   /** For every other message (e.g. all public events); registered events are checked the same way. */
-  handler?: (message: EventMessage, trx: Transaction<DB>) => Promise<void>;
+  handler?: AnyHandler<DB>;
   logger: Logger;
   prefetch?: number;
   /** One delay queue per step. */
@@ -69,7 +76,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   if (maxAttempts > 1 && retryDelaysMs.length === 0) throw new Error('retries need at least one retry delay');
   const names = consumerQueueNames(queue, retryDelaysMs.length);
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 5_000;
-  const typed = (options.handlers ?? {}) as Record<string, ((message: EventMessage, trx: Transaction<DB>) => Promise<void>) | undefined>;
+  const typed = (options.handlers ?? {}) as Record<string, AnyHandler<DB> | undefined>;
   const bindings = options.bindings ?? Object.keys(typed);
   if (bindings.length === 0) throw new Error('startConsumer needs bindings or handlers');
   if (!options.handler && Object.keys(typed).length === 0) throw new Error('startConsumer needs handlers or a handler');
@@ -158,10 +165,18 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
       const mlog = log.child({ messageId: message.id, event: message.payload.event });
       try {
         let fresh = false;
+        const committed: (() => void)[] = [];
         await db.transaction().execute(async (trx) => {
           fresh = await recordProcessed(trx, schema, queue, message.id);
-          if (fresh) await handler(message, trx);
+          if (fresh) await handler(message, trx, { afterCommit: (fn) => committed.push(fn) });
         });
+        for (const fn of committed) {
+          try {
+            fn();
+          } catch (err) {
+            mlog.error({ err: errorText(err) }, 'after-commit hook failed');
+          }
+        }
         mlog.debug({ duplicate: !fresh }, fresh ? 'message handled' : 'duplicate message skipped');
         ack(ch, msg);
       } catch (err) {

@@ -174,7 +174,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
       });
   }
 
-  const listener = startListener(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, wake, log);
+  const listener = listenForNotifications(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, wake, log);
   wake();
 
   return {
@@ -200,11 +200,11 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
 }
 
 /**
- * A dedicated connection LISTENing on the outbox channel (NOTIFY is sent at commit). It
- * reconnects and re-LISTENs after losing the connection, and wakes the relay after each
- * (re)connect in case a notification was missed meanwhile; the poll covers the rest.
+ * A dedicated connection LISTENing on a channel (NOTIFY is delivered at commit), e.g. the outbox's.
+ * It reconnects and re-LISTENs after losing the connection, and calls onNotify after each
+ * (re)connect in case a notification was missed meanwhile; the caller's poll covers the rest.
  */
-function startListener(config: ClientConfig | undefined, channel: string, onNotify: () => void, log: Logger) {
+export function listenForNotifications(config: ClientConfig | undefined, channel: string, onNotify: () => void, log: Logger): { stop(): Promise<void> } {
   let stopped = false;
   let client: Client | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -221,7 +221,7 @@ function startListener(config: ClientConfig | undefined, channel: string, onNoti
       if (client === c) client = undefined;
       void c.end().catch(() => undefined);
       if (stopped) return;
-      log.warn({ err: err?.message }, 'outbox LISTEN connection lost; reconnecting');
+      log.warn({ err: err?.message, channel }, 'LISTEN connection lost; reconnecting');
       timer = setTimeout(() => void connect(), delay);
       timer.unref();
       delay = Math.min(delay * 2, 10_000);
@@ -239,7 +239,7 @@ function startListener(config: ClientConfig | undefined, channel: string, onNoti
     }
   }
 
-  if (!config) log.info('no LISTEN connection configured; outbox relay polls only');
+  if (!config) log.info({ channel }, 'no LISTEN connection configured; polling only');
   void connect();
   return {
     async stop() {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration, type QueryExecutorProvider } from 'kysely';
 
 /**
  * Per-aggregate versions. The publishing side numbers each aggregate's events 1, 2, 3... in commit
@@ -58,7 +58,7 @@ export function projectionVersionsMigration(schema: string): Migration {
  * Records that `projection` is at `version` of the aggregate, in the handler's transaction; false
  * (and nothing recorded) when it already applied that version or a newer one: skip the event.
  */
-export async function applyIfNewer<DB>(trx: Kysely<DB>, schema: string, projection: string, aggregateId: string, version: number): Promise<boolean> {
+export async function applyIfNewer(trx: QueryExecutorProvider, schema: string, projection: string, aggregateId: string, version: number): Promise<boolean> {
   const table = sql.id(schema, 'projection_versions');
   const { rows } = await sql<{ version: string }>`
     INSERT INTO ${table} (projection, aggregate_id, version) VALUES (${projection}, ${aggregateId}, ${version})

@@ -15,3 +15,4 @@ export { addressVerdict, type AddressPolicy, type AddressVerdict } from './addre
 export { createOutboundClient, type OutboundClient, type OutboundOptions, type OutboundRequest, type OutboundResponse } from './client';
 export { systemResolver, type Resolver } from './connect';
 export { OutboundError, type OutboundErrorKind } from './errors';
+export { overridingResolver, parseResolveOverrides, targetProblem, type TargetPolicy } from './target';

@@ -53,8 +53,24 @@ export class ServiceCaller {
   }
 
   /** GET a JSON answer and parse it with its schema; the target's error envelope becomes the same AppError here. */
-  async getJson<S extends z.ZodType>(caller: InternalCaller, path: string, schema: S): Promise<z.output<S>> {
-    const res = await this.request(caller, { method: 'GET', path });
+  getJson<S extends z.ZodType>(caller: InternalCaller, path: string, schema: S): Promise<z.output<S>> {
+    return this.json(caller, { method: 'GET', path }, schema);
+  }
+
+  /** POST a JSON body and parse the answer like getJson (not retried: the target may have acted). */
+  postJson<S extends z.ZodType>(caller: InternalCaller, path: string, body: unknown, schema: S): Promise<z.output<S>> {
+    return this.json(caller, { method: 'POST', path, body: JSON.stringify(body) }, schema);
+  }
+
+  private async json<S extends z.ZodType>(caller: InternalCaller, req: Omit<ServiceRequest, 'headers'>, schema: S): Promise<z.output<S>> {
+    const { path } = req;
+    let res: ServiceResponse;
+    try {
+      res = await this.request(caller, req);
+    } catch {
+      // Unreachable, timed out or its breaker open: the partner may retry.
+      throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service is unavailable; retry later.`);
+    }
     let body: unknown;
     try {
       body = JSON.parse(res.body.toString('utf8'));

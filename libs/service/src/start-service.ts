@@ -13,6 +13,9 @@ import { ServiceCaller } from './service-caller';
 import { JobRunner, pruneChassisTables, type JobDefinition } from '@platform/jobs';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics, type ServiceMetrics } from './metrics';
 
+/** Routes under this prefix are calls between services (never routed by the gateway, not in OpenAPI). */
+export const INTERNAL_PREFIX = '/internal';
+
 /** What a service's handlers, consumers and background work are built from. */
 export interface ServiceRuntime<DB, Cfg> {
   name: string;
@@ -50,6 +53,8 @@ export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteS
   /** Builds what handlers, consumers and work share (use cases' context). */
   context?: (runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => Ctx | Promise<Ctx>;
   routes?: readonly R[];
+  /** Whether this process serves its routes (default true); false makes it a worker, e.g. by a role setting. */
+  servesApi?: (config: ServiceConfig & z.infer<z.ZodObject<X>>) => boolean;
   handlers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => Handlers<R, InternalCaller>;
   consumers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => ConsumerSpec<DB>[];
   background?: (ctx: Ctx, runtime: ServiceRuntime<DB, ServiceConfig & z.infer<z.ZodObject<X>>>) => BackgroundWork[];
@@ -182,6 +187,11 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     const consumers: Consumer[] = consumerSpecs.map((spec) =>
       startConsumer<DB>({ ...spec, amqp: amqp!, pool, schema: definition.schema, exchange: config.EVENTS_EXCHANGE, logger }),
     );
+    // Serve only once every consumer's queues exist and are bound: an event published after boot is never missed.
+    await Promise.all(consumers.map((c) => c.ready(10_000))).catch(async (err: unknown) => {
+      await Promise.all(consumers.map((c) => c.stop()));
+      throw err;
+    });
     registerOutboxMetrics(metrics, definition.schema, db as Kysely<unknown>);
     registerConsumerMetrics(metrics, amqp, consumerSpecs.map((c) => c.queue));
     const work = [...(definition.background?.(context, runtime) ?? []), runner];
@@ -194,24 +204,31 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
       metrics: metrics.registry,
     });
     let listener: RequestListener = fallback;
-    if (definition.routes && definition.handlers && definition.audience) {
+    if (definition.routes && definition.handlers && definition.audience && (definition.servesApi?.(config) ?? true)) {
       const verifier = new InternalTokenVerifier({ gateway: config.INTERNAL_JWT_PUBLIC_KEY, services: config.SERVICE_JWT_PUBLIC_KEY }, definition.audience);
-      listener = createDispatcher<R, InternalCaller>({
-        logger,
-        routes: definition.routes,
-        handlers: definition.handlers(context, runtime),
-        prefix: '/portal',
-        authenticate: (token) => verifier.verify(token),
-        // The gateway checked the key's permission; a service checks it again, so a token is not a skeleton key.
-        authorize: (caller, route) => caller.permissions.includes(route.permission),
-        fallback,
-        validateResponses: config.NODE_ENV !== 'production',
-        onAnswer: ({ operationId = 'unmatched', method, status, durationMs, requestId }) => {
-          metrics.httpRequests.inc({ operation: operationId, method, status: String(status) });
-          metrics.httpDuration.observe({ operation: operationId, method }, durationMs / 1000);
-          logger.info({ requestId, method, operation: operationId, status, ms: Math.round(durationMs * 10) / 10 }, 'request');
-        },
-      });
+      const handlers = definition.handlers(context, runtime);
+      const dispatcher = (routes: readonly R[], prefix: string, next: RequestListener, servicesOnly: boolean) =>
+        createDispatcher<R, InternalCaller>({
+          logger,
+          routes,
+          handlers,
+          prefix,
+          authenticate: (token) => verifier.verify(token),
+          // The gateway checked the key's permission; a service checks it again, so a token is not a skeleton key.
+          // /internal routes are for other services only (a token the gateway minted for a partner cannot reach them).
+          authorize: (caller, route) => caller.permissions.includes(route.permission) && (!servicesOnly || caller.issuer === 'services'),
+          fallback: next,
+          validateResponses: config.NODE_ENV !== 'production',
+          onAnswer: ({ operationId = 'unmatched', method, status, durationMs, requestId }) => {
+            metrics.httpRequests.inc({ operation: operationId, method, status: String(status) });
+            metrics.httpDuration.observe({ operation: operationId, method }, durationMs / 1000);
+            logger.info({ requestId, method, operation: operationId, status, ms: Math.round(durationMs * 10) / 10 }, 'request');
+          },
+        });
+      const internal = definition.routes.filter((r) => r.path.startsWith(`${INTERNAL_PREFIX}/`));
+      const portal = definition.routes.filter((r) => !internal.includes(r));
+      listener = dispatcher(portal, '/portal', fallback, false);
+      if (internal.length > 0) listener = dispatcher(internal, INTERNAL_PREFIX, listener, true);
     }
     const port = options.port ?? (parsed[definition.listen.portEnv] as number);
     const server = await listenServer(createHttpServer(listener), port, parsed[definition.listen.hostEnv] as string);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { connect, type Channel } from 'amqplib';
 import type { EventMessage } from '@platform/contracts';
 import { waitFor } from './wait';
@@ -106,4 +107,25 @@ export async function deleteBrokerTopology(amqpUrl: string, what: { exchanges?: 
 export function deleteEventTopology(amqpUrl: string, exchange: string, queues: string[] = []): Promise<void> {
   const unrouted = `${exchange}.unrouted`;
   return deleteBrokerTopology(amqpUrl, { queues: [...queues, unrouted], exchanges: [exchange, unrouted] });
+}
+
+/**
+ * Publishes events onto the exchange the way a service's outbox relay does (confirmed,
+ * persistent, routing key = event name), e.g. events no service emits yet; returns their ids.
+ */
+export async function publishEvents(amqpUrl: string, exchange: string, partnerId: string, payloads: EventMessage['payload'][]): Promise<string[]> {
+  const conn = await connect(amqpUrl);
+  try {
+    const ch = await conn.createConfirmChannel();
+    const ids = payloads.map((payload) => {
+      const id = randomUUID();
+      const message: EventMessage = { id, partner_id: partnerId, occurred_at: new Date().toISOString(), source: 'test', aggregate_id: randomUUID(), version: 1, payload };
+      ch.publish(exchange, payload.event, Buffer.from(JSON.stringify(message)), { persistent: true, messageId: id, contentType: 'application/json' });
+      return id;
+    });
+    await ch.waitForConfirms();
+    return ids;
+  } finally {
+    await conn.close();
+  }
 }

@@ -9,8 +9,8 @@ import { startTestService } from './service';
  * (database and broker), metrics, the 404 envelope, its schema migrated with the chassis tables,
  * and its role able to use that schema only.
  */
-export async function expectChassisService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(definition: ServiceDefinition<DB, X, R, Ctx>): Promise<void> {
-  const t = await startTestService(definition);
+export async function expectChassisService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(definition: ServiceDefinition<DB, X, R, Ctx>, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const t = await startTestService(definition, env);
   try {
     expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
     const ready = await fetch(`${t.url}/health/ready`);

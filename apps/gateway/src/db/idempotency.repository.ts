@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from '@platform/db';
 import type { GatewayDb } from './tables';
 
@@ -27,6 +27,28 @@ export interface ClaimInput {
 
 const afterMs = (ms: number) => sql<Date>`now() + ${ms} * interval '1 millisecond'`;
 
+/**
+ * Answers can hold secrets (a webhook endpoint's signing secret), so neither the key nor the
+ * answer is kept in the clear: rows are found by the key's SHA-256, and the answer is sealed with
+ * AES-256-GCM under a key derived from the Idempotency-Key itself. Only a request presenting the
+ * key can read the answer back; the table alone reveals nothing.
+ */
+const storedKey = (key: string) => createHash('sha256').update(key).digest('hex');
+const answerKey = (partnerId: string, key: string) => Buffer.from(hkdfSync('sha256', key, partnerId, 'idempotent-answer', 32));
+
+function sealAnswer(partnerId: string, key: string, body: Buffer): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', answerKey(partnerId, key), iv);
+  const sealed = Buffer.concat([cipher.update(body), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+}
+
+function openAnswer(partnerId: string, key: string, blob: Buffer): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', answerKey(partnerId, key), blob.subarray(0, 12));
+  decipher.setAuthTag(blob.subarray(12, 28));
+  return Buffer.concat([decipher.update(blob.subarray(28)), decipher.final()]);
+}
+
 /** All SQL on gateway.idempotency_keys. */
 export class IdempotencyRepository {
   constructor(private readonly db: Kysely<GatewayDb>) {}
@@ -43,7 +65,7 @@ export class IdempotencyRepository {
         .insertInto('idempotency_keys')
         .values({
           partner_id: input.partnerId,
-          key: input.key,
+          key: storedKey(input.key),
           fingerprint: input.fingerprint,
           owner,
           status: null,
@@ -84,13 +106,14 @@ export class IdempotencyRepository {
         .selectFrom('idempotency_keys')
         .select(['fingerprint', 'status', 'content_type', 'body'])
         .where('partner_id', '=', input.partnerId)
-        .where('key', '=', input.key)
+        .where('key', '=', storedKey(input.key))
         .executeTakeFirst();
       // Pruned between the two statements: claim again.
       if (!existing) continue;
       if (!existing.fingerprint.equals(input.fingerprint)) return { kind: 'reused' };
       if (existing.status === null) return { kind: 'in_progress' };
-      return { kind: 'replay', answer: { status: existing.status, contentType: existing.content_type, body: existing.body ?? Buffer.alloc(0) } };
+      const body = existing.body ? openAnswer(input.partnerId, input.key, existing.body) : Buffer.alloc(0);
+      return { kind: 'replay', answer: { status: existing.status, contentType: existing.content_type, body } };
     }
     return { kind: 'in_progress' };
   }
@@ -99,9 +122,9 @@ export class IdempotencyRepository {
   async complete(partnerId: string, key: string, owner: string, answer: StoredAnswer) {
     await this.db
       .updateTable('idempotency_keys')
-      .set({ status: answer.status, content_type: answer.contentType, body: answer.body })
+      .set({ status: answer.status, content_type: answer.contentType, body: sealAnswer(partnerId, key, answer.body) })
       .where('partner_id', '=', partnerId)
-      .where('key', '=', key)
+      .where('key', '=', storedKey(key))
       .where('owner', '=', owner)
       .where('status', 'is', null)
       .execute();
@@ -112,7 +135,7 @@ export class IdempotencyRepository {
     await this.db
       .deleteFrom('idempotency_keys')
       .where('partner_id', '=', partnerId)
-      .where('key', '=', key)
+      .where('key', '=', storedKey(key))
       .where('owner', '=', owner)
       .where('status', 'is', null)
       .execute();
