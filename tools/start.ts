@@ -2,6 +2,8 @@
 // catcher, starts every service with this shell's whole environment (each migrates its schema),
 // restarts one that dies, creates a demo partner with an API key and prints how to call the API.
 // Ctrl+C stops everything.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
@@ -55,6 +57,18 @@ async function startMailCatcher(): Promise<{ catcher?: SmtpCatcher; where: strin
   return { catcher, where: `${folder} (one .eml file per e-mail)` };
 }
 
+/**
+ * Signing secrets of webhook endpoints are stored encrypted with WEBHOOK_SECRET_KEY: unless it is
+ * set, one is generated once and kept in .webhook-secret-key, so endpoints survive a restart.
+ */
+function localWebhookSecretKey(): string {
+  const file = path.resolve(__dirname, '..', '..', '.webhook-secret-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
 async function main() {
   // Before anything starts, so a second npm start creates nothing (no catcher, partner or key).
   await assertPortsFree([...platformPorts(process.env), ...(mailCatcherPort ? [mailCatcherPort] : [])]).catch((err: unknown) => {
@@ -64,6 +78,7 @@ async function main() {
   await checkPostgres();
   await checkRabbit();
   const mail = await startMailCatcher();
+  process.env.WEBHOOK_SECRET_KEY ??= localWebhookSecretKey();
   let platform: Platform;
   try {
     platform = await launchPlatform({
@@ -107,6 +122,10 @@ async function main() {
     E-mails        ${mail.where}
 
     curl -H "Authorization: Bearer ${key.key}" ${gateway}/portal/domains
+
+    Webhooks       endpoints on this machine are allowed (WEBHOOK_ALLOW_LOOPBACK=true), e.g.
+    curl -H "Authorization: Bearer ${key.key}" -H "Content-Type: application/json" \\
+         -d '{"url":"http://127.0.0.1:9000/hooks"}' ${gateway}/portal/webhooks
 
   A service that dies is restarted (with back-off; see the [launcher] lines).
   Ctrl+C stops every service.

@@ -10,6 +10,7 @@ import { PERMISSIONS } from '@platform/contracts';
 import { launchPlatform } from '@platform/launcher';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
 import { sampleDomainIds, seedDomains } from './seed';
+import { runWebhookBench, type WebhookBenchRow } from './webhooks';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -124,6 +125,13 @@ async function main() {
       const d = byName.get(`direct ${r}`)?.rps;
       if (g === undefined || d === undefined) continue;
       console.log(`| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`);
+    }
+    let webhookRows: WebhookBenchRow[] = [];
+    if (!ONLY || ONLY.test('webhooks')) {
+      console.log('\nwebhooks...');
+      webhookRows = await runWebhookBench(platform, path.resolve(__dirname, '..', '..'), `${dbName}.events`, amqpUrl);
+      console.log('\n| webhooks | measured | target |\n|---|---|---|');
+      for (const r of webhookRows) console.log(`| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`);
     }
     const failures = results.filter((r) => r.non2xx > 0 || r.errors > 0);
     if (failures.length) console.log(`\nWARNING: non-2xx or errors in: ${failures.map((r) => r.name).join(', ')}`);

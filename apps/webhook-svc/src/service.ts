@@ -1,10 +1,117 @@
-import { chassisMigrations, type ServiceDefinition } from '@platform/service';
+import { z } from 'zod';
+import { env } from '@platform/config';
+import { webhookRoutes } from '@platform/contracts';
+import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver, type OutboundClient } from '@platform/outbound';
+import type { ServiceConfig, ServiceDefinition } from '@platform/service';
+import { migrations } from './db/migrations';
+import { SCHEMA, type WebhooksDb } from './db/tables';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { fanOutConsumer } from './delivery/fan-out.consumer';
+import type { WebhooksContext } from './domain/context';
+import { SecretBox } from './domain/secrets';
+import { webhookHandlers } from './http/webhooks.handlers';
+import { webhookJobs } from './jobs/webhook.jobs';
 
-/** Webhook endpoints and deliveries: on the chassis, migrated and healthy, serving and consuming nothing until its issue. */
-export const webhookService = {
+/** webhook-svc's own configuration, beside the chassis'. */
+export const webhookConfig = {
+  /** api: serves /portal/webhooks; worker: fans events out and delivers them; all: both (npm start). */
+  WEBHOOK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /** 32 random bytes in base64 (openssl rand -base64 32): encrypts signing secrets at rest. Required. */
+  WEBHOOK_SECRET_KEY: z.string().min(1, 'is required (32 random bytes in base64: openssl rand -base64 32)'),
+  /** Development only: endpoints on 127.0.0.0/8 and ::1 (npm start turns it on). */
+  WEBHOOK_ALLOW_LOOPBACK: env.bool(false),
+  WEBHOOK_HTTPS_ONLY: env.bool(false),
+  /** Fixed answers for host names, "name:address,...", like curl --resolve (split-horizon setups, tests). */
+  WEBHOOK_RESOLVE: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      try {
+        return parseResolveOverrides(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WEBHOOK_CONNECT_TIMEOUT_MS: env.durationMs(5_000),
+  WEBHOOK_TOTAL_TIMEOUT_MS: env.durationMs(15_000),
+  /** Delay before each attempt, the first being 0: eight attempts over about 28 hours. */
+  WEBHOOK_RETRY_SCHEDULE: env.durationList('0,5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_RETRY_JITTER: z.coerce.number().min(0).max(1).default(0.2),
+  WEBHOOK_LEASE_MS: env.durationMs(60_000),
+  WEBHOOK_POLL_MS: env.durationMs(1_000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
+  WEBHOOK_RETRY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** An endpoint's breaker opens at this share of failures (after 5 attempts in a minute) and tries again after the reset time. */
+  WEBHOOK_BREAKER_ERROR_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+  WEBHOOK_BREAKER_RESET_MS: env.durationMs(30_000),
+  WEBHOOK_ROTATION_GRACE_MS: env.durationMs(24 * 3_600_000),
+  WEBHOOK_DISABLE_AFTER_MS: env.durationMs(5 * 24 * 3_600_000),
+  WEBHOOK_RETENTION_MS: env.durationMs(30 * 24 * 3_600_000),
+};
+export type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
+
+const isWorker = (config: WebhookConfig) => config.WEBHOOK_ROLE !== 'api';
+
+/** What webhook-svc's handlers, consumer and worker share. */
+export interface WebhookServiceContext extends WebhooksContext {
+  outbound: OutboundClient;
+  worker?: DeliveryWorker;
+}
+
+/** Webhook endpoints, fan-out of every public event, signed deliveries with retries; one image, role by WEBHOOK_ROLE. */
+export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig, (typeof webhookRoutes)[number], WebhookServiceContext> = {
   name: 'webhook-svc',
-  schema: 'webhooks',
+  schema: SCHEMA,
   audience: 'webhooks',
   listen: { portEnv: 'WEBHOOK_PORT', hostEnv: 'WEBHOOK_HOST', defaultPort: 8085 },
-  migrations: { ...chassisMigrations('webhooks') },
-} satisfies ServiceDefinition<unknown, Record<string, never>, never, undefined>;
+  config: webhookConfig,
+  migrations,
+  context: ({ config, db, logger, pool, metrics }) => {
+    const resolve = overridingResolver(config.WEBHOOK_RESOLVE, systemResolver);
+    const policy = { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK };
+    const outbound = createOutboundClient({
+      ...policy,
+      resolve,
+      connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS,
+      totalTimeoutMs: config.WEBHOOK_TOTAL_TIMEOUT_MS,
+      maxResponseBytes: 64 * 1024,
+      maxRedirects: 0,
+    });
+    const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
+    const worker = isWorker(config)
+      ? new DeliveryWorker({
+          db,
+          logger,
+          secrets,
+          outbound,
+          retry: { scheduleMs: config.WEBHOOK_RETRY_SCHEDULE, jitter: config.WEBHOOK_RETRY_JITTER },
+          leaseMs: config.WEBHOOK_LEASE_MS,
+          totalTimeoutMs: config.WEBHOOK_TOTAL_TIMEOUT_MS,
+          pollMs: config.WEBHOOK_POLL_MS,
+          firstConcurrency: config.WEBHOOK_CONCURRENCY,
+          retryConcurrency: config.WEBHOOK_RETRY_CONCURRENCY,
+          endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+          breaker: { volumeThreshold: 5, errorThresholdPercentage: config.WEBHOOK_BREAKER_ERROR_PERCENT, resetTimeoutMs: config.WEBHOOK_BREAKER_RESET_MS },
+          listen: pool.options,
+          registry: metrics.registry,
+        })
+      : undefined;
+    return {
+      db,
+      secrets,
+      targets: { ...policy, httpsOnly: config.WEBHOOK_HTTPS_ONLY, resolve },
+      rotationGraceMs: config.WEBHOOK_ROTATION_GRACE_MS,
+      outbound,
+      worker,
+    };
+  },
+  routes: webhookRoutes,
+  servesApi: (config) => config.WEBHOOK_ROLE !== 'worker',
+  handlers: (ctx) => webhookHandlers(ctx),
+  consumers: (ctx, { config }) => (ctx.worker ? [fanOutConsumer(config.EVENTS_EXCHANGE, ctx.worker, config.WEBHOOK_LEASE_MS)] : []),
+  background: (ctx) => (ctx.worker ? [ctx.worker] : []),
+  jobs: (_ctx, { config }) => webhookJobs({ disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS, retentionMs: config.WEBHOOK_RETENTION_MS }),
+  closeContext: (ctx) => ctx.outbound.close(),
+};

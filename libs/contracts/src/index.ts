@@ -8,3 +8,6 @@ export * from './openapi';
 export * from './catalogue';
 export * from './domains';
 export * from './products';
+export * from './webhooks';
+export * from './billing';
+export * from './event-examples';

@@ -85,7 +85,7 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
     const idempotent = IDEMPOTENT_METHODS.has(r.method);
     if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     const responses: Record<string, unknown> = {
-      200: { description: 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
+      [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
     };
     for (const code of idempotent ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
       const status = String(ERROR_CATALOGUE[code].status);

@@ -9,6 +9,11 @@ export const DOMAIN_EVENTS = {
   deactivated: 'domain.deactivated',
   deleted: 'domain.deleted',
   propertyUpdated: 'property.updated',
+  propertyActivated: 'property.activated',
+  reminderDay2: 'property.activation.reminder.day2',
+  reminderDay7: 'property.activation.reminder.day7',
+  reminderDay14: 'property.activation.reminder.day14',
+  reminderDay30: 'property.activation.reminder.day30',
   /** Internal: asks the scanner to scan the domain (action SCAN / SCAN_INVITE). */
   scanRequested: 'scan.requested',
   /** Internal: the domain's whole state after any change, for other services' projections. */
@@ -119,6 +124,32 @@ export const propertyUpdatedEventSchema = z.object({
   params: z.object({ property_id: z.string() }).catchall(z.unknown()),
   entity: z.object({ kind: z.literal('property'), data: propertyEntityDataSchema.strict() }),
 });
+
+/** The widget script loaded on the property for the first time (emitted by the widget's activation, later). */
+export const propertyActivatedEventSchema = z.object({
+  event: z.literal(DOMAIN_EVENTS.propertyActivated),
+  params: z.object({ property_id: z.string(), domain_name: z.string() }).strict(),
+  entity: z.object({ kind: z.literal('property'), data: propertyEntityDataSchema.strict() }),
+});
+
+/** Params of the four activation reminders (spec: all strings, first_name optional). */
+export const activationReminderParamsSchema = z
+  .object({
+    property_id: z.string(),
+    email: z.string(),
+    first_name: z.string().optional(),
+    website_url: z.string(),
+    domain_name: z.string(),
+    widget_embed_code: z.string(),
+    approval_url: z.string(),
+  })
+  .strict();
+
+const reminderEventSchema = <N extends string>(name: N) => z.object({ event: z.literal(name), params: activationReminderParamsSchema }).strict();
+export const reminderDay2EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay2);
+export const reminderDay7EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay7);
+export const reminderDay14EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay14);
+export const reminderDay30EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay30);
 
 export const scanRequestedEventSchema = z.object({
   event: z.literal(DOMAIN_EVENTS.scanRequested),

@@ -48,6 +48,3 @@ export const listDomainsQuerySchema = paginationQuerySchema.extend({
   activated_at_end: dateTime().optional(),
 });
 export type ListDomainsQuery = z.output<typeof listDomainsQuerySchema>;
-
-/** Filters over billing data that domains-svc has no projection for yet: answered with 400, never a wrong list. */
-export const SUBSCRIPTION_FILTERS = ['product_id', 'price_list_id', 'subscription_status', 'is_active_subscription', 'has_subscription'] as const;

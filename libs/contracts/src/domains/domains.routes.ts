@@ -14,6 +14,7 @@ import {
   updateDomainBodySchema,
 } from './domain.schema';
 import { listDomainsQuerySchema } from './domain-query.schema';
+import { subscriptionChangeRoutes } from './subscription-change.routes';
 import { subdomainBodySchema, subdomainDeletedSchema, subdomainParamsSchema, subdomainSchema } from './subdomain.schema';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
@@ -171,4 +172,4 @@ export const subdomainRoutes = [
 ] satisfies RouteSpec[];
 
 /** What domains-svc serves. */
-export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes];
+export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes, ...subscriptionChangeRoutes];

@@ -4,3 +4,4 @@ export * from './domain-query.schema';
 export * from './subdomain.schema';
 export * from './domain-events';
 export * from './domains.routes';
+export * from './subscription-change.routes';

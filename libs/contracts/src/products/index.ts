@@ -1,2 +1,3 @@
 export * from './product.schema';
 export * from './default-catalogue';
+export * from './products.routes';

@@ -1,0 +1,238 @@
+import type { Selectable } from 'kysely';
+import { sql, type Kysely, type Transaction } from '@platform/db';
+import type { AttemptsTable, DeliveriesTable, WebhooksDb } from './tables';
+
+export type DeliveryRow = Selectable<DeliveriesTable> & { body: string };
+export type AttemptRow = Selectable<AttemptsTable>;
+
+/** A delivery a worker holds (leased): everything needed to send it without another query. */
+export interface DeliveryWork {
+  id: string;
+  endpoint_id: string;
+  url: string;
+  enabled: boolean;
+  /** Sealed: the current secret, and the rotated-out one while it still signs. */
+  secret: string;
+  previous_secret: string | null;
+  body: string;
+  attempt_count: number;
+  final_attempt: boolean;
+}
+
+const interval = (ms: number) => sql`(${ms} * interval '1 millisecond')`;
+
+/**
+ * Fan-out of one event in the consumer's transaction: the message (once) and one delivery per
+ * enabled endpoint of the partner that wants the event, in one statement. `leaseMs` set: the
+ * deliveries are leased to the calling worker, which sends them right after commit; they are
+ * returned ready to send. Nothing is stored when no endpoint wants the event.
+ */
+export async function fanOut(
+  trx: Transaction<WebhooksDb>,
+  message: { id: string; partnerId: string; event: string; body: string },
+  leaseMs: number | undefined,
+): Promise<DeliveryWork[]> {
+  const { rows } = await sql<DeliveryWork>`
+    WITH targets AS (
+      SELECT id, url, enabled, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
+      FROM endpoints
+      WHERE partner_id = ${message.partnerId} AND enabled AND (events IS NULL OR ${message.event} = ANY (events))
+    ), m AS (
+      INSERT INTO messages (id, partner_id, event, body)
+      SELECT ${message.id}, ${message.partnerId}, ${message.event}, ${message.body} WHERE EXISTS (SELECT 1 FROM targets)
+      ON CONFLICT (id) DO NOTHING
+      RETURNING id
+    ), d AS (
+      INSERT INTO deliveries (id, message_id, endpoint_id, partner_id, event, status, next_attempt_at, lease_until)
+      SELECT gen_random_uuid(), m.id, t.id, ${message.partnerId}, ${message.event}, 'pending', now(),
+             CASE WHEN ${leaseMs ?? null}::integer IS NULL THEN NULL ELSE now() + ${interval(leaseMs ?? 0)} END
+      FROM m CROSS JOIN targets t
+      ON CONFLICT (message_id, endpoint_id) DO NOTHING
+      RETURNING id, endpoint_id, attempt_count, final_attempt
+    )
+    SELECT d.id, d.endpoint_id, t.url, t.enabled, t.secret, t.previous_secret, ${message.body}::text AS body, d.attempt_count, d.final_attempt
+    FROM d JOIN targets t ON t.id = d.endpoint_id`.execute(trx);
+  return rows;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker (SKIP LOCKED: workers never wait for or
+ * take each other's rows), leased for `leaseMs`. First attempts and retries are claimed apart
+ * so a backlog of retries can never hold up fresh events.
+ */
+export async function claimDue(db: Kysely<WebhooksDb>, lane: 'first' | 'retry', limit: number, leaseMs: number): Promise<DeliveryWork[]> {
+  const { rows } = await sql<DeliveryWork>`
+    WITH due AS (
+      SELECT id FROM deliveries
+      WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+        AND (attempt_count = 0) = ${lane === 'first'}
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE deliveries d SET lease_until = now() + ${interval(leaseMs)}
+      FROM due WHERE d.id = due.id
+      RETURNING d.id, d.endpoint_id, d.message_id, d.attempt_count, d.final_attempt
+    )
+    SELECT c.id, c.endpoint_id, e.url, e.enabled, e.secret,
+           CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
+           m.body, c.attempt_count, c.final_attempt
+    FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id JOIN messages m ON m.id = c.message_id`.execute(db);
+  return rows;
+}
+
+/** How one attempt ended, and what becomes of its delivery. */
+export interface AttemptResult {
+  deliveryId: string;
+  endpointId: string;
+  attemptedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  errorMessage: string | null;
+  responseBody: string | null;
+  responseTruncated: boolean;
+  ok: boolean;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Records a batch of attempts in one statement: the attempts, their deliveries' new state (lease
+ * released) and their endpoints' health (last success, failing since, 410 disables at once).
+ */
+export async function recordAttempts(db: Kysely<WebhooksDb>, results: AttemptResult[]): Promise<void> {
+  if (results.length === 0) return;
+  const col = <T>(pick: (r: AttemptResult) => T) => results.map(pick);
+  await sql`
+    WITH r AS (
+      SELECT * FROM unnest(
+        ${col((r) => r.deliveryId)}::uuid[], ${col((r) => r.endpointId)}::uuid[], ${col((r) => r.attemptedAt.toISOString())}::timestamptz[],
+        ${col((r) => Math.round(r.durationMs))}::integer[], ${col((r) => r.statusCode)}::integer[], ${col((r) => r.error)}::text[],
+        ${col((r) => r.errorMessage)}::text[], ${col((r) => r.responseBody)}::text[], ${col((r) => r.responseTruncated)}::boolean[],
+        ${col((r) => r.ok)}::boolean[], ${col((r) => r.status)}::text[], ${col((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
+      ) AS r(delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated, ok, status, next_attempt_at)
+    ), attempts_added AS (
+      INSERT INTO attempts (delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated)
+      SELECT delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated FROM r
+    ), deliveries_updated AS (
+      UPDATE deliveries d
+      SET status = r.status, attempt_count = d.attempt_count + 1, next_attempt_at = r.next_attempt_at, lease_until = NULL, updated_at = now()
+      FROM r WHERE d.id = r.delivery_id
+    ), health AS (
+      SELECT endpoint_id, bool_or(ok) AS any_ok, max(attempted_at) FILTER (WHERE ok) AS last_ok,
+             min(attempted_at) FILTER (WHERE NOT ok) AS first_failure, coalesce(bool_or(status_code = 410), false) AS gone
+      FROM r GROUP BY endpoint_id
+    )
+    UPDATE endpoints e
+    SET last_success_at = CASE WHEN h.any_ok THEN h.last_ok ELSE e.last_success_at END,
+        failing_since = CASE WHEN h.any_ok THEN NULL ELSE coalesce(e.failing_since, h.first_failure) END,
+        enabled = e.enabled AND NOT h.gone,
+        disabled_reason = CASE WHEN h.gone AND e.enabled THEN 'gone' ELSE e.disabled_reason END,
+        updated_at = CASE WHEN h.gone AND e.enabled THEN now() ELSE e.updated_at END
+    FROM health h
+    WHERE e.id = h.endpoint_id
+      -- Busy endpoints: touch the row only when its health changes, or every 10 s.
+      AND (h.gone OR NOT h.any_ok AND e.failing_since IS NULL OR h.any_ok AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < h.last_ok - interval '10 seconds'))`.execute(db);
+}
+
+/** Hands deliveries back unattempted (breaker open, endpoint busy, worker stopping): due again at `at`. */
+export async function releaseDeliveries(db: Kysely<WebhooksDb>, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('deliveries')
+    .set({ lease_until: null, next_attempt_at: at, updated_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Deliveries of an endpoint that was disabled meanwhile: failed, unattempted (a recovery sends them later). */
+export async function failDeliveries(db: Kysely<WebhooksDb>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'failed', lease_until: null, next_attempt_at: null, updated_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function insertSingleDelivery(db: Kysely<WebhooksDb>, delivery: { id: string; partnerId: string; endpointId: string; event: string; body: string }) {
+  return db.transaction().execute(async (trx) => {
+    await trx.insertInto('messages').values({ id: delivery.id, partner_id: delivery.partnerId, event: delivery.event, body: delivery.body }).execute();
+    await trx
+      .insertInto('deliveries')
+      .values({
+        id: delivery.id,
+        message_id: delivery.id,
+        endpoint_id: delivery.endpointId,
+        partner_id: delivery.partnerId,
+        event: delivery.event,
+        status: 'pending',
+        next_attempt_at: sql<Date>`now()`,
+      })
+      .execute();
+    await notifyDue(trx);
+  });
+}
+
+export const notifyDue = (db: Kysely<WebhooksDb>) => sql`SELECT pg_notify('webhooks_due', '')`.execute(db);
+
+export interface DeliveryFilters {
+  status?: string;
+  event?: string;
+}
+
+const deliveryColumns = (db: Kysely<WebhooksDb>) =>
+  db.selectFrom('deliveries as d').innerJoin('messages as m', 'm.id', 'd.message_id').selectAll('d').select('m.body');
+
+export async function listDeliveries(db: Kysely<WebhooksDb>, endpointId: string, filters: DeliveryFilters, window: { offset: number; limitPlusOne: number }): Promise<DeliveryRow[]> {
+  let query = deliveryColumns(db).where('d.endpoint_id', '=', endpointId);
+  if (filters.status) query = query.where('d.status', '=', filters.status as DeliveryRow['status']);
+  if (filters.event) query = query.where('d.event', '=', filters.event);
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(window.offset).limit(window.limitPlusOne).execute();
+}
+
+export async function findDelivery(db: Kysely<WebhooksDb>, endpointId: string, id: string): Promise<DeliveryRow | undefined> {
+  return deliveryColumns(db).where('d.endpoint_id', '=', endpointId).where('d.id', '=', id).executeTakeFirst();
+}
+
+export async function attemptsOf(db: Kysely<WebhooksDb>, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db.selectFrom('attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('attempted_at').orderBy('id').execute();
+}
+
+/**
+ * One more attempt now (a manual retry), with the same webhook-id and body. A delivery a worker
+ * holds right now is left to that worker: it is being attempted already.
+ */
+export async function scheduleManualAttempt(db: Kysely<WebhooksDb>, endpointId: string, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('deliveries')
+      // A pending delivery keeps its remaining schedule; a finished one gets this one attempt.
+      .set({ status: 'pending', final_attempt: sql<boolean>`status <> 'pending'`, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('endpoint_id', '=', endpointId)
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
+      .execute();
+    await notifyDue(trx);
+  });
+}
+
+/** Every failed delivery of the endpoint created in [since, until): one more attempt each. */
+export async function scheduleRecovery(db: Kysely<WebhooksDb>, endpointId: string, since: Date, until: Date): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('deliveries')
+      .set({ status: 'pending', final_attempt: true, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'failed')
+      .where('created_at', '>=', since)
+      .where('created_at', '<', until)
+      .executeTakeFirst();
+    await notifyDue(trx);
+    return Number(result.numUpdatedRows);
+  });
+}

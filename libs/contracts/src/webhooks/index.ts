@@ -1,0 +1,2 @@
+export * from './webhook.schema';
+export * from './webhooks.routes';

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { dateTime, paginationQuerySchema } from '../common';
+import { PUBLIC_EVENT_NAMES, isPublicEventName } from '../event-registry';
+
+/** Longest endpoint URL accepted (browsers and proxies handle 2 KB URLs everywhere). */
+export const WEBHOOK_URL_MAX = 2_048;
+
+/**
+ * An endpoint URL as text: absolute http(s), no credentials, no fragment. Whether its host may be
+ * contacted (SSRF policy, https-only) is checked by webhook-svc with its settings.
+ */
+export const webhookUrlSchema = z
+  .string()
+  .max(WEBHOOK_URL_MAX, `must be at most ${WEBHOOK_URL_MAX} characters`)
+  .superRefine((value, ctx) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ description: 'Absolute http(s) URL the events are POSTed to', example: 'https://hooks.example.com/privacy-widget' });
+
+export function webhookUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.hash) return 'must not contain a fragment';
+  return undefined;
+}
+
+const eventNameSchema = z.string().refine(isPublicEventName, { message: `must be one of: ${PUBLIC_EVENT_NAMES.join(', ')}` });
+
+/** null or absent: every event; otherwise only these (at least one, duplicates removed). */
+export const webhookEventsSchema = z
+  .array(eventNameSchema)
+  .min(1, 'must name at least one event (leave it out, or null, for every event)')
+  .max(PUBLIC_EVENT_NAMES.length * 2)
+  .transform((names) => [...new Set(names)])
+  .meta({ description: 'Event names this endpoint receives; null or absent: every event', example: ['domain.created', 'domain.deleted'] });
+
+export const createWebhookBodySchema = z
+  .object({
+    url: webhookUrlSchema,
+    events: webhookEventsSchema.nullable().optional(),
+    description: z.string().max(500, 'must be at most 500 characters').optional(),
+  })
+  .strict();
+export type CreateWebhookBody = z.output<typeof createWebhookBodySchema>;
+
+export const updateWebhookBodySchema = z
+  .object({
+    url: webhookUrlSchema.optional(),
+    events: webhookEventsSchema.nullable().optional(),
+    description: z.string().max(500, 'must be at most 500 characters').optional(),
+    enabled: z.boolean().optional().meta({ description: 'false stops deliveries; true re-enables an endpoint the platform disabled' }),
+  })
+  .strict();
+export type UpdateWebhookBody = z.output<typeof updateWebhookBodySchema>;
+
+export const ROTATION_GRACE_MAX_SECONDS = 7 * 24 * 3_600;
+export const rotateWebhookSecretBodySchema = z
+  .object({
+    previous_secret_expires_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(ROTATION_GRACE_MAX_SECONDS, `must be at most ${ROTATION_GRACE_MAX_SECONDS}`)
+      .optional()
+      .meta({ description: 'Seconds the old secret keeps signing beside the new one (default 86400; 0 drops it now)' }),
+  })
+  .strict()
+  .default({});
+
+export const webhookTestBodySchema = z
+  .object({ event: eventNameSchema.optional().meta({ description: 'Which event type to send an example of (default domain.created)' }) })
+  .strict()
+  .default({});
+
+export const recoverWebhookBodySchema = z
+  .object({
+    since: dateTime().meta({ description: 'Failed deliveries created at or after this time are sent again' }),
+    until: dateTime().optional().meta({ description: 'Only those created before this time (default: now)' }),
+  })
+  .strict();
+
+export const webhookIdParamsSchema = z.object({ endpointId: z.string().min(1).meta({ description: 'Webhook endpoint id' }) });
+export const deliveryIdParamsSchema = webhookIdParamsSchema.extend({ deliveryId: z.string().min(1).meta({ description: 'Delivery id (= the webhook-id header)' }) });
+
+export const DISABLED_REASONS = ['manual', 'gone', 'failing'] as const;
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.string()).nullable().meta({ description: 'null: every event' }),
+    enabled: z.boolean(),
+    disabled_reason: z
+      .enum(DISABLED_REASONS)
+      .nullable()
+      .meta({ description: 'manual: by the partner; gone: the endpoint answered 410; failing: no success for 5 days' }),
+    previous_secret_expires_at: z.string().nullable().meta({ description: 'Until then the old secret signs too (after a rotation)' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema
+  .extend({ secret: z.string().meta({ description: 'whsec_ + base64; shown only now. Verify deliveries with it (Standard Webhooks).' }) })
+  .meta({ id: 'WebhookEndpointWithSecret' });
+
+export const ATTEMPT_ERRORS = ['timeout', 'dns', 'connect', 'tls', 'blocked_address', 'redirect', 'response', 'invalid_url'] as const;
+export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const webhookAttemptSchema = z
+  .object({
+    attempted_at: z.string(),
+    duration_ms: z.number().int(),
+    status_code: z.number().int().nullable().meta({ description: 'The HTTP status answered; null when no answer came' }),
+    error: z
+      .enum(ATTEMPT_ERRORS)
+      .nullable()
+      .meta({ description: 'Why no usable answer came; null when the endpoint answered (see status_code). redirect: a 3xx, never followed.' }),
+    error_message: z.string().nullable(),
+    response_body: z.string().nullable().meta({ description: 'The first 20 KiB of the answer' }),
+    response_truncated: z.boolean(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().meta({ description: 'Sent as webhook-id, the same on every attempt' }),
+    endpoint_id: z.string(),
+    event: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempt_count: z.number().int(),
+    next_attempt_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    payload: z.record(z.string(), z.unknown()).meta({ description: 'The body sent: {event, params, entity?}' }),
+    attempts: z.array(webhookAttemptSchema).meta({ description: 'Oldest first' }),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const listWebhooksQuerySchema = paginationQuerySchema;
+
+export const listDeliveriesQuerySchema = paginationQuerySchema
+  .extend({
+    status: z.enum(DELIVERY_STATUSES).optional(),
+    event: eventNameSchema.optional(),
+  });
+
+export const webhookEventTypeSchema = z
+  .object({ name: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()).meta({ description: 'An example body: {event, params, entity?}' }) })
+  .meta({ id: 'WebhookEventType' });
