@@ -1,10 +1,31 @@
-import { chassisMigrations, type ServiceDefinition } from '@platform/service';
+import { billingInternalRoutes, productRoutes } from '@platform/contracts';
+import type { Kysely } from '@platform/db';
+import type { ServiceDefinition } from '@platform/service';
+import { domainEventsConsumer } from './consumers/domain-events.consumer';
+import { loadCatalogue } from './db/catalogue.repository';
+import { migrations } from './db/migrations';
+import { SCHEMA, type BillingDb } from './db/tables';
+import { cachedCatalogue, type CatalogueSource } from './domain/catalogue.service';
+import { productHandlers } from './http/products.handlers';
+import { subscriptionHandlers } from './http/subscriptions.handlers';
 
-/** Products, price lists and subscriptions: on the chassis, migrated and healthy, serving and consuming nothing until its issue. */
-export const billingService = {
+/** What billing-svc's handlers share. */
+export interface BillingContext {
+  db: Kysely<BillingDb>;
+  catalogue: CatalogueSource;
+}
+
+const routes = [...productRoutes, ...billingInternalRoutes];
+
+/** Products, price lists, prices and subscriptions (opened and ended by domain events, changed by domains-svc): on the chassis. */
+export const billingService: ServiceDefinition<BillingDb, Record<string, never>, (typeof routes)[number], BillingContext> = {
   name: 'billing-svc',
-  schema: 'billing',
+  schema: SCHEMA,
   audience: 'billing',
   listen: { portEnv: 'BILLING_PORT', hostEnv: 'BILLING_HOST', defaultPort: 8082 },
-  migrations: { ...chassisMigrations('billing') },
-} satisfies ServiceDefinition<unknown, Record<string, never>, never, undefined>;
+  migrations,
+  context: ({ db }) => ({ db, catalogue: cachedCatalogue(() => loadCatalogue(db), 5_000) }),
+  routes,
+  handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...subscriptionHandlers(ctx.db) }),
+  consumers: (_ctx, { config }) => [domainEventsConsumer(config.EVENTS_EXCHANGE)],
+};

@@ -9,6 +9,11 @@ import type { DomainsContext, InstanceSettings } from './domain/context';
 import { domainHandlers } from './http/domains.handlers';
 import { subdomainHandlers } from './http/subdomains.handlers';
 import { mailJobs } from './jobs/mail-sender.job';
+import { billingClient } from './clients/billing.client';
+import { subscriptionEventsConsumer } from './events/subscription-events.consumer';
+import { loadCatalogueSnapshot, saveCatalogueSnapshot } from './db/catalogue.repository';
+import { CatalogueView } from './domain/catalogue';
+import { subscriptionHandlers } from './http/subscriptions.handlers';
 
 /** domains-svc's own configuration, beside the chassis' (database, broker, keys, outbox...). */
 export const domainsConfig = {
@@ -56,20 +61,26 @@ export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, 
   listen: { portEnv: 'DOMAINS_PORT', hostEnv: 'DOMAINS_HOST', defaultPort: 8081 },
   config: domainsConfig,
   migrations,
-  context: ({ config, db }) => {
+  context: ({ config, db, call }) => {
     if (config.SMTP_TIMEOUT_MS * 3 >= config.MAIL_LEASE_MS) throw new Error('SMTP_TIMEOUT_MS must stay well under MAIL_LEASE_MS (a third at most)');
     const timeout = config.SMTP_TIMEOUT_MS;
     const mailer = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
-    return { db, settings: instanceSettings(config), mailer };
+    const billing = billingClient(() => call('billing'));
+    const catalogue = new CatalogueView({ load: () => loadCatalogueSnapshot(db), save: (products) => saveCatalogueSnapshot(db, products), fetch: () => billing.catalogue() });
+    return { db, settings: instanceSettings(config), mailer, catalogue, billing };
   },
   routes: domainsServiceRoutes,
-  handlers: (ctx) => ({ ...domainHandlers(ctx), ...subdomainHandlers(ctx) }),
-  jobs: (ctx, { config, logger }) =>
-    mailJobs(ctx.mailer, logger.child({ subsystem: 'mail' }), {
+  handlers: (ctx) => ({ ...domainHandlers(ctx), ...subdomainHandlers(ctx), ...subscriptionHandlers(ctx) }),
+  consumers: (_ctx, { config }) => [subscriptionEventsConsumer(config.EVENTS_EXCHANGE)],
+  jobs: (ctx, { config, logger }) => [
+    ...mailJobs(ctx.mailer, logger.child({ subsystem: 'mail' }), {
       from: config.MAIL_FROM,
       pollMs: config.MAIL_POLL_MS,
       leaseMs: config.MAIL_LEASE_MS,
       retentionMs: config.MAIL_RETENTION_MS,
     }),
+    // billing-svc owns the catalogue; each instance refreshes its copy (kept in the database for when billing-svc is away).
+    { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
+  ],
   closeContext: (ctx) => ctx.mailer.close(),
 };

@@ -88,7 +88,8 @@ describe('create domain: response', () => {
       },
     });
     expect(d.subscription).toMatchObject({
-      status: 'NEW',
+      status: 'ACTIVE',
+      end_date: null,
       price: { price_list: { code: 'PARTNER', id: 2 }, product: { id: 2, name: 'Privacy Pro', type: 'SUBSCRIPTION' } },
     });
   });

@@ -12,9 +12,9 @@ describe('list domains: filters and pagination', () => {
     p = h.partner();
     // Five domains, created in order (newest last), with distinct attributes to filter on.
     const extras: Record<string, unknown>[] = [
-      { has_docs: false, company_trade_name: 'Alpha Trading', merchant_id: 'mer-1' },
+      { has_docs: false, company_trade_name: 'Alpha Trading', merchant_id: 'mer-1', product: 'PRO' },
       { display_dpo: false, company_id_number: 'CIN-2', referral_partner_id: 'ref-1' },
-      { company_trade_name: 'alphabet soup' },
+      { company_trade_name: 'alphabet soup', product: 'ENTERPRISE', price_list: 'EU' },
       { has_scripts: false, company_name: 'Zeta Widgets Ltd' },
       {},
     ];
@@ -125,13 +125,26 @@ describe('list domains: filters and pagination', () => {
     expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toContain(path);
   });
 
-  it.each(['product_id=1&product_id=2', 'product_id=1,2', 'price_list_id=1', 'subscription_status=ACTIVE', 'is_active_subscription=true', 'has_subscription=false'])(
-    'when the subscription filter %s is used, then 400 says it is not available yet',
-    async (query) => {
-      const res = await list(query);
-      expect(res.status).toBe(400);
-      const name = query.split('=')[0];
-      expect(res.body.error.data.issues).toEqual([{ path: `query.${name}`, message: 'this filter is not available yet' }]);
-    },
-  );
+  it('when filtered by product or price list, then only the domains whose subscription has it are listed; ids that are not numbers match none', async () => {
+    expect(idsOf(await list('product_id=2'))).toEqual([ids[0]]);
+    expect(idsOf(await list('product_id=2,3'))).toEqual([ids[2], ids[0]]);
+    expect(idsOf(await list('product_id=2&product_id=3'))).toEqual([ids[2], ids[0]]);
+    expect(idsOf(await list('product_id=1'))).toEqual([ids[4], ids[3], ids[1]]);
+    expect(idsOf(await list('price_list_id=3'))).toEqual([ids[2]]);
+    expect(idsOf(await list('product_id=abc'))).toEqual([]);
+    expect(idsOf(await list('price_list_id=x'))).toEqual([]);
+  });
+
+  it('when filtered by subscription status, activity or presence, then the domain copy of the subscription decides', async () => {
+    expect(idsOf(await list('subscription_status=ACTIVE'))).toEqual([...ids].reverse());
+    expect(idsOf(await list('is_active_subscription=true&has_subscription=true'))).toEqual([...ids].reverse());
+    // billing-svc reported one subscription ended; one domain predates the projection (no copy).
+    await h.deps.db.updateTable('domains').set({ subscription_status: 'INACTIVE' }).where('id', '=', ids[4]).execute();
+    await h.deps.db.updateTable('domains').set({ subscription_status: null }).where('id', '=', ids[3]).execute();
+    expect(idsOf(await list('subscription_status=INACTIVE'))).toEqual([ids[4]]);
+    expect(idsOf(await list('is_active_subscription=false'))).toEqual([ids[4], ids[3]]);
+    expect(idsOf(await list('has_subscription=false'))).toEqual([ids[3]]);
+    expect(idsOf(await list('is_active_subscription=true'))).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await list('subscription_status=SOMETIMES')).status).toBe(400);
+  });
 });

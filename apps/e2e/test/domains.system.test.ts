@@ -81,10 +81,12 @@ describe('domains and subdomains through the gateway', () => {
     }
   });
 
-  it('when a filter owned by a service not built yet is used, then 400 instead of a silently wrong list', async () => {
-    const res = await sys.call(partner, 'GET', '/portal/domains?subscription_status=ACTIVE');
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
+  it('when a subscription filter has a value outside its set, then 400 names it', async () => {
+    for (const [query, field] of [['subscription_status=GONE', 'query.subscription_status'], ['has_subscription=maybe', 'query.has_subscription']]) {
+      const res = await sys.call(partner, 'GET', `/portal/domains?${query}`);
+      expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
+      expect(res.body.error.data.issues).toEqual([expect.objectContaining({ path: field })]);
+    }
   });
 
   it('when the create body is invalid, then 400 lists every issue and nothing is stored', async () => {
@@ -172,5 +174,16 @@ describe('domains and subdomains through the gateway', () => {
     expect(res.body).toEqual({ result: { deleted: true } });
     expect((await sys.call(partner, 'GET', `/portal/domains/${d.id}`)).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
     expect((await sys.call(partner, 'DELETE', `/portal/domains/${d.id}`)).status).toBe(404);
+  });
+
+  it('when the product catalogue is read through the gateway, then billing-svc answers every product, and one by id or code; without products:read it is 403', async () => {
+    const list = await sys.call(partner, 'GET', '/portal/products');
+    expect(list.status).toBe(200);
+    expect(list.body.result.map((p: { code: string }) => p.code)).toEqual(['FREE', 'PRO', 'ENTERPRISE', 'AUDIT']);
+    expect((await sys.call(partner, 'GET', '/portal/products/ENTERPRISE')).body.result).toEqual(list.body.result[2]);
+    expect((await sys.call(partner, 'GET', '/portal/products/3')).body.result.code).toBe('ENTERPRISE');
+    expect((await sys.call(partner, 'GET', '/portal/products/GOLD')).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+    const readOnly = await sys.partner(undefined, ['--permissions', 'domains:read']);
+    expect((await sys.call(readOnly, 'GET', '/portal/products')).body).toEqual(envelope('AUTH.FORBIDDEN', 403));
   });
 });

@@ -46,8 +46,12 @@ const DETAIL_COLUMNS = [
   'c.owner_first_name',
   'c.owner_last_name',
   'd.subscription_id',
-  'd.product_code',
-  'd.price_list_code',
+  'd.product_id',
+  'd.price_list_id',
+  'd.price_id',
+  'd.subscription_status',
+  'd.subscription_start',
+  'd.subscription_end',
 ] as const;
 
 const joined = (db: Kysely<DomainsDb>) =>
@@ -141,6 +145,12 @@ export interface DomainFilters {
   widgetVersion?: number;
   merchantId?: string;
   referralPartnerId?: string;
+  /** Over the domain's copy of its subscription (see subscription.changed). */
+  productIds?: number[];
+  priceListId?: number;
+  subscriptionStatus?: string;
+  activeSubscription?: boolean;
+  hasSubscription?: boolean;
   createdFrom?: Date;
   createdTo?: Date;
   activatedFrom?: Date;
@@ -206,6 +216,12 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
   // Array containment uses the GIN index on merchants.
   if (p.merchantId !== undefined) ids = ids.where(sql<boolean>`d.merchants @> ARRAY[${p.merchantId}]::text[]`);
   if (p.referralPartnerId !== undefined) ids = ids.where('d.referral_partner_id', '=', p.referralPartnerId);
+  if (p.productIds !== undefined) ids = ids.where(sql<boolean>`d.product_id = ANY(${p.productIds}::integer[])`);
+  if (p.priceListId !== undefined) ids = ids.where('d.price_list_id', '=', p.priceListId);
+  if (p.subscriptionStatus !== undefined) ids = ids.where('d.subscription_status', '=', p.subscriptionStatus);
+  // Values are parameters, never branches: the compiled shape is reused for true and false alike.
+  if (p.hasSubscription !== undefined) ids = ids.where(sql<boolean>`(d.subscription_status IS NOT NULL) = ${p.hasSubscription}`);
+  if (p.activeSubscription !== undefined) ids = ids.where(sql<boolean>`(coalesce(d.subscription_status, 'INACTIVE') <> 'INACTIVE') = ${p.activeSubscription}`);
   if (p.createdFrom !== undefined) ids = ids.where('d.created_at', '>=', p.createdFrom);
   if (p.createdTo !== undefined) ids = ids.where('d.created_at', '<=', p.createdTo);
   if (p.activatedFrom !== undefined) ids = ids.where('d.activated_at', '>=', p.activatedFrom);
@@ -245,4 +261,28 @@ export async function updateDomain(db: Kysely<DomainsDb>, partnerId: string, id:
 /** Deletes the domain (subdomains cascade). */
 export async function deleteDomain(db: Kysely<DomainsDb>, partnerId: string, id: string) {
   await db.deleteFrom('domains').where('id', '=', id).where('partner_id', '=', partnerId).execute();
+}
+
+/** The partner's domains among these ids, with what a product change needs (others, and unknown ids, are left out). */
+export async function findSubscriptionsOfDomains(db: Kysely<DomainsDb>, partnerId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('domains')
+    .select(['id', 'subscription_id', 'product_id', 'price_list_id', 'created_at'])
+    .where('partner_id', '=', partnerId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The domain's copy of its subscription, as billing-svc reported it (only the domain holding that subscription). */
+export async function applySubscriptionState(
+  db: Kysely<DomainsDb>,
+  s: { id: string; domain_id: string; product_id: number; price_list_id: number; price_id: number; status: string; start_date: string; end_date: string | null },
+) {
+  await db
+    .updateTable('domains')
+    .set({ product_id: s.product_id, price_list_id: s.price_list_id, price_id: s.price_id, subscription_status: s.status, subscription_start: s.start_date, subscription_end: s.end_date })
+    .where('id', '=', s.domain_id)
+    .where('subscription_id', '=', s.id)
+    .execute();
 }

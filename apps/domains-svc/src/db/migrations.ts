@@ -138,4 +138,26 @@ export const migrations: Record<string, Migration> = {
   // The rest of the chassis' tables (see chassisMigrations): the prune job and future consumers need them.
   '2026_11_22_0003_processed_messages': consumerMigration(SCHEMA),
   '2026_11_22_0004_projection_versions': projectionVersionsMigration(SCHEMA),
+  '2026_11_22_0005_subscription_projection': {
+    // The domain's subscription as billing-svc reports it (subscription.changed), and the catalogue
+    // billing-svc serves, kept so creates and reads work while billing-svc is away.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        ALTER TABLE domains
+          ADD COLUMN product_id integer,
+          ADD COLUMN price_list_id integer,
+          ADD COLUMN price_id integer,
+          ADD COLUMN subscription_status text,
+          ADD COLUMN subscription_start timestamptz,
+          ADD COLUMN subscription_end timestamptz`.execute(db);
+      await sql`CREATE INDEX domains_partner_subscription ON domains (partner_id, subscription_status, created_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX domains_partner_product ON domains (partner_id, product_id, created_at DESC, id DESC)`.execute(db);
+      await sql`
+        CREATE TABLE catalogue_snapshot (
+          id integer PRIMARY KEY CHECK (id = 1),
+          products jsonb NOT NULL,
+          fetched_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+    },
+  },
 };

@@ -77,9 +77,22 @@ export interface DomainsTable {
   product_code: string;
   price_list_code: string;
   subscription_id: string;
+  /** The subscription as billing-svc last reported it (null: domains created before the projection). */
+  product_id: number | null;
+  price_list_id: number | null;
+  price_id: number | null;
+  subscription_status: string | null;
+  subscription_start: NullableTimestamp;
+  subscription_end: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
   activated_at: NullableTimestamp;
+}
+
+export interface CatalogueSnapshotTable {
+  id: number;
+  products: ColumnType<unknown, string, string>;
+  fetched_at: Timestamp;
 }
 
 export interface SubdomainsTable {
@@ -113,6 +126,7 @@ export interface DomainsDb {
   domains: DomainsTable;
   subdomains: SubdomainsTable;
   mail_queue: MailQueueTable;
+  catalogue_snapshot: CatalogueSnapshotTable;
   outbox: OutboxTable;
 }
 

@@ -1,4 +1,5 @@
 import type { DomainsDatabase } from '../db/tables';
+import type { CatalogueView } from './catalogue';
 
 /** Installation facts that appear on every domain and event. */
 export interface InstanceSettings {
@@ -12,7 +13,18 @@ export interface InstanceSettings {
 export interface DomainsContext {
   db: DomainsDatabase;
   settings: InstanceSettings;
+  /** billing-svc's product catalogue (codes are resolved against it). */
+  catalogue: CatalogueView;
+  /** Asks billing-svc to change subscriptions (the partner routes); rejects with 503 while it is unavailable. */
+  billing: BillingPort;
 }
+
+/** What domains-svc needs from billing-svc. */
+export interface BillingPort {
+  changeProducts(caller: Caller, changes: SubscriptionProductChange[]): Promise<SubscriptionProductChangeResult[]>;
+}
+
+import type { SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
 
 /** The calling partner, from the gateway's internal token. */
 export interface Caller {

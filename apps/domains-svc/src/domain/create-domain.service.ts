@@ -26,7 +26,7 @@ import { widgetScript } from './widget';
  */
 export async function createDomain(ctx: DomainsContext, caller: Caller, body: CreateDomainBody): Promise<DomainListRow> {
   assertRequiredFields(body, caller.requiredFields);
-  const catalogue = resolveProductCodes(body.product, body.price_list);
+  const catalogue = resolveProductCodes(body.product, body.price_list, await ctx.catalogue.products());
   if (!catalogue.ok) throw validationError([{ path: `body.${catalogue.field}`, message: catalogue.message }]);
 
   const { partnerId } = caller;
@@ -105,6 +105,13 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       product_code: catalogue.product.code,
       price_list_code: catalogue.priceList.code,
       subscription_id: ids.subscription,
+      // The subscription billing-svc opens from domain.created, shown at once (read-your-writes);
+      // its subscription.changed later confirms it (same state) or brings newer ones.
+      product_id: catalogue.product.id,
+      price_list_id: catalogue.priceList.id,
+      price_id: catalogue.price.id,
+      subscription_status: 'ACTIVE',
+      subscription_start: now,
       created_at: now,
       updated_at: now,
     });

@@ -1,5 +1,5 @@
-import { isUuid, SUBSCRIPTION_FILTERS, type ListDomainsQuery } from '@platform/contracts';
-import { listPage, notFound, validationError } from '@platform/http';
+import { isUuid, type ListDomainsQuery } from '@platform/contracts';
+import { listPage, notFound } from '@platform/http';
 import { findDomainDetail, listDomains as listDomainRows, type DomainFilters } from '../db/domains.repository';
 import type { DomainsContext } from './context';
 import { assertDomainId } from './domain-rules';
@@ -10,15 +10,8 @@ export async function getDomain(ctx: DomainsContext, partnerId: string, domainId
   return row;
 }
 
-/**
- * One page of the partner's domains. Filters over billing data answer 400 until domains-svc
- * has a subscription projection: a clear refusal beats a silently wrong list.
- */
+/** One page of the partner's domains; subscription filters read the domain's copy of its subscription. */
 export async function listDomains(ctx: DomainsContext, partnerId: string, query: ListDomainsQuery) {
-  const unavailable = SUBSCRIPTION_FILTERS.filter((name) => query[name] !== undefined);
-  if (unavailable.length > 0) {
-    throw validationError(unavailable.map((name) => ({ path: `query.${name}`, message: 'this filter is not available yet' })));
-  }
   const filters = toFilters(query);
   return listPage(query, async (window) => (filters ? listDomainRows(ctx.db, partnerId, filters, window) : []));
 }
@@ -30,6 +23,11 @@ function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
   const companyId = uuidOrNone(q.instance_company_id);
   const propertyId = uuidOrNone(q.instance_property_id);
   if (id === undefined || companyId === undefined || propertyId === undefined) return undefined;
+  // Product and price list ids are whole numbers: any other value matches no domain.
+  const productIds = q.product_id?.map((v) => (/^\d{1,9}$/.test(v) ? Number(v) : NaN));
+  const priceListId = q.price_list_id === undefined ? undefined : /^\d{1,9}$/.test(q.price_list_id) ? Number(q.price_list_id) : NaN;
+  if (productIds?.some(Number.isNaN) && productIds.every(Number.isNaN)) return undefined;
+  if (Number.isNaN(priceListId)) return undefined;
 
   const flags: DomainFilters['flags'] = {};
   for (const flag of ['has_scripts', 'has_dsar', 'has_docs', 'has_accessibility', 'display_company', 'display_dpo'] as const) {
@@ -52,6 +50,11 @@ function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
     widgetVersion: q.widget_version,
     merchantId: q.merchant_id,
     referralPartnerId: q.referral_partner_id,
+    productIds: productIds?.filter((v) => !Number.isNaN(v)),
+    priceListId,
+    subscriptionStatus: q.subscription_status,
+    activeSubscription: q.is_active_subscription,
+    hasSubscription: q.has_subscription,
     createdFrom: date(q.created_at_start),
     createdTo: date(q.created_at_end),
     activatedFrom: date(q.activated_at_start),

@@ -1,12 +1,12 @@
 import {
   domainCreatedSchema,
-  resolveProductCodes,
   type Domain,
   type DomainCreated,
   type DomainDetail,
   type DomainSource,
   type DomainStatus,
   type NoticeType,
+  type Product,
   type Subdomain,
 } from '@platform/contracts';
 import type { DomainDetailRow, DomainListRow } from '../db/domains.repository';
@@ -60,9 +60,7 @@ export function toDomain(row: DomainListRow, s: InstanceSettings): Domain {
   };
 }
 
-export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings): DomainDetail {
-  const resolved = resolveProductCodes(row.product_code, row.price_list_code);
-  const created = row.created_at.toISOString();
+export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings, catalogue: readonly Product[]): DomainDetail {
   // Appending keeps the wire order (Domain fields, then property, subscription) without a copy.
   return Object.assign(toDomain(row, s), {
     property: {
@@ -82,24 +80,7 @@ export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings): Domai
         owner: { id: row.owner_id, email: row.owner_email, first_name: row.owner_first_name ?? '', last_name: row.owner_last_name ?? '' },
       },
     },
-    // Until the billing projection lands this is the subscription the create asked billing to open.
-    subscription: resolved.ok
-      ? {
-          id: row.subscription_id,
-          status: 'NEW' as const,
-          start_date: created,
-          end_date: null,
-          created_at: created,
-          price: {
-            id: resolved.price.id,
-            frequency: resolved.price.frequency,
-            currency: resolved.price.currency,
-            price_amount: resolved.price.price_amount,
-            price_list: resolved.priceList,
-            product: { id: resolved.product.id, type: resolved.product.type, name: resolved.product.name },
-          },
-        }
-      : null,
+    subscription: subscriptionOf(row, catalogue),
   });
 }
 
@@ -115,5 +96,28 @@ export function toSubdomain(
     instance_id: String(s.instance.id),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The domain's subscription as billing-svc last reported it, its price named from billing-svc's catalogue. */
+function subscriptionOf(row: DomainDetailRow, catalogue: readonly Product[]): DomainDetail['subscription'] {
+  if (row.subscription_status === null || row.subscription_start === null) return null;
+  const product = catalogue.find((p) => p.id === row.product_id);
+  const price = product?.prices.find((p) => p.id === row.price_id);
+  if (!product || !price) return null;
+  return {
+    id: row.subscription_id,
+    status: row.subscription_status as NonNullable<DomainDetail['subscription']>['status'],
+    start_date: row.subscription_start.toISOString(),
+    end_date: row.subscription_end?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    price: {
+      id: price.id,
+      frequency: price.frequency,
+      currency: price.currency,
+      price_amount: price.price_amount,
+      price_list: price.price_list,
+      product: { id: product.id, type: product.type, name: product.name },
+    },
   };
 }

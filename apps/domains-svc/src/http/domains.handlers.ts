@@ -23,7 +23,10 @@ export function domainHandlers(ctx: DomainsContext): Handlers<(typeof domainRout
       const row = await createDomain(ctx, { partnerId: caller.partnerId, requiredFields: caller.requiredFields }, body);
       return { result: toDomainCreated(row, s) };
     },
-    getDomain: async ({ caller, params }) => ({ result: toDomainDetail(await getDomain(ctx, caller.partnerId, params.domainId), s) }),
+    getDomain: async ({ caller, params }) => {
+      const [row, catalogue] = await Promise.all([getDomain(ctx, caller.partnerId, params.domainId), ctx.catalogue.products()]);
+      return { result: toDomainDetail(row, s, catalogue) };
+    },
     updateDomain: async ({ caller, params, body }) => ({ result: await updateDomain(ctx, caller.partnerId, params.domainId, body) }),
     deleteDomain: async ({ caller, params }) => {
       await deleteDomain(ctx, caller.partnerId, params.domainId);

@@ -1,0 +1,74 @@
+import type { Selectable } from 'kysely';
+import type { SubscriptionState } from '@platform/contracts';
+import { sql, type Kysely } from '@platform/db';
+import { SCHEMA, type BillingDb, type SubscriptionsTable } from './tables';
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+export const toState = (row: SubscriptionRow): SubscriptionState => ({
+  id: row.id,
+  partner_id: row.partner_id,
+  domain_id: row.domain_id,
+  status: row.status as SubscriptionState['status'],
+  product_id: row.product_id,
+  price_list_id: row.price_list_id,
+  price_id: row.price_id,
+  start_date: row.start_date.toISOString(),
+  end_date: row.end_date?.toISOString() ?? null,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
+
+/** The price a subscription to this product on this price list gets (the lowest id: the catalogue's first). */
+export async function priceFor(db: Kysely<BillingDb>, productId: number, priceListId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('prices').select('id').where('product_id', '=', productId).where('price_list_id', '=', priceListId).orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+/** Opens a subscription unless it exists (events and calls may both bring it); returns it only when this call created it. */
+export async function openSubscription(
+  db: Kysely<BillingDb>,
+  s: { id: string; partnerId: string; domainId: string; productId: number; priceListId: number; priceId: number; startDate: string },
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .insertInto('subscriptions')
+    .values({ id: s.id, partner_id: s.partnerId, domain_id: s.domainId, status: 'ACTIVE', product_id: s.productId, price_list_id: s.priceListId, price_id: s.priceId, start_date: s.startDate })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findSubscriptionsForUpdate(db: Kysely<BillingDb>, ids: string[]): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('subscriptions').selectAll().where('id', 'in', ids).forUpdate().execute();
+}
+
+export async function changeProduct(db: Kysely<BillingDb>, id: string, change: { productId: number; priceListId: number; priceId: number }): Promise<SubscriptionRow> {
+  return db
+    .updateTable('subscriptions')
+    .set({ product_id: change.productId, price_list_id: change.priceListId, price_id: change.priceId, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Ends the subscriptions still running among these; returns the ones it ended. */
+export async function endSubscriptions(db: Kysely<BillingDb>, partnerId: string, ids: string[]): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .updateTable('subscriptions')
+    .set({ status: 'INACTIVE', end_date: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('partner_id', '=', partnerId)
+    .where('id', 'in', ids)
+    .where('status', '<>', 'INACTIVE')
+    .returningAll()
+    .execute();
+}
+
+/** The current version of each aggregate (0 when it has none yet). */
+export async function currentVersions(db: Kysely<BillingDb>, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<{ aggregate_id: string; version: string }>`
+    SELECT aggregate_id, version FROM ${sql.id(SCHEMA, 'aggregate_versions')} WHERE aggregate_id IN (${sql.join(ids)})`.execute(db);
+  return new Map(rows.map((r) => [r.aggregate_id, Number(r.version)]));
+}
