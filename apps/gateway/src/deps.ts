@@ -85,6 +85,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
         secretHash: row.secret_hash,
         permissions: row.permissions,
         requiredFields: row.required_fields,
+        ...(row.default_product || row.default_price_list
+          ? { defaults: { ...(row.default_product ? { product: row.default_product } : {}), ...(row.default_price_list ? { priceList: row.default_price_list } : {}) } }
+          : {}),
         allowedIp: row.allowed_ip,
         expiresAt: row.expires_at,
         revokedAt: row.revoked_at,

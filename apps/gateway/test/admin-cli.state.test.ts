@@ -37,6 +37,23 @@ describe('admin CLI: partners and keys', () => {
     expect(listed.result.map((p) => p.id)).toContain(created.id);
   });
 
+  it('when a partner is updated, then its defaults and required fields change, "none" clears a default, and an unknown id or no change is refused', async () => {
+    const partnerId = await suite.partner();
+    const updated = await admin<{ default_product: string | null; default_price_list: string | null; required_fields: string[] }>(
+      suite.databaseUrl,
+      'partner', 'update', '--partner', partnerId, '--default-product', 'PRO', '--default-price-list', 'EU', '--require-fields', 'phone_number',
+    );
+    expect(updated).toMatchObject({ default_product: 'PRO', default_price_list: 'EU', required_fields: ['phone_number'] });
+    const cleared = await admin<{ default_product: string | null; default_price_list: string | null }>(suite.databaseUrl, 'partner', 'update', '--partner', partnerId, '--default-product', 'none');
+    expect(cleared).toMatchObject({ default_product: null, default_price_list: 'EU' });
+    const { rows } = await db.query('SELECT default_product, default_price_list, required_fields FROM gateway.partners WHERE id = $1', [partnerId]);
+    expect(rows).toEqual([{ default_product: null, default_price_list: 'EU', required_fields: ['phone_number'] }]);
+    for (const args of [['--partner', '00000000-0000-4000-8000-000000000000', '--default-product', 'PRO'], ['--partner', partnerId]]) {
+      const res = await runCli(suite.databaseUrl, ['partner', 'update', ...args, '--json']);
+      expect({ args, code: res.code }).toEqual({ args, code: 2 });
+    }
+  });
+
   it('when a key is created, then the full key is printed once and only its SHA-256 hash is stored', async () => {
     const partnerId = await suite.partner();
     const created = await admin<CreatedKey>(suite.databaseUrl, 'key', 'create', '--partner', partnerId, '--name', 'ci');

@@ -8,8 +8,15 @@ export interface InternalCaller {
   permissions: string[];
   /** Create-domain fields this partner's onboarding settings make required (owned by the gateway). */
   requiredFields: string[];
+  /** The partner's default product and price list codes (owned by the gateway), for domains created without them. */
+  defaults?: PartnerDefaults;
   /** Who signed the token (set by the verifier): only `services` may call another service's /internal routes. */
   issuer?: TokenIssuer;
+}
+
+export interface PartnerDefaults {
+  product?: string;
+  priceList?: string;
 }
 
 /** Who signs internal tokens: the gateway (for partners' API calls) or a service (calling another on a partner's behalf). */
@@ -41,11 +48,13 @@ export class InternalTokenMinter {
   }
 
   mint(caller: InternalCaller, audience: string): string {
-    const cacheKey = `${caller.keyId}|${audience}`;
+    // The partner's settings are in the key too: an operator's change gets a fresh token at once.
+    const cacheKey = `${caller.keyId}|${audience}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}`;
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;
-    const token = jwt.sign({ pid: caller.partnerId, perms: caller.permissions, req: caller.requiredFields }, this.key, {
+    const claims = { pid: caller.partnerId, perms: caller.permissions, req: caller.requiredFields, ...(caller.defaults ? { def: caller.defaults } : {}) };
+    const token = jwt.sign(claims, this.key, {
       algorithm: ALGORITHM,
       audience,
       issuer: this.issuer,
@@ -94,6 +103,7 @@ export class InternalTokenVerifier {
         keyId: claims.sub,
         permissions: Array.isArray(claims.perms) ? claims.perms : [],
         requiredFields: Array.isArray(claims.req) ? claims.req : [],
+        ...(isDefaults(claims.def) ? { defaults: claims.def } : {}),
         issuer,
       };
       if (this.verified.size >= this.maxCached) this.verified.clear();
@@ -104,3 +114,6 @@ export class InternalTokenVerifier {
     }
   }
 }
+
+const isDefaults = (v: unknown): v is PartnerDefaults =>
+  typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');

@@ -9,6 +9,8 @@ import { AdminInputError, AdminService } from '../domain/admin.service';
 export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
   partner create --name <name> [--require-fields a,b]   fields: account_first_name, account_last_name, phone_number
+  partner update --partner <partnerId> [--require-fields a,b] [--default-product <code>] [--default-price-list <code>]
+                 codes from GET /portal/products; "none" clears a default
   partner list
   key create --partner <partnerId> [--permissions a,b] [--allowed-ip <ip>] [--expires-at <iso>] [--name <label>]
   key list --partner <partnerId>
@@ -42,6 +44,8 @@ const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 const FLAG_OF: Record<string, string> = {
   name: '--name',
   requiredFields: '--require-fields',
+  defaultProduct: '--default-product',
+  defaultPriceList: '--default-price-list',
   partnerId: '--partner',
   permissions: '--permissions',
   allowedIp: '--allowed-ip',
@@ -54,6 +58,17 @@ const COMMANDS: Record<string, Command> = {
     options: { name: text, 'require-fields': text },
     run: (s, v) => s.createPartner({ name: str(v.name) ?? '', requiredFields: list(v['require-fields']) }),
     human: (r) => `Partner created:\n${pretty(r)}`,
+  },
+  'partner update': {
+    options: { partner: text, 'require-fields': text, 'default-product': text, 'default-price-list': text },
+    run: (s, v) =>
+      s.updatePartner({
+        partnerId: str(v.partner) ?? '',
+        requiredFields: list(v['require-fields']),
+        defaultProduct: str(v['default-product']),
+        defaultPriceList: str(v['default-price-list']),
+      }),
+    human: (r) => `Partner updated:\n${pretty(r)}`,
   },
   'partner list': {
     options: {},

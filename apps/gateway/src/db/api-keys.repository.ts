@@ -26,6 +26,8 @@ export interface KeyCredentialRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   required_fields: string[];
+  default_product: string | null;
+  default_price_list: string | null;
 }
 
 const PUBLIC_COLUMNS = ['id', 'partner_id', 'name', 'prefix', 'permissions', 'allowed_ip', 'expires_at', 'revoked_at', 'created_at'] as const;
@@ -72,9 +74,16 @@ export class ApiKeysRepository {
         'k.expires_at',
         'k.revoked_at',
         'p.required_fields',
+        'p.default_product',
+        'p.default_price_list',
       ])
       .where('k.prefix', '=', prefix)
       .executeTakeFirst();
+  }
+
+  /** Tells every gateway to drop its cached records of the partner's keys (its settings changed); delivered at commit. */
+  async notifyPartnerChanged(partnerId: string): Promise<void> {
+    await sql`SELECT pg_notify(${KEYS_CHANNEL}, prefix) FROM api_keys WHERE partner_id = ${partnerId}`.execute(this.db);
   }
 
   /** Tells every gateway to drop its cached record of this key; delivered when the transaction commits. */

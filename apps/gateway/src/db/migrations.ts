@@ -48,6 +48,11 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at)`.execute(db);
     },
   },
+  '2026_11_23_0001_partner_defaults': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE partners ADD COLUMN default_product text, ADD COLUMN default_price_list text`.execute(db);
+    },
+  },
 };
 
 /** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */

@@ -5,6 +5,8 @@ export interface PartnerRow {
   id: string;
   name: string;
   required_fields: string[];
+  default_product: string | null;
+  default_price_list: string | null;
   created_at: Date;
 }
 
@@ -18,6 +20,10 @@ export class PartnersRepository {
 
   list(): Promise<PartnerRow[]> {
     return this.db.selectFrom('partners').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  }
+
+  update(id: string, values: { required_fields?: string[]; default_product?: string | null; default_price_list?: string | null }): Promise<PartnerRow | undefined> {
+    return this.db.updateTable('partners').set(values).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
   findById(id: string): Promise<PartnerRow | undefined> {

@@ -12,6 +12,9 @@ export interface PartnersTable {
   id: Generated<string>;
   name: string;
   required_fields: ColumnType<string[], string[] | undefined, string[]>;
+  /** Product and price list codes (billing-svc's catalogue) for domains created without them. */
+  default_product: ColumnType<string | null, string | null | undefined, string | null>;
+  default_price_list: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
 }
 

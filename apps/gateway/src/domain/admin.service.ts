@@ -23,6 +23,16 @@ export const createPartnerInput = z.object({
   requiredFields: z.array(z.string().pipe(z.enum(REQUIRED_FIELD_OPTIONS))).default([]),
 });
 
+const code = z.string().trim().min(1, 'must not be empty').max(64);
+
+export const updatePartnerInput = z.object({
+  partnerId: z.uuid('must be a partner id (uuid)'),
+  requiredFields: createPartnerInput.shape.requiredFields.unwrap().optional(),
+  /** A product code of billing-svc's catalogue; "none" clears it. */
+  defaultProduct: code.optional(),
+  defaultPriceList: code.optional(),
+});
+
 export const createKeyInput = z.object({
   partnerId: z.uuid('must be a partner id (uuid)'),
   /** No list means every permission. */
@@ -52,6 +62,8 @@ export const partnerView = (p: PartnerRow) => ({
   id: p.id,
   name: p.name,
   required_fields: p.required_fields,
+  default_product: p.default_product,
+  default_price_list: p.default_price_list,
   created_at: p.created_at.toISOString(),
 });
 
@@ -80,6 +92,29 @@ export class AdminService {
       required_fields: [...new Set(values.requiredFields)],
     });
     return partnerView(partner);
+  }
+
+  /**
+   * Changes a partner's onboarding settings and tells every gateway to reload its keys, so the
+   * next request carries them. Codes are checked by domains-svc against billing's catalogue when
+   * a domain is created (an unknown default answers 400 there, naming it).
+   */
+  async updatePartner(input: z.input<typeof updatePartnerInput>) {
+    const values = parse(updatePartnerInput, input);
+    const clear = (v: string | undefined) => (v === undefined ? undefined : v.toLowerCase() === 'none' ? null : v);
+    const changes = {
+      ...(values.requiredFields ? { required_fields: [...new Set(values.requiredFields)] } : {}),
+      ...(values.defaultProduct !== undefined ? { default_product: clear(values.defaultProduct) } : {}),
+      ...(values.defaultPriceList !== undefined ? { default_price_list: clear(values.defaultPriceList) } : {}),
+    };
+    if (Object.keys(changes).length === 0) throw new AdminInputError('nothing to change: give --require-fields, --default-product or --default-price-list');
+    const row = await this.db.transaction().execute(async (trx) => {
+      const updated = await new PartnersRepository(trx).update(values.partnerId, changes);
+      if (updated) await new ApiKeysRepository(trx).notifyPartnerChanged(updated.id);
+      return updated;
+    });
+    if (!row) throw new AdminInputError(`no partner with id ${values.partnerId}`);
+    return partnerView(row);
   }
 
   async listPartners() {

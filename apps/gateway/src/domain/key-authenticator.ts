@@ -9,6 +9,8 @@ export interface KeyRecord {
   secretHash: Buffer;
   permissions: string[];
   requiredFields: string[];
+  /** The partner's default product and price list codes. */
+  defaults?: { product?: string; priceList?: string };
   allowedIp: string | null;
   expiresAt: Date | null;
   revokedAt: Date | null;

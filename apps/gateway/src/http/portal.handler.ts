@@ -123,7 +123,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
 
     const service = found.route.spec.service;
     const token = minter.mint(
-      { partnerId: key.partnerId, keyId: key.id, permissions: key.permissions, requiredFields: key.requiredFields },
+      { partnerId: key.partnerId, keyId: key.id, permissions: key.permissions, requiredFields: key.requiredFields, defaults: key.defaults },
       service,
     );
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
