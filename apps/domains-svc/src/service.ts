@@ -10,6 +10,7 @@ import { domainHandlers } from './http/domains.handlers';
 import { subdomainHandlers } from './http/subdomains.handlers';
 import { mailJobs } from './jobs/mail-sender.job';
 import { billingClient } from './clients/billing.client';
+import { merchantsClient } from './clients/merchants.client';
 import { subscriptionEventsConsumer } from './events/subscription-events.consumer';
 import { loadCatalogueSnapshot, saveCatalogueSnapshot } from './db/catalogue.repository';
 import { CatalogueView } from './domain/catalogue';
@@ -61,13 +62,14 @@ export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, 
   listen: { portEnv: 'DOMAINS_PORT', hostEnv: 'DOMAINS_HOST', defaultPort: 8081 },
   config: domainsConfig,
   migrations,
-  context: ({ config, db, call }) => {
+  context: ({ config, db, call, logger }) => {
     if (config.SMTP_TIMEOUT_MS * 3 >= config.MAIL_LEASE_MS) throw new Error('SMTP_TIMEOUT_MS must stay well under MAIL_LEASE_MS (a third at most)');
     const timeout = config.SMTP_TIMEOUT_MS;
     const mailer = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
     const billing = billingClient(() => call('billing'));
     const catalogue = new CatalogueView({ load: () => loadCatalogueSnapshot(db), save: (products) => saveCatalogueSnapshot(db, products), fetch: () => billing.catalogue() });
-    return { db, settings: instanceSettings(config), mailer, catalogue, billing };
+    const merchants = merchantsClient(() => call('merchants'), logger);
+    return { db, settings: instanceSettings(config), mailer, catalogue, billing, merchants };
   },
   routes: domainsServiceRoutes,
   handlers: (ctx) => ({ ...domainHandlers(ctx), ...subdomainHandlers(ctx), ...subscriptionHandlers(ctx) }),

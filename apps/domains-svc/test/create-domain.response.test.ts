@@ -120,4 +120,12 @@ describe('create domain: response', () => {
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { action: 'SCAN_INVITE' }))).body.result;
     expect(d.status).toBe('INVITED');
   });
+
+  it('when two domains with the same company_name are created at the same moment without company_setup, then both share one company', async () => {
+    const p = h.partner();
+    const name = `Race Ltd ${uniqueHost()}`;
+    const [a, b] = await Promise.all([0, 1].map(() => h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { company_name: name }))));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.result.instance_company_id).toBe(b.body.result.instance_company_id);
+  });
 });

@@ -17,6 +17,15 @@ export interface DomainsContext {
   catalogue: CatalogueView;
   /** Asks billing-svc to change subscriptions (the partner routes); rejects with 503 while it is unavailable. */
   billing: BillingPort;
+  /** merchants-svc: a merchant's default product, and the merchant links pushed right after commit. */
+  merchants: MerchantsPort;
+}
+
+/** What domains-svc needs from merchants-svc; both are best effort (see merchants.client.ts). */
+export interface MerchantsPort {
+  defaultsOf(partnerId: string, merchantId: string): Promise<PartnerDefaults | undefined>;
+  /** Hands committed domain events to merchants-svc at once (read-your-writes); the bus brings them too. */
+  push(messages: EventMessage[]): Promise<void>;
 }
 
 /** What domains-svc needs from billing-svc. */
@@ -24,10 +33,13 @@ export interface BillingPort {
   changeProducts(caller: Caller, changes: SubscriptionProductChange[]): Promise<SubscriptionProductChangeResult[]>;
 }
 
-import type { SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
+import type { PartnerDefaults } from '@platform/auth';
+import type { EventMessage, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
 
 /** The calling partner, from the gateway's internal token. */
 export interface Caller {
   partnerId: string;
   requiredFields: string[];
+  /** The partner's default product and price list codes (gateway settings). */
+  defaults?: PartnerDefaults;
 }

@@ -26,15 +26,15 @@ import { widgetScript } from './widget';
  */
 export async function createDomain(ctx: DomainsContext, caller: Caller, body: CreateDomainBody): Promise<DomainListRow> {
   assertRequiredFields(body, caller.requiredFields);
-  const catalogue = resolveProductCodes(body.product, body.price_list, await ctx.catalogue.products());
-  if (!catalogue.ok) throw validationError([{ path: `body.${catalogue.field}`, message: catalogue.message }]);
+  const catalogue = await chooseProduct(ctx, caller, body);
 
   const { partnerId } = caller;
   const now = new Date();
   const ids = { domain: randomUUID(), property: randomUUID(), subscription: randomUUID() };
   const status: DomainStatus = body.action === 'SCAN_INVITE' ? 'INVITED' : 'NEW';
+  const merchants = body.merchant_id ? [body.merchant_id] : [];
 
-  return inTransaction(ctx.db, async (trx) => {
+  const { row, messages } = await inTransaction(ctx.db, async (trx) => {
     if (!body.company_setup) await lockCompanyName(trx, partnerId, body.company_name);
     const existing = body.company_setup ? undefined : await findCompanyByName(trx, partnerId, body.company_name);
     const company = existing ?? {
@@ -87,7 +87,6 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       created_at: now,
       updated_at: now,
     });
-    const merchants = body.merchant_id ? [body.merchant_id] : [];
     await insertDomain(trx, {
       id: ids.domain,
       partner_id: partnerId,
@@ -177,7 +176,7 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       const invite = body.action === 'SCAN_INVITE';
       events.push(scanRequestedEvent({ domain_id: ids.domain, domain: body.domain, property_id: ids.property, action: body.action, invite }));
     }
-    await writeDomainEvents(trx, partnerId, ids.domain, events, {
+    const messages = await writeDomainEvents(trx, partnerId, ids.domain, events, {
       kind: 'created',
       state: {
         id: ids.domain,
@@ -208,6 +207,37 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
     if (status === 'INVITED') mails.push(inviteMail(mailInput));
     if (body.send_intro) mails.push(introMail(mailInput));
     await enqueueMail(trx, mails);
-    return view;
+    return { row: view, messages };
   });
+  // The merchant (created if the partner has none with this id) shows the domain on the very next read.
+  if (merchants.length > 0) await ctx.merchants.push(messages);
+  return row;
+}
+
+/**
+ * The subscription's product and price list: the body's codes (an unknown one is a 400), else the
+ * merchant's defaults, else the partner's, else billing's entry product (its catalogue lists it
+ * first). A default that no longer resolves is skipped rather than failing the partner's call.
+ */
+async function chooseProduct(ctx: DomainsContext, caller: Caller, body: CreateDomainBody) {
+  const products = await ctx.catalogue.products();
+  if (body.product !== undefined) {
+    const given = resolveProductCodes(body.product, body.price_list, products);
+    if (!given.ok) throw validationError([{ path: `body.${given.field}`, message: given.message }]);
+    return given;
+  }
+  if (body.price_list !== undefined && !products.some((p) => p.prices.some((price) => price.price_list.code === body.price_list))) {
+    throw validationError([{ path: 'body.price_list', message: `unknown price list code "${body.price_list}"` }]);
+  }
+  const merchant = body.merchant_id ? await ctx.merchants.defaultsOf(caller.partnerId, body.merchant_id) : undefined;
+  for (const preferred of [merchant, caller.defaults]) {
+    if (!preferred?.product) continue;
+    const chosen = resolveProductCodes(preferred.product, body.price_list ?? preferred.priceList, products);
+    if (chosen.ok) return chosen;
+    const productOnly = resolveProductCodes(preferred.product, body.price_list, products);
+    if (productOnly.ok) return productOnly;
+  }
+  const fallback = resolveProductCodes(undefined, body.price_list, products);
+  if (!fallback.ok) throw validationError([{ path: `body.${fallback.field}`, message: fallback.message }]);
+  return fallback;
 }

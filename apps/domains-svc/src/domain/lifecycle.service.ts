@@ -1,4 +1,4 @@
-import { domainDeactivatedEvent, domainDeletedEvent, type InviteDomainBody } from '@platform/contracts';
+import { domainDeactivatedEvent, domainDeletedEvent, type EventMessage, type InviteDomainBody } from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
 import { deleteCompanyIfUnused } from '../db/companies.repository';
@@ -21,26 +21,33 @@ async function transition(trx: DomainsDatabase, partnerId: string, domainId: str
   return { ...domain, ...saved };
 }
 
+/** A domain linked to merchants has its committed events handed to merchants-svc before the answer, so its merchant shows the change at once. */
+async function pushMerchantLinks(ctx: DomainsContext, domain: { merchants: string[] }, messages: EventMessage[]) {
+  if (domain.merchants.length > 0) await ctx.merchants.push(messages);
+}
+
 export async function deactivateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  await ctx.db.transaction().execute(async (trx) => {
+  const { domain, messages } = await ctx.db.transaction().execute(async (trx) => {
     const domain = await transition(trx, partnerId, id, 'deactivate');
-    await writeDomainEvents(trx, partnerId, id, [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))], { kind: 'deactivated' });
+    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))], { kind: 'deactivated' }) };
   });
+  await pushMerchantLinks(ctx, domain, messages);
 }
 
 export async function activateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  await ctx.db.transaction().execute(async (trx) => {
-    await transition(trx, partnerId, id, 'activate');
-    await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' });
+  const { domain, messages } = await ctx.db.transaction().execute(async (trx) => {
+    const domain = await transition(trx, partnerId, id, 'activate');
+    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' }) };
   });
+  await pushMerchantLinks(ctx, domain, messages);
 }
 
 /** INVITED + the invitation to the owner; the intro e-mail too when asked. */
 export async function inviteDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: InviteDomainBody) {
   const id = assertDomainId(domainId);
-  await ctx.db.transaction().execute(async (trx) => {
+  const { domain, messages } = await ctx.db.transaction().execute(async (trx) => {
     const domain = await transition(trx, partnerId, id, 'invite');
     const input = {
       partnerId,
@@ -49,20 +56,21 @@ export async function inviteDomain(ctx: DomainsContext, partnerId: string, domai
       widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
     };
     await enqueueMail(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
-    await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' });
+    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' }) };
   });
+  await pushMerchantLinks(ctx, domain, messages);
 }
 
 /** Removes the domain, its subdomains and property (and the company when no other domain uses it). */
 export async function deleteDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  await inTransaction(ctx.db, async (trx) => {
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
     const domain = await findDomainForUpdate(trx, partnerId, id);
     if (!domain) throw notFound('domain');
     await deleteDomainRow(trx, partnerId, id);
     await deleteProperty(trx, partnerId, domain.property_id);
     await deleteCompanyIfUnused(trx, partnerId, domain.company_id);
-    await writeDomainEvents(trx, partnerId, id, [
+    const messages = await writeDomainEvents(trx, partnerId, id, [
       domainDeletedEvent({
         id,
         domain: domain.hostname,
@@ -71,5 +79,7 @@ export async function deleteDomain(ctx: DomainsContext, partnerId: string, domai
         subscriptions: [domain.subscription_id],
       }),
     ]);
+    return { domain, messages };
   });
+  await pushMerchantLinks(ctx, domain, messages);
 }

@@ -36,7 +36,7 @@ export async function writeDomainEvents(
     const state = change.state ?? toDomainState(await findDomainState(trx, partnerId, domainId));
     all.push(domainChangedEvent(change.kind, state));
   }
-  await writeOutbox(
+  return writeOutbox(
     trx,
     SCHEMA,
     EVENT_SOURCE,

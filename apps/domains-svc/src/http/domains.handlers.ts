@@ -20,7 +20,7 @@ export function domainHandlers(ctx: DomainsContext): Handlers<(typeof domainRout
       return { meta: page.meta, result: page.items.map((row) => toDomain(row, s)) };
     },
     createDomain: async ({ caller, body }) => {
-      const row = await createDomain(ctx, { partnerId: caller.partnerId, requiredFields: caller.requiredFields }, body);
+      const row = await createDomain(ctx, { partnerId: caller.partnerId, requiredFields: caller.requiredFields, defaults: caller.defaults }, body);
       return { result: toDomainCreated(row, s) };
     },
     getDomain: async ({ caller, params }) => {
