@@ -48,8 +48,8 @@ export class InternalTokenMinter {
   }
 
   mint(caller: InternalCaller, audience: string): string {
-    // The partner's settings are in the key too: an operator's change gets a fresh token at once.
-    const cacheKey = `${caller.keyId}|${audience}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}`;
+    // Every claim is in the key: a partner's changed settings, or a service calling with other permissions, get a fresh token.
+    const cacheKey = `${caller.keyId}|${audience}|${caller.permissions.join(',')}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}`;
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;
