@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type { Pool } from 'pg';
+import type { z } from 'zod';
 import { EVENT_REGISTRY, eventMessageSchema, isEventName, type EventMessage, type EventName, type MessageOf } from '@platform/contracts';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
 import { closeQuietly, withTimeout, type AmqpConnection } from './connection';
@@ -76,10 +77,11 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   if (maxAttempts > 1 && retryDelaysMs.length === 0) throw new Error('retries need at least one retry delay');
   const names = consumerQueueNames(queue, retryDelaysMs.length);
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 5_000;
-  const typed = (options.handlers ?? {}) as Record<string, AnyHandler<DB> | undefined>;
-  const bindings = options.bindings ?? Object.keys(typed);
+  const handlerNames = Object.keys(options.handlers ?? {});
+  const bindings = options.bindings ?? handlerNames;
   if (bindings.length === 0) throw new Error('startConsumer needs bindings or handlers');
-  if (!options.handler && Object.keys(typed).length === 0) throw new Error('startConsumer needs handlers or a handler');
+  if (!options.handler && handlerNames.length === 0) throw new Error('startConsumer needs handlers or a handler');
+  const handling: EventMessageHandling<DB> = { schema, queue, handlers: options.handlers, handler: options.handler, logger: log };
 
   let stopped = false;
   let channel: ConfirmChannel | undefined;
@@ -144,42 +146,25 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   async function handle(ch: ConfirmChannel, msg: ConsumeMessage) {
     const headers: Record<string, unknown> = msg.properties.headers ?? {};
     const failures = Number(headers[ATTEMPT_HEADER] ?? 0) || 0;
+    const parkInvalid = (err: unknown) => {
+      log.warn({ messageId: msg.properties.messageId, err: errorText(err).slice(0, 500) }, 'invalid message parked');
+      return settle(ch, msg, () => send(ch, names.parked, msg, { [PARKED_REASON_HEADER]: 'invalid', [LAST_ERROR_HEADER]: errorText(err) }));
+    };
     let message: EventMessage;
     try {
       message = eventMessageSchema.parse(JSON.parse(msg.content.toString('utf8')));
-      // A registered event must carry its registered payload; a retry would not fix it.
-      const name = message.payload.event;
-      if (isEventName(name)) EVENT_REGISTRY[name].schema.parse(message.payload);
     } catch (err) {
-      log.warn({ messageId: msg.properties.messageId, err: (err as Error).message.slice(0, 500) }, 'invalid message parked');
-      return settle(ch, msg, () => send(ch, names.parked, msg, { [PARKED_REASON_HEADER]: 'invalid', [LAST_ERROR_HEADER]: errorText(err) }));
-    }
-    const handler = typed[message.payload.event] ?? options.handler;
-    if (!handler) {
-      // Bound by a pattern that also matches events this consumer does not handle.
-      log.debug({ event: message.payload.event }, 'no handler for event; acknowledged');
-      return ack(ch, msg);
+      return parkInvalid(err);
     }
     const requestId = typeof headers[REQUEST_ID_HEADER] === 'string' ? (headers[REQUEST_ID_HEADER] as string) : randomUUID();
     await runWithContext({ requestId }, async () => {
       const mlog = log.child({ messageId: message.id, event: message.payload.event });
       try {
-        let fresh = false;
-        const committed: (() => void)[] = [];
-        await db.transaction().execute(async (trx) => {
-          fresh = await recordProcessed(trx, schema, queue, message.id);
-          if (fresh) await handler(message, trx, { afterCommit: (fn) => committed.push(fn) });
-        });
-        for (const fn of committed) {
-          try {
-            fn();
-          } catch (err) {
-            mlog.error({ err: errorText(err) }, 'after-commit hook failed');
-          }
-        }
-        mlog.debug({ duplicate: !fresh }, fresh ? 'message handled' : 'duplicate message skipped');
+        const outcome = await handleEventMessage(db, handling, message);
+        mlog.debug(outcome, outcome.fresh ? 'message handled' : 'message skipped (duplicate, or no handler for its event)');
         ack(ch, msg);
       } catch (err) {
+        if (err instanceof InvalidEventMessageError) return parkInvalid(err);
         const attempt = failures + 1;
         const extra = { [ATTEMPT_HEADER]: attempt, [LAST_ERROR_HEADER]: errorText(err) };
         if (attempt < maxAttempts) {
@@ -247,6 +232,52 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
       await closeQuietly(ch);
     },
   };
+}
+
+/** What handleEventMessage needs of a consumer: its idempotency scope, its handlers, where to log. */
+export type EventMessageHandling<DB> = Pick<ConsumerOptions<DB>, 'schema' | 'queue' | 'handlers' | 'handler' | 'logger'>;
+
+/** A registered event whose payload fails its schema: running it again cannot succeed. */
+export class InvalidEventMessageError extends Error {
+  override name = 'InvalidEventMessageError';
+  constructor(readonly issues: z.ZodError) {
+    super(`invalid payload: ${issues.message}`);
+  }
+}
+
+/**
+ * Runs one message exactly as a consumer does: checks a registered event's payload against the
+ * registry (InvalidEventMessageError), picks the typed handler by event name (else the catch-all),
+ * records the id in `queue`'s scope and runs the handler in that transaction, then the
+ * after-commit hooks. fresh is false for a message already recorded, or one no handler takes
+ * (not recorded, so a consumer that later handles it still can). Another entry point (e.g. a
+ * service handing over the event it just committed) shares the consumer's idempotency this way.
+ */
+export async function handleEventMessage<DB>(db: Kysely<DB>, handling: EventMessageHandling<DB>, message: EventMessage): Promise<{ fresh: boolean }> {
+  const name = message.payload.event;
+  if (isEventName(name)) {
+    const checked = EVENT_REGISTRY[name].schema.safeParse(message.payload);
+    if (!checked.success) throw new InvalidEventMessageError(checked.error);
+  }
+  const typed = handling.handlers as Record<string, AnyHandler<DB> | undefined> | undefined;
+  // Own keys only: an event named like an Object.prototype member is not a handler.
+  const handler = (typed && Object.hasOwn(typed, name) ? typed[name] : undefined) ?? handling.handler;
+  // E.g. a consumer bound by a pattern that also matches events it does not handle.
+  if (!handler) return { fresh: false };
+  let fresh = false;
+  const committed: (() => void)[] = [];
+  await db.transaction().execute(async (trx) => {
+    fresh = await recordProcessed(trx, handling.schema, handling.queue, message.id);
+    if (fresh) await handler(message, trx, { afterCommit: (fn) => committed.push(fn) });
+  });
+  for (const fn of committed) {
+    try {
+      fn();
+    } catch (err) {
+      handling.logger.error({ messageId: message.id, event: name, err: errorText(err) }, 'after-commit hook failed');
+    }
+  }
+  return { fresh };
 }
 
 function errorText(err: unknown): string {
