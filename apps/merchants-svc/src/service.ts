@@ -1,10 +1,30 @@
-import { chassisMigrations, type ServiceDefinition } from '@platform/service';
+import { merchantInternalRoutes, merchantRoutes } from '@platform/contracts';
+import type { Kysely } from '@platform/db';
+import type { ConsumerSpec, ServiceDefinition } from '@platform/service';
+import { domainEventsConsumer } from './consumers/domain-events.consumer';
+import { migrations } from './db/migrations';
+import { SCHEMA, type MerchantsDb } from './db/tables';
+import { internalHandlers } from './http/internal.handlers';
+import { merchantHandlers } from './http/merchants.handlers';
 
-/** Merchants: on the chassis, migrated and healthy, serving and consuming nothing until its issue. */
-export const merchantsService = {
+/** What merchants-svc's handlers and consumer share. */
+export interface MerchantsContext {
+  db: Kysely<MerchantsDb>;
+  /** The domain-events consumer; events pushed by domains-svc run through its handlers too. */
+  domainEvents: ConsumerSpec<MerchantsDb>;
+}
+
+const routes = [...merchantRoutes, ...merchantInternalRoutes];
+
+/** Merchants (the partner's CRUD) and their links to domains (a projection of domain events): on the chassis. */
+export const merchantsService: ServiceDefinition<MerchantsDb, Record<string, never>, (typeof routes)[number], MerchantsContext> = {
   name: 'merchants-svc',
-  schema: 'merchants',
+  schema: SCHEMA,
   audience: 'merchants',
   listen: { portEnv: 'MERCHANTS_PORT', hostEnv: 'MERCHANTS_HOST', defaultPort: 8083 },
-  migrations: { ...chassisMigrations('merchants') },
-} satisfies ServiceDefinition<unknown, Record<string, never>, never, undefined>;
+  migrations,
+  context: ({ db, config }) => ({ db, domainEvents: domainEventsConsumer(config.EVENTS_EXCHANGE) }),
+  routes,
+  handlers: (ctx, { logger }) => ({ ...merchantHandlers(ctx.db), ...internalHandlers(ctx.db, { ...ctx.domainEvents, schema: SCHEMA, logger }) }),
+  consumers: (ctx) => [ctx.domainEvents],
+};

@@ -10,4 +10,5 @@ export * from './domains';
 export * from './products';
 export * from './webhooks';
 export * from './billing';
+export * from './merchants';
 export * from './event-examples';

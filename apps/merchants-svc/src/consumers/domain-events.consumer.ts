@@ -1,0 +1,20 @@
+import type { EventMessage } from '@platform/contracts';
+import type { ConsumerSpec } from '@platform/service';
+import type { MerchantsDb } from '../db/tables';
+import { applyDomainDeleted, applyDomainState } from '../domain/domain-links.service';
+
+const eventMeta = (message: Omit<EventMessage, 'payload'>) => ({ partnerId: message.partner_id, version: message.version, occurredAt: message.occurred_at });
+
+/**
+ * merchants-svc follows domains: the merchants a domain names are created, registered and linked
+ * to it. domain.changed of a new domain commits with its domain.created, so that one is not needed.
+ */
+export function domainEventsConsumer(exchange: string): ConsumerSpec<MerchantsDb> {
+  return {
+    queue: `${exchange}.merchants-svc`,
+    handlers: {
+      'domain.changed': (message, trx) => applyDomainState(trx, eventMeta(message), message.payload.params.domain),
+      'domain.deleted': (message, trx) => applyDomainDeleted(trx, eventMeta(message), message.payload.params.id),
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { sql, type Kysely, type Migration } from '@platform/db';
+import { chassisMigrations } from '@platform/service';
+import { SCHEMA } from './tables';
+
+/** Forward-only migrations of the `merchants` schema (the pool's search_path is the schema). */
+export const migrations: Record<string, Migration> = {
+  ...chassisMigrations(SCHEMA),
+  '2026_11_29_0001_merchants': {
+    async up(db: Kysely<unknown>) {
+      // Millisecond timestamps: what the API shows is what is stored, so created_at_end=<a shown created_at> includes that merchant.
+      await sql`
+        CREATE TABLE merchants (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          partner_id text NOT NULL,
+          merchant_id text NOT NULL,
+          company_name text,
+          description text,
+          meta jsonb NOT NULL DEFAULT '{}',
+          default_product text,
+          default_price_list text,
+          registered_at timestamptz(3),
+          created_at timestamptz(3) NOT NULL DEFAULT now(),
+          updated_at timestamptz(3) NOT NULL DEFAULT now(),
+          CONSTRAINT merchants_partner_merchant_key UNIQUE (partner_id, merchant_id)
+        )`.execute(db);
+      await sql`CREATE INDEX merchants_partner_list ON merchants (partner_id, created_at DESC, id DESC)`.execute(db);
+      // meta.<key>=<value> filters are containment (meta @> '{"key":"value"}').
+      await sql`CREATE INDEX merchants_meta ON merchants USING gin (meta jsonb_path_ops)`.execute(db);
+      await sql`
+        CREATE TABLE domain_links (
+          domain_id uuid NOT NULL,
+          partner_id text NOT NULL,
+          merchant_id text NOT NULL,
+          hostname text NOT NULL,
+          status text NOT NULL,
+          is_active boolean NOT NULL,
+          email text NOT NULL,
+          source text NOT NULL,
+          domain_created_at timestamptz NOT NULL,
+          linked_at timestamptz(3) NOT NULL,
+          PRIMARY KEY (domain_id, merchant_id)
+        )`.execute(db);
+      // A merchant's newest link (its `domain`) and is_registered.
+      await sql`CREATE INDEX domain_links_merchant ON domain_links (partner_id, merchant_id, linked_at DESC)`.execute(db);
+    },
+  },
+};

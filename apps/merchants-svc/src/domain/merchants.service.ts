@@ -1,0 +1,77 @@
+import { isUuid, merchantMetaFilters, type CreateMerchantBody, type ListMerchantsQuery, type UpdateMerchantBody } from '@platform/contracts';
+import { inTransaction, isUniqueViolation, type Kysely } from '@platform/db';
+import { AppError, listPage, notFound } from '@platform/http';
+import { deleteLinksOfMerchant } from '../db/domain-links.repository';
+import * as merchants from '../db/merchants.repository';
+import type { MerchantsDb } from '../db/tables';
+
+const alreadyExists = async (db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) => {
+  const existing = await merchants.findByMerchantId(db, partnerId, merchantId);
+  return new AppError('MERCHANT.ALREADY_EXISTS', 'This partner already has a merchant with this merchant_id.', existing ? { id: existing.id } : undefined);
+};
+
+/** The partner's merchant with its domain, or 404 (another partner's id, a deleted one, or not an id at all). */
+export async function getMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
+  const row = isUuid(id) ? await merchants.findMerchantView(db, partnerId, id.toLowerCase()) : undefined;
+  if (!row) throw notFound('merchant');
+  return row;
+}
+
+export async function listMerchants(db: Kysely<MerchantsDb>, partnerId: string, query: ListMerchantsQuery) {
+  const date = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
+  const filters: merchants.MerchantFilters = {
+    search: query.search,
+    isRegistered: query.is_registered,
+    merchantId: query.merchant_id,
+    createdFrom: date(query.created_at_start),
+    createdTo: date(query.created_at_end),
+    meta: merchantMetaFilters(query),
+  };
+  return listPage(query, (window) => merchants.listMerchantViews(db, partnerId, filters, window));
+}
+
+/** Creates the merchant, or 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant with that merchant_id. */
+export async function createMerchant(db: Kysely<MerchantsDb>, partnerId: string, body: CreateMerchantBody) {
+  const created = await merchants.insertMerchant(db, {
+    partnerId,
+    merchantId: body.merchant_id,
+    companyName: body.company_name ?? null,
+    description: body.description ?? null,
+    meta: body.meta ?? {},
+    defaultProduct: body.default_product ?? null,
+    defaultPriceList: body.default_price_list ?? null,
+  });
+  if (!created) throw await alreadyExists(db, partnerId, body.merchant_id);
+  return getMerchant(db, partnerId, created.id);
+}
+
+/** Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409. */
+export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string, body: UpdateMerchantBody) {
+  const current = await getMerchant(db, partnerId, id);
+  const { meta, ...fields } = body;
+  try {
+    const updated = await merchants.updateMerchant(db, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
+    if (!updated) throw notFound('merchant');
+  } catch (err) {
+    if (isUniqueViolation(err, 'merchants_partner_merchant_key') && body.merchant_id !== undefined) throw await alreadyExists(db, partnerId, body.merchant_id);
+    throw err;
+  }
+  return getMerchant(db, partnerId, current.id);
+}
+
+/** Deletes the merchant and its links; the domains that name it keep its merchant_id. */
+export async function deleteMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
+  const current = await getMerchant(db, partnerId, id);
+  await inTransaction(db, async (trx) => {
+    const merchantId = await merchants.deleteMerchant(trx, partnerId, current.id);
+    if (merchantId === undefined) throw notFound('merchant');
+    await deleteLinksOfMerchant(trx, partnerId, merchantId);
+  });
+}
+
+/** What domains-svc needs to create a domain for this merchant_id. */
+export async function getMerchantDefaults(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) {
+  const row = await merchants.findByMerchantId(db, partnerId, merchantId);
+  if (!row) throw notFound('merchant');
+  return row;
+}

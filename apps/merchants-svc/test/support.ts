@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import { PERMISSIONS, type DomainState, type EventMessage } from '@platform/contracts';
+import { connectAmqp, createPublisher } from '@platform/messaging';
+import { createLogger } from '@platform/observability';
+import { act, startTestService, testInfra, type ApiResponse } from '@platform/testing';
+import { merchantsService } from '../src/service';
+
+export type MerchantsTest = Awaited<ReturnType<typeof startMerchants>>;
+
+/** merchants-svc in-process, with a partner helper (gateway tokens) and the calls other services make (service tokens). */
+export async function startMerchants() {
+  const services = generateInternalKeyPair();
+  const t = await startTestService(merchantsService, { SERVICE_JWT_PUBLIC_KEY: services.publicKey });
+  const minter = new InternalTokenMinter(services.privateKey, 60, 'services');
+  const logger = createLogger('merchants-test', 'silent');
+  const amqp = await connectAmqp((await testInfra()).amqpUrl, logger);
+  await amqp.ready();
+  const publisher = createPublisher(amqp, logger);
+
+  /** A new partner: `call` sends what the gateway would forward for its API key. */
+  const partner = () => {
+    const { id, token } = t.partner();
+    return { id, call: (method: string, path: string, body?: unknown): Promise<ApiResponse> => act(t.url, method, path, { token, body }) };
+  };
+  /** A call from another service (domains-svc) on a partner's behalf. */
+  const asService = (partnerId: string, method: string, path: string, body?: unknown) =>
+    act(t.url, method, path, { token: minter.mint({ partnerId, keyId: `svc-${partnerId}`, permissions: [...PERMISSIONS], requiredFields: [] }, 'merchants'), body });
+  /** Publishes a whole envelope as domains-svc's outbox relay would (routing key = event name). */
+  const publish = (message: EventMessage) => publisher.publish(t.exchange, message.payload.event, Buffer.from(JSON.stringify(message)), { messageId: message.id });
+
+  return {
+    t,
+    db: t.service.runtime.db,
+    partner,
+    asService,
+    publish,
+    queue: `${t.exchange}.merchants-svc`,
+    close: async () => {
+      await publisher.close();
+      await amqp.close();
+      await t.close();
+    },
+  };
+}
+
+export function domainState(overrides: Partial<DomainState> = {}): DomainState {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    hostname: `shop-${randomUUID().slice(0, 8)}.example.com`,
+    subdomains: [],
+    status: 'NEW',
+    is_active: true,
+    source: 'API',
+    property_id: randomUUID(),
+    company_id: randomUUID(),
+    company_name: 'Shop Ltd',
+    owner_email: 'owner@example.com',
+    merchants: [],
+    created_at: now,
+    updated_at: now,
+    activated_at: null,
+    ...overrides,
+  };
+}
+
+const envelope = (partnerId: string, aggregateId: string, version: number, payload: EventMessage['payload']): EventMessage => ({
+  id: randomUUID(),
+  partner_id: partnerId,
+  occurred_at: new Date().toISOString(),
+  source: 'domains-svc',
+  aggregate_id: aggregateId,
+  version,
+  payload,
+});
+
+export const domainChanged = (partnerId: string, domain: DomainState, version: number) =>
+  envelope(partnerId, domain.id, version, { event: 'domain.changed', params: { change: version === 1 ? 'created' : 'updated', domain } });
+
+export const domainDeleted = (partnerId: string, domain: DomainState, version: number) =>
+  envelope(partnerId, domain.id, version, {
+    event: 'domain.deleted',
+    params: { id: domain.id, domain: domain.hostname, property_id: domain.property_id, company_id: domain.company_id, subscriptions: [] },
+  });

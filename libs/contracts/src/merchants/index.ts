@@ -1,0 +1,2 @@
+export * from './merchant.schema';
+export * from './merchants.routes';
