@@ -283,3 +283,78 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     }
   });
 });
+
+describe('fuzzing the merchant and product-change routes with malformed input', () => {
+  let sys: System;
+  let partner: Partner;
+  let domainId: string;
+  let merchantId: string;
+  let snapshot: () => Promise<string>;
+
+  const MERCHANT_FIELDS = { merchant_id: 'string', company_name: 'string', description: 'string', default_product: 'string', default_price_list: 'string' } as const;
+  const PRODUCT_FIELDS = { product: 'string', price_list: 'string' } as const;
+
+  beforeAll(async () => {
+    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    partner = await sys.partner();
+    const host = `fuzz-m-${Date.now()}.example.com`;
+    domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Fuzz M', account_email: 'f@example.com', merchant_id: 'fuzz-m', product: 'PRO' })).body.result.id;
+    merchantId = (await sys.arrange(partner, 'GET', '/portal/merchants?merchant_id=fuzz-m')).body.result[0].id;
+    // Also what billing-svc and merchants-svc hold, not only what domains-svc shows.
+    snapshot = async () =>
+      JSON.stringify([
+        await storedState(sys, partner, domainId),
+        (await sys.call(partner, 'GET', `/portal/merchants/${merchantId}`)).body,
+        (await sys.call(partner, 'GET', '/portal/merchants?limit=100')).body,
+      ]);
+  });
+  afterAll(() => sys?.close());
+
+  it('when bodies are malformed or mistyped, then always a 4xx envelope and stored data unchanged', async () => {
+    const before = await snapshot();
+    const bulkEntry = fc.oneof(invalidObject(PRODUCT_FIELDS), fc.jsonValue({ maxDepth: 2 }).filter((v) => typeof v !== 'object' || v === null));
+    const bulk = fc.oneof(
+      body({ domains: 'array' }),
+      fc.array(bulkEntry, { minLength: 1, maxLength: 5 }).map((domains) => ({ raw: JSON.stringify({ domains }) })),
+      fc.constant({ raw: JSON.stringify({ domains: Array.from({ length: 101 }, () => ({ id: domainId, product: 'FREE' })) }) }),
+    );
+    const endpoints: [string, string, fc.Arbitrary<{ raw: string }>][] = [
+      ['POST', '/portal/merchants', body(MERCHANT_FIELDS)],
+      ['PUT', `/portal/merchants/${merchantId}`, body(MERCHANT_FIELDS)],
+      ['POST', `/portal/domains/${domainId}/subscription/product`, body(PRODUCT_FIELDS)],
+      ['POST', '/portal/domains/bulk/subscription/product', bulk],
+    ];
+    for (const [method, path, arb] of endpoints) {
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ raw }) => {
+          const res = await sys.call(partner, method, path, raw, { 'content-type': 'application/json' });
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+          expect(res.body?.error).toEqual(expect.objectContaining({ code: expect.any(String), ns: expect.any(String), status: res.status }));
+        }),
+        { numRuns: 50 },
+      );
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('when merchant ids and list queries are arbitrary text, then never a 5xx and errors keep the envelope', async () => {
+    const before = await snapshot();
+    const templates: [string, (id: string) => string][] = [
+      ['GET', (id) => `/portal/merchants/${id}`],
+      ['DELETE', (id) => `/portal/merchants/${id}x`],
+      ['GET', (id) => `/portal/merchants?merchant_id=${id}`],
+      ['GET', (id) => `/portal/merchants?is_registered=${id}`],
+      ['GET', (id) => `/portal/merchants?meta.${id}=${id}`],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...templates), fc.string({ minLength: 1, maxLength: 60, unit: 'binary-ascii' }), async ([method, path], id) => {
+        const res = await sys.call(partner, method, path(encodeURIComponent(id)));
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) expect(res.body?.error).toEqual(expect.objectContaining({ status: res.status, code: expect.any(String) }));
+      }),
+      { numRuns: 150 },
+    );
+    expect(await snapshot()).toBe(before);
+  });
+});

@@ -25,7 +25,7 @@ export type { ApiResponse } from '@platform/testing';
 
 /** The queues the services' consumers declare on an exchange (work, retries, parked). */
 export function consumerQueues(exchange: string): string[] {
-  return ['webhook-svc', 'billing-svc', 'domains-svc'].flatMap((service) => {
+  return ['webhook-svc', 'billing-svc', 'domains-svc', 'merchants-svc'].flatMap((service) => {
     const names = consumerQueueNames(`${exchange}.${service}`, DEFAULT_RETRY_DELAYS_MS.length);
     return [names.work, names.parked, ...names.retry];
   });
