@@ -22,8 +22,8 @@ const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
 /** Optional regex over scenario names, e.g. BENCH_ONLY='get by id' (ratios need both sides). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
-async function withAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: adminUrl });
+async function withDb<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
   await c.connect();
   try {
     return await fn(c);
@@ -31,6 +31,7 @@ async function withAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     await c.end();
   }
 }
+const withAdmin = <T>(fn: (c: Client) => Promise<T>) => withDb(adminUrl, fn);
 
 function startCeiling(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, [path.join(__dirname, 'ceiling.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -105,6 +106,30 @@ async function main() {
         paths: ['/portal/domains?limit=10&page=5000'],
         target: { p99Ms: 50 },
       },
+      {
+        // 100 domains per call, through domains-svc to billing-svc and back into the projection;
+        // each call takes the next window of 100 ids and switches its product, so every entry changes.
+        name: 'gateway bulk product change, 100 domains (4 conn.)',
+        connections: 4,
+        url: viaGateway.url,
+        method: 'POST',
+        headers: { authorization: viaGateway.auth, 'content-type': 'application/json' },
+        paths: ['/portal/domains/bulk/subscription/product'],
+        body: (n) => {
+          const window = n % Math.floor(ids.length / 100);
+          const product = Math.floor(n / Math.floor(ids.length / 100)) % 2 ? 'PRO' : 'ENTERPRISE';
+          return JSON.stringify({ domains: ids.slice(window * 100, window * 100 + 100).map((id) => ({ id, product, price_list: 'STANDARD' })) });
+        },
+        target: { p99Ms: 300 },
+      },
+      {
+        // Filters over billing and merchant data, answered from domains-svc's projections.
+        name: 'gateway list subscription_status + merchant_id (100k domains)',
+        url: viaGateway.url,
+        headers: { authorization: `Bearer ${deepKey}` },
+        paths: Array.from({ length: 50 }, (_, i) => `/portal/domains?limit=10&subscription_status=ACTIVE&merchant_id=merchant-${i * 37}`),
+        target: { p99Ms: 30 },
+      },
       ...reads('direct', direct, false),
       { name: 'ceiling node:http', url: ceiling.url, headers: {}, paths: ['/'] },
     ];
@@ -125,6 +150,29 @@ async function main() {
       const d = byName.get(`direct ${r}`)?.rps;
       if (g === undefined || d === undefined) continue;
       console.log(`| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`);
+    }
+    if (byName.has('gateway create')) {
+      // Cross-service projection lag under the create load: the domain's commit (its created_at) to
+      // billing-svc opening its subscription from domain.created (outbox -> RabbitMQ -> consumer).
+      const lag = await withDb(databaseUrl, async (c) => {
+        const until = Date.now() + 30_000;
+        for (;;) {
+          const { rows } = await c.query<{ ms: number; pending: number }>(
+            `SELECT (extract(epoch FROM s.created_at - d.created_at) * 1000)::float8 AS ms, 0 AS pending
+               FROM domains.domains d JOIN billing.subscriptions s ON s.id = d.subscription_id
+              WHERE d.hostname LIKE '%-' || $1 || '.bench.example.com'
+             UNION ALL
+             SELECT NULL, count(*)::int FROM domains.domains d
+              WHERE d.hostname LIKE '%-' || $1 || '.bench.example.com' AND NOT EXISTS (SELECT 1 FROM billing.subscriptions s WHERE s.id = d.subscription_id)`,
+            [runId],
+          );
+          const pending = rows.find((r) => r.ms === null)?.pending ?? 0;
+          if (pending === 0 || Date.now() > until) return rows.filter((r) => r.ms !== null).map((r) => r.ms).sort((a, b) => a - b);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      });
+      const at = (p: number) => Math.round(lag[Math.min(lag.length - 1, Math.ceil((p / 100) * lag.length) - 1)] ?? NaN);
+      console.log(`\n| projection lag (domain commit -> billing subscription, under the create load) | p50 ${at(50)} ms | p99 ${at(99)} ms ${at(99) < 1000 ? 'PASS' : 'FAIL'} (< 1000) | ${lag.length} domains |`);
     }
     let webhookRows: WebhookBenchRow[] = [];
     if (!ONLY || ONLY.test('webhooks')) {

@@ -27,10 +27,14 @@ export async function seedDomains(databaseUrl: string, partnerIds: string[], per
       );
       await db.query(
         `INSERT INTO domains.domains (id, partner_id, company_id, property_id, hostname, status, is_active, source, action,
-                                      instance_id, widget_version, product_code, price_list_code, subscription_id, created_at, updated_at)
+                                      instance_id, widget_version, product_code, price_list_code, subscription_id, created_at, updated_at,
+                                      product_id, price_list_id, price_id, subscription_status, subscription_start, merchants)
          SELECT md5($3 || 'd' || g)::uuid, $1, md5($3 || 'c' || g)::uuid, md5($3 || 'p' || g)::uuid, 'site' || g || '.' || $3 || '.example.com',
                 (ARRAY['NEW','NEW','INVITED','ACTIVE','SCANNED','INACTIVE'])[g % 6 + 1], g % 6 <> 5, 'API', 'CREATE_SILENT',
-                1, 1, 'FREE', 'STANDARD', md5($3 || 's' || g)::uuid, now() - g * interval '1 minute', now() - g * interval '1 minute'
+                1, 1, 'FREE', 'STANDARD', md5($3 || 's' || g)::uuid, now() - g * interval '1 minute', now() - g * interval '1 minute',
+                1, 1, 101, (ARRAY['ACTIVE','ACTIVE','ACTIVE','TRIAL','INACTIVE'])[g % 5 + 1], now() - g * interval '1 minute',
+                -- One merchant per 50 domains: a merchant filter selects a real, small subset.
+                ARRAY['merchant-' || (g % 2000)]
          FROM generate_series(1, $2::int) g`,
         params,
       );
