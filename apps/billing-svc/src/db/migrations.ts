@@ -1,6 +1,6 @@
-import { DEFAULT_CATALOGUE } from '@platform/contracts';
 import { sql, type Kysely, type Migration } from '@platform/db';
 import { chassisMigrations } from '@platform/service';
+import { SEED_CATALOGUE } from './seed-catalogue';
 import { SCHEMA } from './tables';
 
 /** Forward-only migrations of the `billing` schema (the pool's search_path is the schema). */
@@ -54,7 +54,7 @@ export const migrations: Record<string, Migration> = {
 
 /** The default catalogue every installation starts with (several products, price lists, currencies, monthly and yearly prices). */
 async function seedCatalogue(db: Kysely<unknown>) {
-  for (const product of DEFAULT_CATALOGUE) {
+  for (const product of SEED_CATALOGUE) {
     await sql`INSERT INTO products (id, code, name, type, features) VALUES (${product.id}, ${product.code}, ${product.name}, ${product.type}, ${product.features})`.execute(db);
     for (const price of product.prices) {
       await sql`INSERT INTO currencies (id, name) VALUES (${price.currency.id}, ${price.currency.name}) ON CONFLICT DO NOTHING`.execute(db);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_CATALOGUE, type EventMessage } from '@platform/contracts';
+import type { EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { act, startSmtpServer, startTestService, type ApiResponse, type TestSmtpServer } from '@platform/testing';
 import { saveCatalogueSnapshot } from '../../src/db/catalogue.repository';
 import { domainsService } from '../../src/service';
+import { TEST_CATALOGUE } from './catalogue';
 
 export interface TestPartner {
   id: string;
@@ -34,7 +35,7 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}) {
   const base = t.url;
   const deps = { db: t.service.runtime.db };
   // billing-svc owns the catalogue; here it does not run, so its copy is arranged as a fetch would leave it.
-  await saveCatalogueSnapshot(deps.db, [...DEFAULT_CATALOGUE]);
+  await saveCatalogueSnapshot(deps.db, TEST_CATALOGUE);
 
   /** A partner's token as the gateway mints it: every permission unless given, and the onboarding fields it requires. */
   const partner = (requiredFields: string[] = [], permissions?: string[]): TestPartner => t.partner({ requiredFields, permissions });

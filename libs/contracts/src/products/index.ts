@@ -1,3 +1,3 @@
 export * from './product.schema';
-export * from './default-catalogue';
+export * from './product-codes';
 export * from './products.routes';

@@ -1,4 +1,4 @@
-import type { Price, PriceList, Product } from './product.schema';
+import type { Price, PriceList, Product } from '@platform/contracts';
 
 const USD = { id: 'USD', name: 'US Dollar' };
 const EUR = { id: 'EUR', name: 'Euro' };
@@ -17,8 +17,11 @@ const price = (id: number, frequency: Price['frequency'], amount: number, list: 
   price_list: list,
 });
 
-/** The catalogue every installation starts with; billing-svc seeds from it, domains-svc resolves codes with it. */
-export const DEFAULT_CATALOGUE: readonly Product[] = [
+/**
+ * The catalogue every installation starts with (billing-svc owns it; other services read it from
+ * GET /portal/products). The entry product comes first: domains without a product get it.
+ */
+export const SEED_CATALOGUE: readonly Product[] = [
   {
     id: 1,
     code: 'FREE',
@@ -61,24 +64,3 @@ export const DEFAULT_CATALOGUE: readonly Product[] = [
     prices: [price(401, 'MONTH', 49, STANDARD), price(405, 'MONTH', 45, EU)],
   },
 ];
-
-export type CatalogueResolution =
-  | { ok: true; product: Product; priceList: PriceList; price: Price }
-  | { ok: false; field: 'product' | 'price_list'; message: string };
-
-/**
- * Resolves the product and price list codes of a request against billing-svc's catalogue. No
- * product: the catalogue's first (billing lists its entry product first). No price list: the
- * product's first price. A price list must be one the product is sold under.
- */
-export function resolveProductCodes(productCode: string | undefined, priceListCode: string | undefined, catalogue: readonly Product[]): CatalogueResolution {
-  const product = productCode === undefined ? catalogue[0] : catalogue.find((p) => p.code === productCode);
-  if (!product) return { ok: false, field: 'product', message: productCode === undefined ? 'the product catalogue is empty' : `unknown product code "${productCode}"` };
-  const match = priceListCode === undefined ? product.prices[0] : product.prices.find((p) => p.price_list.code === priceListCode);
-  if (!match) {
-    const exists = catalogue.some((p) => p.prices.some((pr) => pr.price_list.code === priceListCode));
-    const message = exists ? `price list "${priceListCode}" is not offered for product "${product.code}"` : `unknown price list code "${priceListCode}"`;
-    return { ok: false, field: 'price_list', message };
-  }
-  return { ok: true, product, priceList: match.price_list, price: match };
-}
