@@ -22,6 +22,8 @@ export interface Result {
   non2xx: number;
   errors: number;
   target?: Scenario['target'];
+  /** Status and start of the body of the first non-2xx answer, if any. */
+  firstFailure?: string;
 }
 
 export const CONNECTIONS = 32;
@@ -29,9 +31,14 @@ export const CONNECTIONS = 32;
 /** Runs one scenario with autocannon (32 connections unless the scenario says) after a short warm-up. */
 export async function runScenario(s: Scenario, durationSec: number, warmupSec = 2): Promise<Result> {
   let n = 0;
+  let firstFailure: string | undefined;
   const requests = [
     {
       method: s.method ?? 'GET',
+      // The first non-2xx answer is kept, so a failing scenario says why.
+      onResponse: (status: number, body: string) => {
+        if ((status < 200 || status >= 300) && firstFailure === undefined) firstFailure = `${status} ${String(body).slice(0, 300)}`;
+      },
       setupRequest: (req: autocannon.Request) => {
         n += 1;
         return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}) };
@@ -49,6 +56,7 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
     target: s.target,
+    firstFailure,
   };
 }
 

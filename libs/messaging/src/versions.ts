@@ -59,10 +59,23 @@ export function projectionVersionsMigration(schema: string): Migration {
  * (and nothing recorded) when it already applied that version or a newer one: skip the event.
  */
 export async function applyIfNewer(trx: QueryExecutorProvider, schema: string, projection: string, aggregateId: string, version: number): Promise<boolean> {
+  return (await applyAllIfNewer(trx, schema, projection, [{ aggregateId, version }])).has(aggregateId);
+}
+
+/**
+ * applyIfNewer for many aggregates in one statement (a batch answer, e.g. 100 product changes):
+ * the ids whose version is newer than the projection's, now recorded. An id given twice counts
+ * with its highest version.
+ */
+export async function applyAllIfNewer(trx: QueryExecutorProvider, schema: string, projection: string, entries: { aggregateId: string; version: number }[]): Promise<Set<string>> {
+  const highest = new Map<string, number>();
+  for (const { aggregateId, version } of entries) highest.set(aggregateId, Math.max(version, highest.get(aggregateId) ?? 0));
+  if (highest.size === 0) return new Set();
   const table = sql.id(schema, 'projection_versions');
-  const { rows } = await sql<{ version: string }>`
-    INSERT INTO ${table} (projection, aggregate_id, version) VALUES (${projection}, ${aggregateId}, ${version})
+  const { rows } = await sql<{ aggregate_id: string }>`
+    INSERT INTO ${table} (projection, aggregate_id, version)
+    SELECT ${projection}, id, v FROM UNNEST(${[...highest.keys()]}::text[], ${[...highest.values()]}::bigint[]) AS t(id, v)
     ON CONFLICT (projection, aggregate_id) DO UPDATE SET version = EXCLUDED.version WHERE ${table}.version < EXCLUDED.version
-    RETURNING version`.execute(trx);
-  return rows.length === 1;
+    RETURNING aggregate_id`.execute(trx);
+  return new Set(rows.map((r) => r.aggregate_id));
 }

@@ -25,17 +25,36 @@ export async function priceFor(db: Kysely<BillingDb>, productId: number, priceLi
   return row?.id;
 }
 
-/** Opens a subscription unless it exists (events and calls may both bring it); returns it only when this call created it. */
-export async function openSubscription(
-  db: Kysely<BillingDb>,
-  s: { id: string; partnerId: string; domainId: string; productId: number; priceListId: number; priceId: number; startDate: string },
-): Promise<SubscriptionRow | undefined> {
+export interface NewSubscription {
+  id: string;
+  partnerId: string;
+  domainId: string;
+  productId: number;
+  priceListId: number;
+  priceId: number;
+  startDate: string;
+}
+
+/** Opens subscriptions unless they exist (events and calls may both bring one); returns those this call created. */
+export async function openSubscriptions(db: Kysely<BillingDb>, subscriptions: NewSubscription[]): Promise<SubscriptionRow[]> {
+  if (subscriptions.length === 0) return [];
   return db
     .insertInto('subscriptions')
-    .values({ id: s.id, partner_id: s.partnerId, domain_id: s.domainId, status: 'ACTIVE', product_id: s.productId, price_list_id: s.priceListId, price_id: s.priceId, start_date: s.startDate })
+    .values(
+      subscriptions.map((s) => ({
+        id: s.id,
+        partner_id: s.partnerId,
+        domain_id: s.domainId,
+        status: 'ACTIVE',
+        product_id: s.productId,
+        price_list_id: s.priceListId,
+        price_id: s.priceId,
+        start_date: s.startDate,
+      })),
+    )
     .onConflict((oc) => oc.column('id').doNothing())
     .returningAll()
-    .executeTakeFirst();
+    .execute();
 }
 
 export async function findSubscriptionsForUpdate(db: Kysely<BillingDb>, ids: string[]): Promise<SubscriptionRow[]> {
@@ -43,13 +62,17 @@ export async function findSubscriptionsForUpdate(db: Kysely<BillingDb>, ids: str
   return db.selectFrom('subscriptions').selectAll().where('id', 'in', ids).forUpdate().execute();
 }
 
-export async function changeProduct(db: Kysely<BillingDb>, id: string, change: { productId: number; priceListId: number; priceId: number }): Promise<SubscriptionRow> {
-  return db
-    .updateTable('subscriptions')
-    .set({ product_id: change.productId, price_list_id: change.priceListId, price_id: change.priceId, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Sets product, price list and price of many subscriptions in one statement; returns them as they are now. */
+export async function changeProducts(db: Kysely<BillingDb>, changes: { id: string; productId: number; priceListId: number; priceId: number }[]): Promise<SubscriptionRow[]> {
+  if (changes.length === 0) return [];
+  const { rows } = await sql<SubscriptionRow>`
+    UPDATE subscriptions s
+       SET product_id = v.product_id, price_list_id = v.price_list_id, price_id = v.price_id, updated_at = now()
+      FROM UNNEST(${changes.map((c) => c.id)}::uuid[], ${changes.map((c) => c.productId)}::int[], ${changes.map((c) => c.priceListId)}::int[], ${changes.map((c) => c.priceId)}::int[])
+           AS v(id, product_id, price_list_id, price_id)
+     WHERE s.id = v.id
+    RETURNING s.*`.execute(db);
+  return rows;
 }
 
 /** Ends the subscriptions still running among these; returns the ones it ended. */

@@ -1,4 +1,3 @@
-import type { SubscriptionState } from '@platform/contracts';
 import type { Kysely, Transaction } from '@platform/db';
 import { validationError } from '@platform/http';
 import * as subscriptions from '../db/subscriptions.repository';
@@ -21,7 +20,7 @@ export interface ProductChange {
 export async function openForNewDomain(trx: Transaction<BillingDb>, partnerId: string, d: { subscriptionId: string; domainId: string; productId: number; priceListId: number; createdAt: string }) {
   const priceId = await subscriptions.priceFor(trx, d.productId, d.priceListId);
   if (priceId === undefined) throw new Error(`no price for product ${d.productId} on price list ${d.priceListId}`);
-  const row = await subscriptions.openSubscription(trx, { id: d.subscriptionId, partnerId, domainId: d.domainId, productId: d.productId, priceListId: d.priceListId, priceId, startDate: d.createdAt });
+  const [row] = await subscriptions.openSubscriptions(trx, [{ id: d.subscriptionId, partnerId, domainId: d.domainId, productId: d.productId, priceListId: d.priceListId, priceId, startDate: d.createdAt }]);
   if (row) await writeSubscriptionChanges(trx, [{ change: 'created', subscription: subscriptions.toState(row) }]);
 }
 
@@ -32,43 +31,50 @@ export async function endForDeletedDomain(trx: Transaction<BillingDb>, partnerId
 }
 
 /**
- * Product changes for one partner, all or nothing: a subscription billing has not heard of yet
- * (its domain.created still on its way) is opened from the call; the same product and price list
- * again is not a change. Answers each subscription's state and version, for domains-svc's projection.
+ * Product changes for one partner, all or nothing, in a fixed number of statements whatever the
+ * batch size: a subscription billing has not heard of yet (its domain.created still on its way)
+ * is opened from the call; the same product and price list again is not a change. Answers each
+ * change's subscription state and version, for domains-svc's projection.
  */
 export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, changes: ProductChange[]) {
   return db.transaction().execute(async (trx) => {
-    const existing = new Map((await subscriptions.findSubscriptionsForUpdate(trx, changes.map((c) => c.subscription_id))).map((r) => [r.id, r]));
-    const foreign = changes.filter((c) => existing.has(c.subscription_id) && existing.get(c.subscription_id)!.partner_id !== partnerId);
-    if (foreign.length > 0) throw validationError(foreign.map((c) => ({ path: 'body.changes', message: `subscription ${c.subscription_id} is not this partner's` })));
+    const ids = [...new Set(changes.map((c) => c.subscription_id))];
+    const current = new Map((await subscriptions.findSubscriptionsForUpdate(trx, ids)).map((r) => [r.id, r]));
+    const firstOf = new Map(changes.map((c) => [c.subscription_id, c]));
+    const unknown = ids.filter((id) => !current.has(id)).map((id) => firstOf.get(id)!);
+    const opened = await subscriptions.openSubscriptions(
+      trx,
+      unknown.map((c) => ({ id: c.subscription_id, partnerId, domainId: c.domain_id, productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id, startDate: c.start_date })),
+    );
+    for (const row of opened) current.set(row.id, row);
+    // domain.created opened the others meanwhile (the insert waited for that commit): change them as they are now.
+    const raced = unknown.filter((c) => !current.has(c.subscription_id)).map((c) => c.subscription_id);
+    for (const row of await subscriptions.findSubscriptionsForUpdate(trx, raced)) current.set(row.id, row);
+    const foreign = ids.filter((id) => current.get(id)!.partner_id !== partnerId);
+    if (foreign.length > 0) throw validationError(foreign.map((id) => ({ path: 'body.changes', message: `subscription ${id} is not this partner's` })));
 
-    const results: { subscription_id: string; changed: boolean; subscription: SubscriptionState; version?: number }[] = [];
-    const events: { change: 'created' | 'product_changed'; subscription: SubscriptionState }[] = [];
-    for (const c of changes) {
-      let row = existing.get(c.subscription_id);
-      if (!row) {
-        const opened = await subscriptions.openSubscription(trx, { id: c.subscription_id, partnerId, domainId: c.domain_id, productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id, startDate: c.start_date });
-        if (opened) {
-          existing.set(opened.id, opened);
-          events.push({ change: 'created', subscription: subscriptions.toState(opened) });
-          results.push({ subscription_id: opened.id, changed: true, subscription: subscriptions.toState(opened) });
-          continue;
-        }
-        // domain.created opened it meanwhile (the insert waited for that commit): change it as it is now.
-        [row] = await subscriptions.findSubscriptionsForUpdate(trx, [c.subscription_id]);
-        if (row.partner_id !== partnerId) throw validationError([{ path: 'body.changes', message: `subscription ${c.subscription_id} is not this partner's` }]);
-      }
-      if (row.product_id === c.product_id && row.price_list_id === c.price_list_id) {
-        results.push({ subscription_id: row.id, changed: false, subscription: subscriptions.toState(row) });
-        continue;
-      }
-      row = await subscriptions.changeProduct(trx, row.id, { productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id });
-      existing.set(row.id, row);
-      events.push({ change: 'product_changed', subscription: subscriptions.toState(row) });
-      results.push({ subscription_id: row.id, changed: true, subscription: subscriptions.toState(row) });
-    }
-    await writeSubscriptionChanges(trx, events);
-    const versions = await subscriptions.currentVersions(trx, results.map((r) => r.subscription_id));
-    return results.map((r) => ({ ...r, version: versions.get(r.subscription_id) ?? 0 }));
+    // In order, so a subscription named twice ends with the last change.
+    const justOpened = new Set(opened.map((r) => r.id));
+    const wanted = new Map<string, { productId: number; priceListId: number; priceId: number }>();
+    const changedFlags = changes.map((c) => {
+      if (justOpened.delete(c.subscription_id)) return true;
+      const now = wanted.get(c.subscription_id) ?? { productId: current.get(c.subscription_id)!.product_id, priceListId: current.get(c.subscription_id)!.price_list_id };
+      if (now.productId === c.product_id && now.priceListId === c.price_list_id) return false;
+      wanted.set(c.subscription_id, { productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id });
+      return true;
+    });
+    const updated = await subscriptions.changeProducts(trx, [...wanted].map(([id, w]) => ({ id, ...w })));
+    for (const row of updated) current.set(row.id, row);
+    await writeSubscriptionChanges(trx, [
+      ...opened.map((row) => ({ change: 'created' as const, subscription: subscriptions.toState(row) })),
+      ...updated.map((row) => ({ change: 'product_changed' as const, subscription: subscriptions.toState(row) })),
+    ]);
+    const versions = await subscriptions.currentVersions(trx, ids);
+    return changes.map((c, i) => ({
+      subscription_id: c.subscription_id,
+      changed: changedFlags[i],
+      subscription: subscriptions.toState(current.get(c.subscription_id)!),
+      version: versions.get(c.subscription_id) ?? 0,
+    }));
   });
 }

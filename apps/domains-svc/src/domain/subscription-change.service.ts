@@ -1,9 +1,8 @@
 import { errorObject, isUuid, resolveProductCodes, type BulkProductChangeBody, type ErrorObject, type ProductChangeBody, type SubscriptionProductChangeResult } from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { AppError, notFound, validationError } from '@platform/http';
-import { applyIfNewer } from '@platform/messaging';
-import { applySubscriptionState, findSubscriptionsOfDomains } from '../db/domains.repository';
-import { SCHEMA } from '../db/tables';
+import { findSubscriptionsOfDomains } from '../db/domains.repository';
+import { applySubscriptionUpdates } from '../events/subscription-events.consumer';
 import type { Caller, DomainsContext } from './context';
 
 type Entry = ProductChangeBody & { id: string };
@@ -42,11 +41,7 @@ async function changeProducts(ctx: DomainsContext, caller: Caller, entries: Entr
     });
   }
   const results: SubscriptionProductChangeResult[] = requests.length > 0 ? await ctx.billing.changeProducts(caller, requests.map((r) => r.change)) : [];
-  await inTransaction(ctx.db, async (trx) => {
-    for (const r of results) {
-      if (await applyIfNewer(trx, SCHEMA, 'subscription', r.subscription_id, r.version)) await applySubscriptionState(trx, r.subscription);
-    }
-  });
+  await inTransaction(ctx.db, (trx) => applySubscriptionUpdates(trx, results));
   const bySubscription = new Map(results.map((r) => [r.subscription_id, r]));
   const changed = requests.map((r) => ({ domain_id: r.entry.id, changed: bySubscription.get(r.change.subscription_id)?.changed ?? false }));
   return { changed, failed };

@@ -1,21 +1,29 @@
-import { applyIfNewer } from '@platform/messaging';
+import type { SubscriptionState } from '@platform/contracts';
+import type { Kysely } from '@platform/db';
+import { applyAllIfNewer } from '@platform/messaging';
 import type { ConsumerSpec } from '@platform/service';
-import { applySubscriptionState } from '../db/domains.repository';
+import { applySubscriptionStates } from '../db/domains.repository';
 import { SCHEMA, type DomainsDb } from '../db/tables';
 
 /**
- * domains-svc's copy of each domain's subscription follows billing-svc's subscription.changed,
- * applied only when newer than what it has (events can arrive late, twice or out of order, and a
- * product change already applied the answer of billing-svc's call).
+ * Applies subscription states to the domains' copies, each only when newer than what the copy has
+ * (events can arrive late, twice or out of order, and a product change already applied the answer
+ * of billing-svc's call). Two statements whatever the batch size.
  */
+export async function applySubscriptionUpdates(trx: Kysely<DomainsDb>, updates: { subscription: SubscriptionState; version: number }[]) {
+  const newer = await applyAllIfNewer(trx, SCHEMA, 'subscription', updates.map((u) => ({ aggregateId: u.subscription.id, version: u.version })));
+  // The newest state of each subscription that was newer.
+  const latest = new Map<string, { subscription: SubscriptionState; version: number }>();
+  for (const u of updates) if (newer.has(u.subscription.id) && u.version >= (latest.get(u.subscription.id)?.version ?? 0)) latest.set(u.subscription.id, u);
+  await applySubscriptionStates(trx, [...latest.values()].map((u) => u.subscription));
+}
+
+/** domains-svc's copy of each domain's subscription follows billing-svc's subscription.changed. */
 export function subscriptionEventsConsumer(exchange: string): ConsumerSpec<DomainsDb> {
   return {
     queue: `${exchange}.domains-svc`,
     handlers: {
-      'subscription.changed': async (message, trx) => {
-        const subscription = message.payload.params.subscription;
-        if (await applyIfNewer(trx, SCHEMA, 'subscription', subscription.id, message.version)) await applySubscriptionState(trx, subscription);
-      },
+      'subscription.changed': (message, trx) => applySubscriptionUpdates(trx, [{ subscription: message.payload.params.subscription, version: message.version }]),
     },
   };
 }

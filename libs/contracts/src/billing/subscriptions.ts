@@ -37,7 +37,8 @@ export const subscriptionChangedEvent = (change: (typeof SUBSCRIPTION_CHANGES)[n
 
 /** One product change domains-svc asks billing for: ids resolved from the partner's codes, and the domain the subscription belongs to. */
 export const subscriptionProductChangeSchema = z.object({
-  subscription_id: z.string().uuid(),
+  // Any 8-4-4-4-12 id, as PostgreSQL's uuid type takes (not only RFC 4122 versions).
+  subscription_id: z.guid(),
   domain_id: z.string(),
   product_id: z.number().int(),
   price_list_id: z.number().int(),
