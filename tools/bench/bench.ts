@@ -125,8 +125,10 @@ async function main() {
         target: { p99Ms: 300 },
       },
       {
-        // Filters over billing and merchant data, answered from domains-svc's projections.
-        name: 'gateway list subscription_status + merchant_id (100k domains)',
+        // Filters over billing and merchant data, answered from domains-svc's projections; latency
+        // at the concurrency one partner's integration brings (4 connections), like deep pages.
+        name: 'gateway list subscription_status + merchant_id (100k domains, 4 conn.)',
+        connections: 4,
         url: viaGateway.url,
         headers: { authorization: `Bearer ${deepKey}` },
         paths: Array.from({ length: 50 }, (_, i) => `/portal/domains?limit=10&subscription_status=ACTIVE&merchant_id=merchant-${i * 37}`),

@@ -38,9 +38,10 @@ export async function seedDomains(databaseUrl: string, partnerIds: string[], per
          FROM generate_series(1, $2::int) g`,
         params,
       );
+      await db.query(`INSERT INTO domains.domain_merchants (partner_id, merchant_id, domain_id) SELECT partner_id, merchants[1], id FROM domains.domains WHERE partner_id = $1`, [partnerId]);
     }
     // What autovacuum does to a live table: statistics, and the visibility map index-only scans need.
-    await db.query('VACUUM ANALYZE domains.companies, domains.properties, domains.domains');
+    await db.query('VACUUM ANALYZE domains.companies, domains.properties, domains.domains, domains.domain_merchants');
   } finally {
     await db.end();
   }

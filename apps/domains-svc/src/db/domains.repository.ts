@@ -75,7 +75,11 @@ const domainIdByHostnameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerI
 /** Inserts the domain, or 409 DOMAIN.ALREADY_EXISTS with the id of the partner's domain of that hostname. */
 export async function insertDomain(db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) {
   const [inserted] = await insertDomainQuery(db, domain);
-  if (inserted) return;
+  if (inserted) {
+    const merchants = [...new Set(domain.merchants ?? [])];
+    if (merchants.length > 0) await db.insertInto('domain_merchants').values(merchants.map((merchant_id) => ({ partner_id: domain.partner_id, merchant_id, domain_id: domain.id }))).execute();
+    return;
+  }
   const [existing] = await domainIdByHostnameQuery(db, { partnerId: domain.partner_id, hostname: domain.hostname });
   throw new AppError('DOMAIN.ALREADY_EXISTS', 'This partner already registered the domain.', existing ? { id: existing.id } : undefined);
 }
@@ -213,8 +217,13 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
   if (p.propertyId !== undefined) ids = ids.where('d.property_id', '=', p.propertyId);
   if (p.instanceId !== undefined) ids = ids.where('d.instance_id', '=', p.instanceId);
   if (p.widgetVersion !== undefined) ids = ids.where('d.widget_version', '=', p.widgetVersion);
-  // Array containment uses the GIN index on merchants.
-  if (p.merchantId !== undefined) ids = ids.where(sql<boolean>`d.merchants @> ARRAY[${p.merchantId}]::text[]`);
+  // From the (partner, merchant) index: a merchant's few domains, then the other filters on each.
+  const { merchantId } = p;
+  if (merchantId !== undefined) {
+    ids = ids.where('d.id', 'in', (eb) =>
+      eb.selectFrom('domain_merchants as m').select('m.domain_id').where('m.partner_id', '=', p.partnerId).where('m.merchant_id', '=', merchantId),
+    );
+  }
   if (p.referralPartnerId !== undefined) ids = ids.where('d.referral_partner_id', '=', p.referralPartnerId);
   if (p.productIds !== undefined) ids = ids.where(sql<boolean>`d.product_id = ANY(${p.productIds}::integer[])`);
   if (p.priceListId !== undefined) ids = ids.where('d.price_list_id', '=', p.priceListId);

@@ -160,4 +160,20 @@ export const migrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  '2026_11_23_0001_domain_merchants': {
+    // The merchant filter with a btree per (partner, merchant): a GIN index on the array gave
+    // generic plans a BitmapAnd with every row of the partner's status (14 ms instead of 0.5 ms).
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE domain_merchants (
+          partner_id text NOT NULL,
+          merchant_id text NOT NULL,
+          domain_id uuid NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
+          PRIMARY KEY (partner_id, merchant_id, domain_id)
+        )`.execute(db);
+      await sql`CREATE INDEX domain_merchants_domain ON domain_merchants (domain_id)`.execute(db);
+      await sql`INSERT INTO domain_merchants (partner_id, merchant_id, domain_id) SELECT DISTINCT partner_id, unnest(merchants), id FROM domains`.execute(db);
+      await sql`DROP INDEX domains_merchants`.execute(db);
+    },
+  },
 };

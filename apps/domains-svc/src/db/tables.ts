@@ -120,8 +120,16 @@ export interface MailQueueTable {
   created_at: Timestamp;
 }
 
+/** Which of its partner's merchant_ids a domain names (the domain's merchants array, indexed for the list filter). */
+export interface DomainMerchantsTable {
+  partner_id: string;
+  merchant_id: string;
+  domain_id: string;
+}
+
 export interface DomainsDb {
   companies: CompaniesTable;
+  domain_merchants: DomainMerchantsTable;
   properties: PropertiesTable;
   domains: DomainsTable;
   subdomains: SubdomainsTable;
