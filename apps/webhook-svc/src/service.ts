@@ -35,6 +35,8 @@ export const webhookConfig = {
     }),
   WEBHOOK_CONNECT_TIMEOUT_MS: env.durationMs(5_000),
   WEBHOOK_TOTAL_TIMEOUT_MS: env.durationMs(15_000),
+  /** Connections to an endpoint's origin stay open this long between deliveries (0: one per delivery). */
+  WEBHOOK_KEEP_ALIVE_MS: z.coerce.number().int().min(0).max(60_000).default(4_000),
   /** Delay before each attempt, the first being 0: eight attempts over about 28 hours. */
   WEBHOOK_RETRY_SCHEDULE: env.durationList('0,5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_RETRY_JITTER: z.coerce.number().min(0).max(1).default(0.2),
@@ -78,6 +80,7 @@ export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig,
       totalTimeoutMs: config.WEBHOOK_TOTAL_TIMEOUT_MS,
       maxResponseBytes: 64 * 1024,
       maxRedirects: 0,
+      keepAliveMs: config.WEBHOOK_KEEP_ALIVE_MS,
     });
     const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
     const worker = isWorker(config)

@@ -1,4 +1,4 @@
-import { Client, type Dispatcher } from 'undici';
+import { Client, Pool, type Dispatcher } from 'undici';
 import type { AddressPolicy } from './address';
 import { pinnedConnector, systemResolver, type PinnedConnectOptions, type Resolver } from './connect';
 import { classify, OutboundError } from './errors';
@@ -16,6 +16,13 @@ export interface OutboundOptions extends AddressPolicy {
   maxRedirects?: number;
   /** Trusted CA certificates instead of Node's bundled roots (private CAs, tests). */
   ca?: PinnedConnectOptions['ca'];
+  /**
+   * Keep connections to an origin open this long between requests and reuse them (webhook
+   * workers sending many requests to few origins). A kept connection stays on the address that
+   * was checked when it opened; each new connection resolves and checks again. Default 0: a
+   * connection per request.
+   */
+  keepAliveMs?: number;
 }
 
 export interface OutboundRequest {
@@ -33,7 +40,7 @@ export interface OutboundResponse {
   /** The body was longer than `maxResponseBytes`: the rest was not read, the connection was closed. */
   truncated: boolean;
   durationMs: number;
-  /** The address the (last) connection went to: the one that was checked. */
+  /** The address the (last) connection went to: the one that was checked (with keepAliveMs, the origin's latest). */
   address: string;
   /** The URL that answered (differs from the request's after redirects). */
   url: string;
@@ -90,24 +97,52 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   const totalTimeoutMs = options.totalTimeoutMs ?? 15_000;
   const maxBytes = options.maxResponseBytes ?? 64 * 1024;
   const maxRedirects = options.maxRedirects ?? 0;
+  const keepAliveMs = options.keepAliveMs ?? 0;
   const inFlight = new Set<Client>();
+  /** Kept connections per origin, least recently used first (see keepAliveMs). */
+  const pools = new Map<string, { pool: Pool; address: string }>();
+  const MAX_POOLS = 1_000;
   let closed = false;
+  const connector = (onConnected: (address: string) => void) => pinnedConnector({ resolve, policy, connectTimeoutMs, ca: options.ca, onConnected });
 
-  /** One hop on a connection of its own, so the address it reports is exactly the one it used. */
-  async function hop(req: OutboundRequest, url: URL, signal: AbortSignal, state: { connected: boolean; address: string }) {
-    const client = new Client(url.origin, {
-      pipelining: 0, // no keep-alive: every request resolves and checks again
-      connect: pinnedConnector({
-        resolve,
-        policy,
-        connectTimeoutMs,
-        ca: options.ca,
-        onConnected: (address) => Object.assign(state, { connected: true, address }),
-      }),
-    });
+  /** The origin's pool of kept connections; connect failures are classified by the connector, so any later failure is the answer's. */
+  function pooled(url: URL, state: { connected: boolean; address: string }) {
+    let entry = pools.get(url.origin);
+    if (entry) pools.delete(url.origin);
+    else {
+      const created: { pool: Pool; address: string } = { pool: undefined as unknown as Pool, address: '' };
+      created.pool = new Pool(url.origin, { keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs, connect: connector((address) => (created.address = address)) });
+      entry = created;
+      if (pools.size >= MAX_POOLS) {
+        const [oldest, { pool }] = pools.entries().next().value!;
+        pools.delete(oldest);
+        void pool.close().catch(() => undefined);
+      }
+    }
+    pools.set(url.origin, entry);
+    state.connected = true;
+    const current = entry;
+    return { dispatcher: current.pool, address: () => current.address, done: async () => undefined };
+  }
+
+  /** A connection of its own, so the address it reports is exactly the one it used. */
+  function oneShot(url: URL, state: { connected: boolean; address: string }) {
+    const client = new Client(url.origin, { pipelining: 0, connect: connector((address) => Object.assign(state, { connected: true, address })) });
     inFlight.add(client);
+    return {
+      dispatcher: client,
+      address: () => state.address,
+      done: async () => {
+        inFlight.delete(client);
+        await client.destroy().catch(() => undefined);
+      },
+    };
+  }
+
+  async function hop(req: OutboundRequest, url: URL, signal: AbortSignal, state: { connected: boolean; address: string }) {
+    const { dispatcher, address, done } = keepAliveMs > 0 ? pooled(url, state) : oneShot(url, state);
     try {
-      const res = await client.request({ method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers, body: req.body, signal });
+      const res = await dispatcher.request({ method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers, body: req.body, signal });
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
@@ -116,15 +151,17 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
           chunks.push(chunk.subarray(0, maxBytes - size));
           size = maxBytes;
           truncated = true;
-          break; // ends the body stream; the client is destroyed below, so the rest is never read
+          // The rest is never read: the connection goes with the stream.
+          (res.body as { destroy(): void }).destroy();
+          break;
         }
         chunks.push(chunk);
         size += chunk.length;
       }
+      state.address = address();
       return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), truncated };
     } finally {
-      inFlight.delete(client);
-      await client.destroy().catch(() => undefined);
+      await done();
     }
   }
 
@@ -155,7 +192,9 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     },
     async close() {
       closed = true;
-      await Promise.all([...inFlight].map((client) => client.destroy().catch(() => undefined)));
+      const kept = [...pools.values()].map(({ pool }) => pool.destroy().catch(() => undefined));
+      pools.clear();
+      await Promise.all([...[...inFlight].map((client) => client.destroy().catch(() => undefined)), ...kept]);
     },
   };
 }

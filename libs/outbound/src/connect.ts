@@ -3,7 +3,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { addressVerdict, type AddressPolicy } from './address';
-import { OutboundError } from './errors';
+import { classify, OutboundError } from './errors';
 
 /** Every address a host name resolves to; `family` is 4 or 6. */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -57,7 +57,8 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       clearTimeout(timer);
       if (err || !connected) {
         socket?.destroy();
-        return callback(err ?? new OutboundError('connect', `no connection to ${hostname}`), null);
+        // Classified here, where it is known to be the connection's failure (tls, dns, connect...).
+        return callback(err ? classify(err, { deadlinePassed: false, connected: false }) : new OutboundError('connect', `no connection to ${hostname}`), null);
       }
       callback(null, connected);
     };

@@ -44,6 +44,31 @@ describe('outbound client: answers, deadlines and failures', () => {
     expect(fence.attempts).toEqual(['127.0.0.1']);
   });
 
+  it('when keepAliveMs is set, then requests to one origin reuse one checked connection: resolved and connected once', async () => {
+    const resolve = resolverTo('127.0.0.1');
+    const kept = client({ keepAliveMs: 2_000, resolve });
+    for (let i = 0; i < 3; i++) {
+      const res = await kept.request({ method: 'POST', url: `http://site.test:${site.port}/echo`, body: `{"n":${i}}` });
+      expect(res).toMatchObject({ status: 201, address: '127.0.0.1' });
+      expect(JSON.parse(res.body.toString()).body).toBe(`{"n":${i}}`);
+      // undici hands the connection back to its pool on the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(fence.attempts).toEqual(['127.0.0.1']);
+    expect(resolve.calls).toHaveLength(1);
+  });
+
+  it('when keepAliveMs is set and a body is cut at the cap, then the rest of it never reaches the next request on that origin', async () => {
+    const kept = client({ keepAliveMs: 2_000, maxResponseBytes: 10 });
+    const cut = await kept.request({ method: 'GET', url: `http://site.test:${site.port}/big` });
+    expect(cut).toMatchObject({ status: 200, truncated: true });
+    expect(cut.body).toHaveLength(10);
+    const next = await kept.request({ method: 'POST', url: `http://site.test:${site.port}/echo`, body: '{"after":"cut"}' });
+    expect(next.status).toBe(201);
+    // The start of this answer, not the 'aaa...' left of the cut one.
+    expect(next.body.toString()).toBe('{"method":');
+  });
+
   it('when the site answers 404, then the answer is returned, not thrown', async () => {
     const res = await client().request({ method: 'GET', url: `http://site.test:${site.port}/missing` });
     expect(res.status).toBe(404);
