@@ -3,6 +3,7 @@ import { createPublicKey, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateInternalKeyPair } from '@platform/auth';
+import { consumerQueueNames, DEFAULT_RETRY_DELAYS_MS } from '@platform/messaging';
 import { assertPortsFree, freePort, type PortClaim } from './ports';
 import { startProcess, waitUntilReady, type ManagedProcess } from './process';
 
@@ -18,6 +19,13 @@ export const SERVICES = [
   { name: 'gateway', portEnv: 'GATEWAY_PORT', urlEnv: 'GATEWAY_URL', defaultPort: 8080 },
 ] as const;
 export type ProcessName = (typeof SERVICES)[number]['name'];
+
+/** Every queue the platform's consumers may declare on an exchange (work, retries, parked per service), to delete after a run. */
+export const platformQueues = (exchange: string): string[] =>
+  SERVICES.flatMap(({ name }) => {
+    const names = consumerQueueNames(`${exchange}.${name}`, DEFAULT_RETRY_DELAYS_MS.length);
+    return [names.work, names.parked, ...names.retry];
+  });
 
 /** Signing keys only one kind of process may hold: the gateway's, and the services' own. */
 const GATEWAY_ONLY = ['INTERNAL_JWT_PRIVATE_KEY'];

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type Channel } from 'amqplib';
+import { connect } from 'amqplib';
+// Moved to libs/messaging (the bench cleans up too); tests keep importing them from here.
+export { deleteBrokerTopology, deleteEventTopology } from '@platform/messaging';
 import type { EventMessage } from '@platform/contracts';
 import { waitFor } from './wait';
 
@@ -70,44 +72,6 @@ export async function bindProbe(amqpUrl: string, exchange: string, routingKeys: 
   }
 }
 
-/**
- * Deletes what a test declared on the broker, so runs leave nothing behind: queues first (their
- * bindings go with them), then exchanges. Each deletion runs on its own channel, so one the broker
- * refuses does not stop the others; absent objects are fine (RabbitMQ's deletes are idempotent).
- * Throws afterwards, naming what could not be deleted, so a leak does not go unnoticed.
- */
-export async function deleteBrokerTopology(amqpUrl: string, what: { exchanges?: string[]; queues?: string[] }): Promise<void> {
-  const connection = await connect(amqpUrl);
-  connection.on('error', () => undefined);
-  const failed: string[] = [];
-  const attempt = async (name: string, remove: (channel: Channel) => Promise<unknown>) => {
-    try {
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      await remove(channel);
-      await channel.close();
-    } catch (err) {
-      failed.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  try {
-    for (const queue of what.queues ?? []) await attempt(`queue ${queue}`, (ch) => ch.deleteQueue(queue));
-    for (const exchange of what.exchanges ?? []) await attempt(`exchange ${exchange}`, (ch) => ch.deleteExchange(exchange));
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-  if (failed.length > 0) throw new Error(`could not delete from the broker: ${failed.join('; ')}`);
-}
-
-/**
- * Deletes an event exchange as libs/messaging's assertEventExchange declares it (the exchange,
- * its `<exchange>.unrouted` alternate exchange and queue) and the given queues (e.g. a consumer's
- * work, retry and parked queues): what a suite that made its own exchange calls when it closes.
- */
-export function deleteEventTopology(amqpUrl: string, exchange: string, queues: string[] = []): Promise<void> {
-  const unrouted = `${exchange}.unrouted`;
-  return deleteBrokerTopology(amqpUrl, { queues: [...queues, unrouted], exchanges: [exchange, unrouted] });
-}
 
 /**
  * Publishes events onto the exchange the way a service's outbox relay does (confirmed,

@@ -1,6 +1,5 @@
 import { act, arrange, createTestDatabase, deleteEventTopology, startSmtpServer, testInfra, uniqueName, type ApiResponse, type TestSmtpServer } from '@platform/testing';
-import { launchPlatform, type Platform } from '@platform/launcher';
-import { consumerQueueNames, DEFAULT_RETRY_DELAYS_MS } from '@platform/messaging';
+import { launchPlatform, platformQueues, type Platform } from '@platform/launcher';
 
 export interface Partner {
   id: string;
@@ -22,14 +21,6 @@ export interface System {
 }
 
 export type { ApiResponse } from '@platform/testing';
-
-/** The queues the services' consumers declare on an exchange (work, retries, parked). */
-export function consumerQueues(exchange: string): string[] {
-  return ['webhook-svc', 'billing-svc', 'domains-svc', 'merchants-svc'].flatMap((service) => {
-    const names = consumerQueueNames(`${exchange}.${service}`, DEFAULT_RETRY_DELAYS_MS.length);
-    return [names.work, names.parked, ...names.retry];
-  });
-}
 
 /** A whole platform on a fresh database and exchange, with a local SMTP server. */
 export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> {
@@ -73,7 +64,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
         await db.drop();
       } finally {
         // The services declared the exchange, its unrouted exchange and queue, and their consumers' queues.
-        await deleteEventTopology(amqpUrl, exchange, consumerQueues(exchange));
+        await deleteEventTopology(amqpUrl, exchange, platformQueues(exchange));
       }
     },
   };
