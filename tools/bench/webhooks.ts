@@ -97,7 +97,8 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
     for (const w of extraWorkers.splice(0)) await w.stop();
 
     // Latency: domain creates through the gateway at a steady 200/s, spread over 10 partners with one endpoint each.
-    const RATE = 200;
+    // 200 by default (the target's rate); a machine that cannot create domains that fast shows its refusals.
+    const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
     const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 15);
     const partners: { id: string; key: string }[] = [];
     for (let i = 0; i < 10; i++) {
@@ -105,7 +106,7 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       await call(gateway, p.key, 'POST', '/portal/webhooks', { url: `${receiver.url}/latency-${i}`, events: ['domain.created'] });
       partners.push(p);
     }
-    /** Creates at RATE per second for `seconds`, spread over the partners; resolves with how many go to healthy endpoints. */
+    /** Creates at RATE per second for `seconds`, spread over the partners; resolves with how many created domains go to healthy endpoints, and the refused creates. */
     const drive = async (seconds: number, timingOut: number) => {
       const runId = randomUUID().slice(0, 8);
       let sent = 0;
@@ -118,15 +119,20 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
         const batch = [];
         for (; sent < due; sent++) {
           const p = partners[sent % 10];
-          if (sent % 10 >= timingOut) expected += 1;
+          const healthy = sent % 10 >= timingOut;
           const host = `wh${sent}-${runId}.bench.example.com`;
-          batch.push(call(gateway, p.key, 'POST', '/portal/domains', { domain: host, company_name: `WH ${host}`, account_email: `o@${host}`, company_setup: true }).catch((err: Error) => void failures.push(err.message)));
+          batch.push(
+            call(gateway, p.key, 'POST', '/portal/domains', { domain: host, company_name: `WH ${host}`, account_email: `o@${host}`, company_setup: true }).then(
+              () => void (expected += healthy ? 1 : 0),
+              (err: Error) => void failures.push(err.message),
+            ),
+          );
         }
         await Promise.all(batch);
         await new Promise((r) => setTimeout(r, 20));
       }
-      if (failures.length) throw new Error(`bench: ${failures.length} creates failed: ${failures[0]}`);
-      return expected;
+      if (failures.length) console.log(`  webhooks: ${failures.length} of ${sent} creates refused (first: ${failures[0].slice(0, 200)})`);
+      return { expected, refused: failures.length };
     };
     const latencyRun = async (label: string, timingOut: number) => {
       for (let i = 0; i < 10; i++) receiver.route(`/latency-${i}`, () => (i < timingOut ? { hang: true } : { status: 204 }));
@@ -135,10 +141,10 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       // Warm-up at the same rate (as the HTTP scenarios have), then the measured run.
       let before = seen();
       const warm = await drive(2, timingOut);
-      await until(() => seen() - before >= warm, 60_000, `${label} warm-up deliveries`);
+      await until(() => seen() - before >= warm.expected, 60_000, `${label} warm-up deliveries`);
       before = seen();
       const beforeByPath = new Map(healthy.map((p) => [p, arrivals.get(p)?.length ?? 0]));
-      const expected = await drive(SECONDS, timingOut);
+      const { expected, refused } = await drive(SECONDS, timingOut);
       await until(() => seen() - before >= expected, 60_000, `${label} deliveries`);
       const latencies = healthy
         .flatMap((p) => (arrivals.get(p) ?? []).slice(beforeByPath.get(p)))
@@ -147,7 +153,12 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)];
       const limit = timingOut ? 400 : 250;
       console.log(`  webhooks: ${label}: commit -> receiver p50 ${p50} ms, p99 ${p99} ms over ${latencies.length} deliveries`);
-      rows.push({ name: `commit -> receiver at ${RATE} events/s, ${label} (p50 / p99 ms)`, value: `${p50} / ${p99}`, target: `p99 < ${limit}`, pass: p99 < limit });
+      rows.push({
+        name: `commit -> receiver at ${RATE} events/s, ${label} (p50 / p99 ms)`,
+        value: `${p50} / ${p99}${refused ? ` (${refused} creates refused)` : ''}`,
+        target: `p99 < ${limit}`,
+        pass: p99 < limit && refused === 0,
+      });
     };
     await latencyRun('all endpoints healthy', 0);
     await latencyRun('10% of endpoints never answer', 1);
