@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { bindProbe, testInfra, type BrokerProbe } from '@platform/testing';
 import { startSystem, type Partner, type System } from './support/system';
 
@@ -19,12 +19,10 @@ describe('domain events reach RabbitMQ through the outbox', () => {
     sys = await startSystem();
     partner = await sys.partner();
     probe = await bindProbe((await testInfra()).amqpUrl, sys.exchange, ['#']);
-    db = new Client({ connectionString: sys.databaseUrl });
-    await db.connect();
+    db = await sys.db();
   });
   afterAll(async () => {
     await probe?.close();
-    await db?.end();
     await sys?.close();
   });
 

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { bindProbe, testInfra, waitFor } from '@platform/testing';
 import { startSystem, type Partner, type System } from './support/system';
 
@@ -10,11 +10,9 @@ describe('outbox survives a crash between commit and publish', () => {
   beforeAll(async () => {
     sys = await startSystem();
     partner = await sys.partner();
-    db = new Client({ connectionString: sys.databaseUrl });
-    await db.connect();
+    db = await sys.db();
   });
   afterAll(async () => {
-    await db?.end();
     await sys?.close();
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { waitFor } from '@platform/testing';
 import { envelope, startSystem, type Partner, type System } from './support/system';
 
@@ -19,11 +19,9 @@ describe('subscriptions and product changes through the gateway (domains-svc and
   beforeAll(async () => {
     sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
     [partner, other] = await Promise.all([sys.partner(), sys.partner()]);
-    db = new Client({ connectionString: sys.databaseUrl });
-    await db.connect();
+    db = await sys.db();
   });
   afterAll(async () => {
-    await db?.end();
     await sys?.close();
   });
 

@@ -1,6 +1,6 @@
 import { startWebhookReceiver, type WebhookReceiver } from '@platform/launcher';
 import { waitFor } from '@platform/testing';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { envelope, startSystem, type Partner, type System } from './support/system';
 
 /**
@@ -19,11 +19,9 @@ describe('webhook SSRF guard (loopback not allowed)', () => {
     receiver = await startWebhookReceiver();
     sys = await startSystem({ WEBHOOK_ALLOW_LOOPBACK: 'false', WEBHOOK_RESOLVE: 'rebind.partner.test:127.0.0.1,hooks.partner.test:127.0.0.1', WEBHOOK_POLL_MS: '100' });
     partner = await sys.partner();
-    db = new Client({ connectionString: sys.databaseUrl });
-    await db.connect();
+    db = await sys.db();
   });
   afterAll(async () => {
-    await db?.end();
     await sys?.close();
     await receiver?.close();
   });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_NAMES, PUBLIC_EVENT_NAMES, EVENT_REGISTRY, exampleEventPayload, type EventPayload } from '@platform/contracts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '@platform/launcher';
@@ -70,11 +70,9 @@ describe('webhooks through the gateway, to real local receivers', () => {
     receiver = await startWebhookReceiver();
     sys = await startSystem(FAST_WEBHOOKS);
     [partner, other] = await Promise.all([sys.partner(), sys.partner()]);
-    db = new Client({ connectionString: sys.databaseUrl });
-    await db.connect();
+    db = await sys.db();
   });
   afterAll(async () => {
-    await db?.end();
     await sys?.close();
     await receiver?.close();
   });

@@ -1,4 +1,5 @@
 import { act, arrange, createTestDatabase, deleteEventTopology, startSmtpServer, testInfra, uniqueName, type ApiResponse, type TestSmtpServer } from '@platform/testing';
+import { Client } from 'pg';
 import { launchPlatform, platformQueues, type Platform } from '@platform/launcher';
 
 export interface Partner {
@@ -12,6 +13,8 @@ export interface System {
   exchange: string;
   smtp: TestSmtpServer;
   databaseUrl: string;
+  /** A connection to the system's database (as its owner) for assertions on what services stored; closed with the system. */
+  db(): Promise<Client>;
   partner(name?: string, keyArgs?: string[]): Promise<Partner>;
   /** Setting up data through the gateway: like call, but a non-2xx answer throws. */
   arrange(partner: Partner, method: string, path: string, body?: unknown): Promise<ApiResponse>;
@@ -45,6 +48,14 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
     return { id: created.id, key: key.key };
   };
 
+  let client: Promise<Client> | undefined;
+  const openDb = () =>
+    (client ??= (async () => {
+      const c = new Client({ connectionString: db.url });
+      await c.connect();
+      return c;
+    })());
+
   const call: System['call'] = (who, method, path, body, headers = {}) =>
     act(gateway, method, path, { token: typeof who === 'string' ? who : who?.key, body, headers });
 
@@ -54,11 +65,13 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
     exchange,
     smtp,
     databaseUrl: db.url,
+    db: openDb,
     partner,
     call,
     arrange: (who, method, path, body) => arrange(gateway, method, path, { token: who.key, body }),
     close: async () => {
       try {
+        await (await client)?.end();
         await platform.stop();
         await smtp.close();
         await db.drop();
