@@ -7,7 +7,8 @@ import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { InternalTokenMinter } from '@platform/auth';
 import { PERMISSIONS } from '@platform/contracts';
-import { launchPlatform } from '@platform/launcher';
+import { launchPlatform, platformQueues } from '@platform/launcher';
+import { deleteEventTopology } from '@platform/messaging';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
 import { sampleDomainIds, seedDomains } from './seed';
 import { runWebhookBench, type WebhookBenchRow } from './webhooks';
@@ -173,6 +174,8 @@ async function main() {
   } finally {
     ceiling.stop();
     await platform.stop();
+    // Quorum queues left behind cost RabbitMQ (and every later run) CPU and memory.
+    await deleteEventTopology(amqpUrl, `${dbName}.events`, platformQueues(`${dbName}.events`)).catch((err: Error) => console.error(`bench: ${err.message}`));
     if (!process.env.BENCH_KEEP_DB) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
   }
 }

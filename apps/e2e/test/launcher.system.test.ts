@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateInternalKeyPair } from '@platform/auth';
-import { freePort, launchPlatform, type Platform } from '@platform/launcher';
-import { createTestDatabase, deleteBrokerTopology, testInfra, uniqueName, waitFor } from '@platform/testing';
+import { freePort, launchPlatform, platformQueues, type Platform } from '@platform/launcher';
+import { createTestDatabase, deleteEventTopology, testInfra, uniqueName, waitFor } from '@platform/testing';
 
 const run = promisify(execFile);
 const START = path.resolve(__dirname, '../../../dist/tools/start.js');
@@ -81,7 +81,7 @@ describe('npm start', () => {
     }
     await db?.drop();
     await rm(mailDir, { recursive: true, force: true });
-    await deleteBrokerTopology((await testInfra()).amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`] });
+    await deleteEventTopology((await testInfra()).amqpUrl, exchange, platformQueues(exchange));
   });
 
   it('when a setting is given to npm start, then the service reading it gets it (rate limit 5 per minute)', async () => {
@@ -185,7 +185,7 @@ describe('launchPlatform with supervision', () => {
   afterAll(async () => {
     await platform?.stop();
     await db?.drop();
-    await deleteBrokerTopology((await testInfra()).amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`] });
+    await deleteEventTopology((await testInfra()).amqpUrl, exchange, platformQueues(exchange));
   });
 
   /** Kills the running domains-svc with SIGKILL and waits until a new one is ready. */
