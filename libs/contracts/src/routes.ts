@@ -29,6 +29,9 @@ export interface RouteSpec {
   errors: ErrorCode[];
 }
 
+/** The errors any route that takes a JSON body can answer (the body's validation, parsing, type and size). */
+export const BODY_ERRORS: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+
 /**
  * Declares one operation and keeps its literal types (operationId, schemas), so a service's
  * handlers are typed from it (see Handlers in libs/http).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emptyResultSchema, pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
-import { defineRoute, type RouteSpec } from '../routes';
+import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
 import {
   createDomainBodySchema,
   domainAckSchema,
@@ -22,7 +22,7 @@ const write = { service: 'domains', permission: 'domains:write' } as const;
 const DOMAINS = 'Domains';
 const SUBDOMAINS = 'Subdomains';
 const byId: ErrorCode[] = ['RESOURCE.NOT_FOUND'];
-const withBody: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+const withBody = BODY_ERRORS;
 
 /** Every Domains operation of the spec. */
 export const domainRoutes = [

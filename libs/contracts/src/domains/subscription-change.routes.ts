@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resultOf } from '../common';
-import { errorObjectSchema, type ErrorCode } from '../errors';
-import { defineRoute, type RouteSpec } from '../routes';
+import { errorObjectSchema } from '../errors';
+import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
 import { domainIdParamsSchema } from './domain.schema';
 
 const code = (what: string) => z.string().trim().min(1, 'is required').max(64).meta({ description: `${what} code (from GET /portal/products)` });
@@ -25,7 +25,7 @@ export const bulkProductChangeResultSchema = z.object({
 });
 
 const write = { service: 'domains', permission: 'subscriptions:write', tag: 'Subscriptions' } as const;
-const withBody: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+const withBody = BODY_ERRORS;
 
 /** The spec's subscription product changes (served by domains-svc, which asks billing-svc to make them). */
 export const subscriptionChangeRoutes = [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
 import { eventMessageSchema } from '../events';
-import { defineRoute, type RouteSpec } from '../routes';
+import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
 import {
   createMerchantBodySchema,
   externalMerchantIdParamsSchema,
@@ -16,7 +16,7 @@ import {
 const read = { service: 'merchants', permission: 'merchants:read', tag: 'Merchants' } as const;
 const write = { service: 'merchants', permission: 'merchants:write', tag: 'Merchants' } as const;
 const byId: ErrorCode[] = ['RESOURCE.NOT_FOUND'];
-const withBody: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+const withBody = BODY_ERRORS;
 
 /** Merchants: the partner's own ids for its customers, linked to the domains created with them (paths are ours; the spec shows none). */
 export const merchantRoutes = [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
-import { defineRoute, type RouteSpec } from '../routes';
+import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
 import {
   createWebhookBodySchema,
   deliveryIdParamsSchema,
@@ -21,7 +21,7 @@ import {
 const read = { service: 'webhooks', permission: 'webhooks:read', tag: 'Webhooks' } as const;
 const write = { service: 'webhooks', permission: 'webhooks:write', tag: 'Webhooks' } as const;
 const byId: ErrorCode[] = ['RESOURCE.NOT_FOUND'];
-const withBody: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+const withBody = BODY_ERRORS;
 
 const SIGNING = `Each delivery is a POST of the event's JSON body \`{event, params, entity?}\`, signed the Standard Webhooks way:
 \`webhook-id\` (the delivery id, the same on every attempt), \`webhook-timestamp\` (Unix seconds) and
