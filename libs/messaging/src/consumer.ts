@@ -42,7 +42,13 @@ export interface ConsumerOptions<DB> {
   /** For every other message (e.g. all public events); registered events are checked the same way. */
   handler?: AnyHandler<DB>;
   logger: Logger;
+  /** Unacked messages the broker hands over at once (default 50); also the most one transaction takes. */
   prefetch?: number;
+  /**
+   * Most messages handled in one transaction (default: prefetch). Messages that arrive while a
+   * batch runs form the next one, so batches grow with load and a lone message goes at once.
+   */
+  maxBatch?: number;
   /** One delay queue per step. */
   retryDelaysMs?: number[];
   /** Handler runs before parking; default retryDelaysMs.length + 1 (the last delay repeats). */
@@ -62,10 +68,12 @@ export interface Consumer {
 export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
 
 /**
- * An idempotent consumer on a quorum queue. Ack only after the handler's transaction commits;
- * a failure goes to the next delay queue (then back to the work queue), and after maxAttempts
- * to `<queue>.parked`; an invalid message is parked at once. The channel is re-opened (and the
- * topology re-declared) whenever it or the connection is lost.
+ * An idempotent consumer on a quorum queue. Messages are handled in batches, one transaction per
+ * batch (one commit and one idempotency insert for many messages), and acked only after it
+ * commits. If a batch fails, its messages are handled again one by one: a failure goes to the
+ * next delay queue (then back to the work queue), and after maxAttempts to `<queue>.parked`; an
+ * invalid message is parked at once. The channel is re-opened (and the topology re-declared)
+ * whenever it or the connection is lost.
  */
 export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consumer {
   const { queue, schema } = options;
@@ -82,6 +90,8 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   if (bindings.length === 0) throw new Error('startConsumer needs bindings or handlers');
   if (!options.handler && handlerNames.length === 0) throw new Error('startConsumer needs handlers or a handler');
   const handling: EventMessageHandling<DB> = { schema, queue, handlers: options.handlers, handler: options.handler, logger: log };
+  const prefetch = options.prefetch ?? 50;
+  const maxBatch = Math.max(1, options.maxBatch ?? prefetch);
 
   let stopped = false;
   let channel: ConfirmChannel | undefined;
@@ -89,13 +99,16 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   let timer: NodeJS.Timeout | undefined;
   let delay = 200;
   const inflight = new Set<Promise<void>>();
+  /** Received and valid, waiting for the next batch. */
+  const waiting: Received[] = [];
+  let draining = false;
   let markReady: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
 
   async function setup() {
     const ch = await options.amqp.createConfirmChannel();
     try {
-      await ch.prefetch(options.prefetch ?? 10);
+      await ch.prefetch(prefetch);
       await assertConsumerTopology(ch, {
         exchange: options.exchange,
         queue,
@@ -115,8 +128,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
       const reply = await ch.consume(queue, (msg) => {
         // null: the broker cancelled us (queue deleted); re-open and re-declare.
         if (msg === null) return void closeQuietly(ch);
-        const work = handle(ch, msg).finally(() => inflight.delete(work));
-        inflight.add(work);
+        track(receive(ch, msg));
       });
       channel = ch;
       consumerTag = reply.consumerTag;
@@ -143,40 +155,70 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
     timer.unref();
   }
 
-  async function handle(ch: ConfirmChannel, msg: ConsumeMessage) {
+  function track(work: Promise<void>) {
+    const tracked = work.finally(() => inflight.delete(tracked));
+    inflight.add(tracked);
+  }
+
+  function park(r: Pick<Received, 'ch' | 'msg'>, err: unknown) {
+    log.warn({ messageId: r.msg.properties.messageId, err: errorText(err).slice(0, 500) }, 'invalid message parked');
+    return settle(r.ch, r.msg, () => send(r.ch, names.parked, r.msg, { [PARKED_REASON_HEADER]: 'invalid', [LAST_ERROR_HEADER]: errorText(err) }));
+  }
+
+  /** Checks the message; a valid one waits for the next batch, an invalid one is parked at once. */
+  async function receive(ch: ConfirmChannel, msg: ConsumeMessage) {
     const headers: Record<string, unknown> = msg.properties.headers ?? {};
-    const failures = Number(headers[ATTEMPT_HEADER] ?? 0) || 0;
-    const parkInvalid = (err: unknown) => {
-      log.warn({ messageId: msg.properties.messageId, err: errorText(err).slice(0, 500) }, 'invalid message parked');
-      return settle(ch, msg, () => send(ch, names.parked, msg, { [PARKED_REASON_HEADER]: 'invalid', [LAST_ERROR_HEADER]: errorText(err) }));
-    };
     let message: EventMessage;
     try {
       message = eventMessageSchema.parse(JSON.parse(msg.content.toString('utf8')));
+      checkPayload(message);
     } catch (err) {
-      return parkInvalid(err);
+      return park({ ch, msg }, err);
     }
     const requestId = typeof headers[REQUEST_ID_HEADER] === 'string' ? (headers[REQUEST_ID_HEADER] as string) : randomUUID();
-    await runWithContext({ requestId }, async () => {
-      const mlog = log.child({ messageId: message.id, event: message.payload.event });
-      try {
-        const outcome = await handleEventMessage(db, handling, message);
-        mlog.debug(outcome, outcome.fresh ? 'message handled' : 'message skipped (duplicate, or no handler for its event)');
-        ack(ch, msg);
-      } catch (err) {
-        if (err instanceof InvalidEventMessageError) return parkInvalid(err);
-        const attempt = failures + 1;
-        const extra = { [ATTEMPT_HEADER]: attempt, [LAST_ERROR_HEADER]: errorText(err) };
-        if (attempt < maxAttempts) {
-          const target = names.retry[Math.min(attempt, retryDelaysMs.length) - 1];
-          mlog.warn({ err: errorText(err), attempt, retryQueue: target }, 'handler failed; retrying later');
-          await settle(ch, msg, () => send(ch, target, msg, extra));
-        } else {
-          mlog.error({ err: errorText(err), attempt }, 'handler failed; message parked');
-          await settle(ch, msg, () => send(ch, names.parked, msg, { ...extra, [PARKED_REASON_HEADER]: 'attempts exhausted' }));
+    waiting.push({ ch, msg, message, requestId, failures: Number(headers[ATTEMPT_HEADER] ?? 0) || 0 });
+    if (!draining) {
+      draining = true;
+      // After the deliveries already read from the socket, so they join the first batch.
+      track(new Promise<void>((resolve) => setImmediate(resolve)).then(drain).finally(() => (draining = false)));
+    }
+  }
+
+  async function drain() {
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, maxBatch);
+      if (batch.length > 1) {
+        try {
+          await handleEventBatch(db, handling, batch);
+          for (const r of batch) ack(r.ch, r.msg);
+          continue;
+        } catch (err) {
+          // One message's failure must not hold back the others, nor cost them an attempt.
+          log.warn({ err: errorText(err), messages: batch.length }, 'batch failed; handling its messages one by one');
         }
       }
-    });
+      for (const r of batch) await handleOne(r);
+    }
+  }
+
+  async function handleOne(r: Received) {
+    const { ch, msg, message } = r;
+    const mlog = log.child({ messageId: message.id, event: message.payload.event });
+    try {
+      await handleEventBatch(db, handling, [r]);
+      ack(ch, msg);
+    } catch (err) {
+      const attempt = r.failures + 1;
+      const extra = { [ATTEMPT_HEADER]: attempt, [LAST_ERROR_HEADER]: errorText(err) };
+      if (attempt < maxAttempts) {
+        const target = names.retry[Math.min(attempt, retryDelaysMs.length) - 1];
+        mlog.warn({ err: errorText(err), attempt, retryQueue: target }, 'handler failed; retrying later');
+        await settle(ch, msg, () => send(ch, target, msg, extra));
+      } else {
+        mlog.error({ err: errorText(err), attempt }, 'handler failed; message parked');
+        await settle(ch, msg, () => send(ch, names.parked, msg, { ...extra, [PARKED_REASON_HEADER]: 'attempts exhausted' }));
+      }
+    }
   }
 
   /** Moves the message on (confirmed), then acks it; if that fails it is requeued by the broker. */
@@ -234,6 +276,16 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   };
 }
 
+/** A checked message waiting for its batch. */
+interface Received {
+  ch: ConfirmChannel;
+  msg: ConsumeMessage;
+  message: EventMessage;
+  requestId: string;
+  /** Handler failures so far (the retry header). */
+  failures: number;
+}
+
 /** What handleEventMessage needs of a consumer: its idempotency scope, its handlers, where to log. */
 export type EventMessageHandling<DB> = Pick<ConsumerOptions<DB>, 'schema' | 'queue' | 'handlers' | 'handler' | 'logger'>;
 
@@ -245,6 +297,14 @@ export class InvalidEventMessageError extends Error {
   }
 }
 
+/** A registered event's payload must match the registry's schema (else InvalidEventMessageError). */
+function checkPayload(message: EventMessage) {
+  const name = message.payload.event;
+  if (!isEventName(name)) return;
+  const checked = EVENT_REGISTRY[name].schema.safeParse(message.payload);
+  if (!checked.success) throw new InvalidEventMessageError(checked.error);
+}
+
 /**
  * Runs one message exactly as a consumer does: checks a registered event's payload against the
  * registry (InvalidEventMessageError), picks the typed handler by event name (else the catch-all),
@@ -254,30 +314,43 @@ export class InvalidEventMessageError extends Error {
  * service handing over the event it just committed) shares the consumer's idempotency this way.
  */
 export async function handleEventMessage<DB>(db: Kysely<DB>, handling: EventMessageHandling<DB>, message: EventMessage): Promise<{ fresh: boolean }> {
-  const name = message.payload.event;
-  if (isEventName(name)) {
-    const checked = EVENT_REGISTRY[name].schema.safeParse(message.payload);
-    if (!checked.success) throw new InvalidEventMessageError(checked.error);
-  }
+  checkPayload(message);
+  const fresh = await handleEventBatch(db, handling, [{ message }]);
+  return { fresh: fresh.size === 1 };
+}
+
+/**
+ * Handles checked messages in one transaction: records the ids of those a handler takes, runs
+ * each fresh one's handler in order (in its own request context), commits, then runs the
+ * after-commit hooks. Answers the ids that were fresh; if any handler throws, nothing commits.
+ */
+async function handleEventBatch<DB>(db: Kysely<DB>, handling: EventMessageHandling<DB>, batch: { message: EventMessage; requestId?: string }[]): Promise<Set<string>> {
   const typed = handling.handlers as Record<string, AnyHandler<DB> | undefined> | undefined;
   // Own keys only: an event named like an Object.prototype member is not a handler.
-  const handler = (typed && Object.hasOwn(typed, name) ? typed[name] : undefined) ?? handling.handler;
+  const handlerOf = (name: string) => (typed && Object.hasOwn(typed, name) ? typed[name] : undefined) ?? handling.handler;
   // E.g. a consumer bound by a pattern that also matches events it does not handle.
-  if (!handler) return { fresh: false };
-  let fresh = false;
-  const committed: (() => void)[] = [];
+  const taken = batch.filter((b) => handlerOf(b.message.payload.event));
+  if (taken.length === 0) return new Set();
+  const committed: { message: EventMessage; fn: () => void }[] = [];
+  let fresh = new Set<string>();
   await db.transaction().execute(async (trx) => {
-    fresh = await recordProcessed(trx, handling.schema, handling.queue, message.id);
-    if (fresh) await handler(message, trx, { afterCommit: (fn) => committed.push(fn) });
+    fresh = await recordProcessed(trx, handling.schema, handling.queue, taken.map((b) => b.message.id));
+    const pending = new Set(fresh);
+    for (const { message, requestId } of taken) {
+      // delete: an id given twice in one batch runs once.
+      if (!pending.delete(message.id)) continue;
+      const run = () => handlerOf(message.payload.event)!(message, trx, { afterCommit: (fn) => committed.push({ message, fn }) });
+      await (requestId ? runWithContext({ requestId }, run) : run());
+    }
   });
-  for (const fn of committed) {
+  for (const { message, fn } of committed) {
     try {
       fn();
     } catch (err) {
-      handling.logger.error({ messageId: message.id, event: name, err: errorText(err) }, 'after-commit hook failed');
+      handling.logger.error({ messageId: message.id, event: message.payload.event, err: errorText(err) }, 'after-commit hook failed');
     }
   }
-  return { fresh };
+  return fresh;
 }
 
 function errorText(err: unknown): string {

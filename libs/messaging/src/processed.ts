@@ -21,14 +21,16 @@ export function consumerMigration(schema: string): Migration {
 }
 
 /**
- * Records the id; false if this consumer already processed it. A concurrent duplicate waits on
- * the first one's row lock and then sees the conflict, so the effect still happens once.
+ * Records the ids; answers those this consumer had not processed yet (an id given twice counts
+ * once). A concurrent duplicate waits on the first one's row lock and then sees the conflict, so
+ * the effect still happens once.
  */
-export async function recordProcessed<DB>(trx: Kysely<DB>, schema: string, consumer: string, messageId: string): Promise<boolean> {
+export async function recordProcessed<DB>(trx: Kysely<DB>, schema: string, consumer: string, messageIds: string[]): Promise<Set<string>> {
   const { rows } = await sql<{ message_id: string }>`
-    INSERT INTO ${sql.id(schema, 'processed_messages')} (consumer, message_id) VALUES (${consumer}, ${messageId})
+    INSERT INTO ${sql.id(schema, 'processed_messages')} (consumer, message_id)
+    SELECT ${consumer}, id FROM UNNEST(${messageIds}::text[]) AS t(id)
     ON CONFLICT DO NOTHING RETURNING message_id`.execute(trx);
-  return rows.length === 1;
+  return new Set(rows.map((r) => r.message_id));
 }
 
 /**

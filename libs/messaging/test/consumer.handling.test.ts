@@ -169,6 +169,68 @@ describe('consumer: handling', () => {
     expect(await amqpQueueDepth(`${queue}.parked`)).toBe(0);
   });
 
+  it('when many messages wait in the queue, then they are handled in batches, one transaction for many, each effect once', async () => {
+    const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
+    const options = { amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['test.*'], logger, retryDelaysMs: RETRY_DELAYS };
+    const first = startConsumer({ ...options, handler: recordEffect });
+    await first.ready();
+    await first.stop();
+    const sent = Array.from({ length: 200 }, () => message());
+    await Promise.all(sent.map((m) => send(m)));
+
+    // The effect's note is the transaction that wrote it.
+    consumers.push(
+      startConsumer({ ...options, handler: (m, trx) => sql`INSERT INTO svc.effects (message_id, note) SELECT ${m.id}, txid_current()::text`.execute(trx).then(() => undefined) }),
+    );
+
+    const ids = sent.map((m) => m.id);
+    await waitFor(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ANY(${ids})`.execute(suite.db)).rows[0].n >= 200, {
+      what: '200 effects',
+    });
+    const { rows } = await sql<{ messages: number; transactions: number }>`
+      SELECT count(*)::int AS messages, count(DISTINCT note)::int AS transactions FROM svc.effects WHERE message_id = ANY(${ids})`.execute(suite.db);
+    expect(rows[0].messages).toBe(200);
+    // The default prefetch (50) lets up to 50 share a transaction.
+    expect(rows[0].transactions).toBeLessThanOrEqual(20);
+  });
+
+  it('when one message of a batch keeps failing, then the others commit once and only it is retried and parked', async () => {
+    const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
+    const poison = message();
+    const calls = new Map<string, number>();
+    const options = {
+      amqp,
+      pool: suite.pool,
+      schema: SCHEMA,
+      exchange: suite.exchange,
+      queue,
+      bindings: ['test.*'],
+      logger,
+      retryDelaysMs: RETRY_DELAYS,
+      handler: async (m: EventMessage, trx: Transaction<unknown>) => {
+        calls.set(m.id, (calls.get(m.id) ?? 0) + 1);
+        await recordEffect(m, trx);
+        if (m.id === poison.id) throw new Error('poison');
+      },
+    };
+    const first = startConsumer(options);
+    await first.ready();
+    await first.stop();
+    const others = Array.from({ length: 30 }, () => message());
+    for (const m of [...others.slice(0, 15), poison, ...others.slice(15)]) await send(m);
+
+    consumers.push(startConsumer(options));
+
+    const parked = await parkedMessages(queue, 1);
+    expect(parked[0].messageId).toBe(poison.id);
+    expect(parked[0].headers).toMatchObject({ 'x-parked-reason': 'attempts exhausted', 'x-attempt': 3, 'x-last-error': 'poison' });
+    for (const m of others) expect(await effects(m.id)).toBe(1);
+    expect(await effects(poison.id)).toBe(0);
+    // Each of the others ran at most in the failed batch and once more alone; the poison once per attempt (plus in the batch).
+    expect(Math.max(...others.map((m) => calls.get(m.id) ?? 0))).toBeLessThanOrEqual(2);
+    expect(calls.get(poison.id)).toBeLessThanOrEqual(RETRY_DELAYS.length + 2);
+  });
+
   it('when a message is not valid JSON or not an event envelope, then it is parked without calling the handler', async () => {
     let calls = 0;
     const queue = await consume(async () => {
