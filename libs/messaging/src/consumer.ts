@@ -23,6 +23,20 @@ export interface HandlerHooks {
 export type EventHandlers<DB> = { [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void> };
 type AnyHandler<DB> = (message: EventMessage, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void>;
 
+/** What a batch handler may do beside its transaction. */
+export interface BatchHandlerHooks extends HandlerHooks {
+  /** The request id a message carried (for the events the handler writes). */
+  requestIdOf(message: EventMessage): string | undefined;
+}
+
+/**
+ * Handlers of many messages of one event at once, by event name: consecutive fresh messages of
+ * that event in a batch, in order, in the batch's transaction (e.g. one insert for 50 rows
+ * instead of 50). An event with a batch handler needs no single-message handler.
+ */
+export type BatchEventHandlers<DB> = { [N in EventName]?: (messages: MessageOf<N>[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void> };
+type AnyBatchHandler<DB> = (messages: EventMessage[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void>;
+
 export interface ConsumerOptions<DB> {
   amqp: AmqpConnection;
   pool?: Pool;
@@ -39,6 +53,8 @@ export interface ConsumerOptions<DB> {
    * (a payload that fails its schema is parked at once, never retried).
    */
   handlers?: EventHandlers<DB>;
+  /** Handlers of several messages of one event at once; they take precedence over `handlers`. */
+  batchHandlers?: BatchEventHandlers<DB>;
   /** For every other message (e.g. all public events); registered events are checked the same way. */
   handler?: AnyHandler<DB>;
   logger: Logger;
@@ -85,11 +101,11 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   if (maxAttempts > 1 && retryDelaysMs.length === 0) throw new Error('retries need at least one retry delay');
   const names = consumerQueueNames(queue, retryDelaysMs.length);
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 5_000;
-  const handlerNames = Object.keys(options.handlers ?? {});
+  const handlerNames = [...new Set([...Object.keys(options.handlers ?? {}), ...Object.keys(options.batchHandlers ?? {})])];
   const bindings = options.bindings ?? handlerNames;
   if (bindings.length === 0) throw new Error('startConsumer needs bindings or handlers');
   if (!options.handler && handlerNames.length === 0) throw new Error('startConsumer needs handlers or a handler');
-  const handling: EventMessageHandling<DB> = { schema, queue, handlers: options.handlers, handler: options.handler, logger: log };
+  const handling: EventMessageHandling<DB> = { schema, queue, handlers: options.handlers, batchHandlers: options.batchHandlers, handler: options.handler, logger: log };
   const prefetch = options.prefetch ?? 50;
   const maxBatch = Math.max(1, options.maxBatch ?? prefetch);
 
@@ -287,7 +303,7 @@ interface Received {
 }
 
 /** What handleEventMessage needs of a consumer: its idempotency scope, its handlers, where to log. */
-export type EventMessageHandling<DB> = Pick<ConsumerOptions<DB>, 'schema' | 'queue' | 'handlers' | 'handler' | 'logger'>;
+export type EventMessageHandling<DB> = Pick<ConsumerOptions<DB>, 'schema' | 'queue' | 'handlers' | 'batchHandlers' | 'handler' | 'logger'>;
 
 /** A registered event whose payload fails its schema: running it again cannot succeed. */
 export class InvalidEventMessageError extends Error {
@@ -321,33 +337,47 @@ export async function handleEventMessage<DB>(db: Kysely<DB>, handling: EventMess
 
 /**
  * Handles checked messages in one transaction: records the ids of those a handler takes, runs
- * each fresh one's handler in order (in its own request context), commits, then runs the
+ * the fresh ones in order (a run of consecutive messages of one event through its batch handler,
+ * any other message through its handler in its own request context), commits, then runs the
  * after-commit hooks. Answers the ids that were fresh; if any handler throws, nothing commits.
  */
 async function handleEventBatch<DB>(db: Kysely<DB>, handling: EventMessageHandling<DB>, batch: { message: EventMessage; requestId?: string }[]): Promise<Set<string>> {
-  const typed = handling.handlers as Record<string, AnyHandler<DB> | undefined> | undefined;
   // Own keys only: an event named like an Object.prototype member is not a handler.
-  const handlerOf = (name: string) => (typed && Object.hasOwn(typed, name) ? typed[name] : undefined) ?? handling.handler;
+  const own = <T>(map: Record<string, T | undefined> | undefined, name: string) => (map && Object.hasOwn(map, name) ? map[name] : undefined);
+  const batchHandlerOf = (name: string) => own(handling.batchHandlers as Record<string, AnyBatchHandler<DB> | undefined> | undefined, name);
+  const handlerOf = (name: string) => own(handling.handlers as Record<string, AnyHandler<DB> | undefined> | undefined, name) ?? handling.handler;
   // E.g. a consumer bound by a pattern that also matches events it does not handle.
-  const taken = batch.filter((b) => handlerOf(b.message.payload.event));
+  const taken = batch.filter((b) => batchHandlerOf(b.message.payload.event) ?? handlerOf(b.message.payload.event));
   if (taken.length === 0) return new Set();
-  const committed: { message: EventMessage; fn: () => void }[] = [];
+  const requestIds = new Map(taken.map((b) => [b.message.id, b.requestId]));
+  const committed: { event: string; fn: () => void }[] = [];
   let fresh = new Set<string>();
   await db.transaction().execute(async (trx) => {
     fresh = await recordProcessed(trx, handling.schema, handling.queue, taken.map((b) => b.message.id));
     const pending = new Set(fresh);
-    for (const { message, requestId } of taken) {
-      // delete: an id given twice in one batch runs once.
-      if (!pending.delete(message.id)) continue;
-      const run = () => handlerOf(message.payload.event)!(message, trx, { afterCommit: (fn) => committed.push({ message, fn }) });
-      await (requestId ? runWithContext({ requestId }, run) : run());
+    // delete: an id given twice in one batch runs once.
+    const todo = taken.filter((b) => pending.delete(b.message.id));
+    for (let i = 0; i < todo.length; ) {
+      const event = todo[i].message.payload.event;
+      const hooks = { afterCommit: (fn: () => void) => committed.push({ event, fn }), requestIdOf: (m: EventMessage) => requestIds.get(m.id) };
+      const batchHandler = batchHandlerOf(event);
+      if (batchHandler) {
+        let end = i + 1;
+        while (end < todo.length && todo[end].message.payload.event === event) end += 1;
+        await batchHandler(todo.slice(i, end).map((b) => b.message), trx, hooks);
+        i = end;
+      } else {
+        const { message, requestId } = todo[i++];
+        const run = () => handlerOf(event)!(message, trx, hooks);
+        await (requestId ? runWithContext({ requestId }, run) : run());
+      }
     }
   });
-  for (const { message, fn } of committed) {
+  for (const { event, fn } of committed) {
     try {
       fn();
     } catch (err) {
-      handling.logger.error({ messageId: message.id, event: message.payload.event, err: errorText(err) }, 'after-commit hook failed');
+      handling.logger.error({ event, err: errorText(err) }, 'after-commit hook failed');
     }
   }
   return fresh;

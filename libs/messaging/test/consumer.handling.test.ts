@@ -194,6 +194,41 @@ describe('consumer: handling', () => {
     expect(rows[0].transactions).toBeLessThanOrEqual(20);
   });
 
+  it('when messages of an event with a batch handler wait in the queue, then the batch handler takes them together, in order, each once', async () => {
+    const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
+    const calls: string[][] = [];
+    const options = {
+      amqp,
+      pool: suite.pool,
+      schema: SCHEMA,
+      exchange: suite.exchange,
+      queue,
+      bindings: ['test.*'],
+      logger,
+      retryDelaysMs: RETRY_DELAYS,
+      batchHandlers: {
+        'test.happened': async (ms: EventMessage[], trx: Transaction<unknown>) => {
+          calls.push(ms.map((m) => m.id));
+          for (const m of ms) await recordEffect(m, trx);
+        },
+      } as ConsumerOptions<unknown>['batchHandlers'],
+    };
+    const first = startConsumer(options);
+    await first.ready();
+    await first.stop();
+    const sent = Array.from({ length: 100 }, () => message());
+    for (const m of sent) await send(m);
+    await send(sent[3]);
+
+    consumers.push(startConsumer(options));
+
+    await waitFor(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ANY(${sent.map((m) => m.id)})`.execute(suite.db)).rows[0].n >= 100, {
+      what: '100 effects',
+    });
+    expect(calls.flat()).toEqual(sent.map((m) => m.id));
+    expect(calls.length).toBeLessThanOrEqual(10);
+  });
+
   it('when one message of a batch keeps failing, then the others commit once and only it is retried and parked', async () => {
     const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
     const poison = message();

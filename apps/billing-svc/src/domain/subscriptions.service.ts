@@ -14,14 +14,36 @@ export interface ProductChange {
 }
 
 /**
- * Opens the subscription of a new domain (from domain.created), with the price its product has
- * on its price list. A repeated event, or a subscription a product change already opened, is left alone.
+ * Opens the subscriptions of new domains (from domain.created), each with the price its product
+ * has on its price list, in a fixed number of statements. A repeated event, or a subscription a
+ * product change already opened, is left alone.
  */
-export async function openForNewDomain(trx: Transaction<BillingDb>, partnerId: string, d: { subscriptionId: string; domainId: string; productId: number; priceListId: number; createdAt: string }) {
-  const priceId = await subscriptions.priceFor(trx, d.productId, d.priceListId);
-  if (priceId === undefined) throw new Error(`no price for product ${d.productId} on price list ${d.priceListId}`);
-  const [row] = await subscriptions.openSubscriptions(trx, [{ id: d.subscriptionId, partnerId, domainId: d.domainId, productId: d.productId, priceListId: d.priceListId, priceId, startDate: d.createdAt }]);
-  if (row) await writeSubscriptionChanges(trx, [{ change: 'created', subscription: subscriptions.toState(row) }]);
+export async function openForNewDomains(
+  trx: Transaction<BillingDb>,
+  domains: { partnerId: string; subscriptionId: string; domainId: string; productId: number; priceListId: number; createdAt: string; requestId?: string }[],
+) {
+  const prices = new Map<string, number>();
+  for (const d of domains) {
+    const key = `${d.productId}:${d.priceListId}`;
+    if (prices.has(key)) continue;
+    const priceId = await subscriptions.priceFor(trx, d.productId, d.priceListId);
+    if (priceId === undefined) throw new Error(`no price for product ${d.productId} on price list ${d.priceListId}`);
+    prices.set(key, priceId);
+  }
+  const opened = await subscriptions.openSubscriptions(
+    trx,
+    domains.map((d) => ({
+      id: d.subscriptionId,
+      partnerId: d.partnerId,
+      domainId: d.domainId,
+      productId: d.productId,
+      priceListId: d.priceListId,
+      priceId: prices.get(`${d.productId}:${d.priceListId}`)!,
+      startDate: d.createdAt,
+    })),
+  );
+  const requestIds = new Map(domains.map((d) => [d.subscriptionId, d.requestId]));
+  await writeSubscriptionChanges(trx, opened.map((row) => ({ change: 'created', subscription: subscriptions.toState(row), requestId: requestIds.get(row.id) })));
 }
 
 /** Ends a deleted domain's subscriptions (INACTIVE, end_date now). */

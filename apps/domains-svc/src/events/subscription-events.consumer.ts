@@ -22,8 +22,8 @@ export async function applySubscriptionUpdates(trx: Kysely<DomainsDb>, updates: 
 export function subscriptionEventsConsumer(exchange: string): ConsumerSpec<DomainsDb> {
   return {
     queue: `${exchange}.domains-svc`,
-    handlers: {
-      'subscription.changed': (message, trx) => applySubscriptionUpdates(trx, [{ subscription: message.payload.params.subscription, version: message.version }]),
+    batchHandlers: {
+      'subscription.changed': (messages, trx) => applySubscriptionUpdates(trx, messages.map((m) => ({ subscription: m.payload.params.subscription, version: m.version }))),
     },
   };
 }

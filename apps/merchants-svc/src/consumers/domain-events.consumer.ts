@@ -1,7 +1,7 @@
 import type { EventMessage } from '@platform/contracts';
 import type { ConsumerSpec } from '@platform/service';
 import type { MerchantsDb } from '../db/tables';
-import { applyDomainDeleted, applyDomainState } from '../domain/domain-links.service';
+import { applyDomainDeleted, applyDomainStates } from '../domain/domain-links.service';
 
 const eventMeta = (message: Omit<EventMessage, 'payload'>) => ({ partnerId: message.partner_id, version: message.version, occurredAt: message.occurred_at });
 
@@ -12,8 +12,10 @@ const eventMeta = (message: Omit<EventMessage, 'payload'>) => ({ partnerId: mess
 export function domainEventsConsumer(exchange: string): ConsumerSpec<MerchantsDb> {
   return {
     queue: `${exchange}.merchants-svc`,
+    batchHandlers: {
+      'domain.changed': (messages, trx) => applyDomainStates(trx, messages.map((m) => ({ event: eventMeta(m), domain: m.payload.params.domain }))),
+    },
     handlers: {
-      'domain.changed': (message, trx) => applyDomainState(trx, eventMeta(message), message.payload.params.domain),
       'domain.deleted': (message, trx) => applyDomainDeleted(trx, eventMeta(message), message.payload.params.id),
     },
   };

@@ -54,6 +54,19 @@ export async function deleteLinksOfDomain(db: Kysely<MerchantsDb>, partnerId: st
     .execute();
 }
 
+/** deleteLinksOfDomain for many domains in one statement. */
+export async function deleteLinksOfDomains(db: Kysely<MerchantsDb>, domains: { partnerId: string; domainId: string; keep: string[] }[]) {
+  if (domains.length === 0) return;
+  const kept = domains.flatMap((d) => d.keep.map((merchantId) => ({ domainId: d.domainId, merchantId })));
+  await sql`
+    DELETE FROM domain_links l
+    USING UNNEST(${domains.map((d) => d.partnerId)}::text[], ${domains.map((d) => d.domainId)}::uuid[]) AS t(partner_id, domain_id)
+    WHERE l.partner_id = t.partner_id AND l.domain_id = t.domain_id
+      AND NOT EXISTS (
+        SELECT 1 FROM UNNEST(${kept.map((k) => k.domainId)}::uuid[], ${kept.map((k) => k.merchantId)}::text[]) AS k(domain_id, merchant_id)
+        WHERE k.domain_id = l.domain_id AND k.merchant_id = l.merchant_id)`.execute(db);
+}
+
 export async function deleteLinksOfMerchant(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) {
   await db.deleteFrom('domain_links').where('partner_id', '=', partnerId).where('merchant_id', '=', merchantId).execute();
 }
