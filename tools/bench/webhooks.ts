@@ -113,24 +113,25 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       let expected = 0;
       const started = Date.now();
       const failures: string[] = [];
-      // Paced: every 20 ms, the creates that keep the running total at RATE per second.
+      const inFlight: Promise<void>[] = [];
+      // Open loop, paced: every 20 ms, the creates that keep the running total at RATE per second,
+      // sent whether or not earlier ones have answered (a slow answer must not thin out the load).
       while (Date.now() - started < seconds * 1000) {
         const due = Math.floor(((Date.now() - started) / 1000) * RATE);
-        const batch = [];
         for (; sent < due; sent++) {
           const p = partners[sent % 10];
           const healthy = sent % 10 >= timingOut;
           const host = `wh${sent}-${runId}.bench.example.com`;
-          batch.push(
+          inFlight.push(
             call(gateway, p.key, 'POST', '/portal/domains', { domain: host, company_name: `WH ${host}`, account_email: `o@${host}`, company_setup: true }).then(
               () => void (expected += healthy ? 1 : 0),
               (err: Error) => void failures.push(err.message),
             ),
           );
         }
-        await Promise.all(batch);
         await new Promise((r) => setTimeout(r, 20));
       }
+      await Promise.all(inFlight);
       if (failures.length) console.log(`  webhooks: ${failures.length} of ${sent} creates refused (first: ${failures[0].slice(0, 200)})`);
       return { expected, refused: failures.length };
     };

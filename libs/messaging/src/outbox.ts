@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { EventMessage, EventPayload } from '@platform/contracts';
 import { currentContext, REQUEST_ID_HEADER } from '@platform/observability';
-import { nextVersions } from './versions';
 
 /** The outbox table every publishing service has in its own schema. */
 export interface OutboxTable {
@@ -46,31 +45,46 @@ export interface OutboxEvent {
 
 /**
  * Writes events in the caller's transaction, so they commit (or roll back) with the change
- * they describe, each numbered with its aggregate's next version (see versions.ts). NOTIFY wakes the relay at commit; the relay also polls in case it missed it.
+ * they describe, each numbered with its aggregate's next version (see versions.ts). NOTIFY wakes
+ * the relay at commit; the relay also polls in case it missed it.
+ *
+ * One round trip: the versions upsert, the insert and the NOTIFY are one statement (a
+ * data-modifying CTE always runs to completion). Each round trip costs both processes a socket
+ * write and a wake-up, which under load is more than the statement itself.
  */
 export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: string, events: OutboxEvent[]): Promise<EventMessage[]> {
   if (events.length === 0) return [];
   const now = new Date().toISOString();
-  const versions = await nextVersions(trx, schema, events.map((e) => e.aggregateId));
-  const messages = events.map((e, i) => ({
-    message: {
-      id: randomUUID(),
-      partner_id: e.partnerId,
-      occurred_at: now,
-      source,
-      aggregate_id: e.aggregateId,
-      version: versions[i],
-      payload: e.payload,
-    } satisfies EventMessage,
+  // Per aggregate: how many events it gets here, and each event's place among them (1, 2, ...).
+  const counts = new Map<string, number>();
+  const places = events.map((e) => {
+    const place = (counts.get(e.aggregateId) ?? 0) + 1;
+    counts.set(e.aggregateId, place);
+    return place;
+  });
+  const rows = events.map((e) => ({
+    message: { id: randomUUID(), partner_id: e.partnerId, occurred_at: now, source, aggregate_id: e.aggregateId, version: 0, payload: e.payload } satisfies EventMessage,
     headers: requestIdHeader(e.requestId ?? currentContext()?.requestId),
   }));
-  // One round trip: a data-modifying CTE always runs to completion, and NOTIFY is delivered at commit.
-  await sql`
-    WITH inserted AS (
+  const versionsTable = sql.id(schema, 'aggregate_versions');
+  const { rows: numbered } = await sql<{ id: string; version: string }>`
+    WITH counts AS (
+      SELECT * FROM UNNEST(${[...counts.keys()]}::text[], ${[...counts.values()]}::bigint[]) AS c(aggregate_id, n)
+    ), versions AS (
+      -- The row lock this takes is held until commit, so versions follow commit order.
+      INSERT INTO ${versionsTable} (aggregate_id, version) SELECT aggregate_id, n FROM counts
+      ON CONFLICT (aggregate_id) DO UPDATE SET version = ${versionsTable}.version + EXCLUDED.version
+      RETURNING aggregate_id, version
+    ), inserted AS (
       INSERT INTO ${sql.id(schema, 'outbox')} (id, routing_key, message, headers)
-      SELECT * FROM UNNEST(${messages.map((m) => m.message.id)}::uuid[], ${messages.map((m) => m.message.payload.event)}::text[],
-                           ${messages.map((m) => JSON.stringify(m.message))}::jsonb[], ${messages.map((m) => JSON.stringify(m.headers))}::jsonb[])
+      SELECT e.id, e.routing_key, jsonb_set(e.message, '{version}', to_jsonb(v.version - c.n + e.place)), e.headers
+      FROM UNNEST(${rows.map((r) => r.message.id)}::uuid[], ${rows.map((r) => r.message.payload.event)}::text[],
+                  ${rows.map((r) => JSON.stringify(r.message))}::jsonb[], ${rows.map((r) => JSON.stringify(r.headers))}::jsonb[],
+                  ${events.map((e) => e.aggregateId)}::text[], ${places}::bigint[]) AS e(id, routing_key, message, headers, aggregate_id, place)
+      JOIN versions v USING (aggregate_id) JOIN counts c USING (aggregate_id)
+      RETURNING id, message->>'version' AS version
     )
-    SELECT pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);
-  return messages.map((m) => m.message);
+    SELECT inserted.id, inserted.version FROM inserted, pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);
+  const versionOf = new Map(numbered.map((r) => [r.id, Number(r.version)]));
+  return rows.map(({ message }) => ({ ...message, version: versionOf.get(message.id)! }));
 }

@@ -79,24 +79,26 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
 
   async function batch(): Promise<BatchResult> {
     return db.transaction().execute(async (trx) => {
-      const { rows } = await sql<OutboxRow>`
-        SELECT id, routing_key, message, headers FROM ${table}
-        WHERE published_at IS NULL ORDER BY created_at LIMIT ${batchSize}
-        FOR UPDATE SKIP LOCKED`.execute(trx);
-      if (rows.length === 0) return { claimed: 0, failed: 0 };
+      // Claimed and marked in one statement (the row locks hold until commit); rows whose publish
+      // fails are unmarked before the commit, and a crash rolls the marks back.
+      const { rows: claimed } = await sql<OutboxRow & { created_at: Date }>`
+        UPDATE ${table} SET published_at = clock_timestamp()
+        WHERE id IN (SELECT id FROM ${table} WHERE published_at IS NULL ORDER BY created_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
+        RETURNING id, routing_key, message, headers, created_at`.execute(trx);
+      if (claimed.length === 0) return { claimed: 0, failed: 0 };
+      const rows = claimed.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
       // In parallel: confirms arrive in bulk, so a batch costs about one round trip.
       const results = await Promise.allSettled(
         rows.map((row) =>
           publisher.publish(exchange, row.routing_key, Buffer.from(JSON.stringify(row.message)), { messageId: row.id, headers: row.headers ?? {} }),
         ),
       );
-      const published = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
+      const unpublished = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
       const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error)?.message ?? r.reason)] : []));
-      if (published.length) {
-        await sql`UPDATE ${table} SET published_at = clock_timestamp() WHERE id = ANY(${published}::uuid[])`.execute(trx);
-      }
-      if (failures.length) log.warn({ failed: failures.length, published: published.length, reason: failures[0] }, 'outbox rows not published; will retry');
-      else log.debug({ published: published.length }, 'outbox rows published');
+      if (unpublished.length) {
+        await sql`UPDATE ${table} SET published_at = NULL WHERE id = ANY(${unpublished}::uuid[])`.execute(trx);
+        log.warn({ failed: failures.length, published: rows.length - failures.length, reason: failures[0] }, 'outbox rows not published; will retry');
+      } else log.debug({ published: rows.length }, 'outbox rows published');
       return { claimed: rows.length, failed: failures.length };
     });
   }

@@ -20,25 +20,6 @@ export function aggregateVersionsMigration(schema: string): Migration {
   };
 }
 
-/** The next version of each aggregate, one per entry (an id given twice gets two consecutive versions). */
-export async function nextVersions<DB>(trx: Kysely<DB>, schema: string, aggregateIds: string[]): Promise<number[]> {
-  const counts = new Map<string, number>();
-  for (const id of aggregateIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-  const ids = [...counts.keys()];
-  const { rows } = await sql<{ aggregate_id: string; version: string }>`
-    INSERT INTO ${sql.id(schema, 'aggregate_versions')} (aggregate_id, version)
-    SELECT * FROM UNNEST(${ids}::text[], ${ids.map((id) => counts.get(id)!)}::bigint[])
-    ON CONFLICT (aggregate_id) DO UPDATE SET version = ${sql.id(schema, 'aggregate_versions')}.version + EXCLUDED.version
-    RETURNING aggregate_id, version`.execute(trx);
-  // The last version of each id was returned; hand them out from the first.
-  const next = new Map(rows.map((r) => [r.aggregate_id, Number(r.version) - counts.get(r.aggregate_id)! + 1]));
-  return aggregateIds.map((id) => {
-    const version = next.get(id)!;
-    next.set(id, version + 1);
-    return version;
-  });
-}
-
 /** Migration creating <schema>.projection_versions; every service with a projection includes it. */
 export function projectionVersionsMigration(schema: string): Migration {
   return {

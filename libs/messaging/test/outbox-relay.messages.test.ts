@@ -47,6 +47,18 @@ describe('outbox relay: messages', () => {
     expect(probe.messages.filter((m) => m.id === created.id || m.id === updated.id)).toHaveLength(2);
   });
 
+  it('when events of one aggregate are written together and later, then they are numbered 1, 2, 3 in order, per aggregate, as stored and as published', async () => {
+    relay();
+    const a = event('domain.created');
+    const b = event('domain.created');
+    const first = await commitEvents(suite.db, [a, b, { ...a, payload: { event: 'domain.updated', params: {} } }]);
+    const [later] = await commitEvents(suite.db, [{ ...a, payload: { event: 'domain.deleted', params: {} } }]);
+
+    expect(first.map((m) => [m.aggregate_id, m.version])).toEqual([[a.aggregateId, 1], [b.aggregateId, 1], [a.aggregateId, 2]]);
+    expect(later.version).toBe(3);
+    for (const m of [...first, later]) expect((await probe.next((p) => p.id === m.id)).version).toBe(m.version);
+  });
+
   it('when a transaction writing events rolls back, then nothing of it is published', async () => {
     relay();
     let rolledBackId = '';
