@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery, type Migration, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery, type Migration, type RawBuilder, type Transaction } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppError } from '@platform/http';
 import type { ErrorCode } from '@platform/contracts';
@@ -203,7 +203,7 @@ type Params = Record<string, unknown>;
  * may branch on whether a parameter is present but must use each value only as a whole query
  * parameter: during the one build it receives placeholders, not the values.
  */
-export function precompile<DB, P extends Params, O>(build: (db: Kysely<DB>, params: P) => Compilable<O>) {
+export function precompile<DB, P extends Params, O>(build: (db: Kysely<DB>, params: P) => Compilable<O> | RawBuilder<O>) {
   const shapes = new Map<string, { compiled: CompiledQuery<O>; slots: (string | undefined)[] }>();
   return async (db: Kysely<DB>, params: P): Promise<O[]> => {
     const names = Object.keys(params).filter((name) => params[name] !== undefined);
@@ -211,7 +211,8 @@ export function precompile<DB, P extends Params, O>(build: (db: Kysely<DB>, para
     let entry = shapes.get(shape);
     if (!entry) {
       const placeholder = (name: string) => `\u0000precompiled:${name}\u0000`;
-      const compiled = build(db, Object.fromEntries(names.map((n) => [n, placeholder(n)])) as P).compile();
+      const built = build(db, Object.fromEntries(names.map((n) => [n, placeholder(n)])) as P);
+      const compiled = 'isRawBuilder' in built ? built.compile(db) : built.compile();
       const byPlaceholder = new Map(names.map((n) => [placeholder(n), n]));
       entry = { compiled, slots: compiled.parameters.map((v) => (typeof v === 'string' ? byPlaceholder.get(v) : undefined)) };
       if (shapes.size < 500) shapes.set(shape, entry);

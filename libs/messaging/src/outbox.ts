@@ -80,8 +80,10 @@ export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: s
       SELECT e.id, e.routing_key, jsonb_set(e.message, '{version}', to_jsonb(v.version - c.n + e.place)), e.headers
       FROM UNNEST(${rows.map((r) => r.message.id)}::uuid[], ${rows.map((r) => r.message.payload.event)}::text[],
                   ${rows.map((r) => JSON.stringify(r.message))}::jsonb[], ${rows.map((r) => JSON.stringify(r.headers))}::jsonb[],
-                  ${events.map((e) => e.aggregateId)}::text[], ${places}::bigint[]) AS e(id, routing_key, message, headers, aggregate_id, place)
+                  ${events.map((e) => e.aggregateId)}::text[], ${places}::bigint[])
+           WITH ORDINALITY AS e(id, routing_key, message, headers, aggregate_id, place, ord)
       JOIN versions v USING (aggregate_id) JOIN counts c USING (aggregate_id)
+      ORDER BY e.ord -- rows take their created_at (the relay's order) in the order given
       RETURNING id, message->>'version' AS version
     )
     SELECT inserted.id, inserted.version FROM inserted, pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);

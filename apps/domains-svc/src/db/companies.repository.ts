@@ -33,13 +33,6 @@ export async function lockCompanyName(db: Kysely<DomainsDb>, partnerId: string, 
   await sql`SELECT pg_advisory_xact_lock(hashtext(${partnerId}), hashtext(${name}))`.execute(db);
 }
 
-// Create is a hot write path: inserts are compiled once per column set (see precompile).
-const insertCompanyQuery = precompile((db: Kysely<DomainsDb>, company: NewCompany) => db.insertInto('companies').values(company));
-
-export async function insertCompany(db: Kysely<DomainsDb>, company: NewCompany) {
-  await insertCompanyQuery(db, company);
-}
-
 export async function updateCompany(db: Kysely<DomainsDb>, partnerId: string, id: string, changes: Updateable<CompaniesTable>) {
   await db
     .updateTable('companies')

@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { precompile, sql } from '@platform/db';
+import { precompile, rethrowUnique, sql } from '@platform/db';
 import { AppError } from '@platform/http';
+import type { NewCompany } from './companies.repository';
+import type { NewProperty } from './properties.repository';
 import type { DomainsDb, DomainsTable } from './tables';
 
 /** Columns every domain answer needs (list, create, detail): domain, widget flags, company basics. */
@@ -59,27 +61,68 @@ const joined = (db: Kysely<DomainsDb>) =>
 
 export type DomainDetailRow = NonNullable<Awaited<ReturnType<typeof findDomainDetail>>>;
 
-// A duplicate hostname does not abort the transaction, so the existing domain can be named.
-const insertDomainQuery = precompile((db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) =>
-  db
-    .insertInto('domains')
-    .values(domain)
-    .onConflict((oc) => oc.constraint('domains_partner_hostname_key').doNothing())
-    .returning('id'),
-);
+/** What a create writes: the property, the domain, its subdomains and merchant links, and the company unless one is reused. */
+export interface NewDomainRows {
+  company?: NewCompany;
+  property: NewProperty;
+  domain: Insertable<DomainsTable>;
+  subdomains: { id: string; hostname: string }[];
+}
+
+// One statement (data-modifying CTEs), as a create is the hot write path and each round trip
+// costs both processes a socket write and a wake-up. Rows are flattened into `<table>.<column>`
+// parameters so the statement is compiled once per column set (see precompile). The domain's
+// ON CONFLICT leaves the transaction usable, so the existing domain can be named; subdomains and
+// merchant links are inserted only with the domain.
+const insertNewDomainQuery = precompile((db: Kysely<DomainsDb>, p: Record<string, unknown>) => {
+  const company = columnsOf(p, 'company') as NewCompany;
+  return sql<{ id: string }>`
+    WITH ${Object.keys(company).length > 0 ? sql`new_company AS (${db.insertInto('companies').values(company)}),` : sql``}
+    new_property AS (${db.insertInto('properties').values(columnsOf(p, 'property') as NewProperty)}),
+    new_domain AS (${db
+      .insertInto('domains')
+      .values(columnsOf(p, 'domain') as Insertable<DomainsTable>)
+      .onConflict((oc) => oc.constraint('domains_partner_hostname_key').doNothing())
+      .returning(['id', 'partner_id', 'created_at'])}),
+    new_subdomains AS (
+      INSERT INTO subdomains (id, partner_id, domain_id, hostname, created_at, updated_at)
+      SELECT s.id, d.partner_id, d.id, s.hostname, d.created_at, d.created_at
+      FROM new_domain d, UNNEST(${p.subdomain_ids}::uuid[], ${p.subdomain_hostnames}::text[]) AS s(id, hostname)
+    ),
+    new_links AS (
+      INSERT INTO domain_merchants (partner_id, merchant_id, domain_id)
+      SELECT d.partner_id, m, d.id FROM new_domain d, UNNEST(${p.merchant_ids}::text[]) AS m
+    )
+    SELECT id FROM new_domain`;
+});
+
+const columnsOf = (p: Record<string, unknown>, table: string) =>
+  Object.fromEntries(Object.entries(p).flatMap(([key, value]) => (key.startsWith(`${table}.`) ? [[key.slice(table.length + 1), value]] : [])));
+const prefixed = (table: string, row: object) => Object.entries(row).map(([column, value]) => [`${table}.${column}`, value] as const);
 
 const domainIdByHostnameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; hostname: string }) =>
   db.selectFrom('domains').select('id').where('partner_id', '=', p.partnerId).where('hostname', '=', p.hostname),
 );
 
 /** Inserts the domain, or 409 DOMAIN.ALREADY_EXISTS with the id of the partner's domain of that hostname. */
-export async function insertDomain(db: Kysely<DomainsDb>, domain: Insertable<DomainsTable>) {
-  const [inserted] = await insertDomainQuery(db, domain);
-  if (inserted) {
-    const merchants = [...new Set(domain.merchants ?? [])];
-    if (merchants.length > 0) await db.insertInto('domain_merchants').values(merchants.map((merchant_id) => ({ partner_id: domain.partner_id, merchant_id, domain_id: domain.id }))).execute();
-    return;
+/** Inserts a new domain and what comes with it (see NewDomainRows); 409 when the partner already has the hostname. */
+export async function insertNewDomain(db: Kysely<DomainsDb>, rows: NewDomainRows) {
+  const { domain } = rows;
+  const params = Object.fromEntries([
+    ...prefixed('company', rows.company ?? {}),
+    ...prefixed('property', rows.property),
+    ...prefixed('domain', domain),
+    ['subdomain_ids', rows.subdomains.map((s) => s.id)],
+    ['subdomain_hostnames', rows.subdomains.map((s) => s.hostname)],
+    ['merchant_ids', [...new Set(domain.merchants ?? [])]],
+  ]);
+  let inserted: { id: string }[];
+  try {
+    inserted = await insertNewDomainQuery(db, params);
+  } catch (err) {
+    rethrowUnique(err, 'SUBDOMAIN.ALREADY_EXISTS', 'The subdomain already exists on this domain.', 'subdomains_domain_hostname_key');
   }
+  if (inserted.length > 0) return;
   const [existing] = await domainIdByHostnameQuery(db, { partnerId: domain.partner_id, hostname: domain.hostname });
   throw new AppError('DOMAIN.ALREADY_EXISTS', 'This partner already registered the domain.', existing ? { id: existing.id } : undefined);
 }

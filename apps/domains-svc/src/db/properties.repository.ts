@@ -1,15 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { precompile } from '@platform/db';
 import type { DomainsDb, PropertiesTable } from './tables';
 
 export type NewProperty = Insertable<PropertiesTable>;
 export type PropertyRow = Selectable<PropertiesTable>;
-
-const insertPropertyQuery = precompile((db: Kysely<DomainsDb>, property: NewProperty) => db.insertInto('properties').values(property));
-
-export async function insertProperty(db: Kysely<DomainsDb>, property: NewProperty) {
-  await insertPropertyQuery(db, property);
-}
 
 /** The widget settings row, locked for a read-modify-write. */
 export async function findPropertyForUpdate(db: Kysely<DomainsDb>, partnerId: string, id: string) {

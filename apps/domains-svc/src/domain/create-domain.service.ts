@@ -9,11 +9,9 @@ import {
 } from '@platform/contracts';
 import { validationError } from '@platform/http';
 import { inTransaction } from '@platform/db';
-import { findCompanyByName, insertCompany, lockCompanyName } from '../db/companies.repository';
-import { insertDomain, type DomainListRow } from '../db/domains.repository';
+import { findCompanyByName, lockCompanyName } from '../db/companies.repository';
+import { insertNewDomain, type DomainListRow, type NewDomainRows } from '../db/domains.repository';
 import { enqueueMail, type QueuedMail } from '../db/mail-queue.repository';
-import { insertProperty } from '../db/properties.repository';
-import { insertSubdomains } from '../db/subdomains.repository';
 import { domainEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from './context';
 import { assertRequiredFields } from './domain-rules';
@@ -44,30 +42,30 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       id_number: body.company_id_number ?? null,
       owner_email: body.account_email,
     };
-    if (!existing) {
-      await insertCompany(trx, {
-        ...company,
-        partner_id: partnerId,
-        email: body.account_email,
-        vat_number: body.vat_number ?? null,
-        registration_number: body.registration_number ?? null,
-        country: body.country ?? null,
-        state: body.state ?? null,
-        city: body.city ?? null,
-        address: body.address ?? null,
-        address_2: body.address_2 ?? null,
-        postal_code: body.postal_code ?? null,
-        phone_number: body.phone_number ?? null,
-        owner_id: randomUUID(),
-        owner_first_name: body.account_first_name ?? null,
-        owner_last_name: body.account_last_name ?? null,
-        criterias: body.criterias ?? [],
-        sector_id: body.sector_id ?? null,
-        industry_id: body.industry_id ?? null,
-        created_at: now,
-        updated_at: now,
-      });
-    }
+    const newCompany: NewDomainRows['company'] = existing
+      ? undefined
+      : {
+          ...company,
+          partner_id: partnerId,
+          email: body.account_email,
+          vat_number: body.vat_number ?? null,
+          registration_number: body.registration_number ?? null,
+          country: body.country ?? null,
+          state: body.state ?? null,
+          city: body.city ?? null,
+          address: body.address ?? null,
+          address_2: body.address_2 ?? null,
+          postal_code: body.postal_code ?? null,
+          phone_number: body.phone_number ?? null,
+          owner_id: randomUUID(),
+          owner_first_name: body.account_first_name ?? null,
+          owner_last_name: body.account_last_name ?? null,
+          criterias: body.criterias ?? [],
+          sector_id: body.sector_id ?? null,
+          industry_id: body.industry_id ?? null,
+          created_at: now,
+          updated_at: now,
+        };
     const flags = {
       has_scripts: body.has_scripts,
       has_dsar: body.has_dsar,
@@ -76,7 +74,7 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       display_dpo: body.display_dpo,
       display_company: body.display_company,
     };
-    await insertProperty(trx, {
+    const property: NewDomainRows['property'] = {
       id: ids.property,
       partner_id: partnerId,
       company_id: company.id,
@@ -86,8 +84,8 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       default_notice_type: body.default_notice_type,
       created_at: now,
       updated_at: now,
-    });
-    await insertDomain(trx, {
+    };
+    const domain: NewDomainRows['domain'] = {
       id: ids.domain,
       partner_id: partnerId,
       company_id: company.id,
@@ -113,11 +111,9 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
       subscription_start: now,
       created_at: now,
       updated_at: now,
-    });
-    await insertSubdomains(
-      trx,
-      body.subdomains.map((hostname) => ({ id: randomUUID(), partner_id: partnerId, domain_id: ids.domain, hostname, created_at: now, updated_at: now })),
-    );
+    };
+    const subdomains = body.subdomains.map((hostname) => ({ id: randomUUID(), hostname }));
+    await insertNewDomain(trx, { company: newCompany, property, domain, subdomains });
 
     const view: DomainListRow = {
       id: ids.domain,
