@@ -3,11 +3,11 @@ import autocannon from 'autocannon';
 export interface Scenario {
   name: string;
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers: Record<string, string>;
   /** Paths (with query) rotated across requests, e.g. many domain ids. */
   paths: string[];
-  /** For POST: a fresh body per request (unique hostnames). */
+  /** For POST and PUT: a fresh body per request (unique hostnames, new settings). */
   body?: (n: number) => string;
   target?: { rps?: number; p99Ms?: number };
   /** Concurrent connections (default CONNECTIONS). */

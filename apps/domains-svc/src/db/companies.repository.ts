@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { PG_FOREIGN_KEY_VIOLATION, precompile, sql, tryInSavepoint } from '@platform/db';
 import type { CompaniesTable, DomainsDb } from './tables';
 
@@ -31,15 +31,6 @@ export async function findCompanyByName(db: Kysely<DomainsDb>, partnerId: string
  */
 export async function lockCompanyName(db: Kysely<DomainsDb>, partnerId: string, name: string) {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${partnerId}), hashtext(${name}))`.execute(db);
-}
-
-export async function updateCompany(db: Kysely<DomainsDb>, partnerId: string, id: string, changes: Updateable<CompaniesTable>) {
-  await db
-    .updateTable('companies')
-    .set({ ...changes, updated_at: new Date() })
-    .where('id', '=', id)
-    .where('partner_id', '=', partnerId)
-    .execute();
 }
 
 /**

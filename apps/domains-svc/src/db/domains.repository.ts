@@ -2,8 +2,8 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import { precompile, rethrowUnique, sql } from '@platform/db';
 import { AppError } from '@platform/http';
 import type { NewCompany } from './companies.repository';
-import type { NewProperty } from './properties.repository';
-import type { DomainsDb, DomainsTable } from './tables';
+import type { NewProperty, PropertyRow } from './properties.repository';
+import type { CompaniesTable, DomainsDb, DomainsTable, PropertiesTable } from './tables';
 
 /** Columns every domain answer needs (list, create, detail): domain, widget flags, company basics. */
 const VIEW_COLUMNS = [
@@ -141,7 +141,7 @@ export async function findDomainDetail(db: Kysely<DomainsDb>, partnerId: string,
 export async function findDomainForUpdate(db: Kysely<DomainsDb>, partnerId: string, id: string) {
   return joined(db)
     .select(VIEW_COLUMNS)
-    .select(['d.subscription_id'])
+    .select(['d.subscription_id', 'p.primary_color'])
     .where('d.id', '=', id)
     .where('d.partner_id', '=', partnerId)
     .forUpdate('d')
@@ -308,6 +308,29 @@ export async function updateDomain(db: Kysely<DomainsDb>, partnerId: string, id:
     .where('partner_id', '=', partnerId)
     .returning(['updated_at', 'status', 'is_active'])
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * A settings update's writes in one statement: the company's fields and the property's widget
+ * settings (each only when given) and the domain's updated_at. Answers the property row after
+ * the change, or undefined when no setting changed. The caller holds the domain's lock.
+ */
+export async function updateDomainSettings(
+  db: Kysely<DomainsDb>,
+  domain: { partner_id: string; id: string; company_id: string; property_id: string },
+  changes: { company: Updateable<CompaniesTable>; settings: Updateable<PropertiesTable> },
+): Promise<PropertyRow | undefined> {
+  const now = new Date();
+  const company = Object.keys(changes.company).length > 0
+    ? sql`company AS (${db.updateTable('companies').set({ ...changes.company, updated_at: now }).where('id', '=', domain.company_id).where('partner_id', '=', domain.partner_id)}),`
+    : sql``;
+  const property = Object.keys(changes.settings).length > 0
+    ? db.updateTable('properties').set({ ...changes.settings, updated_at: now }).where('id', '=', domain.property_id).where('partner_id', '=', domain.partner_id).returningAll()
+    : db.selectFrom('properties').selectAll().where(sql<boolean>`false`);
+  const { rows } = await sql<PropertyRow>`
+    WITH ${company} touched AS (${db.updateTable('domains').set({ updated_at: now }).where('id', '=', domain.id).where('partner_id', '=', domain.partner_id)})
+    ${property}`.execute(db);
+  return rows[0];
 }
 
 /** Deletes the domain (subdomains cascade). */

@@ -1,8 +1,6 @@
 import { propertyUpdatedEvent, type UpdateDomainBody } from '@platform/contracts';
 import { notFound } from '@platform/http';
-import { updateCompany } from '../db/companies.repository';
-import { findDomainForUpdate, updateDomain as touchDomain } from '../db/domains.repository';
-import { findPropertyForUpdate, updateProperty } from '../db/properties.repository';
+import { findDomainForUpdate, updateDomainSettings } from '../db/domains.repository';
 import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId } from './domain-rules';
@@ -43,22 +41,14 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
       const value = body[field as keyof typeof COMPANY_FIELDS];
       if (value !== undefined) companyChanges[column] = value;
     }
-    if (Object.keys(companyChanges).length > 0) await updateCompany(trx, partnerId, domain.company_id, companyChanges);
-
-    const property = await findPropertyForUpdate(trx, partnerId, domain.property_id);
-    if (!property) throw notFound('domain');
     const settingChanges: Record<string, string | boolean> = {};
     for (const setting of WIDGET_SETTINGS) {
       const value = body[setting];
-      if (value !== undefined && value !== property[setting]) settingChanges[setting] = value;
-    }
-    const events = [];
-    if (Object.keys(settingChanges).length > 0) {
-      const updated = await updateProperty(trx, partnerId, property.id, settingChanges);
-      events.push(propertyUpdatedEvent(settingChanges, propertyEntityData(updated)));
+      if (value !== undefined && value !== domain[setting]) settingChanges[setting] = value;
     }
     if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) {
-      await touchDomain(trx, partnerId, id, {});
+      const updated = await updateDomainSettings(trx, { ...domain, partner_id: partnerId }, { company: companyChanges, settings: settingChanges });
+      const events = updated ? [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))] : [];
       await writeDomainEvents(trx, partnerId, id, events, { kind: 'updated' });
     }
     return { id };
