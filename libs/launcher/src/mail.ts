@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -63,7 +63,10 @@ export async function startMailFolder(port: number, folder: string): Promise<Smt
       n += 1;
       const to = (mail.to[0] ?? 'unknown').replace(/[^\w.@-]/g, '_');
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(n).padStart(4, '0')}-${to}.eml`;
-      await writeFile(path.join(folder, name), mail.raw);
+      // Written aside and renamed: whoever watches the folder never reads a half-written e-mail.
+      const partial = path.join(folder, `.${name}.partial`);
+      await writeFile(partial, mail.raw);
+      await rename(partial, path.join(folder, name));
     },
   });
 }
