@@ -22,36 +22,40 @@ export interface DeliveryWork {
 const interval = (ms: number) => sql`(${ms} * interval '1 millisecond')`;
 
 /**
- * Fan-out of one event in the consumer's transaction: the message (once) and one delivery per
- * enabled endpoint of the partner that wants the event, in one statement. `leaseMs` set: the
- * deliveries are leased to the calling worker, which sends them right after commit; they are
- * returned ready to send. Nothing is stored when no endpoint wants the event.
+ * Fan-out of events in the consumer's transaction: each message (once) and one delivery per
+ * enabled endpoint of its partner that wants its event, for the whole batch in one statement.
+ * `leaseMs` set: the deliveries are leased to the calling worker, which sends them right after
+ * commit; they are returned ready to send. Nothing is stored for an event no endpoint wants.
  */
 export async function fanOut(
   trx: Transaction<WebhooksDb>,
-  message: { id: string; partnerId: string; event: string; body: string },
+  messages: { id: string; partnerId: string; event: string; body: string }[],
   leaseMs: number | undefined,
 ): Promise<DeliveryWork[]> {
+  if (messages.length === 0) return [];
   const { rows } = await sql<DeliveryWork>`
-    WITH targets AS (
-      SELECT id, url, enabled, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
-      FROM endpoints
-      WHERE partner_id = ${message.partnerId} AND enabled AND (events IS NULL OR ${message.event} = ANY (events))
+    WITH batch AS (
+      SELECT * FROM UNNEST(${messages.map((m) => m.id)}::uuid[], ${messages.map((m) => m.partnerId)}::text[],
+                           ${messages.map((m) => m.event)}::text[], ${messages.map((m) => m.body)}::text[]) AS b(id, partner_id, event, body)
+    ), targets AS (
+      SELECT b.id AS message_id, e.id, e.url, e.enabled, e.secret,
+             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
+      FROM batch b JOIN endpoints e ON e.partner_id = b.partner_id AND e.enabled AND (e.events IS NULL OR b.event = ANY (e.events))
     ), m AS (
       INSERT INTO messages (id, partner_id, event, body)
-      SELECT ${message.id}, ${message.partnerId}, ${message.event}, ${message.body} WHERE EXISTS (SELECT 1 FROM targets)
+      SELECT id, partner_id, event, body FROM batch b WHERE EXISTS (SELECT 1 FROM targets t WHERE t.message_id = b.id)
       ON CONFLICT (id) DO NOTHING
-      RETURNING id
+      RETURNING id, partner_id, event, body
     ), d AS (
       INSERT INTO deliveries (id, message_id, endpoint_id, partner_id, event, status, next_attempt_at, lease_until)
-      SELECT gen_random_uuid(), m.id, t.id, ${message.partnerId}, ${message.event}, 'pending', now(),
+      SELECT gen_random_uuid(), m.id, t.id, m.partner_id, m.event, 'pending', now(),
              CASE WHEN ${leaseMs ?? null}::integer IS NULL THEN NULL ELSE now() + ${interval(leaseMs ?? 0)} END
-      FROM m CROSS JOIN targets t
+      FROM m JOIN targets t ON t.message_id = m.id
       ON CONFLICT (message_id, endpoint_id) DO NOTHING
-      RETURNING id, endpoint_id, attempt_count, final_attempt
+      RETURNING id, message_id, endpoint_id, attempt_count, final_attempt
     )
-    SELECT d.id, d.endpoint_id, t.url, t.enabled, t.secret, t.previous_secret, ${message.body}::text AS body, d.attempt_count, d.final_attempt
-    FROM d JOIN targets t ON t.id = d.endpoint_id`.execute(trx);
+    SELECT d.id, d.endpoint_id, t.url, t.enabled, t.secret, t.previous_secret, m.body, d.attempt_count, d.final_attempt
+    FROM d JOIN targets t ON t.message_id = d.message_id AND t.id = d.endpoint_id JOIN m ON m.id = d.message_id`.execute(trx);
   return rows;
 }
 
