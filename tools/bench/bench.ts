@@ -176,7 +176,7 @@ async function main() {
       webhookRows = await runWebhookBench(platform, path.resolve(__dirname, '..', '..'), `${dbName}.events`, amqpUrl);
       console.log('\n| webhooks | measured | target |\n|---|---|---|');
       for (const r of webhookRows) console.log(`| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`);
-      // The last webhook latency run creates domains at a steady rate: the same lag at that load.
+      // One webhook latency run creates domains at a steady rate: the same lag at that load.
       await printProjectionLag(databaseUrl, 'wh%.bench.example.com', `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`);
     }
     const failures = results.filter((r) => r.non2xx > 0 || r.errors > 0);
