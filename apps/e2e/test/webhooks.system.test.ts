@@ -208,8 +208,12 @@ describe('webhooks through the gateway, to real local receivers', () => {
       params: { id: d.id, domain: d.hostname, property_id: d.instance_property_id, company_id: d.instance_company_id, subscriptions: expect.any(Array) },
     });
 
-    // The delivery log has each, with the webhook-id it was sent with.
-    const log = await deliveries(ep.id);
+    // The delivery log has each, with the webhook-id it was sent with (a worker records results
+    // in batches just after the answers, so the receiver can see a request before the log does).
+    const log = await waitFor(async () => {
+      const entries = await deliveries(ep.id);
+      return entries.length === hooks.length && entries.every((x) => x.status !== 'pending') ? entries : undefined;
+    }, { what: 'every delivery recorded' });
     expect(log.map((x) => x.id).sort()).toEqual(hooks.map((h) => h.headers['webhook-id']).sort());
     expect(log.every((x) => x.status === 'succeeded' && x.attempts.length === 1 && x.attempts[0].status_code === 204)).toBe(true);
   });

@@ -23,7 +23,8 @@ const interval = (ms: number) => sql`(${ms} * interval '1 millisecond')`;
 
 /**
  * Fan-out of events in the consumer's transaction: each message (once) and one delivery per
- * enabled endpoint of its partner that wants its event, for the whole batch in one statement.
+ * enabled endpoint of its partner that wants its event, for the whole batch in one statement,
+ * returned in the order of the events.
  * `leaseMs` set: the deliveries are leased to the calling worker, which sends them right after
  * commit; they are returned ready to send. Nothing is stored for an event no endpoint wants.
  */
@@ -36,9 +37,10 @@ export async function fanOut(
   const { rows } = await sql<DeliveryWork>`
     WITH batch AS (
       SELECT * FROM UNNEST(${messages.map((m) => m.id)}::uuid[], ${messages.map((m) => m.partnerId)}::text[],
-                           ${messages.map((m) => m.event)}::text[], ${messages.map((m) => m.body)}::text[]) AS b(id, partner_id, event, body)
+                           ${messages.map((m) => m.event)}::text[], ${messages.map((m) => m.body)}::text[])
+           WITH ORDINALITY AS b(id, partner_id, event, body, ord)
     ), targets AS (
-      SELECT b.id AS message_id, e.id, e.url, e.enabled, e.secret,
+      SELECT b.id AS message_id, b.ord, e.id, e.url, e.enabled, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
       FROM batch b JOIN endpoints e ON e.partner_id = b.partner_id AND e.enabled AND (e.events IS NULL OR b.event = ANY (e.events))
     ), m AS (
@@ -55,7 +57,8 @@ export async function fanOut(
       RETURNING id, message_id, endpoint_id, attempt_count, final_attempt
     )
     SELECT d.id, d.endpoint_id, t.url, t.enabled, t.secret, t.previous_secret, m.body, d.attempt_count, d.final_attempt
-    FROM d JOIN targets t ON t.message_id = d.message_id AND t.id = d.endpoint_id JOIN m ON m.id = d.message_id`.execute(trx);
+    FROM d JOIN targets t ON t.message_id = d.message_id AND t.id = d.endpoint_id JOIN m ON m.id = d.message_id
+    ORDER BY t.ord -- sent in the order the events came`.execute(trx);
   return rows;
 }
 

@@ -25,7 +25,7 @@ export interface DeliveryWorkerOptions {
   /** Attempts in flight at once: first attempts and retries have their own slots. */
   firstConcurrency: number;
   retryConcurrency: number;
-  /** Attempts in flight to one endpoint; more wait (unattempted) for a second. */
+  /** Attempts in flight to one endpoint; more wait in this worker (twice as many at most, then 5 s in the database). */
   endpointConcurrency: number;
   breaker: { volumeThreshold: number; errorThresholdPercentage: number; resetTimeoutMs: number };
   /** Connection settings for LISTEN (the pool's). */
@@ -37,6 +37,9 @@ export interface DeliveryWorkerOptions {
 const LOGGED_BODY_BYTES = 20 * 1024;
 const USER_AGENT = 'PrivacyWidget-Webhooks/1.0';
 const FLUSH_MAX = 500;
+/** Deliveries an endpoint at its cap may have held in memory, per allowed attempt in flight; more are handed back. */
+const WAITING_PER_SLOT = 2;
+const ENDPOINT_FULL_DELAY_MS = 5_000;
 const CLAIM_BATCH = 100;
 
 type Lane = 'first' | 'retry';
@@ -65,6 +68,8 @@ export class DeliveryWorker {
   private readonly queues: Record<Lane, Held[]> = { first: [], retry: [] };
   private readonly active: Record<Lane, number> = { first: 0, retry: 0 };
   private readonly perEndpoint = new Map<string, number>();
+  /** Deliveries held for an endpoint at its cap, in order: each starts when one of its attempts ends. */
+  private readonly waiting = new Map<string, { work: Held; lane: Lane }[]>();
   private readonly breakers = new Map<string, { breaker: CircuitBreaker<[() => Promise<AttemptResult>], AttemptResult>; usedAt: number }>();
   private readonly pending: { result: AttemptResult; recorded: () => void }[] = [];
   private flushing: Promise<void> | undefined;
@@ -118,9 +123,10 @@ export class DeliveryWorker {
     clearTimeout(this.pollTimer);
     await this.listener?.stop();
     // Not started yet: hand back at once so another worker sends them without waiting for the lease.
-    const unsent = [...this.queues.first, ...this.queues.retry].map((w) => w.id);
+    const unsent = [...this.queues.first, ...this.queues.retry, ...[...this.waiting.values()].flat().map((w) => w.work)].map((w) => w.id);
     this.queues.first = [];
     this.queues.retry = [];
+    this.waiting.clear();
     await releaseDeliveries(this.options.db, unsent, new Date()).catch((err: unknown) => this.log.warn({ err }, 'could not hand back queued deliveries; their leases will expire'));
     await Promise.allSettled([...this.inflight]);
     await this.flush();
@@ -193,7 +199,13 @@ export class DeliveryWorker {
     const busy = this.perEndpoint.get(work.endpoint_id) ?? 0;
     if (busy >= this.options.endpointConcurrency) {
       this.metrics.deferred.inc({ reason: 'endpoint_busy' });
-      await this.release([work.id], 1_000);
+      // Held here (its slot freed for other endpoints) rather than handed back to be claimed again
+      // every second: a hanging endpoint would otherwise cost a write and a claim per delivery per second.
+      const held = this.waiting.get(work.endpoint_id) ?? [];
+      if (held.length < this.options.endpointConcurrency * WAITING_PER_SLOT) {
+        held.push({ work, lane });
+        this.waiting.set(work.endpoint_id, held);
+      } else await this.release([work.id], ENDPOINT_FULL_DELAY_MS);
       return;
     }
     this.perEndpoint.set(work.endpoint_id, busy + 1);
@@ -212,7 +224,18 @@ export class DeliveryWorker {
       const left = (this.perEndpoint.get(work.endpoint_id) ?? 1) - 1;
       if (left === 0) this.perEndpoint.delete(work.endpoint_id);
       else this.perEndpoint.set(work.endpoint_id, left);
+      this.startWaiting(work.endpoint_id);
     }
+  }
+
+  /** An attempt to this endpoint ended: the next delivery held for it goes to the front of its lane. */
+  private startWaiting(endpointId: string): void {
+    const held = this.waiting.get(endpointId);
+    const next = held?.shift();
+    if (held?.length === 0) this.waiting.delete(endpointId);
+    if (!next || this.stopped) return;
+    this.queues[next.lane].unshift(next.work);
+    this.pump(next.lane);
   }
 
   private release(ids: string[], delayMs: number): Promise<void> {
