@@ -67,6 +67,13 @@ class EndpointUnwell extends Error {
 export class DeliveryWorker {
   private readonly queues: Record<Lane, Held[]> = { first: [], retry: [] };
   private readonly active: Record<Lane, number> = { first: 0, retry: 0 };
+  /**
+   * Whether due work may be waiting in the database beyond what the last claim took (a full batch
+   * came back, or the fan-out left fresh deliveries unleased for lack of room): then a freed slot
+   * claims more at once; otherwise the poll timer and NOTIFY do. Claiming after every attempt
+   * would scan past every leased row each time.
+   */
+  private readonly backlog: Record<Lane, boolean> = { first: true, retry: true };
   private readonly perEndpoint = new Map<string, number>();
   /** Deliveries held for an endpoint at its cap, in order: each starts when one of its attempts ends. */
   private readonly waiting = new Map<string, { work: Held; lane: Lane }[]>();
@@ -109,7 +116,10 @@ export class DeliveryWorker {
 
   /** Whether fresh deliveries may be leased to this worker now (the fan-out asks before it inserts). */
   hasRoom(): boolean {
-    return !this.stopped && this.active.first + this.queues.first.length < this.options.firstConcurrency;
+    const room = !this.stopped && this.active.first + this.queues.first.length < this.options.firstConcurrency;
+    // No room: the fan-out leaves them unleased, for a freed slot (of any worker) to claim.
+    if (!room) this.backlog.first = true;
+    return room;
   }
 
   /** Fresh deliveries the fan-out leased to this worker, committed: attempt them now. */
@@ -152,6 +162,7 @@ export class DeliveryWorker {
             const limit = Math.min(free, CLAIM_BATCH);
             const claimed = await claimDue(this.options.db, lane, limit, this.options.leaseMs);
             const leaseEndsAt = Date.now() + this.options.leaseMs;
+            this.backlog[lane] = claimed.length === limit;
             this.enqueue(lane, claimed.map((w) => ({ ...w, leaseEndsAt })));
             if (claimed.length === limit) this.pollAgain = true;
           }
@@ -183,8 +194,8 @@ export class DeliveryWorker {
         this.active[lane] -= 1;
         this.metrics.inflight.set({ lane }, this.active[lane]);
         this.pump(lane);
-        // A slot freed: more due work may be waiting in the database.
-        if (this.queues[lane].length === 0) this.poll();
+        // A slot freed: claim more at once when due work is known to be waiting in the database.
+        if (this.queues[lane].length === 0 && this.backlog[lane]) this.poll();
       });
       this.inflight.add(run);
     }
