@@ -104,8 +104,7 @@ const domainIdByHostnameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerI
   db.selectFrom('domains').select('id').where('partner_id', '=', p.partnerId).where('hostname', '=', p.hostname),
 );
 
-/** Inserts the domain, or 409 DOMAIN.ALREADY_EXISTS with the id of the partner's domain of that hostname. */
-/** Inserts a new domain and what comes with it (see NewDomainRows); 409 when the partner already has the hostname. */
+/** Inserts a new domain and what comes with it (see NewDomainRows), or 409 DOMAIN.ALREADY_EXISTS with the id of the partner's domain of that hostname. */
 export async function insertNewDomain(db: Kysely<DomainsDb>, rows: NewDomainRows) {
   const { domain } = rows;
   const params = Object.fromEntries([
