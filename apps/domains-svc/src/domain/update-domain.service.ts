@@ -47,7 +47,7 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
       if (value !== undefined && value !== domain[setting]) settingChanges[setting] = value;
     }
     if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) {
-      const updated = await updateDomainSettings(trx, { ...domain, partner_id: partnerId }, { company: companyChanges, settings: settingChanges });
+      const updated = await updateDomainSettings(trx, domain, { company: companyChanges, settings: settingChanges });
       const events = updated ? [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))] : [];
       await writeDomainEvents(trx, partnerId, id, events, { kind: 'updated' });
     }
