@@ -29,6 +29,8 @@ describe('domain lifecycle: update, deactivate, activate, invite, delete', () =>
     const payload = propertyUpdatedEventSchema.parse(event.message.payload);
     expect(payload.params).toEqual({ property_id: d.instance_property_id, has_scripts: false, default_notice_type: 'FOOTER', primary_color: '#abc' });
     expect(payload.entity.data).toMatchObject({ id: d.instance_property_id, name: d.host, has_scripts: false, primary_color: '#abc', company_id: d.instance_company_id, activated_at: null });
+    // Nothing projections keep changed (the company name did not): only the create's domain.changed.
+    expect((await h.outbox(p.id, 'domain.changed')).map((r) => r.message.payload.params)).toEqual([expect.objectContaining({ change: 'created' })]);
   });
 
   it('when only company fields or unchanged settings are sent, then no property.updated is written', async () => {
@@ -37,6 +39,9 @@ describe('domain lifecycle: update, deactivate, activate, invite, delete', () =>
     expect((await h.call(p, 'PUT', `/portal/domains/${d.id}`, { company_name: 'Renamed', has_dsar: true })).status).toBe(200);
     expect((await h.call(p, 'GET', `/portal/domains/${d.id}`)).body.result.property.company.name).toBe('Renamed');
     expect(await h.outbox(p.id, 'property.updated')).toEqual([]);
+    // The company name is projected: domain.changed carries the new one.
+    const changed = (await h.outbox(p.id, 'domain.changed')).map((r) => r.message.payload.params as { change: string; domain: { company_name: string } });
+    expect(changed.map((c) => [c.change, c.domain.company_name])).toEqual([['created', expect.any(String)], ['updated', 'Renamed']]);
   });
 
   it('when an update body is invalid, then 400 and nothing changes', async () => {

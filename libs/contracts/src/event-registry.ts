@@ -31,7 +31,7 @@ export const EVENT_REGISTRY = {
   'property.activation.reminder.day30': { visibility: 'public', description: "The property's website has been inactive for 30 days.", schema: reminderDay30EventSchema },
   'scan.requested': { visibility: 'internal', description: 'The scanner should scan a domain (create with action SCAN or SCAN_INVITE).', schema: scanRequestedEventSchema },
   'subscription.changed': { visibility: 'internal', description: "A subscription's whole state after it was opened, changed or ended (billing-svc), for projections.", schema: subscriptionChangedEventSchema },
-  'domain.changed': { visibility: 'internal', description: 'The whole state of a domain after any change, for projections.', schema: domainChangedEventSchema },
+  'domain.changed': { visibility: 'internal', description: 'The whole state of a domain after any change to it, for projections (a widget-setting update leaves it as it was and sends none).', schema: domainChangedEventSchema },
 } as const satisfies Record<string, EventDefinition>;
 
 export type EventName = keyof typeof EVENT_REGISTRY;
