@@ -173,7 +173,7 @@ async function main() {
     let webhookRows: WebhookBenchRow[] = [];
     if (!ONLY || ONLY.test('webhooks')) {
       console.log('\nwebhooks...');
-      webhookRows = await runWebhookBench(platform, path.resolve(__dirname, '..', '..'), `${dbName}.events`, amqpUrl);
+      webhookRows = await runWebhookBench(platform, path.resolve(__dirname, '..', '..'), `${dbName}.events`, amqpUrl, databaseUrl);
       console.log('\n| webhooks | measured | target |\n|---|---|---|');
       for (const r of webhookRows) console.log(`| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`);
       // One webhook latency run creates domains at a steady rate: the same lag at that load.
