@@ -1,10 +1,12 @@
-import { Kysely, Migrator, PostgresDialect, sql, type CompiledQuery, type Migration, type RawBuilder, type Transaction } from 'kysely';
+import { Kysely, Migrator, sql, type CompiledQuery, type Migration, type RawBuilder, type Transaction } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppError } from '@platform/http';
 import type { ErrorCode } from '@platform/contracts';
+import { CommitHookDialect } from './after-commit';
 import { ensureServiceRole, serviceRoleOption } from './service-role';
 
 export { sql };
+export { afterCommit } from './after-commit';
 export { ensureServiceRole, serviceRoleName, serviceRoleOption, serviceRoleUrl } from './service-role';
 export type { Kysely, Transaction, Migration };
 
@@ -48,7 +50,7 @@ export function createPool(options: DbOptions): Pool {
 
 export function createDb<DB>(options: DbOptions): { db: Kysely<DB>; pool: Pool } {
   const pool = createPool(options);
-  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) }), pool };
+  return { db: new Kysely<DB>({ dialect: new CommitHookDialect({ pool: preparingPool(pool) }) }), pool };
 }
 
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { EventMessage, EventPayload } from '@platform/contracts';
+import { afterCommit } from '@platform/db';
 import { currentContext, REQUEST_ID_HEADER } from '@platform/observability';
 
 /** The outbox table every publishing service has in its own schema. */
@@ -14,6 +16,15 @@ export interface OutboxTable {
 }
 
 export const OUTBOX_CHANNEL_SUFFIX = '_outbox';
+
+/**
+ * This process's outbox relays listen here by schema: a transaction that wrote outbox rows wakes
+ * them when it commits. Other processes' relays are woken by NOTIFY, which writers send only when
+ * no relay of theirs runs here: every NOTIFY serialises its transaction's commit (WAL flush
+ * included) with every other NOTIFYing commit of the cluster, which under load was the database's
+ * top wait.
+ */
+export const outboxCommits = new EventEmitter();
 
 /** Migration creating <schema>.outbox; include it in the service's migration list. */
 export function outboxMigration(schema: string): Migration {
@@ -45,10 +56,11 @@ export interface OutboxEvent {
 
 /**
  * Writes events in the caller's transaction, so they commit (or roll back) with the change
- * they describe, each numbered with its aggregate's next version (see versions.ts). NOTIFY wakes
- * the relay at commit; the relay also polls in case it missed it.
+ * they describe, each numbered with its aggregate's next version (see versions.ts). The commit
+ * wakes this process's relay (see outboxCommits), or any relay by NOTIFY when none runs here;
+ * relays also sweep in case a wake-up was missed.
  *
- * One round trip: the versions upsert, the insert and the NOTIFY are one statement (a
+ * One round trip: the versions upsert, the insert and any NOTIFY are one statement (a
  * data-modifying CTE always runs to completion). Each round trip costs both processes a socket
  * write and a wake-up, which under load is more than the statement itself.
  */
@@ -67,6 +79,8 @@ export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: s
     headers: requestIdHeader(e.requestId ?? currentContext()?.requestId),
   }));
   const versionsTable = sql.id(schema, 'aggregate_versions');
+  const wakesLocalRelay = outboxCommits.listenerCount(schema) > 0 && (await afterCommit(trx, () => outboxCommits.emit(schema)));
+  const notify = wakesLocalRelay ? sql`` : sql`, pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`;
   const { rows: numbered } = await sql<{ id: string; version: string }>`
     WITH counts AS (
       SELECT * FROM UNNEST(${[...counts.keys()]}::text[], ${[...counts.values()]}::bigint[]) AS c(aggregate_id, n)
@@ -86,7 +100,7 @@ export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: s
       ORDER BY e.ord -- rows take their created_at (the relay's order) in the order given
       RETURNING id, message->>'version' AS version
     )
-    SELECT inserted.id, inserted.version FROM inserted, pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`.execute(trx);
+    SELECT inserted.id, inserted.version FROM inserted ${notify}`.execute(trx);
   const versionOf = new Map(numbered.map((r) => [r.id, Number(r.version)]));
   return rows.map(({ message }) => ({ ...message, version: versionOf.get(message.id)! }));
 }

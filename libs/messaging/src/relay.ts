@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Client, type ClientConfig, type Pool } from 'pg';
 import type { Logger } from '@platform/observability';
 import type { AmqpConnection } from './connection';
-import { OUTBOX_CHANNEL_SUFFIX } from './outbox';
+import { OUTBOX_CHANNEL_SUFFIX, outboxCommits } from './outbox';
 import { createPublisher } from './publisher';
 
 export interface OutboxRelayOptions<DB = unknown> {
@@ -22,7 +22,7 @@ export interface OutboxRelayOptions<DB = unknown> {
   enabled?: boolean;
   /**
    * false: no poll timer of its own; a job runner calls sweep() instead (the chassis does). It
-   * still wakes on NOTIFY and still retries after a failed pass.
+   * still wakes on commits (see outboxCommits) and NOTIFY, and still retries after a failed pass.
    */
   selfPoll?: boolean;
   confirmTimeoutMs?: number;
@@ -176,6 +176,8 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
       });
   }
 
+  // Commits in this process wake it directly; NOTIFY comes from writers in processes without a relay.
+  outboxCommits.on(schema, wake);
   const listener = listenForNotifications(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, wake, log);
   wake();
 
@@ -194,6 +196,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      outboxCommits.off(schema, wake);
       await listener.stop();
       await chain;
       await publisher.close();

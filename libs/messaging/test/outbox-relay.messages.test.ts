@@ -1,15 +1,20 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import { Client } from 'pg';
 import { sql } from '@platform/db';
 import { bindProbe, waitFor, type BrokerProbe } from '@platform/testing';
 import { connectAmqp, startOutboxRelay, writeOutbox, type AmqpConnection, type OutboxRelay } from '../src';
 import { commitEvents, event, logger, pendingIds, SCHEMA, setupSuite, type Suite } from './support';
 
 let suite: Suite;
+/** A writer like one in a process that runs no relay: its commits are not hooked, so it NOTIFYs. */
+let elsewhere: Kysely<unknown>;
 let amqp: AmqpConnection;
 let probe: BrokerProbe;
 const relays: OutboxRelay[] = [];
 
 beforeAll(async () => {
   suite = await setupSuite('relay_messages');
+  elsewhere = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: suite.pool }) });
   amqp = await connectAmqp(suite.amqpUrl, logger);
   await amqp.ready();
   probe = await bindProbe(suite.amqpUrl, suite.exchange, ['#']);
@@ -25,7 +30,7 @@ afterAll(async () => {
   await suite.close();
 });
 
-// A long poll interval: these tests are woken by LISTEN/NOTIFY, not by the poll.
+// A long poll interval: these tests are woken by commits in this process or LISTEN/NOTIFY, not by the poll.
 function relay(extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) {
   const r = startOutboxRelay({ pool: suite.pool, schema: SCHEMA, amqp, exchange: suite.exchange, logger, pollIntervalMs: 60_000, ...extra });
   relays.push(r);
@@ -117,9 +122,28 @@ describe('outbox relay: messages', () => {
     expect(new Set(seen).size).toBe(200);
   });
 
-  it('when the LISTEN connection is killed, then the relay listens again and is woken by the next commit', async () => {
+  it('when this process runs the relay, then a commit wakes it directly and sends no NOTIFY', async () => {
     relay();
-    const [before] = await commitEvents(suite.db, [event('domain.created')]);
+    const listener = new Client({ connectionString: suite.url });
+    await listener.connect();
+    try {
+      const heard: string[] = [];
+      listener.on('notification', (n) => heard.push(n.payload ?? ''));
+      await listener.query(`LISTEN ${SCHEMA}_outbox`);
+      const [m] = await commitEvents(suite.db, [event('domain.created')]);
+      await probe.next((p) => p.id === m.id);
+      // Notifications arrive in commit order: once this marker is heard, any NOTIFY of the write was too.
+      await sql`SELECT pg_notify(${`${SCHEMA}_outbox`}, 'marker')`.execute(suite.db);
+      await waitFor(async () => heard.includes('marker'), { what: 'the marker notification' });
+      expect(heard).toEqual(['marker']);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('when the LISTEN connection is killed, then the relay listens again and is woken by the next NOTIFY', async () => {
+    relay();
+    const [before] = await commitEvents(elsewhere, [event('domain.created')]);
     await probe.next((m) => m.id === before.id);
 
     const killed = await sql<{ pid: number }>`
@@ -134,15 +158,15 @@ describe('outbox relay: messages', () => {
       return rows.some((r) => !killedPids.includes(r.pid));
     }, { what: 'LISTEN re-established' });
 
-    const [after] = await commitEvents(suite.db, [event('domain.updated')]);
+    const [after] = await commitEvents(elsewhere, [event('domain.updated')]);
     await probe.next((m) => m.id === after.id);
   });
 
   it('when the relay does not poll by itself (a job runner sweeps it), then each sweep resolves once the rows pending before it are published', async () => {
-    // No LISTEN connection (only a db) and no poll of its own: only sweep() publishes.
+    // No LISTEN connection (only a db), no poll of its own, and writes from elsewhere: only sweep() publishes.
     const r = relay({ pool: undefined, db: suite.db, selfPoll: false, batchSize: 3 });
     await r.sweep();
-    const written = await commitEvents(suite.db, Array.from({ length: 7 }, () => event('domain.changed')));
+    const written = await commitEvents(elsewhere, Array.from({ length: 7 }, () => event('domain.changed')));
     const ids = written.map((m) => m.id);
     const pendingOfThisTest = async () => (await pendingIds(suite.db)).filter((id) => ids.includes(id));
     expect(await pendingOfThisTest()).toEqual(ids);

@@ -12,6 +12,7 @@ export const SCHEMA = 'svc';
 export interface Suite {
   db: Kysely<unknown>;
   pool: Pool;
+  url: string;
   amqpUrl: string;
   exchange: string;
   /** A new consumer queue name; its work, retry and parked queues are deleted with the suite. */
@@ -41,6 +42,7 @@ export async function setupSuite(prefix: string): Promise<Suite> {
   return {
     db,
     pool,
+    url: database.url,
     amqpUrl,
     exchange,
     consumerQueue(prefix, retrySteps) {

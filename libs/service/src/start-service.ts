@@ -161,13 +161,14 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
 
     const relay: OutboxRelay = startOutboxRelay({
       pool,
+      db: db as Kysely<unknown>,
       schema: definition.schema,
       amqp,
       exchange: config.EVENTS_EXCHANGE,
       logger,
       enabled: config.OUTBOX_RELAY_ENABLED,
       pollIntervalMs: config.OUTBOX_POLL_MS,
-      // Woken by NOTIFY; its periodic sweep is a job of the runner below.
+      // Woken by this process's commits (and NOTIFY); its periodic sweep is a job of the runner below.
       selfPoll: false,
     });
     const runner = new JobRunner<DB>({
@@ -185,7 +186,8 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     for (const job of definition.jobs?.(context, runtime) ?? []) runner.every(job);
     const consumerSpecs = definition.consumers?.(context, runtime) ?? [];
     const consumers: Consumer[] = consumerSpecs.map((spec) =>
-      startConsumer<DB>({ ...spec, amqp: amqp!, pool, schema: definition.schema, exchange: config.EVENTS_EXCHANGE, logger }),
+      // The service's db: its statements are prepared, and its commits wake the relay (outbox writes in handlers).
+      startConsumer<DB>({ ...spec, amqp: amqp!, pool, db, schema: definition.schema, exchange: config.EVENTS_EXCHANGE, logger }),
     );
     // Serve only once every consumer's queues exist and are bound: an event published after boot is never missed.
     await Promise.all(consumers.map((c) => c.ready(10_000))).catch(async (err: unknown) => {
