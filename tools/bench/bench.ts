@@ -53,7 +53,14 @@ async function main() {
     databaseUrl,
     amqpUrl,
     // production: answers are not re-validated against their schemas (that check runs in development and tests).
-    env: { LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', EVENTS_EXCHANGE: `${dbName}.events` },
+    env: {
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      EVENTS_EXCHANGE: `${dbName}.events`,
+      // e.g. BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every service during the run.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    },
   });
   const ceiling = await startCeiling();
   try {

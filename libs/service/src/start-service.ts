@@ -137,6 +137,9 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
   if (config.MIGRATE_ON_BOOT) await migrateService(definition, config.DATABASE_URL);
   // Runs as svc_<schema>, which PostgreSQL lets touch only this schema.
   const { db, pool } = createDb<DB>({ url: config.DATABASE_URL, schema: definition.schema, max: config.DB_POOL_MAX, asServiceRole: true });
+  // The relay's own connections: under a burst of requests the main pool's queue is long, and
+  // events must not wait in it behind the calls (one batch at a time; LISTEN has its own).
+  const relayDb = createDb<unknown>({ url: config.DATABASE_URL, schema: definition.schema, max: 1, asServiceRole: true });
   const metrics = createServiceMetrics(definition.name);
   let amqp: AmqpConnection | undefined;
   try {
@@ -160,8 +163,8 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     const context = (await definition.context?.(runtime)) as Ctx;
 
     const relay: OutboxRelay = startOutboxRelay({
-      pool,
-      db: db as Kysely<unknown>,
+      pool: relayDb.pool,
+      db: relayDb.db,
       schema: definition.schema,
       amqp,
       exchange: config.EVENTS_EXCHANGE,
@@ -249,7 +252,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
           ['context', async () => definition.closeContext?.(context)],
           ['service callers', () => Promise.all([...callers.values()].map((c) => c.close()))],
           ['broker', () => amqp!.close()],
-          ['database', () => db.destroy()],
+          ['database', () => Promise.all([db.destroy(), relayDb.db.destroy()])],
         ];
         for (const [what, step] of steps) await step().catch((err: unknown) => logger.error({ err }, `stopping ${what} failed`));
       })());
@@ -260,7 +263,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     return { runtime, context, server, url, queues, stop };
   } catch (err) {
     await amqp?.close().catch(() => undefined);
-    await db.destroy().catch(() => undefined);
+    await Promise.all([db.destroy(), relayDb.db.destroy()]).catch(() => undefined);
     throw err;
   }
 }
