@@ -32,6 +32,30 @@ function relay(amqp: AmqpConnection) {
   return r;
 }
 
+describe('outbox relay: batches in flight', () => {
+  it('when a batch waits for its confirms, then later rows are claimed and published meanwhile, and every row is marked once the confirms come', async () => {
+    const proxy = await startBrokerProxy(suite.amqpUrl);
+    cleanup.push(() => proxy.close());
+    const amqp = await connect(proxy.url);
+    await amqp.ready();
+    relay(amqp);
+    const [warm] = await commitEvents(suite.db, [event('domain.created')]);
+    await waitFor(async () => !(await pendingIds(suite.db)).includes(warm.id), { what: 'the publishing channel open' });
+
+    proxy.holdReplies();
+    const [first] = await commitEvents(suite.db, [event('domain.created')]);
+    await probe.next((p) => p.id === first.id);
+    // The first batch has no confirm yet, so it has not committed: the second is claimed beside it.
+    const [second] = await commitEvents(suite.db, [event('domain.updated')]);
+    await probe.next((p) => p.id === second.id);
+    expect(await pendingIds(suite.db)).toEqual(expect.arrayContaining([first.id, second.id]));
+
+    proxy.releaseReplies();
+    await waitFor(async () => (await pendingIds(suite.db)).length === 0, { what: 'both batches committed' });
+    expect(probe.messages.filter((m) => m.id === first.id || m.id === second.id)).toHaveLength(2);
+  });
+});
+
 describe('outbox relay: broker outages', () => {
   it('when the broker is unreachable, then rows stay pending and are published once a relay reaches it', async () => {
     const down = relay(await connect(`amqp://guest:guest@127.0.0.1:${await closedPort()}`));

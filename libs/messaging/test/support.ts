@@ -98,6 +98,8 @@ export async function startBrokerProxy(amqpUrl: string) {
   const target = new URL(amqpUrl);
   const sockets = new Set<net.Socket>();
   let mode: 'up' | 'down' | 'blackhole' = 'up';
+  /** While set, what the broker sends (confirms included) waits here. */
+  let held: { socket: net.Socket; data: Buffer }[] | undefined;
   const server = net.createServer((client) => {
     if (mode === 'down') return void client.destroy();
     const upstream = net.connect(Number(target.port || 5672), target.hostname);
@@ -113,7 +115,7 @@ export async function startBrokerProxy(amqpUrl: string) {
     client.on('data', (d) => {
       if (mode === 'up') upstream.write(d);
     });
-    upstream.on('data', (d) => client.write(d));
+    upstream.on('data', (d) => (held ? held.push({ socket: client, data: d }) : client.write(d)));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = new URL(amqpUrl);
@@ -130,6 +132,15 @@ export async function startBrokerProxy(amqpUrl: string) {
     },
     up() {
       mode = 'up';
+    },
+    /** Holds the broker's replies (e.g. publisher confirms) until releaseReplies(). */
+    holdReplies() {
+      held ??= [];
+    },
+    releaseReplies() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const { socket, data } of waiting) socket.write(data);
     },
     async close() {
       for (const s of sockets) s.destroy();

@@ -138,8 +138,8 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
   // Runs as svc_<schema>, which PostgreSQL lets touch only this schema.
   const { db, pool } = createDb<DB>({ url: config.DATABASE_URL, schema: definition.schema, max: config.DB_POOL_MAX, asServiceRole: true });
   // The relay's own connections: under a burst of requests the main pool's queue is long, and
-  // events must not wait in it behind the calls (one batch at a time; LISTEN has its own).
-  const relayDb = createDb<unknown>({ url: config.DATABASE_URL, schema: definition.schema, max: 1, asServiceRole: true });
+  // events must not wait in it behind the calls (one per batch in flight; LISTEN has its own).
+  const relayDb = createDb<unknown>({ url: config.DATABASE_URL, schema: definition.schema, max: 3, asServiceRole: true });
   const metrics = createServiceMetrics(definition.name);
   let amqp: AmqpConnection | undefined;
   try {
