@@ -176,7 +176,10 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
       inFlight.add(done);
       void done.then(
         (r) => void (failed += r.failed),
-        () => void (failed += 1),
+        (err: unknown) => {
+          failed += 1;
+          log.warn({ err: (err as Error)?.message }, 'outbox relay batch failed; its rows stay pending and are retried');
+        },
       ).finally(() => inFlight.delete(done));
     };
     try {
