@@ -1,6 +1,6 @@
 import { InternalTokenMinter } from '@platform/auth';
 import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
-import { createDb, ping, serviceRoleUrl, type Kysely } from '@platform/db';
+import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
 import { Counter } from 'prom-client';
@@ -8,7 +8,7 @@ import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetri
 import type { Config } from './config';
 import { ApiKeysRepository } from './db/api-keys.repository';
 import { IdempotencyRepository } from './db/idempotency.repository';
-import { KeyChangeListener } from './db/key-changes.listener';
+import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
@@ -19,7 +19,7 @@ export interface Deps {
   logger: Logger;
   db: Kysely<GatewayDb>;
   keys: KeyAuthenticator;
-  keyListener: KeyChangeListener;
+  keyListener: Listener;
   minter: InternalTokenMinter;
   upstreams: Upstreams;
   idempotency: IdempotencyRepository;
@@ -94,8 +94,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       }
     );
   }, config.KEY_CACHE_TTL_MS);
-  const keyListener = new KeyChangeListener(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), keys, logger.child({ component: 'key-listener' }));
-  await keyListener.start();
+  const keyListener = await listenForKeyChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), keys, logger.child({ component: 'key-listener' }));
   const upstreams = Object.fromEntries(
     SERVICES.map((service) => [
       service,
@@ -121,7 +120,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     compiledRoutes: overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES,
     async close() {
       clearInterval(prune);
-      await keyListener.close();
+      await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();
     },

@@ -7,6 +7,7 @@ import { ensureServiceRole, serviceRoleOption } from './service-role';
 
 export { sql };
 export { afterCommit } from './after-commit';
+export { listen, type Listener, type ListenHandlers } from './listen';
 export { ensureServiceRole, serviceRoleName, serviceRoleOption, serviceRoleUrl } from './service-role';
 export type { Kysely, Transaction, Migration };
 

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Client, type ClientConfig, type Pool } from 'pg';
+import type { ClientConfig, Pool } from 'pg';
+import { listen } from '@platform/db';
 import type { Logger } from '@platform/observability';
 import type { AmqpConnection } from './connection';
 import { OUTBOX_CHANNEL_SUFFIX, outboxCommits } from './outbox';
@@ -242,7 +243,7 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
 
   // Commits in this process wake it directly; NOTIFY comes from writers in processes without a relay.
   outboxCommits.on(schema, wake);
-  const listener = listenForNotifications(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, wake, log);
+  const listener = listen(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, { onNotify: wake, onUp: wake }, log);
   wake();
 
   return {
@@ -266,59 +267,6 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
       await chain;
       await whenIdle();
       await publisher.close();
-    },
-  };
-}
-
-/**
- * A dedicated connection LISTENing on a channel (NOTIFY is delivered at commit), e.g. the outbox's.
- * It reconnects and re-LISTENs after losing the connection, and calls onNotify after each
- * (re)connect in case a notification was missed meanwhile; the caller's poll covers the rest.
- */
-export function listenForNotifications(config: ClientConfig | undefined, channel: string, onNotify: () => void, log: Logger): { stop(): Promise<void> } {
-  let stopped = false;
-  let client: Client | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let delay = 500;
-
-  async function connect() {
-    if (stopped || !config) return;
-    const c = new Client(config);
-    client = c;
-    let failed = false;
-    const retry = (err?: Error) => {
-      if (failed) return;
-      failed = true;
-      if (client === c) client = undefined;
-      void c.end().catch(() => undefined);
-      if (stopped) return;
-      log.warn({ err: err?.message, channel }, 'LISTEN connection lost; reconnecting');
-      timer = setTimeout(() => void connect(), delay);
-      timer.unref();
-      delay = Math.min(delay * 2, 10_000);
-    };
-    c.on('error', retry);
-    c.on('end', () => retry());
-    c.on('notification', onNotify);
-    try {
-      await c.connect();
-      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-      delay = 500;
-      onNotify();
-    } catch (err) {
-      retry(err as Error);
-    }
-  }
-
-  if (!config) log.info({ channel }, 'no LISTEN connection configured; polling only');
-  void connect();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      const c = client;
-      client = undefined;
-      await c?.end().catch(() => undefined);
     },
   };
 }

@@ -2,7 +2,7 @@ import CircuitBreaker from 'opossum';
 import type { ClientConfig } from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Kysely } from '@platform/db';
-import { listenForNotifications } from '@platform/messaging';
+import { listen } from '@platform/db';
 import type { Logger } from '@platform/observability';
 import { OutboundError, type OutboundClient, type OutboundResponse } from '@platform/outbound';
 import { claimDue, failDeliveries, recordAttempts, releaseDeliveries, type AttemptResult, type DeliveryWork } from '../db/deliveries.repository';
@@ -104,7 +104,7 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopped = false;
-    this.listener = listenForNotifications(this.options.listen, DUE_CHANNEL, () => this.poll(), this.log);
+    this.listener = listen(this.options.listen, DUE_CHANNEL, { onNotify: () => this.poll(), onUp: () => this.poll() }, this.log);
     const tick = () => {
       this.poll();
       this.pruneBreakers();
