@@ -1,19 +1,9 @@
 import { retrySettings, type RetryPolicy } from './retry-routing';
 import { consumerQueueNames, type ConsumerTopology } from './topology';
-import type { HandlerSet } from './handlers';
+import type { ConsumerOptions } from './consumer';
 
-/** The options consumerSettings reads (see ConsumerOptions). */
-export interface ConsumerSettingsInput<DB> extends HandlerSet<DB> {
-  exchange: string;
-  queue: string;
-  bindings?: string[];
-  prefetch?: number;
-  maxBatch?: number;
-  retryDelaysMs?: number[];
-  maxAttempts?: number;
-  deliveryLimit?: number;
-  confirmTimeoutMs?: number;
-}
+/** The options consumerSettings reads. */
+export type ConsumerSettingsInput<DB> = Omit<ConsumerOptions<DB>, 'amqp' | 'pool' | 'db' | 'schema' | 'logger'>;
 
 export interface ConsumerSettings {
   topology: ConsumerTopology;
