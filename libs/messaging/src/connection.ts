@@ -25,7 +25,7 @@ export interface AmqpConnectOptions {
 const DEFAULT_CHANNEL_WAIT_MS = 5_000;
 
 /** The URL without its password, for log lines and error messages. */
-export function redactAmqpUrl(url: string): string {
+function redactAmqpUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';

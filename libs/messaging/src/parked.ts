@@ -1,6 +1,6 @@
 import type { Logger } from '@platform/observability';
 import { closeQuietly, withTimeout, type AmqpConnection } from './connection';
-import { ATTEMPT_HEADER, LAST_ERROR_HEADER, PARKED_REASON_HEADER } from './consumer';
+import { ATTEMPT_HEADER, LAST_ERROR_HEADER, PARKED_REASON_HEADER } from './retry-routing';
 import { consumerQueueNames } from './topology';
 
 export interface ReplayParkedOptions {

@@ -32,26 +32,3 @@ export async function recordProcessed<DB>(trx: Kysely<DB>, schema: string, consu
     ON CONFLICT DO NOTHING RETURNING message_id`.execute(trx);
   return new Set(rows.map((r) => r.message_id));
 }
-
-/**
- * Deletes ids older than the broker could still redeliver, `batch` rows per statement (pass the
- * pool, not a transaction, so no call holds many row locks); stops between batches once `signal`
- * is aborted. Services on the chassis get this from its prune job (libs/jobs pruneChassisTables).
- */
-export async function pruneProcessedMessages<DB>(
-  db: Kysely<DB>,
-  schema: string,
-  olderThan: Date,
-  { batch = 1_000, signal }: { batch?: number; signal?: AbortSignal } = {},
-): Promise<number> {
-  const table = sql.id(schema, 'processed_messages');
-  let total = 0;
-  while (!signal?.aborted) {
-    const { numAffectedRows } = await sql`
-      DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE processed_at < ${olderThan} LIMIT ${batch})`.execute(db);
-    const n = Number(numAffectedRows ?? 0);
-    total += n;
-    if (n < batch) break;
-  }
-  return total;
-}

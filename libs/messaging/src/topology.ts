@@ -29,7 +29,7 @@ export const unroutedExchangeName = (exchange: string) => `${exchange}.unrouted`
  * applies on top of it (the lower limit wins). On quorum queues (RabbitMQ 3.10+) the TTL counts
  * for messages that arrive after the policy is set; `rabbitmqctl purge_queue` clears older ones.
  */
-export const UNROUTED_MAX_LENGTH = 10_000;
+const UNROUTED_MAX_LENGTH = 10_000;
 
 /**
  * The event exchange: durable topic, with an alternate exchange. Why the AE: publishing with
@@ -38,7 +38,7 @@ export const UNROUTED_MAX_LENGTH = 10_000;
  * AE catches those messages in a bounded queue an operator can inspect, so a return only happens
  * when the topology is broken (AE deleted) and the publish is then failed and retried.
  */
-export function eventExchangeArguments(exchange: string) {
+function eventExchangeArguments(exchange: string) {
   return { 'alternate-exchange': unroutedExchangeName(exchange) };
 }
 

@@ -1,0 +1,106 @@
+import type { Transaction } from 'kysely';
+import type { EventMessage, EventName, MessageOf } from '@platform/contracts';
+import { runWithContext } from '@platform/observability';
+
+/** What a handler may do beside its transaction. */
+export interface HandlerHooks {
+  /** Runs once the handler's transaction has committed, before the message is acked (e.g. hand new work to an in-process worker). */
+  afterCommit(fn: () => void): void;
+}
+
+/** Typed handlers by event name; each runs inside the transaction that records the message id. */
+export type EventHandlers<DB> = { [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void> };
+type AnyHandler<DB> = (message: EventMessage, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void>;
+
+/** What a batch handler may do beside its transaction. */
+export interface BatchHandlerHooks extends HandlerHooks {
+  /** The request id a message carried (for the events the handler writes). */
+  requestIdOf(message: EventMessage): string | undefined;
+}
+
+/**
+ * Handlers of many messages of one event at once, by event name: consecutive fresh messages of
+ * that event in a batch, in order, in the batch's transaction (e.g. one insert for 50 rows
+ * instead of 50). An event with a batch handler needs no single-message handler.
+ */
+export type BatchEventHandlers<DB> = { [N in EventName]?: (messages: MessageOf<N>[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void> };
+type AnyBatchHandler<DB> = (messages: EventMessage[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void>;
+
+/** The three handler styles a consumer takes; an event goes to the first that names it. */
+export interface HandlerSet<DB> {
+  /**
+   * Handlers by event name, with the payload typed and checked against the event registry
+   * (a payload that fails its schema is parked at once, never retried).
+   */
+  handlers?: EventHandlers<DB>;
+  /** Handlers of several messages of one event at once; they take precedence over `handlers`. */
+  batchHandlers?: BatchEventHandlers<DB>;
+  /** For every other message (e.g. all public events); registered events are checked the same way. */
+  handler?: AnyHandler<DB>;
+}
+
+/** A checked message and the request id it carried. */
+export interface Handled {
+  message: EventMessage;
+  requestId?: string;
+}
+
+/** An after-commit hook and the event whose handler registered it. */
+export interface CommitHook {
+  event: string;
+  fn: () => void;
+}
+
+// Own keys only: an event named like an Object.prototype member is not a handler.
+const own = <T>(map: Record<string, T | undefined> | undefined, name: string) => (map && Object.hasOwn(map, name) ? map[name] : undefined);
+
+const batchHandlerOf = <DB>(set: HandlerSet<DB>, event: string) => own(set.batchHandlers as Record<string, AnyBatchHandler<DB> | undefined> | undefined, event);
+const handlerOf = <DB>(set: HandlerSet<DB>, event: string) => own(set.handlers as Record<string, AnyHandler<DB> | undefined> | undefined, event) ?? set.handler;
+
+/** Whether some handler takes the event (a consumer bound by a pattern may receive events it does not handle). */
+export const takes = <DB>(set: HandlerSet<DB>, event: string): boolean => Boolean(batchHandlerOf(set, event) ?? handlerOf(set, event));
+
+/** A run of messages one handler call takes: a batch handler's consecutive messages of its event, or one message. */
+export interface HandlerRun<T> {
+  event: string;
+  items: T[];
+  batched: boolean;
+}
+
+/** Cuts messages, in order, into handler calls: consecutive messages of an event with a batch handler go together. */
+export function handlerRuns<T extends Handled>(todo: T[], hasBatchHandler: (event: string) => boolean): HandlerRun<T>[] {
+  const runs: HandlerRun<T>[] = [];
+  for (const item of todo) {
+    const event = item.message.payload.event;
+    const last = runs.at(-1);
+    if (last?.batched && last.event === event) last.items.push(item);
+    else runs.push({ event, items: [item], batched: hasBatchHandler(event) });
+  }
+  return runs;
+}
+
+/** Where runHandlers runs: the transaction, and what the batch around the handlers keeps. */
+export interface HandlerScope<DB> {
+  trx: Transaction<DB>;
+  /** Hooks the handlers register, to run once the transaction commits. */
+  committed: CommitHook[];
+  requestIdOf(message: EventMessage): string | undefined;
+}
+
+/**
+ * Runs fresh messages through their handlers in order: a run of one event through its batch
+ * handler, any other message through its handler in its own request context.
+ */
+export async function runHandlers<DB>(scope: HandlerScope<DB>, set: HandlerSet<DB>, todo: Handled[]): Promise<void> {
+  const { trx, committed, requestIdOf } = scope;
+  for (const { event, items, batched } of handlerRuns(todo, (name) => batchHandlerOf(set, name) !== undefined)) {
+    const hooks = { afterCommit: (fn: () => void) => committed.push({ event, fn }), requestIdOf };
+    if (batched) {
+      await batchHandlerOf(set, event)!(items.map((b) => b.message), trx, hooks);
+      continue;
+    }
+    const [{ message, requestId }] = items;
+    const run = () => handlerOf(set, event)!(message, trx, hooks);
+    await (requestId ? runWithContext({ requestId }, run) : run());
+  }
+}
