@@ -178,7 +178,7 @@ create_domain_through_gateway() {
   partner=$(admin partner create --name "docker-check $RUN_ID" | json_field id) || fail "admin: partner create"
   key=$(admin key create --partner "$partner" --name docker-check | json_field key) || fail "admin: key create"
   log "admin CLI (gateway image): partner $partner, key ${key:0:12}..."
-  body="{\"domain\":\"https://shop-$RUN_ID.example.com\",\"company_name\":\"Docker Check $RUN_ID\",\"account_email\":\"owner@example.com\"}"
+  body="{\"domain\":\"https://shop-${RUN_ID//_/-}.example.com\",\"company_name\":\"Docker Check $RUN_ID\",\"account_email\":\"owner@example.com\"}"
   answer=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$body" "$gateway/portal/domains")
   status=${answer##*$'\n'}
   [[ $status == 200 ]] || fail "POST /portal/domains answered $status: ${answer%$'\n'*}"
