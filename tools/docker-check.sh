@@ -79,7 +79,8 @@ check_compose_config() {
   local warnings
   warnings=$(cd "$REPO" && docker-compose config -q 2>&1) || fail "docker-compose config: $warnings"
   [[ -z $warnings ]] || fail "docker-compose config warns: $warnings"
-  (cd "$REPO" && docker-compose config) | python3 -c '
+  local wiring
+  wiring=$( (cd "$REPO" && docker-compose config) | python3 -c '
 import sys, yaml
 services = yaml.safe_load(sys.stdin)["services"]
 apps = {"gateway", "domains-svc", "billing-svc", "merchants-svc", "consent-svc", "webhook-svc", "webhook-worker"}
@@ -101,7 +102,8 @@ for name in sorted(apps):
 if problems:
     sys.exit("\n".join(problems))
 print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses")
-' || fail "docker-compose.yml wiring"
+') || fail "docker-compose.yml wiring: $wiring"
+  log "docker-compose config: no warnings; $wiring"
 }
 
 # Runs compose's own `keys` script, so the check uses the keys compose would give the services.
@@ -193,7 +195,7 @@ create_domain_through_gateway() {
 }
 
 clone_head
-check_compose_config && log "docker-compose config: no warnings, wiring checked"
+check_compose_config
 build_images
 make_keys
 start_containers
