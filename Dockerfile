@@ -1,0 +1,36 @@
+# One image per app, built from the repository root:
+#   docker build --build-arg APP=domains-svc --build-arg PORT=8081 -t platform/domains-svc .
+# APP: gateway, domains-svc, billing-svc, merchants-svc, consent-svc or webhook-svc; PORT: the port
+# it listens on (8080 ... 8085), documented by EXPOSE. See docs/operations.md#docker.
+# APP and PORT are declared after the installs, so every app's image shares those layers.
+FROM node:20-bookworm-slim AS build
+WORKDIR /repo
+COPY package.json package-lock.json ./
+# npm can exit 0 after "Exit handler never called" with a partial install: check what the build needs.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && npm ls --omit=dev --omit=optional >/dev/null \
+ && test -x node_modules/.bin/nx && test -x node_modules/.bin/esbuild
+ARG APP
+ARG PORT
+RUN test -n "$APP" && test -n "$PORT" || { echo 'build with --build-arg APP=<app> --build-arg PORT=<port>' >&2; exit 1; }
+COPY . .
+RUN NX_DAEMON=false NX_NO_CLOUD=true npx nx run "$APP:build" --skip-nx-cache \
+ && test -f "dist/apps/$APP/main.js" && test -f "dist/apps/$APP/main.js.map"
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+# Stack traces name the TypeScript sources (the bundles ship with their .map files).
+ENV NODE_OPTIONS=--enable-source-maps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# The same check for the production dependencies: a partial install fails here, not at run time.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && npm ls --omit=dev --omit=optional >/dev/null \
+ && node -e "for (const d of Object.keys(require('./package.json').dependencies)) require.resolve(d)" \
+ && npm cache clean --force
+ARG APP
+ARG PORT
+COPY --from=build /repo/dist/apps/$APP ./
+USER node
+EXPOSE $PORT
+CMD ["node", "main.js"]

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# npm run docker:check: the release check of the Docker path (docs/operations.md#docker).
+# From a clean clone of HEAD: checks docker-compose.yml's merged config, runs compose's `keys`
+# script, builds every app image from the root Dockerfile, runs each with host networking against
+# this machine's PostgreSQL and RabbitMQ (a database and an exchange of its own, free ports), waits
+# for each to answer ready, creates a partner and a key with the gateway image's admin CLI, and
+# drives a domain create through the gateway container to a 200 and its subscription. Then it
+# removes the containers, the database, the exchange's queues and the clone.
+# Needs root (or the docker group), a Docker daemon, docker-compose, git, curl and node.
+# DOCKER_CHECK_KEEP=1 keeps the containers, the database and the clone for a look.
+set -euo pipefail
+
+ADMIN_DATABASE_URL=${DOCKER_CHECK_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+AMQP_URL=${DOCKER_CHECK_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}
+READY_TIMEOUT_S=${DOCKER_CHECK_READY_TIMEOUT_S:-120}
+SERVICES=(domains-svc billing-svc merchants-svc consent-svc webhook-svc)
+declare -A DEFAULT_PORT=([gateway]=8080 [domains-svc]=8081 [billing-svc]=8082 [merchants-svc]=8083 [consent-svc]=8084 [webhook-svc]=8085)
+declare -A URL_ENV=([domains-svc]=DOMAINS_URL [billing-svc]=BILLING_URL [merchants-svc]=MERCHANTS_URL [consent-svc]=CONSENT_URL [webhook-svc]=WEBHOOKS_URL)
+
+RUN_ID="docker_check_$(date +%s)_$$"
+EXCHANGE="$RUN_ID.events"
+DATABASE_URL="${ADMIN_DATABASE_URL%/*}/$RUN_ID"
+IMAGE_PREFIX=partner-platform
+WORK=$(mktemp -d /tmp/docker-check.XXXXXX)
+REPO="$WORK/repo"
+CONTAINERS=()
+STARTED=$(date +%s)
+
+log() { printf '[docker-check %3ss] %s\n' "$(($(date +%s) - STARTED))" "$*"; }
+fail() { log "FAILED: $*"; exit 1; }
+image() { echo "$IMAGE_PREFIX/$1:check"; }
+# Runs node in the gateway image (it holds pg and amqplib), on the host's network.
+in_image() { docker run --rm --network host "$(image gateway)" node -e "$@"; }
+
+cleanup() {
+  local status=$?
+  if [[ ${DOCKER_CHECK_KEEP:-} == 1 ]]; then
+    log "kept: containers ${CONTAINERS[*]:-none}, database $RUN_ID, exchange $EXCHANGE, clone $WORK"
+    return
+  fi
+  for c in "${CONTAINERS[@]}"; do docker stop -t 10 "$c" >/dev/null 2>&1 || true; docker rm -f "$c" >/dev/null 2>&1 || true; done
+  if docker image inspect "$(image gateway)" >/dev/null 2>&1; then
+    drop_broker_topology || log "could not delete the exchange $EXCHANGE and its queues"
+    in_image "const {Client}=require('pg');const c=new Client({connectionString:process.argv[1]});
+      c.connect().then(()=>c.query('DROP DATABASE IF EXISTS \"$RUN_ID\" WITH (FORCE)')).then(()=>c.end())" "$ADMIN_DATABASE_URL" \
+      || log "could not drop the database $RUN_ID"
+  fi
+  rm -rf "$WORK"
+  [[ $status == 0 ]] && log "PASSED" || log "exit $status"
+}
+trap cleanup EXIT
+
+# The exchange as libs/messaging declares it, and every queue named after it (work, retry, parked).
+drop_broker_topology() {
+  local queues=()
+  if command -v rabbitmqctl >/dev/null; then
+    mapfile -t queues < <(rabbitmqctl -q list_queues name 2>/dev/null | grep -F "$EXCHANGE." || true)
+  fi
+  for s in "${SERVICES[@]}"; do
+    queues+=("$EXCHANGE.$s" "$EXCHANGE.$s.parked" "$EXCHANGE.$s.retry.1" "$EXCHANGE.$s.retry.2" "$EXCHANGE.$s.retry.3")
+  done
+  in_image "const amqp=require('amqplib');(async()=>{const c=await amqp.connect(process.argv[1]);
+    for (const q of process.argv.slice(3)) { const ch=await c.createChannel(); ch.on('error',()=>{}); await ch.deleteQueue(q).catch(()=>{}); }
+    for (const x of [process.argv[2], process.argv[2]+'.unrouted']) { const ch=await c.createChannel(); ch.on('error',()=>{}); await ch.deleteExchange(x).catch(()=>{}); }
+    await c.close();})()" "$AMQP_URL" "$EXCHANGE" "$EXCHANGE.unrouted" "${queues[@]}"
+}
+
+clone_head() {
+  local root
+  root=$(git rev-parse --show-toplevel)
+  [[ -z $(git -C "$root" status --porcelain --untracked-files=no) ]] || log "note: uncommitted changes are not checked (the clone is of HEAD)"
+  git clone --quiet --no-hardlinks "$root" "$REPO"
+  log "cloned $(git -C "$REPO" log -1 --format='%h %s' | cut -c1-90)"
+}
+
+# docker compose cannot run here (no registry for postgres, rabbitmq, mailpit): check its merged
+# config instead, every app service built by the root Dockerfile with the keys and addresses.
+check_compose_config() {
+  local warnings
+  warnings=$(cd "$REPO" && docker-compose config -q 2>&1) || fail "docker-compose config: $warnings"
+  [[ -z $warnings ]] || fail "docker-compose config warns: $warnings"
+  local wiring
+  wiring=$( (cd "$REPO" && docker-compose config) | python3 -c '
+import sys, yaml
+services = yaml.safe_load(sys.stdin)["services"]
+apps = {"gateway", "domains-svc", "billing-svc", "merchants-svc", "consent-svc", "webhook-svc", "webhook-worker"}
+urls = ["DOMAINS_URL", "BILLING_URL", "MERCHANTS_URL", "CONSENT_URL", "WEBHOOKS_URL"]
+problems = []
+for name in sorted(apps):
+    s = services.get(name) or {}
+    build, env, cmd = s.get("build") or {}, s.get("environment") or {}, " ".join(s.get("command") or [])
+    app = "webhook-svc" if name == "webhook-worker" else name
+    if (build.get("args") or {}).get("APP") != app or build.get("dockerfile", "Dockerfile") != "Dockerfile":
+        problems.append(f"{name}: not built by the root Dockerfile with APP={app}")
+    problems += [f"{name}: no {u}" for u in urls if not env.get(u)]
+    keys = ["INTERNAL_JWT_PRIVATE_KEY"] if name == "gateway" else ["INTERNAL_JWT_PUBLIC_KEY", "SERVICE_JWT_PUBLIC_KEY", "SERVICE_JWT_PRIVATE_KEY"]
+    if app == "webhook-svc":
+        keys.append("WEBHOOK_SECRET_KEY")
+    problems += [f"{name}: {k} not set" for k in keys if k + "=" not in cmd]
+    if name != "gateway" and "INTERNAL_JWT_PRIVATE_KEY" in cmd:
+        problems.append(f"{name}: holds the gateway private key")
+if problems:
+    sys.exit("\n".join(problems))
+print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses")
+') || fail "docker-compose.yml wiring: $wiring"
+  log "docker-compose config: no warnings; $wiring"
+}
+
+# Runs compose's own `keys` script, so the check uses the keys compose would give the services.
+make_keys() {
+  local script
+  script=$(cd "$REPO" && docker-compose config | python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["services"]["keys"]["command"][2])')
+  mkdir -p "$WORK/keys"
+  docker run --rm -v "$WORK/keys:/keys" node:20-bookworm-slim node -e "$script"
+  for f in internal-private.pem internal-public.pem service-private.pem service-public.pem webhook-secret.key; do
+    [[ -s $WORK/keys/$f ]] || fail "compose's keys script wrote no $f"
+  done
+  log "compose's keys script wrote both key pairs and the webhook secret key"
+}
+
+build_images() {
+  for app in gateway "${SERVICES[@]}"; do
+    local t0=$(date +%s)
+    docker build -q --build-arg "APP=$app" --build-arg "PORT=${DEFAULT_PORT[$app]}" -t "$(image "$app")" "$REPO" >/dev/null 2>"$WORK/build-$app.log" \
+      || { cat "$WORK/build-$app.log"; fail "docker build of $app"; }
+    docker run --rm "$(image "$app")" sh -c 'test -f main.js.map && test "$NODE_OPTIONS" = --enable-source-maps' \
+      || fail "$app: no source map or source maps not enabled"
+    log "built $(image "$app") in $(($(date +%s) - t0))s"
+  done
+}
+
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+# The variable a service's port is read from, as its definition names it (e.g. DOMAINS_PORT).
+port_env() { grep -o "portEnv: '[A-Z_]*'" "$REPO/apps/$1/src/service.ts" | cut -d"'" -f2; }
+
+declare -A PORT
+start_containers() {
+  in_image "const {Client}=require('pg');const c=new Client({connectionString:process.argv[1]});
+    c.connect().then(()=>c.query('CREATE DATABASE \"$RUN_ID\"')).then(()=>c.end())" "$ADMIN_DATABASE_URL"
+  local common=(-e "DATABASE_URL=$DATABASE_URL" -e "AMQP_URL=$AMQP_URL" -e "EVENTS_EXCHANGE=$EXCHANGE" -e MIGRATE_ON_BOOT=true -e LOG_LEVEL=info)
+  for app in gateway "${SERVICES[@]}"; do PORT[$app]=$(free_port); done
+  for app in "${SERVICES[@]}"; do common+=(-e "${URL_ENV[$app]}=http://127.0.0.1:${PORT[$app]}"); done
+  local keys="$WORK/keys"
+  for app in "${SERVICES[@]}"; do
+    local env=("${common[@]}" -e "$(port_env "$app")=${PORT[$app]}"
+      -e "INTERNAL_JWT_PUBLIC_KEY=$(cat "$keys/internal-public.pem")"
+      -e "SERVICE_JWT_PUBLIC_KEY=$(cat "$keys/service-public.pem")" -e "SERVICE_JWT_PRIVATE_KEY=$(cat "$keys/service-private.pem")")
+    [[ $app == webhook-svc ]] && env+=(-e "WEBHOOK_SECRET_KEY=$(cat "$keys/webhook-secret.key")")
+    run_container "$app" "${env[@]}"
+  done
+  run_container gateway "${common[@]}" -e "GATEWAY_PORT=${PORT[gateway]}" -e "INTERNAL_JWT_PRIVATE_KEY=$(cat "$keys/internal-private.pem")"
+}
+
+run_container() {
+  local app=$1 name="$RUN_ID-$1"
+  shift
+  docker run -d --name "$name" --network host "$@" "$(image "$app")" >/dev/null
+  CONTAINERS+=("$name")
+}
+
+wait_ready() {
+  for app in "${SERVICES[@]}" gateway; do
+    local name="$RUN_ID-$app" deadline=$(($(date +%s) + READY_TIMEOUT_S))
+    until curl -sf -o /dev/null "http://127.0.0.1:${PORT[$app]}/health/ready"; do
+      if [[ $(docker inspect -f '{{.State.Running}}' "$name") != true ]] || (($(date +%s) > deadline)); then
+        docker logs --tail 30 "$name" 2>&1
+        fail "$app did not answer ready on port ${PORT[$app]}"
+      fi
+      sleep 0.5
+    done
+    log "$app answers ready on 127.0.0.1:${PORT[$app]}"
+  done
+}
+
+json_field() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const v=process.argv[1].split('.').reduce((o,k)=>o?.[k],JSON.parse(s));if(v==null)process.exit(1);console.log(typeof v==='object'?JSON.stringify(v):v)})" "$1"; }
+admin() { docker run --rm --network host -e "DATABASE_URL=$DATABASE_URL" "$(image gateway)" node admin.js "$@" --json; }
+
+create_domain_through_gateway() {
+  local partner key body status answer id gateway="http://127.0.0.1:${PORT[gateway]}"
+  partner=$(admin partner create --name "docker-check $RUN_ID" | json_field id) || fail "admin: partner create"
+  key=$(admin key create --partner "$partner" --name docker-check | json_field key) || fail "admin: key create"
+  log "admin CLI (gateway image): partner $partner, key ${key:0:12}..."
+  body="{\"domain\":\"https://shop-${RUN_ID//_/-}.example.com\",\"company_name\":\"Docker Check $RUN_ID\",\"account_email\":\"owner@example.com\"}"
+  answer=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$body" "$gateway/portal/domains")
+  status=${answer##*$'\n'}
+  [[ $status == 200 ]] || fail "POST /portal/domains answered $status: ${answer%$'\n'*}"
+  id=$(json_field result.id <<<"${answer%$'\n'*}")
+  log "POST /portal/domains -> 200, domain $id"
+  answer=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" "$gateway/portal/domains/$id")
+  status=${answer##*$'\n'}
+  [[ $status == 200 ]] || fail "GET /portal/domains/$id answered $status: ${answer%$'\n'*}"
+  local subscription
+  subscription=$(json_field result.subscription <<<"${answer%$'\n'*}") || fail "the domain has no subscription: ${answer%$'\n'*}"
+  log "GET /portal/domains/$id -> 200, subscription $(json_field status <<<"$subscription") $(json_field price.product.name <<<"$subscription")"
+}
+
+clone_head
+check_compose_config
+build_images
+make_keys
+start_containers
+wait_ready
+create_domain_through_gateway
