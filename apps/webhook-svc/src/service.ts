@@ -67,7 +67,7 @@ export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig,
   name: 'webhook-svc',
   schema: SCHEMA,
   audience: 'webhooks',
-  listen: { portEnv: 'WEBHOOK_PORT', hostEnv: 'WEBHOOK_HOST', defaultPort: 8085 },
+  listen: { portEnv: 'WEBHOOKS_PORT', hostEnv: 'WEBHOOKS_HOST', defaultPort: 8085 },
   config: webhookConfig,
   migrations,
   context: ({ config, db, logger, pool, metrics }) => {
