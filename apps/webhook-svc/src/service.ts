@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { env } from '@platform/config';
 import { webhookRoutes } from '@platform/contracts';
-import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver, type OutboundClient } from '@platform/outbound';
+import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver } from '@platform/outbound';
 import type { ServiceConfig, ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
 import { SCHEMA, type WebhooksDb } from './db/tables';
 import { DeliveryWorker } from './delivery/delivery-worker';
-import { fanOutConsumer } from './delivery/fan-out.consumer';
-import type { WebhooksContext } from './domain/context';
+import { fanOutConsumer } from './events/fan-out.consumer';
+import type { WebhookServiceContext } from './domain/context';
 import { SecretBox } from './domain/secrets';
 import { webhookHandlers } from './http/webhooks.handlers';
 import { webhookJobs } from './jobs/webhook.jobs';
@@ -55,12 +55,6 @@ export const webhookConfig = {
 export type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
 
 const isWorker = (config: WebhookConfig) => config.WEBHOOK_ROLE !== 'api';
-
-/** What webhook-svc's handlers, consumer and worker share. */
-export interface WebhookServiceContext extends WebhooksContext {
-  outbound: OutboundClient;
-  worker?: DeliveryWorker;
-}
 
 /** Webhook endpoints, fan-out of every public event, signed deliveries with retries; one image, role by WEBHOOK_ROLE. */
 export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig, (typeof webhookRoutes)[number], WebhookServiceContext> = {
