@@ -8,7 +8,7 @@ import { SCHEMA, type WebhooksDb } from './db/tables';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { fanOutConsumer } from './events/fan-out.consumer';
 import type { WebhookServiceContext } from './domain/context';
-import { SecretBox } from './domain/secrets';
+import { isSecretKey, SecretBox } from './domain/secrets';
 import { webhookHandlers } from './http/webhooks.handlers';
 import { webhookJobs } from './jobs/webhook.jobs';
 
@@ -17,7 +17,10 @@ export const webhookConfig = {
   /** api: serves /portal/webhooks; worker: fans events out and delivers them; all: both (npm start). */
   WEBHOOK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** 32 random bytes in base64 (openssl rand -base64 32): encrypts signing secrets at rest. Required. */
-  WEBHOOK_SECRET_KEY: z.string().min(1, 'is required (32 random bytes in base64: openssl rand -base64 32)'),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .min(1, 'is required (32 random bytes in base64: openssl rand -base64 32)')
+    .refine(isSecretKey, 'must be 32 bytes in base64 (openssl rand -base64 32)'),
   /** Development only: endpoints on 127.0.0.0/8 and ::1 (npm start turns it on). */
   WEBHOOK_ALLOW_LOOPBACK: env.bool(false),
   WEBHOOK_HTTPS_ONLY: env.bool(false),
