@@ -129,7 +129,7 @@ describe('delivery worker, against a local receiver', () => {
     const slow = await inFlightReceiver(150);
     try {
       const ep = await endpoint(slow.url);
-      const ids = [];
+      const ids: string[] = [];
       for (let i = 0; i < 3 * ENDPOINT_CAP; i++) ids.push((await queue(ep.id)).id);
 
       await once('every delivery to succeed', async () => {
