@@ -13,7 +13,7 @@ import { webhookHandlers } from './http/webhooks.handlers';
 import { webhookJobs } from './jobs/webhook.jobs';
 
 /** webhook-svc's own configuration, beside the chassis'. */
-export const webhookConfig = {
+const webhookConfig = {
   /** api: serves /portal/webhooks; worker: fans events out and delivers them; all: both (npm start). */
   WEBHOOK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** 32 random bytes in base64 (openssl rand -base64 32): encrypts signing secrets at rest. Required. */
@@ -55,7 +55,7 @@ export const webhookConfig = {
   WEBHOOK_DISABLE_AFTER_MS: env.durationMs(5 * 24 * 3_600_000),
   WEBHOOK_RETENTION_MS: env.durationMs(30 * 24 * 3_600_000),
 };
-export type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
+type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
 
 const isWorker = (config: WebhookConfig) => config.WEBHOOK_ROLE !== 'api';
 

@@ -7,7 +7,7 @@ import { signatureHeader, type SecretBox } from '../domain/secrets';
 
 const USER_AGENT = 'PrivacyWidget-Webhooks/1.0';
 
-export interface AttemptDeps {
+interface AttemptDeps {
   outbound: OutboundClient;
   secrets: SecretBox;
   retry: RetryPolicy;

@@ -14,7 +14,7 @@ import { EndpointSlots } from './endpoint-slots';
 import { ResultWriter } from './result-writer';
 import { workerMetrics, type WorkerMetrics } from './worker-metrics';
 
-export interface DeliveryWorkerOptions {
+interface DeliveryWorkerOptions {
   db: Kysely<WebhooksDb>;
   logger: Logger;
   secrets: SecretBox;

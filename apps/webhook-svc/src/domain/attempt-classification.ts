@@ -10,7 +10,7 @@ export interface AttemptFailure {
 }
 
 /** What one attempt means, from its HTTP status (null: no answer) or its failure. */
-export interface AttemptVerdict {
+interface AttemptVerdict {
   /** A 2xx: delivered. */
   ok: boolean;
   /** The delivery log's error: the failure's kind, `redirect` for a 3xx (never followed), or null. */

@@ -1,7 +1,7 @@
 import { nextDelayMs, retryAfterMs, type RetryPolicy } from './retry-schedule';
 
 /** What becomes of a delivery after an attempt, and of its endpoint. */
-export interface RetryOutcome {
+interface RetryOutcome {
   /** succeeded: delivered; pending: retried at nextAttemptAt; failed: given up. */
   status: 'succeeded' | 'pending' | 'failed';
   nextAttemptAt: Date | null;

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 const KEY_BYTES = 32;
 
 /** Whether a WEBHOOK_SECRET_KEY value is 32 bytes in base64. */
