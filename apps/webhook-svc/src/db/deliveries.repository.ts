@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { sql, type Kysely, type Transaction } from '@platform/db';
-import { claimWithLease } from '@platform/jobs';
+import { claimWithLease, deleteInBatches } from '@platform/jobs';
 import { DUE_CHANNEL } from '../domain/context';
 import type { AttemptsTable, DeliveriesTable, WebhooksDb } from './tables';
 
@@ -240,4 +240,15 @@ export async function scheduleRecovery(db: Kysely<WebhooksDb>, endpointId: strin
     .where('created_at', '<', until)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Deletes finished deliveries last changed before `before` (their attempts cascade), then messages
+ * older than that no delivery refers to; in batches (pass the pool), stopping between them once
+ * `signal` is aborted. Pending deliveries are never deleted.
+ */
+export async function pruneFinishedDeliveries(db: Kysely<WebhooksDb>, before: Date, signal?: AbortSignal): Promise<{ deliveries: number; messages: number }> {
+  const deliveries = await deleteInBatches(db, { name: 'deliveries' }, sql`status <> 'pending' AND updated_at < ${before}`, { signal });
+  const messages = await deleteInBatches(db, { name: 'messages' }, sql`created_at < ${before} AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = messages.id)`, { signal });
+  return { deliveries, messages };
 }
