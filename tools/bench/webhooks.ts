@@ -104,7 +104,7 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
         const worker = startProcess({
           name: 'webhook-worker-2',
           script: path.join(distDir, 'apps', 'webhook-svc', 'main.js'),
-          env: { ...platform.env, WEBHOOK_ROLE: 'worker', WEBHOOK_PORT: String(port), SERVICE_JWT_PRIVATE_KEY: platform.keys.servicesPrivateKey },
+          env: { ...platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), SERVICE_JWT_PRIVATE_KEY: platform.keys.servicesPrivateKey },
         });
         extraWorkers.push(worker);
         await waitUntilReady(worker, `http://127.0.0.1:${port}/health/ready`);

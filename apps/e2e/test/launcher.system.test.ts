@@ -55,7 +55,7 @@ describe('npm start', () => {
     const { amqpUrl } = await testInfra();
     db = await createTestDatabase('start');
     mailDir = await mkdtemp(path.join(os.tmpdir(), 'mail-'));
-    const ports = { GATEWAY_PORT: await freePort(), DOMAINS_PORT: await freePort(), BILLING_PORT: await freePort(), MERCHANTS_PORT: await freePort(), CONSENT_PORT: await freePort(), WEBHOOK_PORT: await freePort(), MAIL_CATCHER_PORT: await freePort() };
+    const ports = { GATEWAY_PORT: await freePort(), DOMAINS_PORT: await freePort(), BILLING_PORT: await freePort(), MERCHANTS_PORT: await freePort(), CONSENT_PORT: await freePort(), WEBHOOKS_PORT: await freePort(), MAIL_CATCHER_PORT: await freePort() };
     env = {
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
       DATABASE_URL: db.url,

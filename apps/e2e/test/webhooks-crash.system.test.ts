@@ -30,7 +30,7 @@ describe('webhook workers share the load and a killed one loses nothing', () => 
     second = startProcess({
       name: 'webhook-worker-2',
       script: path.join(process.env.PLATFORM_DIST_DIR ?? defaultDistDir(), 'apps', 'webhook-svc', 'main.js'),
-      env: { ...sys.platform.env, WEBHOOK_ROLE: 'worker', WEBHOOK_PORT: String(port), SERVICE_JWT_PRIVATE_KEY: sys.platform.keys.servicesPrivateKey },
+      env: { ...sys.platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), SERVICE_JWT_PRIVATE_KEY: sys.platform.keys.servicesPrivateKey },
     });
     await waitUntilReady(second, `http://127.0.0.1:${port}/health/ready`);
     await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}/crash` });

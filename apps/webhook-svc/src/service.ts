@@ -1,23 +1,26 @@
 import { z } from 'zod';
 import { env } from '@platform/config';
 import { webhookRoutes } from '@platform/contracts';
-import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver, type OutboundClient } from '@platform/outbound';
+import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver } from '@platform/outbound';
 import type { ServiceConfig, ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
 import { SCHEMA, type WebhooksDb } from './db/tables';
 import { DeliveryWorker } from './delivery/delivery-worker';
-import { fanOutConsumer } from './delivery/fan-out.consumer';
-import type { WebhooksContext } from './domain/context';
-import { SecretBox } from './domain/secrets';
+import { fanOutConsumer } from './events/fan-out.consumer';
+import type { WebhookServiceContext } from './domain/context';
+import { isSecretKey, SecretBox } from './domain/secrets';
 import { webhookHandlers } from './http/webhooks.handlers';
 import { webhookJobs } from './jobs/webhook.jobs';
 
 /** webhook-svc's own configuration, beside the chassis'. */
-export const webhookConfig = {
+const webhookConfig = {
   /** api: serves /portal/webhooks; worker: fans events out and delivers them; all: both (npm start). */
   WEBHOOK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** 32 random bytes in base64 (openssl rand -base64 32): encrypts signing secrets at rest. Required. */
-  WEBHOOK_SECRET_KEY: z.string().min(1, 'is required (32 random bytes in base64: openssl rand -base64 32)'),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .min(1, 'is required (32 random bytes in base64: openssl rand -base64 32)')
+    .refine(isSecretKey, 'must be 32 bytes in base64 (openssl rand -base64 32)'),
   /** Development only: endpoints on 127.0.0.0/8 and ::1 (npm start turns it on). */
   WEBHOOK_ALLOW_LOOPBACK: env.bool(false),
   WEBHOOK_HTTPS_ONLY: env.bool(false),
@@ -52,22 +55,16 @@ export const webhookConfig = {
   WEBHOOK_DISABLE_AFTER_MS: env.durationMs(5 * 24 * 3_600_000),
   WEBHOOK_RETENTION_MS: env.durationMs(30 * 24 * 3_600_000),
 };
-export type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
+type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
 
 const isWorker = (config: WebhookConfig) => config.WEBHOOK_ROLE !== 'api';
-
-/** What webhook-svc's handlers, consumer and worker share. */
-export interface WebhookServiceContext extends WebhooksContext {
-  outbound: OutboundClient;
-  worker?: DeliveryWorker;
-}
 
 /** Webhook endpoints, fan-out of every public event, signed deliveries with retries; one image, role by WEBHOOK_ROLE. */
 export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig, (typeof webhookRoutes)[number], WebhookServiceContext> = {
   name: 'webhook-svc',
   schema: SCHEMA,
   audience: 'webhooks',
-  listen: { portEnv: 'WEBHOOK_PORT', hostEnv: 'WEBHOOK_HOST', defaultPort: 8085 },
+  listen: { portEnv: 'WEBHOOKS_PORT', hostEnv: 'WEBHOOKS_HOST', defaultPort: 8085 },
   config: webhookConfig,
   migrations,
   context: ({ config, db, logger, pool, metrics }) => {

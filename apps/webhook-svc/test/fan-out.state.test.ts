@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { inTransaction } from '@platform/db';
 import { startTestService } from '@platform/testing';
 import { fanOut } from '../src/db/deliveries.repository';
 import { webhookService } from '../src/service';
@@ -27,7 +28,7 @@ describe('fan-out of a batch of events', () => {
     const bCreated = await endpoint(b, ['domain.created']);
     const batch = [message(a, 'domain.created'), message(b, 'domain.created'), message(a, 'domain.deleted'), message(b, 'domain.deleted'), message(quiet, 'domain.created')];
 
-    const work = await t.service.runtime.db.transaction().execute((trx) => fanOut(trx, batch, 60_000));
+    const work = await inTransaction(t.service.runtime.db, (trx) => fanOut(trx, batch, 60_000));
     const sent = work.map((w) => [w.endpoint_id, w.body]).sort();
     expect(sent).toEqual(
       [
@@ -42,6 +43,6 @@ describe('fan-out of a batch of events', () => {
     expect(stored.map((r) => r.id).sort()).toEqual([batch[0].id, batch[1].id, batch[2].id].sort());
 
     // The same batch again (a redelivery) adds nothing.
-    expect(await t.service.runtime.db.transaction().execute((trx) => fanOut(trx, batch, 60_000))).toEqual([]);
+    expect(await inTransaction(t.service.runtime.db, (trx) => fanOut(trx, batch, 60_000))).toEqual([]);
   });
 });

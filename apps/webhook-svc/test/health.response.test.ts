@@ -8,6 +8,9 @@ describe('webhook-svc on the chassis', () => {
     expectChassisService(webhookService, { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') }));
 
   it('when WEBHOOK_SECRET_KEY is missing or not 32 bytes, then it refuses to start and says so', async () => {
-    await expect(startService(webhookService, { env: { INTERNAL_JWT_PUBLIC_KEY: 'x' } })).rejects.toThrow(/WEBHOOK_SECRET_KEY/);
+    const env = { INTERNAL_JWT_PUBLIC_KEY: 'x' };
+    await expect(startService(webhookService, { env })).rejects.toThrow(/WEBHOOK_SECRET_KEY: is required/);
+    await expect(startService(webhookService, { env: { ...env, WEBHOOK_SECRET_KEY: randomBytes(16).toString('base64') } })).rejects.toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
+    await expect(startService(webhookService, { env: { ...env, WEBHOOK_SECRET_KEY: randomBytes(33).toString('base64') } })).rejects.toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
   });
 });

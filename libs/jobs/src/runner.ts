@@ -1,4 +1,5 @@
-import { sql, type Kysely, type QueryExecutorProvider, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { inTransaction } from '@platform/db';
 import type { Logger } from '@platform/observability';
 
 /** Any Kysely handle (pool or transaction), whatever its table types: what the helpers run SQL on. */
@@ -75,8 +76,8 @@ interface Scheduled<DB> {
  * starts each due job once and waits for those runs (tests call it after moving the clock);
  * start() looks for due jobs on a timer without waiting, so a slow job never delays the others.
  * A job is never run twice at once by one runner. Work that claims rows (mail, deliveries) uses
- * claimDue: FOR UPDATE SKIP LOCKED plus a lease, so several runners never take the same row and a
- * crashed runner's rows come back after the lease.
+ * claimWithLease: FOR UPDATE SKIP LOCKED plus a lease, so several runners never take the same row
+ * and a crashed runner's rows come back after the lease.
  */
 export class JobRunner<DB> {
   private readonly jobs: Scheduled<DB>[] = [];
@@ -201,52 +202,13 @@ export class JobRunner<DB> {
    * database do not lock each other's jobs of the same name.
    */
   private async runSingleton(def: JobDefinition<DB>, ctx: JobContext<DB>): Promise<JobOutcome> {
-    return this.options.db.transaction().execute(async (lockTrx) => {
+    // One attempt only: the job's effects are outside this transaction, so it is never rerun.
+    return inTransaction(this.options.db, async (lockTrx) => {
       const { rows } = await sql<{ locked: boolean }>`
         SELECT pg_try_advisory_xact_lock(hashtextextended(coalesce(current_schema(), '') || '/job/' || ${def.name}, 0)) AS locked`.execute(lockTrx);
       if (!rows[0]?.locked) return 'skipped';
       await def.run(ctx);
-      return 'ok';
-    });
+      return 'ok' as const;
+    }, 1);
   }
-}
-
-export interface ClaimDueOptions {
-  table: string;
-  /** Defaults to the connection's search_path (the service's schema). */
-  schema?: string;
-  /** Primary key column (default `id`). */
-  idColumn?: string;
-  /** When the row is due; the claim moves it to now + lease. */
-  dueColumn: string;
-  now: Date;
-  leaseMs: number;
-  limit: number;
-  /** More conditions a due row must meet, e.g. sql`sent_at IS NULL`. */
-  where?: RawBuilder<unknown>;
-  /** More assignments made by the claim, e.g. sql`attempts = attempts + 1`. */
-  set?: RawBuilder<unknown>;
-}
-
-/**
- * Claims up to `limit` due rows of a table for `leaseMs`: due means `<dueColumn> <= now`; the
- * claim moves that column to now + lease in the same statement (SKIP LOCKED), so other runners
- * skip them and a claim that is never finished becomes due again when the lease ends. The row
- * lock lasts only for this statement; keep each row's work (e.g. one SMTP send) well under the
- * lease, or claim fewer rows at a time. Returns the claimed rows as updated.
- */
-export async function claimDue<Row>(db: SqlExecutor, options: ClaimDueOptions): Promise<Row[]> {
-  const table = options.schema ? sql.id(options.schema, options.table) : sql.id(options.table);
-  const id = sql.ref(options.idColumn ?? 'id');
-  const due = sql.ref(options.dueColumn);
-  const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
-  const { rows } = await sql<Row>`
-    UPDATE ${table} SET ${due} = ${leaseUntil} ${options.set ? sql`, ${options.set}` : sql``}
-    WHERE ${id} IN (
-      SELECT ${id} FROM ${table}
-      WHERE ${due} <= ${options.now} ${options.where ? sql`AND ${options.where}` : sql``}
-      ORDER BY ${due} LIMIT ${options.limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING *`.execute(db);
-  return rows;
 }

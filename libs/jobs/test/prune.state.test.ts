@@ -1,4 +1,4 @@
-import { sql } from '@platform/db';
+import { inTransaction, sql } from '@platform/db';
 import { writeOutbox } from '@platform/messaging';
 import { deleteInBatches, JobRunner, pruneChassisTables } from '../src';
 import { logger, setupJobsDb, type JobsDb } from './support';
@@ -17,7 +17,7 @@ beforeEach(async () => {
 
 /** Outbox rows named by n, published the given time before now (null: not published). */
 async function outboxRows(now: Date, rows: Record<string, number | null>) {
-  await t.db.transaction().execute((trx) =>
+  await inTransaction(t.db, (trx) =>
     writeOutbox(trx, 'work', 'test', Object.keys(rows).map((n) => ({ partnerId: 'p', aggregateId: n, payload: { event: 'test.happened', params: { n } } }))),
   );
   for (const [n, ago] of Object.entries(rows)) {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { sql } from '@platform/db';
 import { createLogger } from '@platform/observability';
 import { waitFor } from '@platform/testing';
-import { claimDue, JobRunner, type JobDefinition } from '../src';
+import { claimWithLease, JobRunner, type JobDefinition } from '../src';
 import { gate, logger, MINUTE, movableClock, outcomes, setupJobsDb, T0, type JobsDb } from './support';
 
 let t: JobsDb;
@@ -20,7 +20,7 @@ describe('job runner: due rows', () => {
         name: 'process-items',
         intervalMs: 1_000,
         run: async ({ db, now }) => {
-          const claimed = await claimDue<{ id: number }>(db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: 10 * MINUTE, limit: 10, where: sql`cardinality(done_by) = 0` });
+          const claimed = await claimWithLease<{ id: number }>(db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: 10 * MINUTE, limit: 10, where: sql`cardinality(done_by) = 0` });
           for (const item of claimed) await sql`UPDATE work.items SET done_by = done_by || ${name}::text WHERE id = ${item.id}`.execute(db);
         },
       });
@@ -38,14 +38,6 @@ describe('job runner: due rows', () => {
     move(1_000);
     await Promise.all([a.tick(), b.tick()]);
     expect((await doneBy()).map((r) => r.done_by.length)).toEqual([1, 1, 1]);
-  });
-
-  it('when a claimed item is never finished (its runner crashed), then it is due again once its lease ends', async () => {
-    await sql`INSERT INTO work.items (id, due_at) VALUES (10, ${new Date(T0)})`.execute(t.db);
-    const claim = (now: Date) => claimDue<{ id: number }>(t.db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: MINUTE, limit: 10, where: sql`id = 10` });
-    expect((await claim(new Date(T0))).map((r) => r.id)).toEqual([10]);
-    expect(await claim(new Date(T0 + 30_000))).toEqual([]);
-    expect((await claim(new Date(T0 + 61_000))).map((r) => r.id)).toEqual([10]);
   });
 });
 

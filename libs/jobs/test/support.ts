@@ -32,7 +32,7 @@ export function gate() {
 }
 
 export interface JobsDb {
-  /** Pool on schema `work` (outbox, processed_messages, items). */
+  /** Pool on schema `work` (outbox, processed_messages, items, leased). */
   db: Kysely<unknown>;
   /** A second pool on the same database, to see what the first committed. */
   observer: Kysely<unknown>;
@@ -51,6 +51,11 @@ export async function setupJobsDb(prefix: string): Promise<JobsDb> {
     '004_items': {
       up: async (d) => {
         await sql`CREATE TABLE work.items (id int PRIMARY KEY, due_at timestamptz NOT NULL, done_by text[] NOT NULL DEFAULT '{}')`.execute(d);
+      },
+    },
+    '005_leased': {
+      up: async (d) => {
+        await sql`CREATE TABLE work.leased (id int PRIMARY KEY, due_at timestamptz NOT NULL, lease_until timestamptz, lane text NOT NULL DEFAULT 'a')`.execute(d);
       },
     },
   });

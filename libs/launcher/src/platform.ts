@@ -15,7 +15,7 @@ export const SERVICES = [
   { name: 'billing-svc', portEnv: 'BILLING_PORT', urlEnv: 'BILLING_URL', defaultPort: 8082 },
   { name: 'merchants-svc', portEnv: 'MERCHANTS_PORT', urlEnv: 'MERCHANTS_URL', defaultPort: 8083 },
   { name: 'consent-svc', portEnv: 'CONSENT_PORT', urlEnv: 'CONSENT_URL', defaultPort: 8084 },
-  { name: 'webhook-svc', portEnv: 'WEBHOOK_PORT', urlEnv: 'WEBHOOKS_URL', defaultPort: 8085 },
+  { name: 'webhook-svc', portEnv: 'WEBHOOKS_PORT', urlEnv: 'WEBHOOKS_URL', defaultPort: 8085 },
   { name: 'gateway', portEnv: 'GATEWAY_PORT', urlEnv: 'GATEWAY_URL', defaultPort: 8080 },
 ] as const;
 export type ProcessName = (typeof SERVICES)[number]['name'];

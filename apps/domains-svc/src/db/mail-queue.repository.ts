@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { claimDue } from '@platform/jobs';
+import { claimWithLease } from '@platform/jobs';
 import type { DomainsDb } from './tables';
 
 export interface QueuedMail {
@@ -46,7 +46,7 @@ export interface ClaimedMail {
  * mails become due again when the lease ends. `now` is the job runner's clock.
  */
 export async function claimDueMail(db: Kysely<DomainsDb>, now: Date, leaseMs: number, limit = 1): Promise<ClaimedMail[]> {
-  const rows = await claimDue<ClaimedMail>(db, {
+  const rows = await claimWithLease<ClaimedMail>(db, {
     table: 'mail_queue',
     dueColumn: 'next_attempt_at',
     now,

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql, type Kysely, type Transaction } from '@platform/db';
+import { claimWithLease, deleteInBatches } from '@platform/jobs';
+import { DUE_CHANNEL } from '../domain/context';
 import type { AttemptsTable, DeliveriesTable, WebhooksDb } from './tables';
 
 export type DeliveryRow = Selectable<DeliveriesTable> & { body: string };
@@ -62,30 +64,29 @@ export async function fanOut(
   return rows;
 }
 
+/** First attempts and retries are claimed apart, so a backlog of retries never holds up fresh events. */
+export type Lane = 'first' | 'retry';
+
 /**
- * Claims up to `limit` due deliveries for this worker (SKIP LOCKED: workers never wait for or
- * take each other's rows), leased for `leaseMs`. First attempts and retries are claimed apart
- * so a backlog of retries can never hold up fresh events.
+ * Claims up to `limit` due deliveries of a lane for this worker, leased for `leaseMs` by the
+ * database's clock (SKIP LOCKED: workers never wait for or take each other's rows), each with
+ * everything needed to send it: one statement.
  */
-export async function claimDue(db: Kysely<WebhooksDb>, lane: 'first' | 'retry', limit: number, leaseMs: number): Promise<DeliveryWork[]> {
-  const { rows } = await sql<DeliveryWork>`
-    WITH due AS (
-      SELECT id FROM deliveries
-      WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-        AND (attempt_count = 0) = ${lane === 'first'}
-      ORDER BY next_attempt_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    ), claimed AS (
-      UPDATE deliveries d SET lease_until = now() + ${interval(leaseMs)}
-      FROM due WHERE d.id = due.id
-      RETURNING d.id, d.endpoint_id, d.message_id, d.attempt_count, d.final_attempt
-    )
-    SELECT c.id, c.endpoint_id, e.url, e.enabled, e.secret,
-           CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
-           m.body, c.attempt_count, c.final_attempt
-    FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id JOIN messages m ON m.id = c.message_id`.execute(db);
-  return rows;
+export function claimDueDeliveries(db: Kysely<WebhooksDb>, lane: Lane, limit: number, leaseMs: number): Promise<DeliveryWork[]> {
+  return claimWithLease<DeliveryWork>(db, {
+    table: 'deliveries',
+    dueColumn: 'next_attempt_at',
+    leaseColumn: 'lease_until',
+    leaseMs,
+    limit,
+    // The predicate of the partial index deliveries_due, then the lane.
+    where: sql`status = 'pending' AND (attempt_count = 0) = ${lane === 'first'}`,
+    select: sql`
+      SELECT c.id, c.endpoint_id, e.url, e.enabled, e.secret,
+             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
+             m.body, c.attempt_count, c.final_attempt
+      FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id JOIN messages m ON m.id = c.message_id`,
+  });
 }
 
 /** How one attempt ended, and what becomes of its delivery. */
@@ -102,11 +103,13 @@ export interface AttemptResult {
   ok: boolean;
   status: 'pending' | 'succeeded' | 'failed';
   nextAttemptAt: Date | null;
+  /** The endpoint said it is gone: it is disabled now. */
+  disableEndpoint: boolean;
 }
 
 /**
  * Records a batch of attempts in one statement: the attempts, their deliveries' new state (lease
- * released) and their endpoints' health (last success, failing since, 410 disables at once).
+ * released) and their endpoints' health (last success, failing since, disabled when one is gone).
  */
 export async function recordAttempts(db: Kysely<WebhooksDb>, results: AttemptResult[]): Promise<void> {
   if (results.length === 0) return;
@@ -117,8 +120,10 @@ export async function recordAttempts(db: Kysely<WebhooksDb>, results: AttemptRes
         ${col((r) => r.deliveryId)}::uuid[], ${col((r) => r.endpointId)}::uuid[], ${col((r) => r.attemptedAt.toISOString())}::timestamptz[],
         ${col((r) => Math.round(r.durationMs))}::integer[], ${col((r) => r.statusCode)}::integer[], ${col((r) => r.error)}::text[],
         ${col((r) => r.errorMessage)}::text[], ${col((r) => r.responseBody)}::text[], ${col((r) => r.responseTruncated)}::boolean[],
-        ${col((r) => r.ok)}::boolean[], ${col((r) => r.status)}::text[], ${col((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
-      ) AS r(delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated, ok, status, next_attempt_at)
+        ${col((r) => r.ok)}::boolean[], ${col((r) => r.status)}::text[], ${col((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+        ${col((r) => r.disableEndpoint)}::boolean[]
+      ) AS r(delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated, ok, status, next_attempt_at,
+             disable_endpoint)
     ), attempts_added AS (
       INSERT INTO attempts (delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated)
       SELECT delivery_id, endpoint_id, attempted_at, duration_ms, status_code, error, error_message, response_body, response_truncated FROM r
@@ -128,7 +133,7 @@ export async function recordAttempts(db: Kysely<WebhooksDb>, results: AttemptRes
       FROM r WHERE d.id = r.delivery_id
     ), health AS (
       SELECT endpoint_id, bool_or(ok) AS any_ok, max(attempted_at) FILTER (WHERE ok) AS last_ok,
-             min(attempted_at) FILTER (WHERE NOT ok) AS first_failure, coalesce(bool_or(status_code = 410), false) AS gone
+             min(attempted_at) FILTER (WHERE NOT ok) AS first_failure, bool_or(disable_endpoint) AS gone
       FROM r GROUP BY endpoint_id
     )
     UPDATE endpoints e
@@ -165,28 +170,27 @@ export async function failDeliveries(db: Kysely<WebhooksDb>, ids: string[]): Pro
     .execute();
 }
 
-export async function insertSingleDelivery(db: Kysely<WebhooksDb>, delivery: { id: string; partnerId: string; endpointId: string; event: string; body: string }) {
-  return db.transaction().execute(async (trx) => {
-    await trx.insertInto('messages').values({ id: delivery.id, partner_id: delivery.partnerId, event: delivery.event, body: delivery.body }).execute();
-    await trx
-      .insertInto('deliveries')
-      .values({
-        id: delivery.id,
-        message_id: delivery.id,
-        endpoint_id: delivery.endpointId,
-        partner_id: delivery.partnerId,
-        event: delivery.event,
-        status: 'pending',
-        next_attempt_at: sql<Date>`now()`,
-      })
-      .execute();
-    await notifyDue(trx);
-  });
+/** A delivery of its own message (a test send): both rows, on the caller's transaction. */
+export async function insertSingleDelivery(trx: Kysely<WebhooksDb>, delivery: { id: string; partnerId: string; endpointId: string; event: string; body: string }) {
+  await trx.insertInto('messages').values({ id: delivery.id, partner_id: delivery.partnerId, event: delivery.event, body: delivery.body }).execute();
+  await trx
+    .insertInto('deliveries')
+    .values({
+      id: delivery.id,
+      message_id: delivery.id,
+      endpoint_id: delivery.endpointId,
+      partner_id: delivery.partnerId,
+      event: delivery.event,
+      status: 'pending',
+      next_attempt_at: sql<Date>`now()`,
+    })
+    .execute();
 }
 
-export const notifyDue = (db: Kysely<WebhooksDb>) => sql`SELECT pg_notify('webhooks_due', '')`.execute(db);
+/** Wakes the delivery workers at commit (they LISTEN on the channel). */
+export const notifyDue = (trx: Kysely<WebhooksDb>) => sql`SELECT pg_notify(${DUE_CHANNEL}, '')`.execute(trx);
 
-export interface DeliveryFilters {
+interface DeliveryFilters {
   status?: string;
   event?: string;
 }
@@ -215,31 +219,36 @@ export async function attemptsOf(db: Kysely<WebhooksDb>, deliveryIds: string[]):
  * holds right now is left to that worker: it is being attempted already.
  */
 export async function scheduleManualAttempt(db: Kysely<WebhooksDb>, endpointId: string, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('deliveries')
-      // A pending delivery keeps its remaining schedule; a finished one gets this one attempt.
-      .set({ status: 'pending', final_attempt: sql<boolean>`status <> 'pending'`, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-      .where('endpoint_id', '=', endpointId)
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
-      .execute();
-    await notifyDue(trx);
-  });
+  await db
+    .updateTable('deliveries')
+    // A pending delivery keeps its remaining schedule; a finished one gets this one attempt.
+    .set({ status: 'pending', final_attempt: sql<boolean>`status <> 'pending'`, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
+    .execute();
 }
 
 /** Every failed delivery of the endpoint created in [since, until): one more attempt each. */
 export async function scheduleRecovery(db: Kysely<WebhooksDb>, endpointId: string, since: Date, until: Date): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('deliveries')
-      .set({ status: 'pending', final_attempt: true, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'failed')
-      .where('created_at', '>=', since)
-      .where('created_at', '<', until)
-      .executeTakeFirst();
-    await notifyDue(trx);
-    return Number(result.numUpdatedRows);
-  });
+  const result = await db
+    .updateTable('deliveries')
+    .set({ status: 'pending', final_attempt: true, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'failed')
+    .where('created_at', '>=', since)
+    .where('created_at', '<', until)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Deletes finished deliveries last changed before `before` (their attempts cascade), then messages
+ * older than that no delivery refers to; in batches (pass the pool), stopping between them once
+ * `signal` is aborted. Pending deliveries are never deleted.
+ */
+export async function pruneFinishedDeliveries(db: Kysely<WebhooksDb>, before: Date, signal?: AbortSignal): Promise<{ deliveries: number; messages: number }> {
+  const deliveries = await deleteInBatches(db, { name: 'deliveries' }, sql`status <> 'pending' AND updated_at < ${before}`, { signal });
+  const messages = await deleteInBatches(db, { name: 'messages' }, sql`created_at < ${before} AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = messages.id)`, { signal });
+  return { deliveries, messages };
 }

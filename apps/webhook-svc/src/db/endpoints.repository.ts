@@ -38,3 +38,14 @@ export async function deleteEndpoint(db: Kysely<WebhooksDb>, partnerId: string, 
   const result = await db.deleteFrom('endpoints').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Enabled endpoints failing since before `before` are disabled as failing; returns how many. */
+export async function disableFailingEndpoints(db: Kysely<WebhooksDb>, before: Date, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('endpoints')
+    .set({ enabled: false, disabled_reason: 'failing', updated_at: now })
+    .where('enabled', '=', true)
+    .where('failing_since', '<', before)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -26,7 +26,7 @@ export interface EndpointsTable {
 }
 
 /** One event as a partner receives it: the exact bytes every delivery of it sends and signs. */
-export interface MessagesTable {
+interface MessagesTable {
   id: string;
   partner_id: string;
   event: string;

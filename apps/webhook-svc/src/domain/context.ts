@@ -1,6 +1,7 @@
 import type { Kysely } from '@platform/db';
-import type { TargetPolicy } from '@platform/outbound';
+import type { OutboundClient, TargetPolicy } from '@platform/outbound';
 import type { WebhooksDb } from '../db/tables';
+import type { DeliveryWorker } from '../delivery/delivery-worker';
 import type { SecretBox } from './secrets';
 
 /** What the endpoint and delivery use cases need. */
@@ -11,6 +12,13 @@ export interface WebhooksContext {
   targets: TargetPolicy;
   /** How long a rotated-out secret keeps signing unless the partner says otherwise. */
   rotationGraceMs: number;
+}
+
+/** What webhook-svc's handlers, consumer, worker and jobs are built from. */
+export interface WebhookServiceContext extends WebhooksContext {
+  outbound: OutboundClient;
+  /** Only in a process that delivers (WEBHOOK_ROLE worker or all). */
+  worker?: DeliveryWorker;
 }
 
 /** NOTIFY channel that wakes delivery workers when the API queues a delivery (test send, retry, recovery). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { exampleEventPayload, isUuid, type PublicEventName } from '@platform/contracts';
+import { inTransaction } from '@platform/db';
 import { listPage, notFound } from '@platform/http';
 import * as deliveries from '../db/deliveries.repository';
 import type { WebhooksContext } from './context';
@@ -30,17 +31,27 @@ export async function getDelivery(ctx: WebhooksContext, partnerId: string, endpo
 export async function sendTest(ctx: WebhooksContext, partnerId: string, endpointId: string, event: PublicEventName = 'domain.created') {
   const endpoint = await findOwnEndpoint(ctx, partnerId, endpointId);
   const id = randomUUID();
-  await deliveries.insertSingleDelivery(ctx.db, { id, partnerId, endpointId: endpoint.id, event, body: JSON.stringify(exampleEventPayload(event)) });
+  await inTransaction(ctx.db, async (trx) => {
+    await deliveries.insertSingleDelivery(trx, { id, partnerId, endpointId: endpoint.id, event, body: JSON.stringify(exampleEventPayload(event)) });
+    await deliveries.notifyDue(trx);
+  });
   return getDelivery(ctx, partnerId, endpoint.id, id);
 }
 
 export async function retryDelivery(ctx: WebhooksContext, partnerId: string, endpointId: string, deliveryId: string) {
   const { row } = await getDelivery(ctx, partnerId, endpointId, deliveryId);
-  await deliveries.scheduleManualAttempt(ctx.db, row.endpoint_id, row.id);
+  await inTransaction(ctx.db, async (trx) => {
+    await deliveries.scheduleManualAttempt(trx, row.endpoint_id, row.id);
+    await deliveries.notifyDue(trx);
+  });
   return getDelivery(ctx, partnerId, endpointId, deliveryId);
 }
 
 export async function recoverDeliveries(ctx: WebhooksContext, partnerId: string, endpointId: string, since: string, until?: string) {
   const endpoint = await findOwnEndpoint(ctx, partnerId, endpointId);
-  return deliveries.scheduleRecovery(ctx.db, endpoint.id, new Date(since), until ? new Date(until) : new Date());
+  return inTransaction(ctx.db, async (trx) => {
+    const recovered = await deliveries.scheduleRecovery(trx, endpoint.id, new Date(since), until ? new Date(until) : new Date());
+    await deliveries.notifyDue(trx);
+    return recovered;
+  });
 }

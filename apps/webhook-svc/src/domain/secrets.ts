@@ -1,6 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
+const KEY_BYTES = 32;
+
+/** Whether a WEBHOOK_SECRET_KEY value is 32 bytes in base64. */
+export const isSecretKey = (base64Key: string) => Buffer.from(base64Key, 'base64').length === KEY_BYTES;
 
 /** A new signing secret: whsec_ + base64 of 32 random bytes (Standard Webhooks asks for 24 to 64). */
 export const newSigningSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
@@ -15,8 +19,8 @@ export class SecretBox {
   private readonly opened = new Map<string, string>();
 
   constructor(base64Key: string) {
+    if (!isSecretKey(base64Key)) throw new Error('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
     this.key = Buffer.from(base64Key, 'base64');
-    if (this.key.length !== 32) throw new Error('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
   }
 
   seal(secret: string): string {

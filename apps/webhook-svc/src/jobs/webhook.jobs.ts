@@ -1,5 +1,6 @@
-import { sql } from '@platform/db';
-import { deleteInBatches, type JobDefinition } from '@platform/jobs';
+import type { JobDefinition } from '@platform/jobs';
+import { pruneFinishedDeliveries } from '../db/deliveries.repository';
+import { disableFailingEndpoints } from '../db/endpoints.repository';
 import type { WebhooksDb } from '../db/tables';
 
 /**
@@ -15,13 +16,7 @@ export function webhookJobs(settings: { disableAfterMs: number; retentionMs: num
       jitterMs: 60_000,
       singleton: true,
       run: async ({ db, now, logger }) => {
-        const result = await db
-          .updateTable('endpoints')
-          .set({ enabled: false, disabled_reason: 'failing', updated_at: now })
-          .where('enabled', '=', true)
-          .where('failing_since', '<', new Date(now.getTime() - settings.disableAfterMs))
-          .executeTakeFirst();
-        const disabled = Number(result.numUpdatedRows);
+        const disabled = await disableFailingEndpoints(db, new Date(now.getTime() - settings.disableAfterMs), now);
         if (disabled > 0) logger.warn({ disabled }, 'disabled webhook endpoints with no success for too long');
         return { disabled };
       },
@@ -32,18 +27,7 @@ export function webhookJobs(settings: { disableAfterMs: number; retentionMs: num
       jitterMs: 60_000,
       singleton: true,
       deadlineMs: 5 * 60_000,
-      run: async ({ db, now, signal }) => {
-        const before = new Date(now.getTime() - settings.retentionMs);
-        // Deliveries cascade to their attempts; messages go once no delivery refers to them.
-        const deliveries = await deleteInBatches(db, { name: 'deliveries' }, sql`status <> 'pending' AND updated_at < ${before}`, { signal });
-        const messages = await deleteInBatches(
-          db,
-          { name: 'messages' },
-          sql`created_at < ${before} AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = messages.id)`,
-          { signal },
-        );
-        return { deliveries, messages };
-      },
+      run: ({ db, now, signal }) => pruneFinishedDeliveries(db, new Date(now.getTime() - settings.retentionMs), signal),
     },
   ];
 }

@@ -4,10 +4,10 @@ import type { ConsumerSpec } from '@platform/service';
 import type { Transaction } from '@platform/db';
 import { fanOut } from '../db/deliveries.repository';
 import type { WebhooksDb } from '../db/tables';
-import type { DeliveryWorker } from './delivery-worker';
+import type { DeliveryWorker } from '../delivery/delivery-worker';
 
 /** The body partners receive: the spec's payload and nothing else, serialised once (these bytes are signed and sent on every attempt). */
-export const deliveryBody = (payload: EventMessage['payload']) =>
+const deliveryBody = (payload: EventMessage['payload']) =>
   JSON.stringify({ event: payload.event, params: payload.params, ...(payload.entity ? { entity: payload.entity } : {}) });
 
 /**
