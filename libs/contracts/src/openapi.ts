@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryWireSchemas } from './common';
 import { ERROR_CATALOGUE, errorResponseSchema } from './errors';
-import type { RouteSpec } from './routes';
+import { isInternalRoute, type RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,13 +59,13 @@ const idempotencyKeyParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
-/** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
+/** The OpenAPI 3.1 document, generated from the route table and its zod schemas; calls between services (/internal) are left out. */
 export function buildOpenApi(routes: RouteSpec[], info: { title: string; version: string; description?: string }) {
   const { toSchema, components } = schemaConverter();
   // Registers ErrorResponse (and Error) in components; every error answer refers to it.
   toSchema(errorResponseSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
+  for (const r of routes.filter((route) => !isInternalRoute(route))) {
     const parameters: unknown[] = [];
     for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
       parameters.push({ name, in: 'path', required: true, schema: toSchema(s as z.ZodType, 'input') });
