@@ -1,11 +1,11 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { env } from '@platform/config';
 import { domainsServiceRoutes } from '@platform/contracts';
 import type { ServiceConfig, ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
 import { SCHEMA, type DomainsDb } from './db/tables';
-import type { DomainsContext, InstanceSettings } from './domain/context';
+import type { DomainsServiceContext, InstanceSettings } from './domain/context';
 import { domainHandlers } from './http/domains.handlers';
 import { subdomainHandlers } from './http/subdomains.handlers';
 import { mailJobs } from './jobs/mail-sender.job';
@@ -48,11 +48,6 @@ export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   systemSegmentId: config.SYSTEM_SEGMENT_ID,
   widgetVersion: config.WIDGET_VERSION,
 });
-
-/** What domains-svc's handlers and jobs share. */
-export interface DomainsServiceContext extends DomainsContext {
-  mailer: Transporter;
-}
 
 /** Companies, properties, domains, subdomains, invitations and e-mail, on the chassis. */
 export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, (typeof domainsServiceRoutes)[number], DomainsServiceContext> = {

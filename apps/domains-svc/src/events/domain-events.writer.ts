@@ -10,7 +10,8 @@ import {
   type PropertyEntityData,
 } from '@platform/contracts';
 import { writeOutbox } from '@platform/messaging';
-import { findDomainState, type DomainListRow, type DomainStateRow } from '../db/domains.repository';
+import type { DomainListRow } from '../db/domain-list.repository';
+import { findDomainState, type DomainStateRow } from '../db/domain-reads.repository';
 import type { PropertyRow } from '../db/properties.repository';
 import { SCHEMA, type DomainsDb } from '../db/tables';
 import type { InstanceSettings } from '../domain/context';
