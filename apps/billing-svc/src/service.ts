@@ -1,19 +1,13 @@
 import { billingInternalRoutes, productRoutes } from '@platform/contracts';
-import type { Kysely } from '@platform/db';
 import type { ServiceDefinition } from '@platform/service';
-import { domainEventsConsumer } from './consumers/domain-events.consumer';
+import { domainEventsConsumer } from './events/domain-events.consumer';
 import { loadCatalogue } from './db/catalogue.repository';
 import { migrations } from './db/migrations';
 import { SCHEMA, type BillingDb } from './db/tables';
-import { cachedCatalogue, type CatalogueSource } from './domain/catalogue.service';
+import { cachedCatalogue } from './domain/catalogue.service';
+import type { BillingContext } from './domain/context';
 import { productHandlers } from './http/products.handlers';
 import { subscriptionHandlers } from './http/subscriptions.handlers';
-
-/** What billing-svc's handlers share. */
-export interface BillingContext {
-  db: Kysely<BillingDb>;
-  catalogue: CatalogueSource;
-}
 
 const routes = [...productRoutes, ...billingInternalRoutes];
 

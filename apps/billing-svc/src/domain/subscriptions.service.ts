@@ -1,17 +1,9 @@
-import type { Kysely, Transaction } from '@platform/db';
+import type { SubscriptionProductChange } from '@platform/contracts';
+import { inTransaction, type Kysely, type Transaction } from '@platform/db';
 import { validationError } from '@platform/http';
 import * as subscriptions from '../db/subscriptions.repository';
 import type { BillingDb } from '../db/tables';
 import { writeSubscriptionChanges } from '../events/subscription-events.writer';
-
-export interface ProductChange {
-  subscription_id: string;
-  domain_id: string;
-  product_id: number;
-  price_list_id: number;
-  price_id: number;
-  start_date: string;
-}
 
 /**
  * Opens the subscriptions of new domains (from domain.created), each with the price its product
@@ -58,8 +50,8 @@ export async function endForDeletedDomain(trx: Transaction<BillingDb>, partnerId
  * is opened from the call; the same product and price list again is not a change. Answers each
  * change's subscription state and version, for domains-svc's projection.
  */
-export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, changes: ProductChange[]) {
-  return db.transaction().execute(async (trx) => {
+export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, changes: SubscriptionProductChange[]) {
+  return inTransaction(db, async (trx) => {
     const ids = [...new Set(changes.map((c) => c.subscription_id))];
     const current = new Map((await subscriptions.findSubscriptionsForUpdate(trx, ids)).map((r) => [r.id, r]));
     const firstOf = new Map(changes.map((c) => [c.subscription_id, c]));
