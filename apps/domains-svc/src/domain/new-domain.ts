@@ -32,7 +32,7 @@ export interface NewDomainPlan {
 }
 
 /** The company a new domain belongs to, as its answer and events show it (reused or new). */
-export interface CompanyBasics {
+interface CompanyBasics {
   id: string;
   name: string;
   trade_name: string | null;

@@ -64,7 +64,7 @@ export async function listMerchantViews(db: Kysely<MerchantsDb>, partnerId: stri
   return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').offset(window.offset).limit(window.limitPlusOne).execute();
 }
 
-export interface NewMerchant {
+interface NewMerchant {
   partnerId: string;
   merchantId: string;
   companyName: string | null;
