@@ -7,7 +7,7 @@ import { SCHEMA, type BillingDb } from './db/tables';
 import { cachedCatalogue } from './domain/catalogue.service';
 import type { BillingContext } from './domain/context';
 import { productHandlers } from './http/products.handlers';
-import { subscriptionHandlers } from './http/subscriptions.handlers';
+import { internalHandlers } from './http/internal.handlers';
 
 const routes = [...productRoutes, ...billingInternalRoutes];
 
@@ -20,6 +20,6 @@ export const billingService: ServiceDefinition<BillingDb, Record<string, never>,
   migrations,
   context: ({ db }) => ({ db, catalogue: cachedCatalogue(() => loadCatalogue(db), 5_000) }),
   routes,
-  handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...subscriptionHandlers(ctx.db) }),
+  handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...internalHandlers(ctx.db) }),
   consumers: (_ctx, { config }) => [domainEventsConsumer(config.EVENTS_EXCHANGE)],
 };
