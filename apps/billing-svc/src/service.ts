@@ -1,19 +1,13 @@
 import { billingInternalRoutes, productRoutes } from '@platform/contracts';
-import type { Kysely } from '@platform/db';
 import type { ServiceDefinition } from '@platform/service';
-import { domainEventsConsumer } from './consumers/domain-events.consumer';
+import { domainEventsConsumer } from './events/domain-events.consumer';
 import { loadCatalogue } from './db/catalogue.repository';
 import { migrations } from './db/migrations';
 import { SCHEMA, type BillingDb } from './db/tables';
-import { cachedCatalogue, type CatalogueSource } from './domain/catalogue.service';
+import { cachedCatalogue } from './domain/catalogue.service';
+import type { BillingContext } from './domain/context';
 import { productHandlers } from './http/products.handlers';
-import { subscriptionHandlers } from './http/subscriptions.handlers';
-
-/** What billing-svc's handlers share. */
-export interface BillingContext {
-  db: Kysely<BillingDb>;
-  catalogue: CatalogueSource;
-}
+import { internalHandlers } from './http/internal.handlers';
 
 const routes = [...productRoutes, ...billingInternalRoutes];
 
@@ -26,6 +20,6 @@ export const billingService: ServiceDefinition<BillingDb, Record<string, never>,
   migrations,
   context: ({ db }) => ({ db, catalogue: cachedCatalogue(() => loadCatalogue(db), 5_000) }),
   routes,
-  handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...subscriptionHandlers(ctx.db) }),
+  handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...internalHandlers(ctx.db) }),
   consumers: (_ctx, { config }) => [domainEventsConsumer(config.EVENTS_EXCHANGE)],
 };

@@ -1,11 +1,11 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { env } from '@platform/config';
 import { domainsServiceRoutes } from '@platform/contracts';
 import type { ServiceConfig, ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
 import { SCHEMA, type DomainsDb } from './db/tables';
-import type { DomainsContext, InstanceSettings } from './domain/context';
+import type { DomainsServiceContext, InstanceSettings } from './domain/context';
 import { domainHandlers } from './http/domains.handlers';
 import { subdomainHandlers } from './http/subdomains.handlers';
 import { mailJobs } from './jobs/mail-sender.job';
@@ -17,7 +17,7 @@ import { CatalogueView } from './domain/catalogue';
 import { subscriptionHandlers } from './http/subscriptions.handlers';
 
 /** domains-svc's own configuration, beside the chassis' (database, broker, keys, outbox...). */
-export const domainsConfig = {
+const domainsConfig = {
   SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().min(3).default('Privacy Widget <no-reply@privacy-widget.local>'),
   MAIL_POLL_MS: env.durationMs(1_000),
@@ -40,19 +40,14 @@ export const domainsConfig = {
   SYSTEM_SEGMENT_ID: z.coerce.number().int().min(0).default(1),
   WIDGET_VERSION: z.coerce.number().int().min(1).default(1),
 };
-export type DomainsConfig = ServiceConfig & z.infer<z.ZodObject<typeof domainsConfig>>;
+type DomainsConfig = ServiceConfig & z.infer<z.ZodObject<typeof domainsConfig>>;
 
-export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
+const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   widgetBaseUrl: config.WIDGET_BASE_URL,
   instance: { id: config.INSTANCE_ID, name: config.INSTANCE_NAME, hostname: config.INSTANCE_HOSTNAME, region: config.INSTANCE_REGION },
   systemSegmentId: config.SYSTEM_SEGMENT_ID,
   widgetVersion: config.WIDGET_VERSION,
 });
-
-/** What domains-svc's handlers and jobs share. */
-export interface DomainsServiceContext extends DomainsContext {
-  mailer: Transporter;
-}
 
 /** Companies, properties, domains, subdomains, invitations and e-mail, on the chassis. */
 export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, (typeof domainsServiceRoutes)[number], DomainsServiceContext> = {

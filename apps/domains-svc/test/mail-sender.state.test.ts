@@ -6,7 +6,7 @@ import { createLogger } from '@platform/observability';
 import { waitFor } from '@platform/testing';
 import { claimDueMail } from '../src/db/mail-queue.repository';
 import type { DomainsDb } from '../src/db/tables';
-import { mailJobs, type MailJobOptions } from '../src/jobs/mail-sender.job';
+import { backoffMs, mailJobs, type MailJobOptions } from '../src/jobs/mail-sender.job';
 import { startDomainsSvc, type Harness } from './support/harness';
 
 const logger = createLogger('mail-test', 'silent');
@@ -136,6 +136,9 @@ describe('mail sender job', () => {
 });
 
 describe('mail sender: SMTP timeouts', () => {
+  const SMTP_TIMEOUT = 300;
+  // Not the first backoff (5 s): a mail left to its lease is told apart from one rescheduled.
+  const MAIL_LEASE = 6_000;
   let h: Harness;
   const sockets = new Set<net.Socket>();
   // Accepts connections and never says a word (no greeting).
@@ -146,7 +149,7 @@ describe('mail sender: SMTP timeouts', () => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as net.AddressInfo;
-    h = await startDomainsSvc({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '300', MAIL_LEASE_MS: '5000' });
+    h = await startDomainsSvc({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: String(SMTP_TIMEOUT), MAIL_LEASE_MS: String(MAIL_LEASE) });
   });
   afterAll(async () => {
     await h?.close();
@@ -163,14 +166,18 @@ describe('mail sender: SMTP timeouts', () => {
         const { rows } = await sql<MailRow>`SELECT to_address, attempts, sent_at, failed_at, next_attempt_at, last_error FROM domains.mail_queue WHERE partner_id = 'silent-partner'`.execute(h.deps.db);
         return rows[0]?.last_error ? rows : undefined;
       },
-      { what: 'the send to fail', timeoutMs: 4_000 },
+      { what: 'the send to fail', timeoutMs: 15_000 },
     );
-    const failedWithin = Date.now() - queuedAt;
+    const seenAt = Date.now();
+    // A failure is rescheduled one backoff after the moment it failed.
+    const failedAt = row.next_attempt_at.getTime() - backoffMs(1);
 
     expect(row).toMatchObject({ attempts: 1, sent_at: null, failed_at: null });
     expect(row.last_error).toMatch(/greeting|timeout/i);
-    expect(failedWithin).toBeLessThan(5_000);
-    // Rescheduled by the backoff (5 s), not left to its lease.
-    expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+    // Not before the SMTP timeout, and well inside the lease. A mail left to its lease (due claim + 6 s) would
+    // read here as failed 1 s after the claim: later than it was seen failed.
+    expect(failedAt - queuedAt).toBeGreaterThanOrEqual(SMTP_TIMEOUT);
+    expect(failedAt - queuedAt).toBeLessThan(MAIL_LEASE / 2);
+    expect(failedAt).toBeLessThanOrEqual(seenAt);
   });
 });

@@ -1,18 +1,11 @@
 import { merchantInternalRoutes, merchantRoutes } from '@platform/contracts';
-import type { Kysely } from '@platform/db';
-import type { ConsumerSpec, ServiceDefinition } from '@platform/service';
-import { domainEventsConsumer } from './consumers/domain-events.consumer';
+import type { ServiceDefinition } from '@platform/service';
+import { domainEventsConsumer } from './events/domain-events.consumer';
 import { migrations } from './db/migrations';
+import type { MerchantsContext } from './domain/context';
 import { SCHEMA, type MerchantsDb } from './db/tables';
 import { internalHandlers } from './http/internal.handlers';
 import { merchantHandlers } from './http/merchants.handlers';
-
-/** What merchants-svc's handlers and consumer share. */
-export interface MerchantsContext {
-  db: Kysely<MerchantsDb>;
-  /** The domain-events consumer; events pushed by domains-svc run through its handlers too. */
-  domainEvents: ConsumerSpec<MerchantsDb>;
-}
 
 const routes = [...merchantRoutes, ...merchantInternalRoutes];
 

@@ -13,7 +13,7 @@ import {
   scanRequestedEventSchema,
 } from './domains/domain-events';
 import type { EventDefinition, EventMessageOf } from './events';
-import { subscriptionChangedEventSchema } from './billing/subscriptions';
+import { subscriptionChangedEventSchema } from './billing/subscription.schema';
 
 /**
  * Every event on the bus, public and internal, by name (= routing key): the one place a

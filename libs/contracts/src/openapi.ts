@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryWireSchemas } from './common';
 import { ERROR_CATALOGUE, errorResponseSchema } from './errors';
-import type { RouteSpec } from './routes';
+import { isInternalRoute, type RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,61 +59,73 @@ const idempotencyKeyParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
-/** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
+type ToSchema = ReturnType<typeof schemaConverter>['toSchema'];
+
+/** Path and query parameters, and the Idempotency-Key header of a write. */
+function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
+  const parameters: unknown[] = [];
+  for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
+    parameters.push({ name, in: 'path', required: true, schema: toSchema(s as z.ZodType, 'input') });
+  }
+  for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
+    const schema = s as z.ZodType;
+    const json = toSchema(schema, 'input');
+    parameters.push({
+      name,
+      in: 'query',
+      required: !schema.safeParse(undefined).success,
+      schema: json,
+      ...(json.type === 'array' ? { style: 'form', explode: true } : {}),
+      ...(typeof json.description === 'string' ? { description: json.description } : {}),
+    });
+  }
+  if (IDEMPOTENT_METHODS.has(r.method)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return parameters;
+}
+
+/** The success answer, and one ErrorResponse per status the route's errors (and a write's idempotency errors) answer with. */
+function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
+  };
+  for (const code of IDEMPOTENT_METHODS.has(r.method) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
+    const status = String(ERROR_CATALOGUE[code].status);
+    const existing = responses[status] as { description: string } | undefined;
+    const description = existing ? `${existing.description}; ${code}` : code;
+    responses[status] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+    };
+  }
+  return responses;
+}
+
+function operationOf(r: RouteSpec, toSchema: ToSchema) {
+  // In this order (parameters, answers, body): a schema's name in components is taken first come.
+  const parameters = parametersOf(r, toSchema);
+  const responses = responsesOf(r, toSchema);
+  const requestBody = r.body ? { required: r.bodyRequired ?? true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } : undefined;
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    tags: [r.tag],
+    'x-permission': r.permission,
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document, generated from the route table and its zod schemas; calls between services (/internal) are left out. */
 export function buildOpenApi(routes: RouteSpec[], info: { title: string; version: string; description?: string }) {
   const { toSchema, components } = schemaConverter();
   // Registers ErrorResponse (and Error) in components; every error answer refers to it.
   toSchema(errorResponseSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
-    const parameters: unknown[] = [];
-    for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
-      parameters.push({ name, in: 'path', required: true, schema: toSchema(s as z.ZodType, 'input') });
-    }
-    for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
-      const schema = s as z.ZodType;
-      const json = toSchema(schema, 'input');
-      parameters.push({
-        name,
-        in: 'query',
-        required: !schema.safeParse(undefined).success,
-        schema: json,
-        ...(json.type === 'array' ? { style: 'form', explode: true } : {}),
-        ...(typeof json.description === 'string' ? { description: json.description } : {}),
-      });
-    }
-    const idempotent = IDEMPOTENT_METHODS.has(r.method);
-    if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-    const responses: Record<string, unknown> = {
-      [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
-    };
-    for (const code of idempotent ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
-      const status = String(ERROR_CATALOGUE[code].status);
-      const existing = responses[status] as { description: string } | undefined;
-      const description = existing ? `${existing.description}; ${code}` : code;
-      responses[status] = {
-        description,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
-      };
-    }
+  for (const r of routes.filter((route) => !isInternalRoute(route))) {
     paths[r.path] ??= {};
-    paths[r.path][r.method] = {
-      operationId: r.operationId,
-      summary: r.summary,
-      ...(r.description ? { description: r.description } : {}),
-      tags: [r.tag],
-      'x-permission': r.permission,
-      parameters,
-      ...(r.body
-        ? {
-            requestBody: {
-              required: r.bodyRequired ?? true,
-              content: { 'application/json': { schema: toSchema(r.body, 'input') } },
-            },
-          }
-        : {}),
-      responses,
-    };
+    paths[r.path][r.method] = operationOf(r, toSchema);
   }
   return {
     openapi: '3.1.0',

@@ -5,8 +5,9 @@ import type { Permission, ServiceName } from './permissions';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * One partner-facing operation. The gateway routes and authorises from it, services validate
- * with its schemas, and the OpenAPI document is generated from it: one source of truth.
+ * One operation. For a partner-facing one the gateway routes and authorises from it, services
+ * validate with its schemas, and the OpenAPI document is generated from it: one source of truth.
+ * One under /internal/ (see isInternalRoute) is a call between services, typed the same way.
  */
 export interface RouteSpec {
   operationId: string;
@@ -37,6 +38,16 @@ export const BODY_ERRORS: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFO
  * handlers are typed from it (see Handlers in libs/http).
  */
 export const defineRoute = <const S extends RouteSpec>(spec: S): S => spec;
+
+/** A call between services (path under /internal/): only services may call it, the gateway never routes it, OpenAPI never shows it. */
+export const isInternalRoute = (spec: Pick<RouteSpec, 'path'>): boolean => spec.path.startsWith('/internal/');
+
+/** One route of a table by its operationId, with its declared types (e.g. what a service client calls). */
+export function routeOf<const R extends readonly RouteSpec[], K extends R[number]['operationId']>(routes: R, operationId: K): Extract<R[number], { operationId: K }> {
+  const route = routes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no route ${operationId} in this table`);
+  return route as Extract<R[number], { operationId: K }>;
+}
 
 /** The zod output of a route's params, query or body (what a handler receives); undefined when the route has none. */
 export type RouteInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends { [k in K]: infer T extends z.ZodType } ? z.output<T> : undefined;

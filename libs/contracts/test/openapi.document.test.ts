@@ -1,4 +1,4 @@
-import { buildOpenApi, ROUTES } from '../src';
+import { billingInternalRoutes, buildOpenApi, isInternalRoute, merchantInternalRoutes, ROUTES, type RouteSpec } from '../src';
 
 const INFO = { title: 'test', version: '1.0' };
 
@@ -28,6 +28,22 @@ describe('OpenAPI document', () => {
     const op = (doc.paths['/portal/domains/{domainId}'] as Record<string, { responses: Record<string, { content: { 'application/json': { schema: unknown } } }> }>).get;
     expect(op.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ type: 'object', required: ['error'] });
+  });
+});
+
+describe('OpenAPI and calls between services', () => {
+  const internal: RouteSpec[] = [...billingInternalRoutes, ...merchantInternalRoutes];
+
+  it('when the route table is compiled for the gateway, then it holds no call between services, and every internal route is under /internal/', () => {
+    expect(ROUTES.filter(isInternalRoute).map((r) => r.path)).toEqual([]);
+    expect(internal.length).toBeGreaterThan(0);
+    for (const route of internal) expect(route.path).toMatch(/^\/internal\//);
+  });
+
+  it('when the document is built from routes that include internal ones, then no /internal path is published', () => {
+    const doc = buildOpenApi([...ROUTES, ...internal], INFO);
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/internal'))).toEqual([]);
+    expect(Object.keys(doc.paths)).toEqual(Object.keys(buildOpenApi(ROUTES, INFO).paths));
   });
 });
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { InternalTokenMinter, type InternalCaller } from '@platform/auth';
-import { ERROR_CATALOGUE, type ErrorCode, type ServiceName } from '@platform/contracts';
+import { ERROR_CATALOGUE, type ErrorCode, type RouteSpec, type ServiceName } from '@platform/contracts';
 import { AppError, ServiceClient, type ServiceRequest, type ServiceResponse } from '@platform/http';
 import { currentContext, REQUEST_ID_HEADER, type Logger } from '@platform/observability';
 
@@ -18,6 +18,17 @@ export interface ServiceCallerOptions {
   retries?: number;
 }
 
+/** Whom a call acts for (a partner, or the calling service itself): named in the token the target verifies. */
+export type CallAs = Pick<InternalCaller, 'partnerId' | 'keyId'>;
+
+/** A route's params, query or body as sent on the wire (the input of its schema); absent when the route has none. */
+type WireInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends { [k in K]: infer T extends z.ZodType }
+  ? { [k in K]: z.input<T> }
+  : { [k in K]?: never };
+
+/** What a call of route S sends: whom it acts for, and the route's own params, query and body. */
+export type CallRequest<S extends RouteSpec> = { as: CallAs } & WireInput<S, 'params'> & WireInput<S, 'query'> & WireInput<S, 'body'>;
+
 /**
  * Calls another service on a partner's behalf: a short-lived internal token for the target, the
  * request id carried along, a deadline and a breaker per target (ServiceClient), retries only
@@ -30,15 +41,39 @@ export class ServiceCaller {
     this.client = new ServiceClient({ name: options.target, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? 2_000 });
   }
 
-  async request(caller: InternalCaller, req: Omit<ServiceRequest, 'headers'> & { headers?: Record<string, string> }): Promise<ServiceResponse> {
+  /**
+   * Calls one route of the target's table: its method and path (params filled in), a token
+   * carrying the route's permission, and its answer checked against the route's response schema.
+   * The target's error envelope becomes the same AppError here; an unreachable, timed out or
+   * broken target is 503 SERVICE.UNAVAILABLE. Only idempotent methods are retried.
+   */
+  async call<S extends RouteSpec>(spec: S, request: CallRequest<S>): Promise<z.output<S['response']>> {
+    const { as, params, query, body } = request as { as: CallAs; params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    const caller: InternalCaller = { partnerId: as.partnerId, keyId: as.keyId, permissions: [spec.permission], requiredFields: [] };
+    const path = `${fillPath(spec.path, params)}${queryString(query)}`;
+    const req = { method: spec.method.toUpperCase(), path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    let res: ServiceResponse;
+    try {
+      res = await this.send(caller, req);
+    } catch {
+      // Unreachable, timed out or its breaker open: the partner may retry.
+      throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service is unavailable; retry later.`);
+    }
+    return this.answer(spec, path, res);
+  }
+
+  close() {
+    return this.client.close();
+  }
+
+  private async send(caller: InternalCaller, req: Omit<ServiceRequest, 'headers'>): Promise<ServiceResponse> {
     const headers: Record<string, string> = {
-      ...req.headers,
       authorization: `Bearer ${this.options.minter.mint(caller, this.options.target)}`,
       accept: 'application/json',
     };
     const requestId = currentContext()?.requestId;
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
-    if (req.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
     const attempts = IDEMPOTENT.has(req.method) ? 1 + (this.options.retries ?? 2) : 1;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -52,49 +87,47 @@ export class ServiceCaller {
     }
   }
 
-  /** GET a JSON answer and parse it with its schema; the target's error envelope becomes the same AppError here. */
-  getJson<S extends z.ZodType>(caller: InternalCaller, path: string, schema: S): Promise<z.output<S>> {
-    return this.json(caller, { method: 'GET', path }, schema);
-  }
-
-  /** POST a JSON body and parse the answer like getJson (not retried: the target may have acted). */
-  postJson<S extends z.ZodType>(caller: InternalCaller, path: string, body: unknown, schema: S): Promise<z.output<S>> {
-    return this.json(caller, { method: 'POST', path, body: JSON.stringify(body) }, schema);
-  }
-
-  private async json<S extends z.ZodType>(caller: InternalCaller, req: Omit<ServiceRequest, 'headers'>, schema: S): Promise<z.output<S>> {
-    const { path } = req;
-    let res: ServiceResponse;
-    try {
-      res = await this.request(caller, req);
-    } catch {
-      // Unreachable, timed out or its breaker open: the partner may retry.
-      throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service is unavailable; retry later.`);
-    }
+  private answer<S extends RouteSpec>(spec: S, path: string, res: ServiceResponse): z.output<S['response']> {
+    const { target, logger } = this.options;
     let body: unknown;
     try {
       body = JSON.parse(res.body.toString('utf8'));
     } catch (err) {
-      this.options.logger.error({ target: this.options.target, path, status: res.status, err }, 'service answered no JSON');
-      throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service answered unreadably.`);
+      logger.error({ target, path, status: res.status, err }, 'service answered no JSON');
+      throw new AppError('SERVICE.UNAVAILABLE', `The ${target} service answered unreadably.`);
     }
-    if (res.status >= 400) throw upstreamError(body, this.options.target);
-    const parsed = schema.safeParse(body);
+    if (res.status >= 400) throw upstreamError(body, target);
+    const parsed = spec.response.safeParse(body);
     if (!parsed.success) {
-      this.options.logger.error({ target: this.options.target, path, issues: parsed.error.issues.slice(0, 5) }, 'service answer does not match its schema');
+      logger.error({ target, path, operation: spec.operationId, issues: parsed.error.issues.slice(0, 5) }, 'service answer does not match its schema');
       throw new AppError('SERVER.INTERNAL');
     }
-    return parsed.data;
+    return parsed.data as z.output<S['response']>;
   }
+}
 
-  close() {
-    return this.client.close();
+/** /internal/merchants/by-merchant-id/{merchantId} with its params, each URL-encoded. */
+function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`path parameter ${name} of ${path} is missing`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** ?a=1&b=x&b=y from a route's query (arrays repeat their key, as OpenAPI's form style; undefined values are left out). */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) search.append(key, String(v));
   }
+  const text = search.toString();
+  return text ? `?${text}` : '';
 }
 
 /** The target's error envelope as an AppError with the same code (unknown codes become 503). */
 function upstreamError(body: unknown, target: string): AppError {
-  const error = (body as { error?: { code?: string; message?: string; data?: Record<string, unknown> } }).error;
+  const error = (body as { error?: { code?: string; message?: string; data?: Record<string, unknown> } } | null)?.error;
   const code = error?.code;
   if (code && Object.hasOwn(ERROR_CATALOGUE, code)) return new AppError(code as ErrorCode, error?.message, error?.data);
   return new AppError('SERVICE.UNAVAILABLE', `The ${target} service failed; retry later.`);

@@ -6,12 +6,27 @@ import { startTestService, type TestService } from '@platform/testing';
 import { chassisMigrations, type ServiceDefinition } from '../src';
 
 const echoSchema = resultOf(z.object({ partner: z.string(), requestId: z.string(), calls: z.number() }));
-const route = (operationId: string, method: 'get' | 'post', path: string, service: 'merchants' | 'billing') =>
+const route = <const Id extends string>(operationId: Id, method: 'get' | 'post', path: string, service: 'merchants' | 'billing') =>
   defineRoute({ operationId, method, path, service, permission: 'merchants:read', summary: operationId, tag: 'Test', response: echoSchema, errors: [] });
 
 const echo = route('echo', 'get', '/portal/echo', 'merchants');
 const flakyGet = route('flakyGet', 'get', '/portal/flaky', 'merchants');
 const flakyPost = route('flakyPost', 'post', '/portal/flaky', 'merchants');
+const named = defineRoute({
+  operationId: 'named',
+  method: 'get',
+  path: '/portal/named/{name}',
+  service: 'merchants',
+  permission: 'merchants:read',
+  summary: 'named',
+  tag: 'Test',
+  params: z.object({ name: z.string() }),
+  query: z.object({ tag: z.array(z.string()).optional() }),
+  response: resultOf(z.object({ name: z.string(), tags: z.array(z.string()) })),
+  errors: [],
+});
+/** echo as a caller with a stale contract would see it: the answer no longer matches. */
+const staleEcho = { ...echo, response: resultOf(z.object({ partner: z.number() })) };
 const relay = defineRoute({
   operationId: 'relay',
   method: 'get',
@@ -20,19 +35,19 @@ const relay = defineRoute({
   permission: 'merchants:read',
   summary: 'relay',
   tag: 'Test',
-  params: z.object({ what: z.enum(['echo', 'flaky', 'post']) }),
-  response: echoSchema,
+  params: z.object({ what: z.enum(['echo', 'flaky', 'post', 'named', 'stale']) }),
+  response: z.object({ result: z.unknown() }),
   errors: [],
 });
 
 let calls = 0;
-const target: ServiceDefinition<unknown, Record<string, never>, typeof echo | typeof flakyGet | typeof flakyPost, undefined> = {
+const target: ServiceDefinition<unknown, Record<string, never>, typeof echo | typeof flakyGet | typeof flakyPost | typeof named, undefined> = {
   name: 'call-target',
   schema: 'call_target',
   audience: 'merchants',
   listen: { portEnv: 'T_PORT', hostEnv: 'T_HOST', defaultPort: 0 },
   migrations: chassisMigrations('call_target'),
-  routes: [echo, flakyGet, flakyPost],
+  routes: [echo, flakyGet, flakyPost, named],
   handlers: () => {
     const answer = (caller: { partnerId: string }, requestId: string | string[] | undefined) => ({ result: { partner: caller.partnerId, requestId: String(requestId), calls } });
     return {
@@ -48,6 +63,7 @@ const target: ServiceDefinition<unknown, Record<string, never>, typeof echo | ty
         if (calls % 2 === 1) throw new AppError('SERVICE.UNAVAILABLE');
         return answer(caller, req.headers['x-request-id']);
       },
+      named: ({ params, query }) => ({ result: { name: params.name, tags: query.tag ?? [] } }),
     };
   },
 };
@@ -62,12 +78,9 @@ const caller: ServiceDefinition<unknown, Record<string, never>, typeof relay, un
   handlers: (_ctx, runtime) => ({
     relay: async ({ caller: who, params }) => {
       const merchants = runtime.call('merchants');
-      if (params.what === 'post') {
-        const res = await merchants.request(who, { method: 'POST', path: '/portal/flaky', body: '{}' });
-        if (res.status !== 200) throw new AppError('SERVICE.UNAVAILABLE');
-        return echoSchema.parse(JSON.parse(res.body.toString()));
-      }
-      return merchants.getJson(who, params.what === 'flaky' ? '/portal/flaky' : '/portal/echo', echoSchema);
+      if (params.what === 'named') return merchants.call(named, { as: who, params: { name: 'a b/c' }, query: { tag: ['x', 'y z'] } });
+      if (params.what === 'stale') return merchants.call(staleEcho, { as: who });
+      return merchants.call({ echo, flaky: flakyGet, post: flakyPost }[params.what], { as: who });
     },
   }),
 };
@@ -105,6 +118,18 @@ describe('calls between services', () => {
     calls = 0;
     const viaPost = await get('/portal/relay/post');
     expect([viaPost.status, calls]).toEqual([503, 1]);
+  });
+
+  it('when a route has path params and a query, then the call fills them in encoded and answers typed by the route', async () => {
+    const res = await get('/portal/relay/named');
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual({ name: 'a b/c', tags: ['x', 'y z'] });
+  });
+
+  it('when the target\'s answer does not match the route\'s response schema, then the call fails with 500 SERVER.INTERNAL', async () => {
+    const res = await get('/portal/relay/stale');
+    expect(res.status).toBe(500);
+    expect(res.body.error?.code).toBe('SERVER.INTERNAL');
   });
 
   it('when the services\' key did not sign the token, then the target refuses it', async () => {

@@ -3,7 +3,7 @@ import type { SubscriptionState } from '@platform/contracts';
 import { sql, type Kysely } from '@platform/db';
 import { SCHEMA, type BillingDb, type SubscriptionsTable } from './tables';
 
-export type SubscriptionRow = Selectable<SubscriptionsTable>;
+type SubscriptionRow = Selectable<SubscriptionsTable>;
 
 export const toState = (row: SubscriptionRow): SubscriptionState => ({
   id: row.id,
@@ -25,7 +25,7 @@ export async function priceFor(db: Kysely<BillingDb>, productId: number, priceLi
   return row?.id;
 }
 
-export interface NewSubscription {
+interface NewSubscription {
   id: string;
   partnerId: string;
   domainId: string;

@@ -2,18 +2,18 @@ import type { ColumnType } from 'kysely';
 
 export const SCHEMA = 'billing';
 
-export interface CurrenciesTable {
+interface CurrenciesTable {
   id: string;
   name: string;
 }
 
-export interface PriceListsTable {
+interface PriceListsTable {
   id: number;
   code: string;
   type: string;
 }
 
-export interface ProductsTable {
+interface ProductsTable {
   id: number;
   code: string;
   name: string;
@@ -21,7 +21,7 @@ export interface ProductsTable {
   features: string[];
 }
 
-export interface PricesTable {
+interface PricesTable {
   id: number;
   product_id: number;
   price_list_id: number;

@@ -1,17 +1,10 @@
-import type { Kysely, Transaction } from '@platform/db';
+import type { SubscriptionProductChange } from '@platform/contracts';
+import { inTransaction, type Kysely, type Transaction } from '@platform/db';
 import { validationError } from '@platform/http';
 import * as subscriptions from '../db/subscriptions.repository';
 import type { BillingDb } from '../db/tables';
 import { writeSubscriptionChanges } from '../events/subscription-events.writer';
-
-export interface ProductChange {
-  subscription_id: string;
-  domain_id: string;
-  product_id: number;
-  price_list_id: number;
-  price_id: number;
-  start_date: string;
-}
+import { decideProductChanges } from './product-changes';
 
 /**
  * Opens the subscriptions of new domains (from domain.created), each with the price its product
@@ -58,33 +51,13 @@ export async function endForDeletedDomain(trx: Transaction<BillingDb>, partnerId
  * is opened from the call; the same product and price list again is not a change. Answers each
  * change's subscription state and version, for domains-svc's projection.
  */
-export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, changes: ProductChange[]) {
-  return db.transaction().execute(async (trx) => {
+export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, changes: SubscriptionProductChange[]) {
+  return inTransaction(db, async (trx) => {
     const ids = [...new Set(changes.map((c) => c.subscription_id))];
-    const current = new Map((await subscriptions.findSubscriptionsForUpdate(trx, ids)).map((r) => [r.id, r]));
-    const firstOf = new Map(changes.map((c) => [c.subscription_id, c]));
-    const unknown = ids.filter((id) => !current.has(id)).map((id) => firstOf.get(id)!);
-    const opened = await subscriptions.openSubscriptions(
-      trx,
-      unknown.map((c) => ({ id: c.subscription_id, partnerId, domainId: c.domain_id, productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id, startDate: c.start_date })),
-    );
-    for (const row of opened) current.set(row.id, row);
-    // domain.created opened the others meanwhile (the insert waited for that commit): change them as they are now.
-    const raced = unknown.filter((c) => !current.has(c.subscription_id)).map((c) => c.subscription_id);
-    for (const row of await subscriptions.findSubscriptionsForUpdate(trx, raced)) current.set(row.id, row);
+    const { current, opened } = await lockOrOpen(trx, partnerId, ids, changes);
     const foreign = ids.filter((id) => current.get(id)!.partner_id !== partnerId);
     if (foreign.length > 0) throw validationError(foreign.map((id) => ({ path: 'body.changes', message: `subscription ${id} is not this partner's` })));
-
-    // In order, so a subscription named twice ends with the last change.
-    const justOpened = new Set(opened.map((r) => r.id));
-    const wanted = new Map<string, { productId: number; priceListId: number; priceId: number }>();
-    const changedFlags = changes.map((c) => {
-      if (justOpened.delete(c.subscription_id)) return true;
-      const now = wanted.get(c.subscription_id) ?? { productId: current.get(c.subscription_id)!.product_id, priceListId: current.get(c.subscription_id)!.price_list_id };
-      if (now.productId === c.product_id && now.priceListId === c.price_list_id) return false;
-      wanted.set(c.subscription_id, { productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id });
-      return true;
-    });
+    const { changed, wanted } = decideProductChanges(changes, current, new Set(opened.map((r) => r.id)));
     const updated = await subscriptions.changeProducts(trx, [...wanted].map(([id, w]) => ({ id, ...w })));
     for (const row of updated) current.set(row.id, row);
     await writeSubscriptionChanges(trx, [
@@ -94,9 +67,25 @@ export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, c
     const versions = await subscriptions.currentVersions(trx, ids);
     return changes.map((c, i) => ({
       subscription_id: c.subscription_id,
-      changed: changedFlags[i],
+      changed: changed[i],
       subscription: subscriptions.toState(current.get(c.subscription_id)!),
       version: versions.get(c.subscription_id) ?? 0,
     }));
   });
+}
+
+/** The named subscriptions locked, those billing has not heard of opened from their first change; answers every one by id and the opened ones. */
+async function lockOrOpen(trx: Transaction<BillingDb>, partnerId: string, ids: string[], changes: SubscriptionProductChange[]) {
+  const current = new Map((await subscriptions.findSubscriptionsForUpdate(trx, ids)).map((r) => [r.id, r]));
+  const firstOf = new Map(changes.map((c) => [c.subscription_id, c]));
+  const unknown = ids.filter((id) => !current.has(id)).map((id) => firstOf.get(id)!);
+  const opened = await subscriptions.openSubscriptions(
+    trx,
+    unknown.map((c) => ({ id: c.subscription_id, partnerId, domainId: c.domain_id, productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id, startDate: c.start_date })),
+  );
+  for (const row of opened) current.set(row.id, row);
+  // domain.created opened the others meanwhile (the insert waited for that commit): change them as they are now.
+  const raced = unknown.filter((c) => !current.has(c.subscription_id)).map((c) => c.subscription_id);
+  for (const row of await subscriptions.findSubscriptionsForUpdate(trx, raced)) current.set(row.id, row);
+  return { current, opened };
 }

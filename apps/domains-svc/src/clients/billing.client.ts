@@ -1,12 +1,13 @@
-import { z } from 'zod';
-import type { InternalCaller } from '@platform/auth';
-import { productSchema, resultOf, subscriptionProductChangeResultSchema, type Product } from '@platform/contracts';
+import { billingInternalRoutes, productRoutes, routeOf, type Product } from '@platform/contracts';
 import { AppError } from '@platform/http';
 import type { ServiceCaller } from '@platform/service';
-import type { BillingPort, Caller } from '../domain/context';
+import type { BillingPort } from '../domain/context';
+
+const listProducts = routeOf(productRoutes, 'listProducts');
+const changeSubscriptionProducts = routeOf(billingInternalRoutes, 'changeSubscriptionProducts');
 
 /** domains-svc reads the catalogue as itself, not as a partner (whose key may lack products:read). */
-const SELF: InternalCaller = { partnerId: 'domains-svc', keyId: 'domains-svc', permissions: ['products:read'], requiredFields: [] };
+const SELF = { partnerId: 'domains-svc', keyId: 'domains-svc' };
 
 /** billing-svc as domains-svc uses it: the catalogue, and product changes on a partner's behalf. */
 export function billingClient(target: () => ServiceCaller): BillingPort & { catalogue(): Promise<Product[]> } {
@@ -19,10 +20,10 @@ export function billingClient(target: () => ServiceCaller): BillingPort & { cata
     }
   };
   return {
-    catalogue: async () => (await billing().getJson(SELF, '/portal/products', resultOf(z.array(productSchema)))).result,
-    changeProducts: async (caller: Caller, changes) => {
-      const asPartner: InternalCaller = { partnerId: caller.partnerId, keyId: `domains-svc:${caller.partnerId}`, permissions: ['subscriptions:write'], requiredFields: [] };
-      return (await billing().postJson(asPartner, '/internal/subscriptions/product', { changes }, resultOf(z.array(subscriptionProductChangeResultSchema)))).result;
+    catalogue: async () => (await billing().call(listProducts, { as: SELF })).result,
+    changeProducts: async (caller, changes) => {
+      const as = { partnerId: caller.partnerId, keyId: `domains-svc:${caller.partnerId}` };
+      return (await billing().call(changeSubscriptionProducts, { as, body: { changes } })).result;
     },
   };
 }

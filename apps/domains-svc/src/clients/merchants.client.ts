@@ -1,23 +1,16 @@
-import { z } from 'zod';
-import type { InternalCaller } from '@platform/auth';
-import { DOMAIN_EVENTS, resultOf, type EventMessage } from '@platform/contracts';
+import { DOMAIN_EVENTS, merchantInternalRoutes, routeOf, type EventMessage } from '@platform/contracts';
 import type { Logger } from '@platform/observability';
 import type { ServiceCaller } from '@platform/service';
 import type { MerchantsPort } from '../domain/context';
 
-const defaultsSchema = resultOf(z.object({ default_product: z.string().nullable(), default_price_list: z.string().nullable() }));
-const appliedSchema = resultOf(z.object({ applied: z.boolean() }));
+const getMerchantDefaults = routeOf(merchantInternalRoutes, 'getMerchantDefaults');
+const pushMerchantEvent = routeOf(merchantInternalRoutes, 'pushMerchantEvent');
 
 /** Events merchants-svc projects the merchant's domain from. */
 const LINK_EVENTS = new Set<string>([DOMAIN_EVENTS.changed, DOMAIN_EVENTS.deleted]);
 
 /** domains-svc calls merchants-svc as itself, on the partner's behalf. */
-const asPartner = (partnerId: string, permission: 'merchants:read' | 'merchants:write'): InternalCaller => ({
-  partnerId,
-  keyId: `domains-svc:${partnerId}`,
-  permissions: [permission],
-  requiredFields: [],
-});
+const asPartner = (partnerId: string) => ({ partnerId, keyId: `domains-svc:${partnerId}` });
 
 /**
  * merchants-svc as domains-svc uses it. Both calls are best effort: a merchant's defaults are a
@@ -29,7 +22,7 @@ export function merchantsClient(target: () => ServiceCaller, logger: Logger): Me
   return {
     async defaultsOf(partnerId, merchantId) {
       try {
-        const { result } = await target().getJson(asPartner(partnerId, 'merchants:read'), `/internal/merchants/by-merchant-id/${encodeURIComponent(merchantId)}`, defaultsSchema);
+        const { result } = await target().call(getMerchantDefaults, { as: asPartner(partnerId), params: { merchantId } });
         return { product: result.default_product ?? undefined, priceList: result.default_price_list ?? undefined };
       } catch (err) {
         // 404 (no such merchant yet) is the common case; anything else is logged.
@@ -40,7 +33,7 @@ export function merchantsClient(target: () => ServiceCaller, logger: Logger): Me
     async push(messages: EventMessage[]) {
       for (const message of messages.filter((m) => LINK_EVENTS.has(m.payload.event))) {
         try {
-          await target().postJson(asPartner(message.partner_id, 'merchants:write'), '/internal/merchants/events', message, appliedSchema);
+          await target().call(pushMerchantEvent, { as: asPartner(message.partner_id), body: message });
         } catch (err) {
           log.warn({ err: (err as Error).message, messageId: message.id }, 'merchant link not pushed; it follows over the bus');
         }

@@ -29,7 +29,7 @@ export async function enqueueMail(db: Kysely<DomainsDb>, mails: QueuedMail[]) {
 }
 
 /** A claimed mail, as the sender needs it. */
-export interface ClaimedMail {
+interface ClaimedMail {
   id: string;
   kind: string;
   to_address: string;

@@ -4,12 +4,17 @@ import type { DomainsDb, SubdomainsTable } from './tables';
 
 const COLUMNS = ['id', 'domain_id', 'hostname', 'created_at', 'updated_at'] as const;
 
+/** A subdomain the domain already has: 409 SUBDOMAIN.ALREADY_EXISTS; any other error as it is. */
+export function rethrowSubdomainTaken(err: unknown): never {
+  rethrowUnique(err, 'SUBDOMAIN.ALREADY_EXISTS', 'The subdomain already exists on this domain.', 'subdomains_domain_hostname_key');
+}
+
 export async function insertSubdomains(db: Kysely<DomainsDb>, rows: Insertable<SubdomainsTable>[]) {
   if (rows.length === 0) return [];
   try {
     return await db.insertInto('subdomains').values(rows).returning(COLUMNS).execute();
   } catch (err) {
-    rethrowUnique(err, 'SUBDOMAIN.ALREADY_EXISTS', 'The subdomain already exists on this domain.', 'subdomains_domain_hostname_key');
+    rethrowSubdomainTaken(err);
   }
 }
 

@@ -89,7 +89,7 @@ export interface DomainsTable {
   activated_at: NullableTimestamp;
 }
 
-export interface CatalogueSnapshotTable {
+interface CatalogueSnapshotTable {
   id: number;
   products: ColumnType<unknown, string, string>;
   fetched_at: Timestamp;
@@ -104,7 +104,7 @@ export interface SubdomainsTable {
   updated_at: Timestamp;
 }
 
-export interface MailQueueTable {
+interface MailQueueTable {
   id: Generated<string>;
   partner_id: string;
   kind: string;
@@ -121,7 +121,7 @@ export interface MailQueueTable {
 }
 
 /** Which of its partner's merchant_ids a domain names (the domain's merchants array, indexed for the list filter). */
-export interface DomainMerchantsTable {
+interface DomainMerchantsTable {
   partner_id: string;
   merchant_id: string;
   domain_id: string;

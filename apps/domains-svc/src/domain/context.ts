@@ -1,3 +1,6 @@
+import type { Transporter } from 'nodemailer';
+import type { PartnerDefaults } from '@platform/auth';
+import type { EventMessage, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
 import type { DomainsDatabase } from '../db/tables';
 import type { CatalogueView } from './catalogue';
 
@@ -9,7 +12,7 @@ export interface InstanceSettings {
   widgetVersion: number;
 }
 
-/** What the use cases need: the database (they open transactions on it) and the instance settings. */
+/** What the use cases need: the database (they open transactions on it), the instance settings and the other services. */
 export interface DomainsContext {
   db: DomainsDatabase;
   settings: InstanceSettings;
@@ -19,6 +22,11 @@ export interface DomainsContext {
   billing: BillingPort;
   /** merchants-svc: a merchant's default product, and the merchant links pushed right after commit. */
   merchants: MerchantsPort;
+}
+
+/** What domains-svc's handlers, consumer and jobs are built from: the use cases' context and the mail transport (the mail jobs). */
+export interface DomainsServiceContext extends DomainsContext {
+  mailer: Transporter;
 }
 
 /** What domains-svc needs from merchants-svc; both are best effort (see merchants.client.ts). */
@@ -32,9 +40,6 @@ export interface MerchantsPort {
 export interface BillingPort {
   changeProducts(caller: Caller, changes: SubscriptionProductChange[]): Promise<SubscriptionProductChangeResult[]>;
 }
-
-import type { PartnerDefaults } from '@platform/auth';
-import type { EventMessage, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
 
 /** The calling partner, from the gateway's internal token. */
 export interface Caller {

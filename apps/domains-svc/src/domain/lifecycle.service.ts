@@ -2,7 +2,8 @@ import { domainDeactivatedEvent, domainDeletedEvent, type EventMessage, type Inv
 import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
 import { deleteCompanyIfUnused } from '../db/companies.repository';
-import { deleteDomain as deleteDomainRow, findDomainForUpdate, updateDomain } from '../db/domains.repository';
+import { findDomainForUpdate } from '../db/domain-reads.repository';
+import { deleteDomain as deleteDomainRow, updateDomain } from '../db/domain-writes.repository';
 import { enqueueMail } from '../db/mail-queue.repository';
 import { deleteProperty } from '../db/properties.repository';
 import { domainEntityData, writeDomainEvents } from '../events/domain-events.writer';
@@ -28,7 +29,7 @@ async function pushMerchantLinks(ctx: DomainsContext, domain: { merchants: strin
 
 export async function deactivateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await ctx.db.transaction().execute(async (trx) => {
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
     const domain = await transition(trx, partnerId, id, 'deactivate');
     return { domain, messages: await writeDomainEvents(trx, partnerId, id, [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))], { kind: 'deactivated' }) };
   });
@@ -37,7 +38,7 @@ export async function deactivateDomain(ctx: DomainsContext, partnerId: string, d
 
 export async function activateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await ctx.db.transaction().execute(async (trx) => {
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
     const domain = await transition(trx, partnerId, id, 'activate');
     return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' }) };
   });
@@ -47,7 +48,7 @@ export async function activateDomain(ctx: DomainsContext, partnerId: string, dom
 /** INVITED + the invitation to the owner; the intro e-mail too when asked. */
 export async function inviteDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: InviteDomainBody) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await ctx.db.transaction().execute(async (trx) => {
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
     const domain = await transition(trx, partnerId, id, 'invite');
     const input = {
       partnerId,

@@ -1,6 +1,7 @@
 import { isUuid, type ListDomainsQuery } from '@platform/contracts';
 import { listPage, notFound } from '@platform/http';
-import { findDomainDetail, listDomains as listDomainRows, type DomainFilters } from '../db/domains.repository';
+import { listDomains as listDomainRows, type DomainFilters } from '../db/domain-list.repository';
+import { findDomainDetail } from '../db/domain-reads.repository';
 import type { DomainsContext } from './context';
 import { assertDomainId } from './domain-rules';
 

@@ -1,7 +1,8 @@
+import { inTransaction } from '@platform/db';
 import { randomUUID } from 'node:crypto';
 import { MAX_SUBDOMAINS } from '@platform/contracts';
 import { AppError, notFound } from '@platform/http';
-import { findDomainForUpdate } from '../db/domains.repository';
+import { findDomainForUpdate } from '../db/domain-reads.repository';
 import { countSubdomains, deleteSubdomain as deleteSubdomainRow, insertSubdomains, listSubdomainsOfDomain } from '../db/subdomains.repository';
 import { writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
@@ -16,7 +17,7 @@ export async function listSubdomains(ctx: DomainsContext, partnerId: string, dom
 /** Adds a subdomain given as label or hostname; the domain row lock keeps the 100 limit exact. */
 export async function createSubdomain(ctx: DomainsContext, partnerId: string, domainId: string, input: string) {
   const id = assertDomainId(domainId);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const domain = await findDomainForUpdate(trx, partnerId, id);
     if (!domain) throw notFound('domain');
     const hostname = resolveSubdomain(input, domain.hostname);
@@ -33,7 +34,7 @@ export async function createSubdomain(ctx: DomainsContext, partnerId: string, do
 /** Deletes by id, full hostname or label; 404 when the domain or the subdomain is unknown. */
 export async function deleteSubdomain(ctx: DomainsContext, partnerId: string, domainId: string, value: string) {
   const id = assertDomainId(domainId);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const domain = await findDomainForUpdate(trx, partnerId, id);
     if (!domain) throw notFound('domain');
     const match = subdomainMatch(value.trim(), domain.hostname);

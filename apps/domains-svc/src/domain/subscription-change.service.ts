@@ -1,8 +1,8 @@
 import { errorObject, isUuid, resolveProductCodes, type BulkProductChangeBody, type ErrorObject, type ProductChangeBody, type SubscriptionProductChangeResult } from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { AppError, notFound, validationError } from '@platform/http';
-import { findSubscriptionsOfDomains } from '../db/domains.repository';
-import { applySubscriptionUpdates } from '../events/subscription-events.consumer';
+import { findSubscriptionsOfDomains } from '../db/subscription-copies.repository';
+import { applySubscriptionUpdates } from './subscription-copies.service';
 import type { Caller, DomainsContext } from './context';
 
 type Entry = ProductChangeBody & { id: string };

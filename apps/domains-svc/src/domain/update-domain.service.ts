@@ -1,6 +1,8 @@
+import { inTransaction } from '@platform/db';
 import { propertyUpdatedEvent, type UpdateDomainBody } from '@platform/contracts';
 import { notFound } from '@platform/http';
-import { findDomainForUpdate, updateDomainSettings } from '../db/domains.repository';
+import { findDomainForUpdate } from '../db/domain-reads.repository';
+import { updateDomainSettings } from '../db/domain-writes.repository';
 import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId } from './domain-rules';
@@ -32,7 +34,7 @@ const WIDGET_SETTINGS = [
 /** Updates company and widget settings; property.updated only when a widget setting really changed. */
 export async function updateDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: UpdateDomainBody) {
   const id = assertDomainId(domainId);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const domain = await findDomainForUpdate(trx, partnerId, id);
     if (!domain) throw notFound('domain');
 

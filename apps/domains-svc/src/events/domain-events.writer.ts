@@ -10,14 +10,15 @@ import {
   type PropertyEntityData,
 } from '@platform/contracts';
 import { writeOutbox } from '@platform/messaging';
-import { findDomainState, type DomainListRow, type DomainStateRow } from '../db/domains.repository';
+import type { DomainListRow } from '../db/domain-list.repository';
+import { findDomainState, type DomainStateRow } from '../db/domain-reads.repository';
 import type { PropertyRow } from '../db/properties.repository';
 import { SCHEMA, type DomainsDb } from '../db/tables';
 import type { InstanceSettings } from '../domain/context';
 
-export const EVENT_SOURCE = 'domains-svc';
+const EVENT_SOURCE = 'domains-svc';
 
-export type DomainChange = (typeof DOMAIN_CHANGES)[number];
+type DomainChange = (typeof DOMAIN_CHANGES)[number];
 
 /**
  * Writes one domain's events in the caller's transaction (the request id travels in the message
@@ -46,7 +47,7 @@ export async function writeDomainEvents(
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toDomainState(row: DomainStateRow): DomainState {
+function toDomainState(row: DomainStateRow): DomainState {
   return {
     id: row.id,
     hostname: row.hostname,

@@ -1,22 +1,6 @@
-import type { SubscriptionState } from '@platform/contracts';
-import type { Kysely } from '@platform/db';
-import { applyAllIfNewer } from '@platform/messaging';
 import type { ConsumerSpec } from '@platform/service';
-import { applySubscriptionStates } from '../db/domains.repository';
-import { SCHEMA, type DomainsDb } from '../db/tables';
-
-/**
- * Applies subscription states to the domains' copies, each only when newer than what the copy has
- * (events can arrive late, twice or out of order, and a product change already applied the answer
- * of billing-svc's call). Two statements whatever the batch size.
- */
-export async function applySubscriptionUpdates(trx: Kysely<DomainsDb>, updates: { subscription: SubscriptionState; version: number }[]) {
-  const newer = await applyAllIfNewer(trx, SCHEMA, 'subscription', updates.map((u) => ({ aggregateId: u.subscription.id, version: u.version })));
-  // The newest state of each subscription that was newer.
-  const latest = new Map<string, { subscription: SubscriptionState; version: number }>();
-  for (const u of updates) if (newer.has(u.subscription.id) && u.version >= (latest.get(u.subscription.id)?.version ?? 0)) latest.set(u.subscription.id, u);
-  await applySubscriptionStates(trx, [...latest.values()].map((u) => u.subscription));
-}
+import type { DomainsDb } from '../db/tables';
+import { applySubscriptionUpdates } from '../domain/subscription-copies.service';
 
 /** domains-svc's copy of each domain's subscription follows billing-svc's subscription.changed. */
 export function subscriptionEventsConsumer(exchange: string): ConsumerSpec<DomainsDb> {

@@ -9,7 +9,8 @@ import {
   type Product,
   type Subdomain,
 } from '@platform/contracts';
-import type { DomainDetailRow, DomainListRow } from '../db/domains.repository';
+import type { DomainListRow } from '../db/domain-list.repository';
+import type { DomainDetailRow } from '../db/domain-reads.repository';
 import type { InstanceSettings } from '../domain/context';
 import { PRIVACY_CENTER_LINK, PRIVACY_DNT_LINK, widgetScript } from '../domain/widget';
 

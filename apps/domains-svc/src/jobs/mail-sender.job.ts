@@ -23,7 +23,7 @@ export interface MailJobOptions {
 /** Retry delays grow: 5 s, 20 s, 80 s ... capped at one hour. */
 export const backoffMs = (attempt: number) => Math.min(3_600_000, 5_000 * 4 ** Math.max(0, attempt - 1));
 
-export interface MailRun {
+interface MailRun {
   db: DomainsDatabase;
   clock: Clock;
   /** Once aborted (deadline, shutdown) no further mail is claimed; a send in flight finishes. */
@@ -35,7 +35,7 @@ export interface MailRun {
  * lease, safe with many instances), sends it, marks it sent, reschedules a failure with backoff,
  * gives up after maxAttempts. Answers how many mails were handled.
  */
-export async function sendDueMail({ db, clock, signal }: MailRun, transport: Transporter, logger: Logger, options: MailJobOptions): Promise<number> {
+async function sendDueMail({ db, clock, signal }: MailRun, transport: Transporter, logger: Logger, options: MailJobOptions): Promise<number> {
   const maxAttempts = options.maxAttempts ?? 8;
   const batch = options.batch ?? 20;
   let handled = 0;

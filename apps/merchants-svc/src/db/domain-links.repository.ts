@@ -1,7 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import type { MerchantsDb } from './tables';
 
-export interface DomainLink {
+interface DomainLink {
   domainId: string;
   partnerId: string;
   hostname: string;

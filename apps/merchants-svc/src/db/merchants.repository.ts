@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
-import { sql, type Kysely } from '@platform/db';
+import { isUniqueViolation, sql, type Kysely } from '@platform/db';
+import { AppError } from '@platform/http';
 import type { MerchantsDb, MerchantsTable } from './tables';
 
 /** A merchant with its newest domain link (the link columns are null when no domain names it). */
@@ -63,7 +64,7 @@ export async function listMerchantViews(db: Kysely<MerchantsDb>, partnerId: stri
   return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').offset(window.offset).limit(window.limitPlusOne).execute();
 }
 
-export interface NewMerchant {
+interface NewMerchant {
   partnerId: string;
   merchantId: string;
   companyName: string | null;
@@ -73,9 +74,9 @@ export interface NewMerchant {
   defaultPriceList: string | null;
 }
 
-/** Inserts the merchant; undefined when the partner already has one with its merchant_id (the transaction carries on). */
-export async function insertMerchant(db: Kysely<MerchantsDb>, m: NewMerchant) {
-  return db
+/** Inserts the merchant and answers its id; 409 MERCHANT.ALREADY_EXISTS when the partner already has one with its merchant_id. */
+export async function insertMerchant(db: Kysely<MerchantsDb>, m: NewMerchant): Promise<string> {
+  const row = await db
     .insertInto('merchants')
     .values({
       partner_id: m.partnerId,
@@ -90,6 +91,8 @@ export async function insertMerchant(db: Kysely<MerchantsDb>, m: NewMerchant) {
     .onConflict((oc) => oc.constraint('merchants_partner_merchant_key').doNothing())
     .returning('id')
     .executeTakeFirst();
+  if (!row) throw await merchantIdTaken(db, m.partnerId, m.merchantId);
+  return row.id;
 }
 
 /** The partner's merchant with this merchant_id (the partner's own id). */
@@ -97,19 +100,33 @@ export async function findByMerchantId(db: Kysely<MerchantsDb>, partnerId: strin
   return db.selectFrom('merchants').select(['id', 'merchant_id', 'default_product', 'default_price_list']).where('partner_id', '=', partnerId).where('merchant_id', '=', merchantId).executeTakeFirst();
 }
 
-/** Changes the merchant; a new merchant_id a domain already names makes it registered since that link. */
+/**
+ * Changes the merchant; a new merchant_id a domain already names makes it registered since that
+ * link, and one another of the partner's merchants has is 409 MERCHANT.ALREADY_EXISTS.
+ */
 export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string, changes: Omit<Updateable<MerchantsTable>, 'id' | 'partner_id' | 'registered_at'>) {
-  return db
-    .updateTable('merchants')
-    .set({
-      ...changes,
-      ...(changes.merchant_id !== undefined ? { registered_at: sql<Date | null>`coalesce(registered_at, ${firstLinkedAt(partnerId, changes.merchant_id)})` } : {}),
-      updated_at: sql<Date>`now()`,
-    })
-    .where('partner_id', '=', partnerId)
-    .where('id', '=', id)
-    .returning('id')
-    .executeTakeFirst();
+  try {
+    return await db
+      .updateTable('merchants')
+      .set({
+        ...changes,
+        ...(changes.merchant_id !== undefined ? { registered_at: sql<Date | null>`coalesce(registered_at, ${firstLinkedAt(partnerId, changes.merchant_id)})` } : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+  } catch (err) {
+    if (isUniqueViolation(err, 'merchants_partner_merchant_key') && changes.merchant_id !== undefined) throw await merchantIdTaken(db, partnerId, changes.merchant_id);
+    throw err;
+  }
+}
+
+/** 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant that has this merchant_id. */
+async function merchantIdTaken(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) {
+  const existing = await findByMerchantId(db, partnerId, merchantId);
+  return new AppError('MERCHANT.ALREADY_EXISTS', 'This partner already has a merchant with this merchant_id.', existing ? { id: existing.id } : undefined);
 }
 
 /** Deletes the merchant; answers its merchant_id, or undefined when it did not exist. */

@@ -23,7 +23,7 @@ export interface MerchantsTable {
 }
 
 /** Projection of domain.changed: one row per domain and merchant_id the domain names. */
-export interface DomainLinksTable {
+interface DomainLinksTable {
   domain_id: string;
   partner_id: string;
   merchant_id: string;

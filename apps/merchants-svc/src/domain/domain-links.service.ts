@@ -9,7 +9,7 @@ import { SCHEMA, type MerchantsDb } from '../db/tables';
 const PROJECTION = 'domain';
 
 /** Where a domain event stands: whose domain, its version, and when it happened. */
-export interface DomainEventMeta {
+interface DomainEventMeta {
   partnerId: string;
   version: number;
   occurredAt: string;

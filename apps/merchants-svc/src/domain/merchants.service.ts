@@ -1,14 +1,9 @@
 import { isUuid, merchantMetaFilters, type CreateMerchantBody, type ListMerchantsQuery, type UpdateMerchantBody } from '@platform/contracts';
-import { inTransaction, isUniqueViolation, type Kysely } from '@platform/db';
-import { AppError, listPage, notFound } from '@platform/http';
+import { inTransaction, type Kysely } from '@platform/db';
+import { listPage, notFound } from '@platform/http';
 import { deleteLinksOfMerchant } from '../db/domain-links.repository';
 import * as merchants from '../db/merchants.repository';
 import type { MerchantsDb } from '../db/tables';
-
-const alreadyExists = async (db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) => {
-  const existing = await merchants.findByMerchantId(db, partnerId, merchantId);
-  return new AppError('MERCHANT.ALREADY_EXISTS', 'This partner already has a merchant with this merchant_id.', existing ? { id: existing.id } : undefined);
-};
 
 /** The partner's merchant with its domain, or 404 (another partner's id, a deleted one, or not an id at all). */
 export async function getMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
@@ -32,7 +27,7 @@ export async function listMerchants(db: Kysely<MerchantsDb>, partnerId: string, 
 
 /** Creates the merchant, or 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant with that merchant_id. */
 export async function createMerchant(db: Kysely<MerchantsDb>, partnerId: string, body: CreateMerchantBody) {
-  const created = await merchants.insertMerchant(db, {
+  const id = await merchants.insertMerchant(db, {
     partnerId,
     merchantId: body.merchant_id,
     companyName: body.company_name ?? null,
@@ -41,21 +36,15 @@ export async function createMerchant(db: Kysely<MerchantsDb>, partnerId: string,
     defaultProduct: body.default_product ?? null,
     defaultPriceList: body.default_price_list ?? null,
   });
-  if (!created) throw await alreadyExists(db, partnerId, body.merchant_id);
-  return getMerchant(db, partnerId, created.id);
+  return getMerchant(db, partnerId, id);
 }
 
 /** Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409. */
 export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string, body: UpdateMerchantBody) {
   const current = await getMerchant(db, partnerId, id);
   const { meta, ...fields } = body;
-  try {
-    const updated = await merchants.updateMerchant(db, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
-    if (!updated) throw notFound('merchant');
-  } catch (err) {
-    if (isUniqueViolation(err, 'merchants_partner_merchant_key') && body.merchant_id !== undefined) throw await alreadyExists(db, partnerId, body.merchant_id);
-    throw err;
-  }
+  const updated = await merchants.updateMerchant(db, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
+  if (!updated) throw notFound('merchant');
   return getMerchant(db, partnerId, current.id);
 }
 

@@ -1,1 +1,2 @@
-export * from './subscriptions';
+export * from './subscription.schema';
+export * from './subscriptions.routes';

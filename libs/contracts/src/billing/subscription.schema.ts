@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { resultOf } from '../common';
 import { subscriptionStatusSchema } from '../domains/domain.schema';
 import type { EventPayload } from '../events';
-import { defineRoute, type RouteSpec } from '../routes';
 
 export const SUBSCRIPTION_EVENTS = { changed: 'subscription.changed' } as const;
 
@@ -49,6 +47,8 @@ export const subscriptionProductChangeSchema = z.object({
 
 export type SubscriptionProductChange = z.infer<typeof subscriptionProductChangeSchema>;
 
+export const subscriptionProductChangesBodySchema = z.object({ changes: z.array(subscriptionProductChangeSchema).min(1).max(100) });
+
 export const subscriptionProductChangeResultSchema = z.object({
   subscription_id: z.string(),
   changed: z.boolean(),
@@ -57,19 +57,3 @@ export const subscriptionProductChangeResultSchema = z.object({
   version: z.number().int(),
 });
 export type SubscriptionProductChangeResult = z.infer<typeof subscriptionProductChangeResultSchema>;
-
-/** Calls between services (under /internal: never routed by the gateway, not in OpenAPI). */
-export const billingInternalRoutes = [
-  defineRoute({
-    operationId: 'changeSubscriptionProducts',
-    method: 'post',
-    path: '/internal/subscriptions/product',
-    service: 'billing',
-    permission: 'subscriptions:write',
-    tag: 'Internal',
-    summary: 'Change the product and price list of up to 100 subscriptions (domains-svc, for the partner routes)',
-    body: z.object({ changes: z.array(subscriptionProductChangeSchema).min(1).max(100) }),
-    response: resultOf(z.array(subscriptionProductChangeResultSchema)),
-    errors: ['VALIDATION.INVALID'],
-  }),
-] satisfies RouteSpec[];

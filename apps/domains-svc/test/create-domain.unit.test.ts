@@ -1,0 +1,59 @@
+import { createDomainBodySchema, resolveProductCodes, type CreateDomainBody } from '@platform/contracts';
+import type { InstanceSettings } from '../src/domain/context';
+import { createdEvents, createdState, createdView, newCompany, newDomainRows, planNewDomain, welcomeMails, type ChosenProduct } from '../src/domain/new-domain';
+import { TEST_CATALOGUE } from './support/catalogue';
+
+const SETTINGS: InstanceSettings = { widgetBaseUrl: 'https://widget.test', instance: { id: 7, name: 'i', hostname: 'i.test', region: 'eu' }, systemSegmentId: 1, widgetVersion: 3 };
+const PRO = resolveProductCodes('PRO', 'PARTNER', TEST_CATALOGUE) as ChosenProduct;
+const NOW = new Date('2026-01-02T03:04:05.000Z');
+
+const body = (extra: Record<string, unknown> = {}): CreateDomainBody =>
+  createDomainBodySchema.parse({ domain: 'shop.example.com', company_name: 'Shop Ltd', account_email: 'owner@shop.example.com', ...extra });
+const plan = (extra: Record<string, unknown> = {}) => planNewDomain('partner-1', body(extra), SETTINGS, PRO, NOW);
+
+describe('create domain: the rows, answer, events and e-mail it decides', () => {
+  it('when the action is SCAN_INVITE and a merchant is named, then the domain starts INVITED and names that merchant; otherwise NEW and none', () => {
+    expect(plan({ action: 'SCAN_INVITE', merchant_id: 'm-1' })).toMatchObject({ status: 'INVITED', merchants: ['m-1'] });
+    expect(plan()).toMatchObject({ status: 'NEW', merchants: [] });
+  });
+
+  it('when the company is reused, then only the property, domain and subdomains are inserted, all with the chosen product and the same ids', () => {
+    const p = plan({ subdomains: ['b', 'a'] });
+    const reused = { id: 'company-1', name: 'Shop Ltd', trade_name: null, id_number: null, owner_email: 'owner@shop.example.com' };
+    const rows = newDomainRows(p, reused, undefined);
+    expect(rows.company).toBeUndefined();
+    expect(rows.property).toMatchObject({ id: p.ids.property, company_id: 'company-1', name: 'shop.example.com', created_at: NOW });
+    expect(rows.domain).toMatchObject({ id: p.ids.domain, property_id: p.ids.property, company_id: 'company-1', subscription_id: p.ids.subscription, product_id: 2, price_list_id: 2, price_id: 203, instance_id: 7, widget_version: 3 });
+    expect(rows.subdomains.map((s) => s.hostname)).toEqual(p.body.subdomains);
+    expect(createdState(p, reused)).toMatchObject({ id: p.ids.domain, company_id: 'company-1', subdomains: [...p.body.subdomains].sort(), created_at: NOW.toISOString() });
+  });
+
+  it('when the company is new, then it is inserted from the request and the answer shows it', () => {
+    const p = plan({ company_trade_name: 'Shop', account_first_name: 'Ada' });
+    const company = newCompany(p);
+    expect(newDomainRows(p, company, company).company).toMatchObject({ name: 'Shop Ltd', trade_name: 'Shop', owner_email: 'owner@shop.example.com', owner_first_name: 'Ada', partner_id: 'partner-1' });
+    expect(createdView(p, company)).toMatchObject({ id: p.ids.domain, company_id: company.id, company_name: 'Shop Ltd', company_trade_name: 'Shop', status: 'NEW', activated_at: null });
+  });
+
+  it.each([
+    ['CREATE_SILENT', ['domain.created']],
+    ['SCAN', ['domain.created', 'scan.requested']],
+    ['SCAN_INVITE', ['domain.created', 'scan.requested']],
+  ])('when the action is %s, then the events are %j', (action, events) => {
+    const p = plan({ action });
+    const payloads = createdEvents(p, createdView(p, newCompany(p)));
+    expect(payloads.map((e) => e.event)).toEqual(events);
+    const scans = payloads.slice(1).map((e) => e.params);
+    expect(scans).toEqual(events.slice(1).map(() => expect.objectContaining({ invite: action === 'SCAN_INVITE', property_id: p.ids.property })));
+  });
+
+  it.each([
+    [{}, []],
+    [{ send_intro: true }, ['intro']],
+    [{ action: 'SCAN_INVITE' }, ['invite']],
+    [{ action: 'SCAN_INVITE', send_intro: true }, ['invite', 'intro']],
+  ])('when the request is %j, then the mails queued are %j', (extra, kinds) => {
+    const p = plan(extra);
+    expect(welcomeMails(p, newCompany(p)).map((m) => [m.kind, m.to])).toEqual(kinds.map((kind) => [kind, 'owner@shop.example.com']));
+  });
+});
