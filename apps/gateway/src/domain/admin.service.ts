@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PERMISSIONS, permissionSchema, dateTime } from '@platform/contracts';
-import type { Kysely } from '@platform/db';
+import { inTransaction, type Kysely } from '@platform/db';
 import { ApiKeysRepository, type ApiKeyRow } from '../db/api-keys.repository';
 import { PartnersRepository, type PartnerRow } from '../db/partners.repository';
 import { REQUIRED_FIELD_OPTIONS, type GatewayDb } from '../db/tables';
@@ -108,7 +108,7 @@ export class AdminService {
       ...(values.defaultPriceList !== undefined ? { default_price_list: clear(values.defaultPriceList) } : {}),
     };
     if (Object.keys(changes).length === 0) throw new AdminInputError('nothing to change: give --require-fields, --default-product or --default-price-list');
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       const updated = await new PartnersRepository(trx).update(values.partnerId, changes);
       if (updated) await new ApiKeysRepository(trx).notifyPartnerChanged(updated.id);
       return updated;
@@ -158,7 +158,7 @@ export class AdminService {
   /** Revokes and notifies gateways in one transaction, so the notice goes out exactly when it is true. */
   async revokeKey(keyId: string) {
     const id = parse(keyIdInput, keyId);
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       const keys = new ApiKeysRepository(trx);
       const revoked = await keys.revoke(id);
       if (revoked) await keys.notifyChanged(revoked.prefix);
