@@ -59,6 +59,68 @@ const idempotencyKeyParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
+type ToSchema = ReturnType<typeof schemaConverter>['toSchema'];
+
+/** Path parameters (always required), query parameters (arrays as repeated fields) and, on writes, the Idempotency-Key. */
+function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
+  const parameters: unknown[] = [];
+  for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
+    parameters.push({ name, in: 'path', required: true, schema: toSchema(s as z.ZodType, 'input') });
+  }
+  for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
+    const schema = s as z.ZodType;
+    const json = toSchema(schema, 'input');
+    parameters.push({
+      name,
+      in: 'query',
+      required: !schema.safeParse(undefined).success,
+      schema: json,
+      ...(json.type === 'array' ? { style: 'form', explode: true } : {}),
+      ...(typeof json.description === 'string' ? { description: json.description } : {}),
+    });
+  }
+  if (IDEMPOTENT_METHODS.has(r.method)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return parameters;
+}
+
+/** The success answer, and one error answer per status naming every code the route can answer with it. */
+function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
+  };
+  for (const code of IDEMPOTENT_METHODS.has(r.method) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
+    const status = String(ERROR_CATALOGUE[code].status);
+    const existing = responses[status] as { description: string } | undefined;
+    const description = existing ? `${existing.description}; ${code}` : code;
+    responses[status] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+    };
+  }
+  return responses;
+}
+
+/** One route's operation object. */
+function operationOf(r: RouteSpec, toSchema: ToSchema) {
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    tags: [r.tag],
+    'x-permission': r.permission,
+    parameters: parametersOf(r, toSchema),
+    ...(r.body
+      ? {
+          requestBody: {
+            required: r.bodyRequired ?? true,
+            content: { 'application/json': { schema: toSchema(r.body, 'input') } },
+          },
+        }
+      : {}),
+    responses: responsesOf(r, toSchema),
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
 export function buildOpenApi(routes: RouteSpec[], info: { title: string; version: string; description?: string }) {
   const { toSchema, components } = schemaConverter();
@@ -66,54 +128,8 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
   toSchema(errorResponseSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    const parameters: unknown[] = [];
-    for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
-      parameters.push({ name, in: 'path', required: true, schema: toSchema(s as z.ZodType, 'input') });
-    }
-    for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
-      const schema = s as z.ZodType;
-      const json = toSchema(schema, 'input');
-      parameters.push({
-        name,
-        in: 'query',
-        required: !schema.safeParse(undefined).success,
-        schema: json,
-        ...(json.type === 'array' ? { style: 'form', explode: true } : {}),
-        ...(typeof json.description === 'string' ? { description: json.description } : {}),
-      });
-    }
-    const idempotent = IDEMPOTENT_METHODS.has(r.method);
-    if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-    const responses: Record<string, unknown> = {
-      [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
-    };
-    for (const code of idempotent ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
-      const status = String(ERROR_CATALOGUE[code].status);
-      const existing = responses[status] as { description: string } | undefined;
-      const description = existing ? `${existing.description}; ${code}` : code;
-      responses[status] = {
-        description,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
-      };
-    }
     paths[r.path] ??= {};
-    paths[r.path][r.method] = {
-      operationId: r.operationId,
-      summary: r.summary,
-      ...(r.description ? { description: r.description } : {}),
-      tags: [r.tag],
-      'x-permission': r.permission,
-      parameters,
-      ...(r.body
-        ? {
-            requestBody: {
-              required: r.bodyRequired ?? true,
-              content: { 'application/json': { schema: toSchema(r.body, 'input') } },
-            },
-          }
-        : {}),
-      responses,
-    };
+    paths[r.path][r.method] = operationOf(r, toSchema);
   }
   return {
     openapi: '3.1.0',
