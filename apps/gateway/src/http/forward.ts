@@ -72,7 +72,7 @@ const NOT_COPIED = new Set([
 ]);
 
 /** Copies the service's answer to the partner: status, end-to-end headers and body bytes. */
-export function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
+function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
   const headers = upstream.headers;
   const contentType = headers['content-type'];
   const type = Array.isArray(contentType) ? contentType[0] : contentType;
