@@ -5,7 +5,7 @@ import { ServiceClient } from '@platform/http';
 import { JobRunner } from '@platform/jobs';
 import { createLogger, type Logger } from '@platform/observability';
 import { Counter } from 'prom-client';
-import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetrics } from '@platform/service';
+import { assertMigrated, createServiceMetrics, migrateService, recordJobRun, type ServiceMetrics } from '@platform/service';
 import type { Config } from './config';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { IdempotencyRepository } from './db/idempotency.repository';
@@ -106,14 +106,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const routes = overrides.routes ?? ROUTES;
   const idempotency = new IdempotencyRepository(db);
   const metrics = gatewayMetrics();
-  const jobs = new JobRunner<GatewayDb>({
-    db,
-    logger,
-    onRun: (job, outcome, seconds) => {
-      metrics.jobRuns.inc({ job, outcome });
-      metrics.jobDuration.observe({ job }, seconds);
-    },
-  }).every(pruneIdempotencyKeysJob);
+  const jobs = new JobRunner<GatewayDb>({ db, logger, onRun: recordJobRun(metrics) }).every(pruneIdempotencyKeysJob);
   jobs.start();
   return {
     config,
