@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ServiceRequest, ServiceResponse } from '@platform/http';
 import type { IdempotencyRepository, StoredAnswer } from '../db/idempotency.repository';
 import type { Upstreams } from './forward';
-import { isKeptAnswer, keyInProgress, keyReused, REPLAYED_HEADER, requestFingerprint } from './idempotency';
+import { isKeptAnswer, keyInProgress, keyReused, REPLAYED_HEADER, requestFingerprint } from '../domain/idempotency';
 import type { PortalDeps } from './portal.handler';
 
 /** One request with an Idempotency-Key, on its way to a service. */

@@ -7,9 +7,9 @@ import type { IdempotencyRepository } from '../db/idempotency.repository';
 import type { KeyAuthenticator } from '../domain/key-authenticator';
 import { authenticateKey } from './authenticate-key';
 import { forwardToService, type Upstreams } from './forward';
-import { idempotencyKeyOf } from './idempotency';
+import { idempotencyKeyOf } from '../domain/idempotency';
 import { permittedRoute } from './portal-route';
-import { FixedWindowLimiter } from './rate-limiter';
+import { FixedWindowLimiter } from '../domain/rate-limiter';
 import { bodyReader } from './request-body';
 
 export interface PortalDeps {
