@@ -18,7 +18,7 @@ const trustedProxies = z
   );
 
 /** The only place the gateway reads process.env. */
-export const configSchema = z.object({
+const configSchema = z.object({
   GATEWAY_PORT: env.port(8080),
   GATEWAY_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: env.logLevel,
@@ -46,6 +46,6 @@ export type Config = z.infer<typeof configSchema>;
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => parseEnv(configSchema, source);
 
 /** The admin CLI needs only the database. */
-export const adminConfigSchema = z.object({ DATABASE_URL: env.databaseUrl });
+const adminConfigSchema = z.object({ DATABASE_URL: env.databaseUrl });
 export type AdminConfig = z.infer<typeof adminConfigSchema>;
 export const loadAdminConfig = (source: NodeJS.ProcessEnv = process.env): AdminConfig => parseEnv(adminConfigSchema, source);

@@ -2,17 +2,19 @@ import { InternalTokenMinter } from '@platform/auth';
 import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
 import { ServiceClient } from '@platform/http';
+import { JobRunner } from '@platform/jobs';
 import { createLogger, type Logger } from '@platform/observability';
 import { Counter } from 'prom-client';
-import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetrics } from '@platform/service';
+import { assertMigrated, createServiceMetrics, migrateService, recordJobRun, type ServiceMetrics } from '@platform/service';
 import type { Config } from './config';
-import { ApiKeysRepository } from './db/api-keys.repository';
+import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { IdempotencyRepository } from './db/idempotency.repository';
 import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
 import type { Upstreams } from './http/forward';
+import { pruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.job';
 
 export interface Deps {
   config: Config;
@@ -24,6 +26,8 @@ export interface Deps {
   upstreams: Upstreams;
   idempotency: IdempotencyRepository;
   metrics: GatewayMetrics;
+  /** Periodic work (pruning Idempotency-Keys): started here, stopped by close(). */
+  jobs: JobRunner<GatewayDb>;
   /** The partner-facing route table: routing, permissions and the OpenAPI document. */
   routes: RouteSpec[];
   compiledRoutes: CompiledRoute[];
@@ -55,9 +59,6 @@ function gatewayMetrics(): GatewayMetrics {
 
 export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations };
 
-/** Idempotency keys past their TTL are dropped this often (any gateway may do it; the delete is idempotent). */
-const IDEMPOTENCY_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
-
 const upstreamUrl = (config: Config, service: ServiceName): string =>
   ({
     domains: config.DOMAINS_URL,
@@ -67,6 +68,22 @@ const upstreamUrl = (config: Config, service: ServiceName): string =>
     webhooks: config.WEBHOOKS_URL,
   })[service];
 
+/** The key as the authenticator keeps it, with the partner's settings. */
+const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
+  id: row.id,
+  partnerId: row.partner_id,
+  prefix: row.prefix,
+  secretHash: row.secret_hash,
+  permissions: row.permissions,
+  requiredFields: row.required_fields,
+  ...(row.default_product || row.default_price_list
+    ? { defaults: { ...(row.default_product ? { product: row.default_product } : {}), ...(row.default_price_list ? { priceList: row.default_price_list } : {}) } }
+    : {}),
+  allowedIp: row.allowed_ip,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+});
+
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
@@ -75,24 +92,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 10, asServiceRole: true });
   if (!config.MIGRATE_ON_BOOT) await assertMigrated(db as unknown as Kysely<unknown>, GATEWAY_DEFINITION);
   const keyRepository = new ApiKeysRepository(db);
-  const keys = new KeyAuthenticator(async (prefix): Promise<KeyRecord | undefined> => {
+  const keys = new KeyAuthenticator(async (prefix) => {
     const row = await keyRepository.findCredentialByPrefix(prefix);
-    return (
-      row && {
-        id: row.id,
-        partnerId: row.partner_id,
-        prefix: row.prefix,
-        secretHash: row.secret_hash,
-        permissions: row.permissions,
-        requiredFields: row.required_fields,
-        ...(row.default_product || row.default_price_list
-          ? { defaults: { ...(row.default_product ? { product: row.default_product } : {}), ...(row.default_price_list ? { priceList: row.default_price_list } : {}) } }
-          : {}),
-        allowedIp: row.allowed_ip,
-        expiresAt: row.expires_at,
-        revokedAt: row.revoked_at,
-      }
-    );
+    return row && keyRecordOf(row);
   }, config.KEY_CACHE_TTL_MS);
   const keyListener = await listenForKeyChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), keys, logger.child({ component: 'key-listener' }));
   const upstreams = Object.fromEntries(
@@ -103,9 +105,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   ) as Upstreams;
   const routes = overrides.routes ?? ROUTES;
   const idempotency = new IdempotencyRepository(db);
-  const prune = setInterval(() => {
-    idempotency.pruneExpired().catch((err: unknown) => logger.warn({ err }, 'pruning idempotency keys failed'));
-  }, IDEMPOTENCY_PRUNE_INTERVAL_MS).unref();
+  const metrics = gatewayMetrics();
+  const jobs = new JobRunner<GatewayDb>({ db, logger, onRun: recordJobRun(metrics) }).every(pruneIdempotencyKeysJob);
+  jobs.start();
   return {
     config,
     logger,
@@ -115,11 +117,12 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     minter: new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY),
     upstreams,
     idempotency,
-    metrics: gatewayMetrics(),
+    metrics,
+    jobs,
     routes,
     compiledRoutes: overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES,
     async close() {
-      clearInterval(prune);
+      await jobs.stop();
       await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();

@@ -5,7 +5,8 @@ import { answerClientErrors } from '@platform/http';
 import { REQUEST_ID_HEADER } from '@platform/observability';
 import { buildApp } from './app';
 import type { Deps } from './deps';
-import { portalHandler, routedOperation } from './http/portal.handler';
+import { portalHandler } from './http/portal.handler';
+import { routedOperation } from './http/portal-route';
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FixedWindowLimiter } from '../src/http/rate-limiter';
+import { FixedWindowLimiter } from '../src/domain/rate-limiter';
 
 describe('per-key fixed-window rate limiter', () => {
   let now = 1_000_000;

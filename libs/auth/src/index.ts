@@ -117,3 +117,11 @@ export class InternalTokenVerifier {
 
 const isDefaults = (v: unknown): v is PartnerDefaults =>
   typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
+
+/**
+ * Whether a verified caller may use a route: it must hold the route's permission (the gateway
+ * checked the key's; a service checks again, so a token is not a skeleton key), and an /internal
+ * route takes only a token a service signed: one the gateway minted for a partner cannot reach it.
+ */
+export const mayCallRoute = (caller: InternalCaller, route: { permission: string }, internalRoute: boolean): boolean =>
+  caller.permissions.includes(route.permission) && (!internalRoute || caller.issuer === 'services');

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { compileRoute, errorObject, matchRoute, type RouteSpec } from '@platform/contracts';
+import { compileRoute, errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
 import { answerClientErrors } from './client-errors';
 import { AppError, errorObjectOf, issuesOf, sendError } from './errors';
 import { Reply, type Handlers } from './handlers';
-import { hasBody, isJsonContentType } from './middleware';
+import { readJson, sendJson } from './json-io';
+import { hasBody } from './middleware';
 import { parseRequest } from './validate';
 
 export interface DispatcherOptions<R extends RouteSpec, C> {
@@ -36,58 +37,7 @@ export interface DispatcherOptions<R extends RouteSpec, C> {
 type AnyHandler = (input: { params: unknown; query: unknown; body: unknown; caller: unknown; req: IncomingMessage }) => unknown;
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 const unauthorized = () => new AppError('AUTH.API_KEY', 'A valid internal token is required.');
-const unreadable = () => new AppError('VALIDATION.MALFORMED_JSON', 'The request body could not be read.');
-
-/** Same bytes Express's res.json/sendError write: the JSON text with its charset and length. */
-function sendJson(res: ServerResponse, status: number, text: string) {
-  if (res.headersSent) return;
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-/** The JSON body rules of jsonBody(): 415 for other types/charsets/encodings, 413 over the limit, 400 malformed. */
-function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = req.headers['content-type'];
-  if (!isJsonContentType(type)) return Promise.reject(new AppError('REQUEST.UNSUPPORTED_MEDIA_TYPE'));
-  const charset = CHARSET.exec(type!)?.[1]?.toLowerCase() ?? 'utf-8';
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (charset !== 'utf-8' || encoding !== 'identity') {
-    return Promise.reject(new AppError('REQUEST.UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset.'));
-  }
-  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-  if (declared !== undefined && declared > limit) return Promise.reject(new AppError('REQUEST.TOO_LARGE'));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (err: AppError) => {
-      req.removeListener('data', onData);
-      req.removeListener('end', onEnd);
-      reject(err);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) stop(new AppError('REQUEST.TOO_LARGE'));
-      else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (declared !== undefined && declared !== size) return reject(unreadable());
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      if (text.length === 0) return resolve({});
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(new AppError('VALIDATION.MALFORMED_JSON'));
-      }
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', () => stop(unreadable()));
-  });
-}
 
 /**
  * Serves a route table straight on node:http (Express costs ~0.2 ms CPU per request): match ->
@@ -98,45 +48,15 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
  */
 export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOptions<R, C>): RequestListener {
   const routes = options.routes.map(compileRoute);
-  // Typed per operation for the service; one shape here, where the route decides the input.
-  const handlers = options.handlers as unknown as Record<string, AnyHandler>;
-  for (const route of routes) {
-    if (!handlers[route.spec.operationId]) throw new Error(`no handler for ${route.spec.operationId}`);
-  }
+  const handlers = handlersByOperation(routes, options.handlers);
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
-  const prefix = options.prefix;
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
   const matched = new WeakMap<ServerResponse, string>();
 
-  /** The answer as sent: a Reply's status, headers and body, or the plain result with 200. */
-  const send = (res: ServerResponse, spec: RouteSpec, result: unknown) => {
-    const answer = result instanceof Reply ? result : new Reply(200, result);
-    if (validateResponses && answer.status !== 204) {
-      const checked = spec.response.safeParse(answer.body);
-      if (!checked.success) {
-        options.logger.error({ operationId: spec.operationId, issues: issuesOf(checked.error) }, 'answer does not match the route response schema');
-        throw new AppError('SERVER.INTERNAL');
-      }
-    }
-    for (const name in answer.headers) res.setHeader(name, answer.headers[name]);
-    if (answer.status === 204) {
-      res.statusCode = 204;
-      return void res.end();
-    }
-    sendJson(res, answer.status, JSON.stringify(answer.body));
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => {
-    const authorization = req.headers.authorization;
-    const caller = authorization?.startsWith('Bearer ') && authorization.length > 7 ? options.authenticate(authorization.slice(7)) : undefined;
-    if (caller === undefined) throw unauthorized();
-    // HEAD is answered like GET (as Express does; node drops the body).
-    const match = matchRoute(routes, req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), path);
-    if (match.kind === 'not_found') throw new AppError('ROUTE.NOT_FOUND');
-    if (match.kind === 'method_not_allowed') {
-      const allowed = match.allowed.map((m) => m.toUpperCase());
-      return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
-    }
+    const caller = callerOf(req, options.authenticate);
+    const match = routeOf(routes, req, res, path);
+    if (!match) return;
     const spec = match.route.spec;
     matched.set(res, spec.operationId);
     if (options.authorize && !options.authorize(caller, spec)) {
@@ -148,30 +68,98 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
       { params: spec.params, query: spec.query, body: spec.body },
     );
     const result = await handlers[spec.operationId]({ params: parsed.params, query: parsed.query, body: parsed.body, caller, req });
-    send(res, spec, result);
+    sendResult(res, spec, result, validateResponses ? options.logger : undefined);
   };
 
   return (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    if (!(path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47))) {
-      return options.fallback(req, res);
-    }
-    const incoming = req.headers[REQUEST_ID_HEADER];
-    const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader(REQUEST_ID_HEADER, requestId);
-    const onAnswer = options.onAnswer;
-    if (onAnswer) {
-      const started = performance.now();
-      res.once('finish', () =>
-        onAnswer({ operationId: matched.get(res), method: req.method ?? 'GET', status: res.statusCode, durationMs: performance.now() - started, requestId }),
-      );
-    }
+    if (!isUnder(path, options.prefix)) return options.fallback(req, res);
+    const requestId = requestIdOf(req, res);
+    if (options.onAnswer) reportAnswer(req, res, requestId, options.onAnswer, matched);
     runWithContext({ requestId }, () =>
       handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendError(res, errorObjectOf(err, options.logger))),
     );
   };
+}
+
+/** The handlers by operationId, one for every route (checked at boot). */
+function handlersByOperation<R extends RouteSpec, C>(routes: CompiledRoute[], typed: Handlers<R, C>): Record<string, AnyHandler> {
+  // Typed per operation for the service; one shape here, where the route decides the input.
+  const handlers = typed as unknown as Record<string, AnyHandler>;
+  for (const route of routes) {
+    if (!handlers[route.spec.operationId]) throw new Error(`no handler for ${route.spec.operationId}`);
+  }
+  return handlers;
+}
+
+/** Who calls, from the bearer token; 401 without one the service accepts. */
+function callerOf<C>(req: IncomingMessage, authenticate: (token: string) => C | undefined): C {
+  const authorization = req.headers.authorization;
+  const caller = authorization?.startsWith('Bearer ') && authorization.length > 7 ? authenticate(authorization.slice(7)) : undefined;
+  if (caller === undefined) throw unauthorized();
+  return caller;
+}
+
+/**
+ * The route of the method and path, with its params; 404 throws, and 405 (with Allow) is sent,
+ * leaving undefined. HEAD is answered like GET (as Express does; node drops the body).
+ */
+function routeOf(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, path: string) {
+  const match = matchRoute(routes, req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), path);
+  if (match.kind === 'not_found') throw new AppError('ROUTE.NOT_FOUND');
+  if (match.kind === 'method_not_allowed') {
+    const allowed = match.allowed.map((m) => m.toUpperCase());
+    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+  }
+  return match;
+}
+
+/**
+ * The answer as sent: a Reply's status, headers and body, or the plain result with 200. Given a
+ * logger, an answer that does not match the route's response schema is logged and becomes 500.
+ */
+function sendResult(res: ServerResponse, spec: RouteSpec, result: unknown, checkWith: Logger | undefined) {
+  const answer = result instanceof Reply ? result : new Reply(200, result);
+  if (checkWith && answer.status !== 204) {
+    const checked = spec.response.safeParse(answer.body);
+    if (!checked.success) {
+      checkWith.error({ operationId: spec.operationId, issues: issuesOf(checked.error) }, 'answer does not match the route response schema');
+      throw new AppError('SERVER.INTERNAL');
+    }
+  }
+  for (const name in answer.headers) res.setHeader(name, answer.headers[name]);
+  if (answer.status === 204) {
+    res.statusCode = 204;
+    return void res.end();
+  }
+  sendJson(res, answer.status, JSON.stringify(answer.body));
+}
+
+/** The prefix itself or a path below it (a "/" follows), never a longer name that starts alike. */
+const isUnder = (path: string, prefix: string) => path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47);
+
+/** The caller's request id when it is well-formed, else a new one; echoed on the answer. */
+function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  return requestId;
+}
+
+/** Reports the request once its answer is sent, with the operation it was routed to. */
+function reportAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  onAnswer: NonNullable<DispatcherOptions<RouteSpec, unknown>['onAnswer']>,
+  matched: WeakMap<ServerResponse, string>,
+) {
+  const started = performance.now();
+  res.once('finish', () =>
+    onAnswer({ operationId: matched.get(res), method: req.method ?? 'GET', status: res.statusCode, durationMs: performance.now() - started, requestId }),
+  );
 }
 
 /** A node:http server for a listener (keep-alive like listen()); listen on it with listenServer. */

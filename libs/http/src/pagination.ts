@@ -1,19 +1,17 @@
 import { paginationMeta, type PaginationMeta } from '@platform/contracts';
 import { validationError } from './errors';
 
-export { paginationMeta } from '@platform/contracts';
-
 /**
  * The deepest row a paginated list serves (page × limit). Offsets cost a scan of every row
  * before them; past this, a partner narrows the list with filters (e.g. created_at_end) instead.
  */
-export const MAX_LIST_DEPTH = 100_000;
+const MAX_LIST_DEPTH = 100_000;
 
 /** Offset for a 1-based page. */
-export const pageOffset = (page: number, limit: number) => (page - 1) * limit;
+const pageOffset = (page: number, limit: number) => (page - 1) * limit;
 
 /** Rows were fetched with limit + 1: trims the extra one and says whether another page exists. */
-export function takePage<T>(rows: T[], limit: number): { items: T[]; hasMore: boolean } {
+function takePage<T>(rows: T[], limit: number): { items: T[]; hasMore: boolean } {
   return { items: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sql, type Kysely } from '@platform/db';
+import type { JobOutcome } from '@platform/jobs';
 import { consumerQueueNames, type AmqpConnection } from '@platform/messaging';
 
 /** A service's Prometheus registry, with process metrics and the HTTP metrics every service records. */
@@ -99,3 +100,9 @@ export function registerConsumerMetrics(metrics: ServiceMetrics, amqp: AmqpConne
     },
   });
 }
+
+/** A JobRunner's onRun: each run counted by outcome and timed (job_runs_total, job_run_duration_seconds). */
+export const recordJobRun = (metrics: ServiceMetrics) => (job: string, outcome: JobOutcome, seconds: number) => {
+  metrics.jobRuns.inc({ job, outcome });
+  metrics.jobDuration.observe({ job }, seconds);
+};

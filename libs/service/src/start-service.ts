@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Pool } from 'pg';
 import { z } from 'zod';
-import { InternalTokenMinter, InternalTokenVerifier, type InternalCaller } from '@platform/auth';
+import { InternalTokenMinter, InternalTokenVerifier, mayCallRoute, type InternalCaller } from '@platform/auth';
 import { parseEnv, env } from '@platform/config';
 import type { RouteSpec, ServiceName } from '@platform/contracts';
 import { createDb, migrateToLatest, ensureServiceRole, ping, sql, type Kysely, type Migration } from '@platform/db';
@@ -219,9 +219,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
           handlers,
           prefix,
           authenticate: (token) => verifier.verify(token),
-          // The gateway checked the key's permission; a service checks it again, so a token is not a skeleton key.
-          // /internal routes are for other services only (a token the gateway minted for a partner cannot reach them).
-          authorize: (caller, route) => caller.permissions.includes(route.permission) && (!servicesOnly || caller.issuer === 'services'),
+          authorize: (caller, route) => mayCallRoute(caller, route, servicesOnly),
           fallback: next,
           validateResponses: config.NODE_ENV !== 'production',
           onAnswer: ({ operationId = 'unmatched', method, status, durationMs, requestId }) => {

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from '@platform/db';
+import { deleteInBatches } from '@platform/jobs';
 import type { GatewayDb } from './tables';
 
 /** A stored answer, replayed byte for byte. */
@@ -141,9 +142,11 @@ export class IdempotencyRepository {
       .execute();
   }
 
-  /** Drops expired keys; returns how many. */
-  async pruneExpired(): Promise<number> {
-    const result = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Drops expired keys, 1,000 rows per statement (found through idempotency_keys_expires_at), until
+   * a batch comes back short or the signal aborts between two batches; returns how many went.
+   */
+  pruneExpired(signal?: AbortSignal): Promise<number> {
+    return deleteInBatches(this.db, { name: 'idempotency_keys' }, sql`expires_at < now()`, { signal });
   }
 }

@@ -33,7 +33,7 @@ export interface ApiKeysTable {
   created_at: ColumnType<Date, never, never>;
 }
 
-/** A partner's Idempotency-Key and the answer it replays (Stripe's semantics, see idempotency.ts). */
+/** A partner's Idempotency-Key and the answer it replays (Stripe's semantics, see domain/idempotency.ts). */
 export interface IdempotencyKeysTable {
   partner_id: string;
   key: string;

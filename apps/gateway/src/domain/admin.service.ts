@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PERMISSIONS, permissionSchema, dateTime } from '@platform/contracts';
-import type { Kysely } from '@platform/db';
+import { inTransaction, type Kysely } from '@platform/db';
 import { ApiKeysRepository, type ApiKeyRow } from '../db/api-keys.repository';
 import { PartnersRepository, type PartnerRow } from '../db/partners.repository';
 import { REQUIRED_FIELD_OPTIONS, type GatewayDb } from '../db/tables';
@@ -18,14 +18,14 @@ export class AdminInputError extends Error {
   }
 }
 
-export const createPartnerInput = z.object({
+const createPartnerInput = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200),
   requiredFields: z.array(z.string().pipe(z.enum(REQUIRED_FIELD_OPTIONS))).default([]),
 });
 
 const code = z.string().trim().min(1, 'must not be empty').max(64);
 
-export const updatePartnerInput = z.object({
+const updatePartnerInput = z.object({
   partnerId: z.uuid('must be a partner id (uuid)'),
   requiredFields: createPartnerInput.shape.requiredFields.unwrap().optional(),
   /** A product code of billing-svc's catalogue; "none" clears it. */
@@ -33,7 +33,7 @@ export const updatePartnerInput = z.object({
   defaultPriceList: code.optional(),
 });
 
-export const createKeyInput = z.object({
+const createKeyInput = z.object({
   partnerId: z.uuid('must be a partner id (uuid)'),
   /** No list means every permission. */
   permissions: z.array(z.string().pipe(permissionSchema)).min(1).optional(),
@@ -45,7 +45,7 @@ export const createKeyInput = z.object({
   name: z.string().trim().min(1).max(100).optional(),
 });
 
-export const keyIdInput = z.uuid('must be a key id (uuid)');
+const keyIdInput = z.uuid('must be a key id (uuid)');
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
@@ -58,7 +58,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const partnerView = (p: PartnerRow) => ({
+const partnerView = (p: PartnerRow) => ({
   id: p.id,
   name: p.name,
   required_fields: p.required_fields,
@@ -68,7 +68,7 @@ export const partnerView = (p: PartnerRow) => ({
 });
 
 /** What an operator may see of a key: never the key or its hash. */
-export const keyView = (k: ApiKeyRow, now = Date.now()) => ({
+const keyView = (k: ApiKeyRow, now = Date.now()) => ({
   id: k.id,
   partner_id: k.partner_id,
   name: k.name,
@@ -108,7 +108,7 @@ export class AdminService {
       ...(values.defaultPriceList !== undefined ? { default_price_list: clear(values.defaultPriceList) } : {}),
     };
     if (Object.keys(changes).length === 0) throw new AdminInputError('nothing to change: give --require-fields, --default-product or --default-price-list');
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       const updated = await new PartnersRepository(trx).update(values.partnerId, changes);
       if (updated) await new ApiKeysRepository(trx).notifyPartnerChanged(updated.id);
       return updated;
@@ -158,7 +158,7 @@ export class AdminService {
   /** Revokes and notifies gateways in one transaction, so the notice goes out exactly when it is true. */
   async revokeKey(keyId: string) {
     const id = parse(keyIdInput, keyId);
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.db, async (trx) => {
       const keys = new ApiKeysRepository(trx);
       const revoked = await keys.revoke(id);
       if (revoked) await keys.notifyChanged(revoked.prefix);

@@ -8,7 +8,7 @@ const KEY_PATTERN = new RegExp(`^(${KEY_PREFIX}[0-9A-Za-z]{${ID_LENGTH}})_[0-9A-
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Uniform base62 characters: bytes >= 248 are rejected so no character is favoured. */
-export function randomBase62(length: number): string {
+function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
@@ -18,7 +18,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+const hashApiKey = (key: string): Buffer => createHash('sha256').update(key).digest();
 
 export interface NewApiKey {
   key: string;

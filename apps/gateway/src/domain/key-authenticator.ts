@@ -33,7 +33,7 @@ const NEGATIVE_TTL_MS = 2_000;
 const MAX_ENTRIES = 100_000;
 
 /** IPv4 clients on a dual-stack socket appear as ::ffff:a.b.c.d. */
-export const normaliseIp = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
+const normaliseIp = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
 
 function ipListFor(allowedIp: string): BlockList {
   const list = new BlockList();

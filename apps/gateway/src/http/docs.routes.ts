@@ -13,7 +13,7 @@ Every error answers \`{"error": {"code", "ns", "message", "status", "data"?}}\`;
 const GATEWAY_ERRORS: ErrorCode[] = ['AUTH.API_KEY', 'AUTH.FORBIDDEN', 'RATE.LIMITED', 'SERVICE.UNAVAILABLE'];
 const BODY_ERRORS: ErrorCode[] = ['VALIDATION.MALFORMED_JSON', 'REQUEST.TOO_LARGE', 'REQUEST.UNSUPPORTED_MEDIA_TYPE'];
 
-export function openApiDocument(routes: RouteSpec[]) {
+function openApiDocument(routes: RouteSpec[]) {
   const withGatewayErrors = routes.map((r) => ({
     ...r,
     errors: [...new Set([...r.errors, ...GATEWAY_ERRORS, ...(r.body ? BODY_ERRORS : [])])],

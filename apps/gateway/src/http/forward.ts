@@ -1,12 +1,62 @@
-import type { ServerResponse } from 'node:http';
-import { errorObject, type ServiceName } from '@platform/contracts';
-import { isJsonContentType, type ServiceClient, type ServiceResponse } from '@platform/http';
-import { sendError } from '@platform/http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { InternalTokenMinter } from '@platform/auth';
+import { errorObject, type RouteSpec, type ServiceName } from '@platform/contracts';
+import { AppError, isJsonContentType, sendError, type ServiceClient, type ServiceRequest, type ServiceResponse } from '@platform/http';
+import type { KeyRecord } from '../domain/key-authenticator';
+import { forwardOnce } from './idempotent-forward';
+import type { PortalDeps } from './portal.handler';
 
 export type Upstreams = Record<ServiceName, ServiceClient>;
 
-/** Never relayed: hop-by-hop fields (RFC 9110 7.6.1) and fields the gateway sets itself. */
-const NOT_RELAYED = new Set([
+/** A checked /portal request, ready to go to the service that owns its route. */
+export interface PortalCall {
+  key: KeyRecord;
+  spec: RouteSpec;
+  body: Buffer | undefined;
+  idempotencyKey: string | undefined;
+  ip: string;
+  requestId: string;
+}
+
+/**
+ * Sends the request to its service (at most once with an Idempotency-Key) and answers the
+ * partner with the service's answer. A 500 is counted and logged as a bug to fix.
+ */
+export async function forwardToService(deps: PortalDeps, req: IncomingMessage, res: ServerResponse, call: PortalCall) {
+  const service = call.spec.service;
+  const request = upstreamRequest(deps.minter, req, call);
+  try {
+    const upstream =
+      call.idempotencyKey === undefined
+        ? await deps.upstreams[service].request(request)
+        : await forwardOnce(deps, { partnerId: call.key.partnerId, idempotencyKey: call.idempotencyKey, request, service, requestId: call.requestId }, res);
+    if (!upstream) return;
+    if (upstream.status === 500) {
+      deps.onServerError(service);
+      deps.logger.error({ upstream: service, status: upstream.status, requestId: call.requestId }, 'service answered 500: a bug to fix');
+    }
+    sendUpstreamAnswer(res, upstream);
+  } catch (err) {
+    if (err instanceof AppError) deps.logger.warn({ upstream: service, code: err.code, requestId: call.requestId }, 'upstream call failed');
+    throw err;
+  }
+}
+
+/** The partner's request as the service receives it: the gateway's internal token for the key in place of the key. */
+function upstreamRequest(minter: InternalTokenMinter, req: IncomingMessage, { key, spec, body, ip, requestId }: PortalCall): ServiceRequest {
+  const token = minter.mint(
+    { partnerId: key.partnerId, keyId: key.id, permissions: key.permissions, requiredFields: key.requiredFields, defaults: key.defaults },
+    spec.service,
+  );
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
+  if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
+  if (req.headers.accept) headers.accept = req.headers.accept;
+  return { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body };
+}
+
+/** Never copied to the partner: hop-by-hop fields (RFC 9110 7.6.1) and fields the gateway sets itself. */
+const NOT_COPIED = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',
@@ -21,8 +71,8 @@ const NOT_RELAYED = new Set([
   'x-request-id',
 ]);
 
-/** Copies the service's answer: status, end-to-end headers and body bytes. */
-export function relay(res: ServerResponse, upstream: ServiceResponse) {
+/** Copies the service's answer to the partner: status, end-to-end headers and body bytes. */
+function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
   const headers = upstream.headers;
   const contentType = headers['content-type'];
   const type = Array.isArray(contentType) ? contentType[0] : contentType;
@@ -35,7 +85,7 @@ export function relay(res: ServerResponse, upstream: ServiceResponse) {
   const named = connection ? new Set(String(connection).toLowerCase().split(',').map((s) => s.trim())) : undefined;
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || NOT_RELAYED.has(name) || named?.has(name)) continue;
+    if (value === undefined || NOT_COPIED.has(name) || named?.has(name)) continue;
     res.setHeader(name, value);
   }
   res.statusCode = upstream.status;

@@ -8,7 +8,7 @@ import { AppError, validationError } from '@platform/http';
  * with another request is 409 IDEMPOTENCY.KEY_REUSED; while the first still runs, 409
  * IDEMPOTENCY.IN_PROGRESS. Answers of 5xx are not kept, so a retry runs the request again.
  */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
