@@ -53,7 +53,7 @@ function gatewayMetrics(): GatewayMetrics {
   return { ...metrics, upstreamServerErrors };
 }
 
-export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations };
+export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations, chassisTables: false };
 
 /** Idempotency keys past their TTL are dropped this often (any gateway may do it; the delete is idempotent). */
 const IDEMPOTENCY_PRUNE_INTERVAL_MS = 10 * 60 * 1000;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute, resultOf } from '@platform/contracts';
 import { createTestDatabase, startTestService, testInfra } from '@platform/testing';
 import { writeOutbox } from '@platform/messaging';
-import { chassisMigrations, startService, type ServiceDefinition } from '../src';
+import { startService, type ServiceDefinition } from '../src';
 
 const pingRoute = defineRoute({
   operationId: 'ping',
@@ -22,7 +22,7 @@ const withRoute: ServiceDefinition<unknown, Record<string, never>, typeof pingRo
   schema: 'chassis_test',
   audience: 'billing',
   listen: { portEnv: 'CHASSIS_TEST_PORT', hostEnv: 'CHASSIS_TEST_HOST', defaultPort: 0 },
-  migrations: chassisMigrations('chassis_test'),
+  migrations: {},
   routes: [pingRoute],
   handlers: () => ({ ping: ({ caller }) => ({ result: { partner: caller.partnerId } }) }),
 };
