@@ -27,5 +27,5 @@ export const billingService: ServiceDefinition<BillingDb, Record<string, never>,
   context: ({ db }) => ({ db, catalogue: cachedCatalogue(() => loadCatalogue(db), 5_000) }),
   routes,
   handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...subscriptionHandlers(ctx.db) }),
-  consumers: (_ctx, { config }) => [domainEventsConsumer(config.EVENTS_EXCHANGE)],
+  consumers: () => [domainEventsConsumer()],
 };

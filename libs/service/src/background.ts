@@ -48,15 +48,15 @@ export function jobRunner<DB>(runtime: ServiceRuntime<DB, ServiceConfig>, schema
 export function startConsumers<DB>(runtime: ServiceRuntime<DB, ServiceConfig>, schema: string, specs: ConsumerSpec<DB>[], onStarted: (consumer: Consumer) => void): Consumer[] {
   const { amqp, pool, db, config, logger } = runtime;
   return specs.map((spec) => {
-    const consumer = startConsumer<DB>({ ...spec, amqp, pool, db, schema, exchange: config.EVENTS_EXCHANGE, logger });
+    const consumer = startConsumer<DB>({ ...spec, queue: runtime.consumerQueue(spec.name), amqp, pool, db, schema, exchange: config.EVENTS_EXCHANGE, logger });
     onStarted(consumer);
     return consumer;
   });
 }
 
 /** Every queue the consumers declare: work, parked and retry. */
-export const declaredQueues = (specs: Pick<ConsumerSpec<unknown>, 'queue' | 'retryDelaysMs'>[]) =>
+export const declaredQueues = (runtime: Pick<ServiceRuntime<unknown, ServiceConfig>, 'consumerQueue'>, specs: Pick<ConsumerSpec<unknown>, 'name' | 'retryDelaysMs'>[]) =>
   specs.flatMap((c) => {
-    const names = consumerQueueNames(c.queue, (c.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS).length);
+    const names = consumerQueueNames(runtime.consumerQueue(c.name), (c.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS).length);
     return [names.work, names.parked, ...names.retry];
   });

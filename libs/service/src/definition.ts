@@ -24,6 +24,8 @@ export interface ServiceRuntime<DB, Cfg> {
   metrics: ServiceMetrics;
   /** A client for another service (one per target, kept for the process); needs SERVICE_JWT_PRIVATE_KEY. */
   call(target: ServiceName): ServiceCaller;
+  /** The queue of the service's consumer (named by the chassis), also the scope of its processed message ids, e.g. for events pushed over HTTP. */
+  consumerQueue(name?: string): string;
 }
 
 /** Work that runs beside the server (a job runner, a mail sender): started after boot, stopped before the database closes. */
@@ -32,8 +34,11 @@ export interface BackgroundWork {
   stop(): Promise<void>;
 }
 
-/** One consumer of the service: its queue and typed handlers; the chassis adds the connection, schema and exchange. */
-export type ConsumerSpec<DB> = Omit<ConsumerOptions<DB>, 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'>;
+/** One consumer of the service: its bindings and typed handlers; the chassis adds the queue, connection, schema and exchange. */
+export type ConsumerSpec<DB> = Omit<ConsumerOptions<DB>, 'queue' | 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'> & {
+  /** Only for a second consumer of the same service, e.g. 'scans': its queue is <exchange>.<service>.<name>. */
+  name?: string;
+};
 
 /** The configuration a service runs with: the chassis' and its own. */
 export type ConfigOf<X extends z.ZodRawShape> = ServiceConfig & z.infer<z.ZodObject<X>>;

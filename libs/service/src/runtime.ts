@@ -4,6 +4,12 @@ import type { Logger } from '@platform/observability';
 import type { ServiceConfig } from './config';
 import { ServiceCaller } from './service-caller';
 
+/**
+ * The queue the chassis names for a consumer of a service: <exchange>.<service>, and
+ * <exchange>.<service>.<name> for another consumer of the same service.
+ */
+export const consumerQueue = (exchange: string, service: string, name?: string) => (name === undefined ? `${exchange}.${service}` : `${exchange}.${service}.${name}`);
+
 /** Clients for the other services, one per target, made on first use and closed together. */
 export function serviceCallers(name: string, config: ServiceConfig, logger: Logger) {
   const callers = new Map<ServiceName, ServiceCaller>();

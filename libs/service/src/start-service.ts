@@ -12,7 +12,7 @@ import type { BackgroundWork, ConfigOf, RunningService, ServiceDefinition, Servi
 import { serviceListener } from './listener';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics } from './metrics';
 import { assertMigrated, migrateService } from './migrate';
-import { serviceCallers } from './runtime';
+import { consumerQueue, serviceCallers } from './runtime';
 import { StartedThings } from './started';
 
 type RelayDb = { db: Kysely<unknown>; pool: Pool };
@@ -65,7 +65,9 @@ async function connect<DB, X extends z.ZodRawShape>(definition: Pick<ServiceDefi
   await amqp.ready(5_000);
   const callers = serviceCallers(definition.name, config, logger);
   started.push('service callers', callers.close);
-  const runtime: ServiceRuntime<DB, ConfigOf<X>> = { name: definition.name, config, logger, db, pool, amqp, metrics: createServiceMetrics(definition.name), call: callers.call };
+  const metrics = createServiceMetrics(definition.name);
+  const queueOf = (name?: string) => consumerQueue(config.EVENTS_EXCHANGE, definition.name, name);
+  const runtime: ServiceRuntime<DB, ConfigOf<X>> = { name: definition.name, config, logger, db, pool, amqp, metrics, call: callers.call, consumerQueue: queueOf };
   return { runtime, relayDb };
 }
 
@@ -90,8 +92,8 @@ async function startBackground<DB, X extends z.ZodRawShape, Ctx>(
   // Serve only once every consumer's queues exist and are bound: an event published after boot is never missed.
   await Promise.all(consumers.map((c) => c.ready(10_000)));
   registerOutboxMetrics(runtime.metrics, schema, runtime.db as Kysely<unknown>);
-  registerConsumerMetrics(runtime.metrics, runtime.amqp, specs.map((c) => c.queue));
-  return declaredQueues(specs);
+  registerConsumerMetrics(runtime.metrics, runtime.amqp, specs.map((c) => runtime.consumerQueue(c.name)));
+  return declaredQueues(runtime, specs);
 }
 
 /** Stops accepting connections and waits for the open ones to end. */

@@ -44,6 +44,7 @@ describe('startService when a step of the boot fails', () => {
     const database = await createTestDatabase('failboot');
     const schema = uniqueName('failboot').toLowerCase();
     const exchange = uniqueName('failboot_events');
+    // The queue the chassis names for the service's consumer.
     const queue = `${exchange}.failboot-svc`;
     const held = await holdPort();
     let jobRuns = 0;
@@ -52,7 +53,7 @@ describe('startService when a step of the boot fails', () => {
       schema,
       listen: { portEnv: 'FAILBOOT_PORT', hostEnv: 'FAILBOOT_HOST', defaultPort: 0 },
       migrations: {},
-      consumers: () => [{ queue, bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }],
+      consumers: () => [{ bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }],
       // Due at once and every 5 ms: it runs during the boot, and would go on running if left behind.
       jobs: () => [{ name: 'tick', intervalMs: 5, run: async () => void jobRuns++ }],
     };

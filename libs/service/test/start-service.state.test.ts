@@ -88,7 +88,7 @@ describe('startService', () => {
 
   it('when events wait in the outbox and a consumer has a queue, then /metrics shows the backlog, its age and the queue depths', async () => {
     const t = await startTestService(
-      { ...withRoute, consumers: () => [{ queue: `chassis_q_${Date.now()}`, bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }] },
+      { ...withRoute, consumers: () => [{ bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }] },
       { OUTBOX_RELAY_ENABLED: 'false' },
     );
     try {
@@ -99,7 +99,8 @@ describe('startService', () => {
       const metrics = await (await fetch(`${t.url}/metrics`)).text();
       expect(metrics).toMatch(/^outbox_unpublished_events\{service="chassis-test"\} 3$/m);
       expect(metrics).toMatch(/^outbox_oldest_unpublished_seconds\{service="chassis-test"\} \d/m);
-      expect(metrics).toMatch(/^consumer_queue_messages\{queue="chassis_q_\d+",kind="parked",service="chassis-test"\} 0$/m);
+      // The queue the chassis names: <exchange>.<service>.
+      expect(metrics).toContain(`\nconsumer_queue_messages{queue="${t.exchange}.chassis-test",kind="parked",service="chassis-test"} 0\n`);
     } finally {
       await t.close();
     }
