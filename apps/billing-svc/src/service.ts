@@ -21,5 +21,5 @@ export const billingService: ServiceDefinition<BillingDb, Record<string, never>,
   context: ({ db }) => ({ db, catalogue: cachedCatalogue(() => loadCatalogue(db), 5_000) }),
   routes,
   handlers: (ctx) => ({ ...productHandlers(ctx.catalogue), ...internalHandlers(ctx.db) }),
-  consumers: (_ctx, { config }) => [domainEventsConsumer(config.EVENTS_EXCHANGE)],
+  consumers: () => [domainEventsConsumer()],
 };

@@ -1,4 +1,4 @@
-import { chassisMigrations, type ServiceDefinition } from '@platform/service';
+import type { ServiceDefinition } from '@platform/service';
 
 /** Consent records: on the chassis, migrated and healthy, serving and consuming nothing until its issue. */
 export const consentService = {
@@ -6,5 +6,5 @@ export const consentService = {
   schema: 'consent',
   audience: 'consent',
   listen: { portEnv: 'CONSENT_PORT', hostEnv: 'CONSENT_HOST', defaultPort: 8084 },
-  migrations: { ...chassisMigrations('consent') },
+  migrations: {},
 } satisfies ServiceDefinition<unknown, Record<string, never>, never, undefined>;

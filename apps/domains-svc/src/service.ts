@@ -68,7 +68,7 @@ export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, 
   },
   routes: domainsServiceRoutes,
   handlers: (ctx) => ({ ...domainHandlers(ctx), ...subdomainHandlers(ctx), ...subscriptionHandlers(ctx) }),
-  consumers: (_ctx, { config }) => [subscriptionEventsConsumer(config.EVENTS_EXCHANGE)],
+  consumers: () => [subscriptionEventsConsumer()],
   jobs: (ctx, { config, logger }) => [
     ...mailJobs(ctx.mailer, logger.child({ subsystem: 'mail' }), {
       from: config.MAIL_FROM,

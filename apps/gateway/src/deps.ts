@@ -57,7 +57,7 @@ function gatewayMetrics(): GatewayMetrics {
   return { ...metrics, upstreamServerErrors };
 }
 
-export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations };
+export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations, chassisTables: false };
 
 const upstreamUrl = (config: Config, service: ServiceName): string =>
   ({

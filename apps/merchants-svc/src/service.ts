@@ -16,8 +16,8 @@ export const merchantsService: ServiceDefinition<MerchantsDb, Record<string, nev
   audience: 'merchants',
   listen: { portEnv: 'MERCHANTS_PORT', hostEnv: 'MERCHANTS_HOST', defaultPort: 8083 },
   migrations,
-  context: ({ db, config }) => ({ db, domainEvents: domainEventsConsumer(config.EVENTS_EXCHANGE) }),
+  context: ({ db }) => ({ db, domainEvents: domainEventsConsumer() }),
   routes,
-  handlers: (ctx, { logger }) => ({ ...merchantHandlers(ctx.db), ...internalHandlers(ctx.db, { ...ctx.domainEvents, schema: SCHEMA, logger }) }),
+  handlers: (ctx, { logger, consumerQueue }) => ({ ...merchantHandlers(ctx.db), ...internalHandlers(ctx.db, { ...ctx.domainEvents, queue: consumerQueue(), schema: SCHEMA, logger }) }),
   consumers: (ctx) => [ctx.domainEvents],
 };

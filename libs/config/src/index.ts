@@ -22,7 +22,7 @@ const bool = (fallback: boolean) =>
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** "250ms", "5s", "30m", "2h", "1d" or plain milliseconds; undefined when malformed. */
-export function parseDuration(text: string): number | undefined {
+function parseDuration(text: string): number | undefined {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
   return m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : undefined;
 }

@@ -1,14 +1,15 @@
-import { Kysely, Migrator, sql, type CompiledQuery, type Migration, type RawBuilder, type Transaction } from 'kysely';
+import { Kysely, sql, type CompiledQuery, type Migration, type RawBuilder, type Transaction } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
-import { AppError } from '@platform/http';
-import type { ErrorCode } from '@platform/contracts';
 import { CommitHookDialect } from './after-commit';
-import { ensureServiceRole, serviceRoleOption } from './service-role';
+import { isRetryable, pgErrorCode } from './pg-errors';
+import { serviceRoleOption } from './service-role';
 
 export { sql };
 export { afterCommit } from './after-commit';
-export { listen, type Listener, type ListenHandlers } from './listen';
-export { ensureServiceRole, serviceRoleName, serviceRoleOption, serviceRoleUrl } from './service-role';
+export { listen, type Listener } from './listen';
+export { migrateToLatest } from './migrate';
+export { isUniqueViolation, PG_FOREIGN_KEY_VIOLATION, rethrowUnique } from './pg-errors';
+export { ensureServiceRole, serviceRoleName, serviceRoleUrl } from './service-role';
 export type { Kysely, Transaction, Migration };
 
 export interface DbOptions {
@@ -24,7 +25,7 @@ export interface DbOptions {
   asServiceRole?: boolean;
 }
 
-export function createPool(options: DbOptions): Pool {
+function createPool(options: DbOptions): Pool {
   const config: PoolConfig = {
     connectionString: options.url,
     max: options.max ?? 10,
@@ -62,7 +63,7 @@ const MAX_PREPARED = 2_000;
  * that is ~80% of its cost (measured 3.4k vs 17k queries/s on 2 cores). Naming each distinct
  * DML text makes pg prepare it once per connection and PostgreSQL reuse the plan.
  */
-export function preparingPool(pool: Pool) {
+function preparingPool(pool: Pool) {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -88,78 +89,10 @@ export function preparingPool(pool: Pool) {
   };
 }
 
-export interface ServiceDbOptions extends Omit<DbOptions, 'asServiceRole'> {
-  migrations: Record<string, Migration>;
-}
-
-/**
- * A service's boot: migrates its schema and sets up its role with a short-lived admin connection
- * (the URL's user), then returns the runtime handle running as `svc_<schema>`, so that a service
- * reading or writing another's schema gets a permission error from PostgreSQL (42501).
- */
-export async function openServiceDb<DB>(options: ServiceDbOptions): Promise<{ db: Kysely<DB>; pool: Pool }> {
-  const { migrations, ...dbOptions } = options;
-  const admin = createDb<unknown>({ ...dbOptions, max: 1 });
-  try {
-    await ping(admin.db);
-    await migrateToLatest(admin.db, options.schema, migrations);
-    await ensureServiceRole(admin.db, options.schema);
-  } finally {
-    await admin.db.destroy();
-  }
-  return createDb<DB>({ ...dbOptions, asServiceRole: true });
-}
-
-/** Creates the schema if needed and applies the service's forward-only migrations in name order. */
-export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>) {
-  try {
-    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
-  } catch (err) {
-    // Another process created it at the same moment (IF NOT EXISTS does not cover the race).
-    if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
-  }
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableSchema: schema,
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '?'} of schema ${schema} failed: ${String(error)}`);
-  }
-  return results ?? [];
-}
-
 /** Checks the database answers; used by readiness probes and fail-fast boot. */
 export async function ping(db: Kysely<unknown>) {
   await sql`SELECT 1`.execute(db);
 }
-
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_SERIALIZATION_FAILURE = '40001';
-export const PG_DEADLOCK_DETECTED = '40P01';
-export const PG_FOREIGN_KEY_VIOLATION = '23503';
-export const PG_INVALID_TEXT = '22P02';
-
-export const pgErrorCode = (err: unknown): string | undefined =>
-  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-
-export const isUniqueViolation = (err: unknown, constraint?: string) =>
-  pgErrorCode(err) === PG_UNIQUE_VIOLATION &&
-  (constraint === undefined || (err as { constraint?: string }).constraint === constraint);
-
-/** Maps a unique violation to the contract's 409 code at the repository edge; rethrows anything else. */
-export function rethrowUnique(err: unknown, code: ErrorCode, message?: string, constraint?: string): never {
-  if (isUniqueViolation(err, constraint)) throw new AppError(code, message);
-  throw err;
-}
-
-/** Failures PostgreSQL asks the client to resolve by running the transaction again. */
-const isRetryable = (err: unknown) => {
-  const code = pgErrorCode(err);
-  return code === PG_SERIALIZATION_FAILURE || code === PG_DEADLOCK_DETECTED;
-};
 
 /**
  * Runs fn in a transaction, and again (up to `attempts` times) when PostgreSQL aborts it for a

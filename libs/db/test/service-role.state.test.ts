@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createTestDatabase, testInfra, uniqueName, waitFor } from '@platform/testing';
-import { openServiceDb, serviceRoleName, serviceRoleUrl, sql, type Kysely, type Migration } from '../src';
+import { createDb, ensureServiceRole, migrateToLatest, serviceRoleName, serviceRoleUrl, sql, type Kysely, type Migration } from '../src';
 
 // Roles are cluster-wide, so every schema (hence role) is unique to this run and dropped at the end.
 const schemas: string[] = [];
@@ -22,8 +22,16 @@ const newSchema = () => {
   return schema;
 };
 
+/** A service's boot: migrates and sets up the role as the URL's user, then connects as the role. */
 async function open(url: string, schema: string, migrations = itemsTable(schema)) {
-  const handle = await openServiceDb<unknown>({ url, schema, migrations, max: 2 });
+  const admin = createDb<unknown>({ url, schema, max: 1 });
+  try {
+    await migrateToLatest(admin.db, schema, migrations);
+    await ensureServiceRole(admin.db, schema);
+  } finally {
+    await admin.db.destroy();
+  }
+  const handle = createDb<unknown>({ url, schema, max: 2, asServiceRole: true });
   handles.push(handle.db);
   return handle;
 }

@@ -9,8 +9,6 @@ export type HealthCheck = () => Promise<void>;
 
 export interface ServiceAppOptions {
   logger: Logger;
-  /** Routers mounted after the common middleware (request id, JSON body). */
-  routers: Router[];
   /** Checks for /health/ready (database, broker...). /health/live answers while the process runs. */
   readiness?: Record<string, HealthCheck>;
   bodyLimit?: string;
@@ -42,7 +40,7 @@ export function healthRouter(readiness: Record<string, HealthCheck>): Router {
   return router;
 }
 
-/** The common shape of every service: request id, JSON body rules, health, routers, 404, one error handler. */
+/** What a service answers beside its routes: health, metrics, and for anything else (after request id and JSON body rules) the 404 through the one error handler. */
 export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -57,7 +55,6 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   }
   app.use(requestId);
   app.use(jsonBody(options.bodyLimit));
-  for (const router of options.routers) app.use(router);
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { env } from '@platform/config';
+import { env, parseEnv } from '@platform/config';
 
 /** What every service reads from its environment; a service adds its own variables to it. */
-export const serviceConfigSchema = z.object({
+const serviceConfigSchema = z.object({
   LOG_LEVEL: env.logLevel,
   NODE_ENV: z.string().default('development'),
   DATABASE_URL: env.databaseUrl,
@@ -35,3 +35,21 @@ export const serviceConfigSchema = z.object({
   MIGRATE_ON_BOOT: env.bool(false),
 });
 export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
+
+/** A service's configuration read from the environment once: the chassis' variables, its own, its port and host. */
+export function parseServiceConfig<X extends z.ZodRawShape>(
+  definition: { config?: X; listen: { portEnv: string; hostEnv: string; defaultPort: number } },
+  source: NodeJS.ProcessEnv,
+): { config: ServiceConfig & z.infer<z.ZodObject<X>>; port: number; host: string } {
+  const schema = serviceConfigSchema.extend({
+    ...(definition.config ?? {}),
+    [definition.listen.portEnv]: env.port(definition.listen.defaultPort),
+    [definition.listen.hostEnv]: z.string().default('127.0.0.1'),
+  });
+  const parsed = parseEnv(schema, source) as Record<string, unknown>;
+  return {
+    config: parsed as ServiceConfig & z.infer<z.ZodObject<X>>,
+    port: parsed[definition.listen.portEnv] as number,
+    host: parsed[definition.listen.hostEnv] as string,
+  };
+}

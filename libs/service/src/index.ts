@@ -1,6 +1,8 @@
 /** The service chassis: how every service boots, migrates, serves, consumes, measures and stops. */
-export * from './config';
-export * from './metrics';
-export * from './migrations';
-export * from './service-caller';
-export * from './start-service';
+export type { ServiceConfig } from './config';
+export type { BackgroundWork, ConsumerSpec, RunningService, ServiceDefinition, ServiceRuntime } from './definition';
+export { createServiceMetrics, recordJobRun, type ServiceMetrics } from './metrics';
+export { assertMigrated, migrateSchema, migrateService, runMigrations, schemaMigrations } from './migrate';
+export { chassisMigrations, type ServiceMigration } from './migrations';
+export { ServiceCaller } from './service-caller';
+export { runService, startService } from './start-service';

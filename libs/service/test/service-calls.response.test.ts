@@ -3,7 +3,7 @@ import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
 import { defineRoute, resultOf } from '@platform/contracts';
 import { AppError } from '@platform/http';
 import { startTestService, type TestService } from '@platform/testing';
-import { chassisMigrations, type ServiceDefinition } from '../src';
+import type { ServiceDefinition } from '../src';
 
 const echoSchema = resultOf(z.object({ partner: z.string(), requestId: z.string(), calls: z.number() }));
 const route = <const Id extends string>(operationId: Id, method: 'get' | 'post', path: string, service: 'merchants' | 'billing') =>
@@ -46,7 +46,7 @@ const target: ServiceDefinition<unknown, Record<string, never>, typeof echo | ty
   schema: 'call_target',
   audience: 'merchants',
   listen: { portEnv: 'T_PORT', hostEnv: 'T_HOST', defaultPort: 0 },
-  migrations: chassisMigrations('call_target'),
+  migrations: {},
   routes: [echo, flakyGet, flakyPost, named],
   handlers: () => {
     const answer = (caller: { partnerId: string }, requestId: string | string[] | undefined) => ({ result: { partner: caller.partnerId, requestId: String(requestId), calls } });
@@ -73,7 +73,7 @@ const caller: ServiceDefinition<unknown, Record<string, never>, typeof relay, un
   schema: 'call_source',
   audience: 'billing',
   listen: { portEnv: 'S_PORT', hostEnv: 'S_HOST', defaultPort: 0 },
-  migrations: chassisMigrations('call_source'),
+  migrations: {},
   routes: [relay],
   handlers: (_ctx, runtime) => ({
     relay: async ({ caller: who, params }) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute, resultOf } from '@platform/contracts';
 import { createTestDatabase, startTestService, testInfra } from '@platform/testing';
 import { writeOutbox } from '@platform/messaging';
-import { chassisMigrations, startService, type ServiceDefinition } from '../src';
+import { startService, type ServiceDefinition } from '../src';
 
 const pingRoute = defineRoute({
   operationId: 'ping',
@@ -22,7 +22,7 @@ const withRoute: ServiceDefinition<unknown, Record<string, never>, typeof pingRo
   schema: 'chassis_test',
   audience: 'billing',
   listen: { portEnv: 'CHASSIS_TEST_PORT', hostEnv: 'CHASSIS_TEST_HOST', defaultPort: 0 },
-  migrations: chassisMigrations('chassis_test'),
+  migrations: {},
   routes: [pingRoute],
   handlers: () => ({ ping: ({ caller }) => ({ result: { partner: caller.partnerId } }) }),
 };
@@ -88,7 +88,7 @@ describe('startService', () => {
 
   it('when events wait in the outbox and a consumer has a queue, then /metrics shows the backlog, its age and the queue depths', async () => {
     const t = await startTestService(
-      { ...withRoute, consumers: () => [{ queue: `chassis_q_${Date.now()}`, bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }] },
+      { ...withRoute, consumers: () => [{ bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }] },
       { OUTBOX_RELAY_ENABLED: 'false' },
     );
     try {
@@ -99,7 +99,8 @@ describe('startService', () => {
       const metrics = await (await fetch(`${t.url}/metrics`)).text();
       expect(metrics).toMatch(/^outbox_unpublished_events\{service="chassis-test"\} 3$/m);
       expect(metrics).toMatch(/^outbox_oldest_unpublished_seconds\{service="chassis-test"\} \d/m);
-      expect(metrics).toMatch(/^consumer_queue_messages\{queue="chassis_q_\d+",kind="parked",service="chassis-test"\} 0$/m);
+      // The queue the chassis names: <exchange>.<service>.
+      expect(metrics).toContain(`\nconsumer_queue_messages{queue="${t.exchange}.chassis-test",kind="parked",service="chassis-test"} 0\n`);
     } finally {
       await t.close();
     }

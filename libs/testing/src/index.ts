@@ -6,3 +6,4 @@ export * from './health';
 export * from './service';
 export * from './api';
 export * from './raw-http';
+export * from './migrations';

@@ -1,11 +1,9 @@
-import { sql, type Kysely, type Migration } from '@platform/db';
-import { chassisMigrations } from '@platform/service';
+import { sql, type Kysely } from '@platform/db';
+import type { ServiceMigration } from '@platform/service';
 import { SEED_CATALOGUE } from './seed-catalogue';
-import { SCHEMA } from './tables';
 
-/** Forward-only migrations of the `billing` schema (the pool's search_path is the schema). */
-export const migrations: Record<string, Migration> = {
-  ...chassisMigrations(SCHEMA),
+/** Forward-only migrations of the `billing` schema (the pool's search_path is the schema); the chassis adds its own tables. */
+export const migrations: Record<string, ServiceMigration> = {
   '2026_11_22_0001_catalogue': {
     async up(db: Kysely<unknown>) {
       await sql`CREATE TABLE currencies (id text PRIMARY KEY, name text NOT NULL)`.execute(db);

@@ -3,9 +3,8 @@ import type { BillingDb } from '../db/tables';
 import { endForDeletedDomain, openForNewDomains } from '../domain/subscriptions.service';
 
 /** billing-svc follows domains: a new domain's subscription opens, a deleted domain's ends. */
-export function domainEventsConsumer(exchange: string): ConsumerSpec<BillingDb> {
+export function domainEventsConsumer(): ConsumerSpec<BillingDb> {
   return {
-    queue: `${exchange}.billing-svc`,
     batchHandlers: {
       'domain.created': (messages, trx, hooks) =>
         openForNewDomains(

@@ -1,132 +1,20 @@
-import { sql, type Kysely, type Migration } from '@platform/db';
-import { aggregateVersionsMigration, consumerMigration, outboxMigration, projectionVersionsMigration } from '@platform/messaging';
-import { SCHEMA } from './tables';
+import { sql, type Kysely } from '@platform/db';
+import type { ServiceMigration } from '@platform/service';
 
-/** Forward-only migrations of the `domains` schema (the pool's search_path is the schema). */
-export const migrations: Record<string, Migration> = {
-  '2026_01_01_0001_outbox': outboxMigration(SCHEMA),
+/**
+ * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
+ * chassis adds its own tables (this list named them itself before, see chassisMigrations).
+ */
+export const migrations: Record<string, ServiceMigration> = {
   '2026_01_01_0002_domains': {
     async up(db: Kysely<unknown>) {
-      await sql`
-        CREATE TABLE companies (
-          id uuid PRIMARY KEY,
-          partner_id text NOT NULL,
-          name text NOT NULL,
-          trade_name text,
-          id_number text,
-          email text NOT NULL,
-          vat_number text,
-          registration_number text,
-          country text,
-          state text,
-          city text,
-          address text,
-          address_2 text,
-          postal_code text,
-          phone_number text,
-          owner_id uuid NOT NULL,
-          owner_email text NOT NULL,
-          owner_first_name text,
-          owner_last_name text,
-          criterias text[] NOT NULL DEFAULT '{}',
-          sector_id text,
-          industry_id text,
-          created_at timestamptz NOT NULL DEFAULT now(),
-          updated_at timestamptz NOT NULL DEFAULT now()
-        )`.execute(db);
-      // company_setup=false reuses the partner's company by name.
-      await sql`CREATE INDEX companies_partner_name ON companies (partner_id, name, created_at)`.execute(db);
-
-      await sql`
-        CREATE TABLE properties (
-          id uuid PRIMARY KEY,
-          partner_id text NOT NULL,
-          company_id uuid NOT NULL REFERENCES companies (id),
-          name text NOT NULL,
-          description text NOT NULL DEFAULT '',
-          status text NOT NULL DEFAULT 'NEW',
-          widget_font text NOT NULL DEFAULT 'Inter',
-          widget_position text NOT NULL DEFAULT 'BOTTOM_LEFT',
-          border_radius text NOT NULL DEFAULT '8px',
-          primary_color text NOT NULL DEFAULT '#1a73e8',
-          text_color text NOT NULL DEFAULT '#ffffff',
-          has_scripts boolean NOT NULL,
-          has_dsar boolean NOT NULL,
-          has_docs boolean NOT NULL,
-          has_accessibility boolean NOT NULL,
-          has_accessibility_icon boolean NOT NULL DEFAULT true,
-          display_dpo boolean NOT NULL,
-          display_company boolean NOT NULL,
-          has_welcome_message boolean NOT NULL DEFAULT false,
-          has_continuous_scanning boolean NOT NULL DEFAULT false,
-          has_vendor_logo boolean NOT NULL DEFAULT true,
-          default_notice_type text NOT NULL,
-          activated_at timestamptz,
-          created_at timestamptz NOT NULL DEFAULT now(),
-          updated_at timestamptz NOT NULL DEFAULT now()
-        )`.execute(db);
-      await sql`CREATE INDEX properties_company ON properties (company_id)`.execute(db);
-
-      await sql`
-        CREATE TABLE domains (
-          id uuid PRIMARY KEY,
-          partner_id text NOT NULL,
-          company_id uuid NOT NULL REFERENCES companies (id),
-          property_id uuid NOT NULL UNIQUE REFERENCES properties (id),
-          hostname text NOT NULL,
-          status text NOT NULL,
-          is_active boolean NOT NULL,
-          source text NOT NULL,
-          action text NOT NULL,
-          instance_id integer NOT NULL,
-          widget_version integer NOT NULL,
-          merchants text[] NOT NULL DEFAULT '{}',
-          referral_partner_id text,
-          product_code text NOT NULL,
-          price_list_code text NOT NULL,
-          subscription_id uuid NOT NULL,
-          created_at timestamptz NOT NULL DEFAULT now(),
-          updated_at timestamptz NOT NULL DEFAULT now(),
-          activated_at timestamptz,
-          CONSTRAINT domains_partner_hostname_key UNIQUE (partner_id, hostname)
-        )`.execute(db);
-      // Every list query has partner + is_active equality (INACTIVE only when asked) and this order.
-      await sql`CREATE INDEX domains_partner_list ON domains (partner_id, is_active, created_at DESC, id DESC)`.execute(db);
-      await sql`CREATE INDEX domains_company ON domains (company_id)`.execute(db);
-      await sql`CREATE INDEX domains_merchants ON domains USING gin (merchants)`.execute(db);
-      await sql`CREATE INDEX domains_partner_status ON domains (partner_id, status, created_at DESC, id DESC)`.execute(db);
-
-      await sql`
-        CREATE TABLE subdomains (
-          id uuid PRIMARY KEY,
-          partner_id text NOT NULL,
-          domain_id uuid NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
-          hostname text NOT NULL,
-          created_at timestamptz NOT NULL DEFAULT now(),
-          updated_at timestamptz NOT NULL DEFAULT now(),
-          CONSTRAINT subdomains_domain_hostname_key UNIQUE (domain_id, hostname)
-        )`.execute(db);
-
-      await sql`
-        CREATE TABLE mail_queue (
-          id bigserial PRIMARY KEY,
-          partner_id text NOT NULL,
-          kind text NOT NULL,
-          to_address text NOT NULL,
-          subject text NOT NULL,
-          text_body text NOT NULL,
-          html_body text,
-          attempts integer NOT NULL DEFAULT 0,
-          next_attempt_at timestamptz NOT NULL DEFAULT now(),
-          sent_at timestamptz,
-          failed_at timestamptz,
-          last_error text,
-          created_at timestamptz NOT NULL DEFAULT now()
-        )`.execute(db);
-      await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(db);
+      await createCompanies(db);
+      await createProperties(db);
+      await createDomains(db);
+      await createSubdomains(db);
+      await createMailQueue(db);
     },
   },
-  '2026_11_22_0001_aggregate_versions': aggregateVersionsMigration(SCHEMA),
   '2026_11_22_0002_hostname_search': {
     // search=<text> is a substring match on hostname: a trigram index serves it at any size.
     // The extension lives in public so every service's schema can use it.
@@ -135,9 +23,6 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX domains_hostname_trgm ON domains USING gin (hostname public.gin_trgm_ops)`.execute(db);
     },
   },
-  // The rest of the chassis' tables (see chassisMigrations): the prune job and future consumers need them.
-  '2026_11_22_0003_processed_messages': consumerMigration(SCHEMA),
-  '2026_11_22_0004_projection_versions': projectionVersionsMigration(SCHEMA),
   '2026_11_22_0005_subscription_projection': {
     // The domain's subscription as billing-svc reports it (subscription.changed), and the catalogue
     // billing-svc serves, kept so creates and reads work while billing-svc is away.
@@ -177,3 +62,136 @@ export const migrations: Record<string, Migration> = {
     },
   },
 };
+
+/** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */
+async function createCompanies(db: Kysely<unknown>) {
+  await sql`
+    CREATE TABLE companies (
+      id uuid PRIMARY KEY,
+      partner_id text NOT NULL,
+      name text NOT NULL,
+      trade_name text,
+      id_number text,
+      email text NOT NULL,
+      vat_number text,
+      registration_number text,
+      country text,
+      state text,
+      city text,
+      address text,
+      address_2 text,
+      postal_code text,
+      phone_number text,
+      owner_id uuid NOT NULL,
+      owner_email text NOT NULL,
+      owner_first_name text,
+      owner_last_name text,
+      criterias text[] NOT NULL DEFAULT '{}',
+      sector_id text,
+      industry_id text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`.execute(db);
+  // company_setup=false reuses the partner's company by name.
+  await sql`CREATE INDEX companies_partner_name ON companies (partner_id, name, created_at)`.execute(db);
+}
+
+/** 2026_01_01_0002_domains: properties: a domain's widget settings. */
+async function createProperties(db: Kysely<unknown>) {
+  await sql`
+    CREATE TABLE properties (
+      id uuid PRIMARY KEY,
+      partner_id text NOT NULL,
+      company_id uuid NOT NULL REFERENCES companies (id),
+      name text NOT NULL,
+      description text NOT NULL DEFAULT '',
+      status text NOT NULL DEFAULT 'NEW',
+      widget_font text NOT NULL DEFAULT 'Inter',
+      widget_position text NOT NULL DEFAULT 'BOTTOM_LEFT',
+      border_radius text NOT NULL DEFAULT '8px',
+      primary_color text NOT NULL DEFAULT '#1a73e8',
+      text_color text NOT NULL DEFAULT '#ffffff',
+      has_scripts boolean NOT NULL,
+      has_dsar boolean NOT NULL,
+      has_docs boolean NOT NULL,
+      has_accessibility boolean NOT NULL,
+      has_accessibility_icon boolean NOT NULL DEFAULT true,
+      display_dpo boolean NOT NULL,
+      display_company boolean NOT NULL,
+      has_welcome_message boolean NOT NULL DEFAULT false,
+      has_continuous_scanning boolean NOT NULL DEFAULT false,
+      has_vendor_logo boolean NOT NULL DEFAULT true,
+      default_notice_type text NOT NULL,
+      activated_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`.execute(db);
+  await sql`CREATE INDEX properties_company ON properties (company_id)`.execute(db);
+}
+
+/** 2026_01_01_0002_domains: domains and the indexes of their lists. */
+async function createDomains(db: Kysely<unknown>) {
+  await sql`
+    CREATE TABLE domains (
+      id uuid PRIMARY KEY,
+      partner_id text NOT NULL,
+      company_id uuid NOT NULL REFERENCES companies (id),
+      property_id uuid NOT NULL UNIQUE REFERENCES properties (id),
+      hostname text NOT NULL,
+      status text NOT NULL,
+      is_active boolean NOT NULL,
+      source text NOT NULL,
+      action text NOT NULL,
+      instance_id integer NOT NULL,
+      widget_version integer NOT NULL,
+      merchants text[] NOT NULL DEFAULT '{}',
+      referral_partner_id text,
+      product_code text NOT NULL,
+      price_list_code text NOT NULL,
+      subscription_id uuid NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      activated_at timestamptz,
+      CONSTRAINT domains_partner_hostname_key UNIQUE (partner_id, hostname)
+    )`.execute(db);
+  // Every list query has partner + is_active equality (INACTIVE only when asked) and this order.
+  await sql`CREATE INDEX domains_partner_list ON domains (partner_id, is_active, created_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX domains_company ON domains (company_id)`.execute(db);
+  await sql`CREATE INDEX domains_merchants ON domains USING gin (merchants)`.execute(db);
+  await sql`CREATE INDEX domains_partner_status ON domains (partner_id, status, created_at DESC, id DESC)`.execute(db);
+}
+
+/** 2026_01_01_0002_domains: subdomains, deleted with their domain. */
+async function createSubdomains(db: Kysely<unknown>) {
+  await sql`
+    CREATE TABLE subdomains (
+      id uuid PRIMARY KEY,
+      partner_id text NOT NULL,
+      domain_id uuid NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
+      hostname text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      CONSTRAINT subdomains_domain_hostname_key UNIQUE (domain_id, hostname)
+    )`.execute(db);
+}
+
+/** 2026_01_01_0002_domains: e-mail waiting to be sent. */
+async function createMailQueue(db: Kysely<unknown>) {
+  await sql`
+    CREATE TABLE mail_queue (
+      id bigserial PRIMARY KEY,
+      partner_id text NOT NULL,
+      kind text NOT NULL,
+      to_address text NOT NULL,
+      subject text NOT NULL,
+      text_body text NOT NULL,
+      html_body text,
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL DEFAULT now(),
+      sent_at timestamptz,
+      failed_at timestamptz,
+      last_error text,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`.execute(db);
+  await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(db);
+}

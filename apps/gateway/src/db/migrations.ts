@@ -1,8 +1,9 @@
-import { migrateToLatest, sql, type Kysely, type Migration } from '@platform/db';
+import { sql, type Kysely } from '@platform/db';
+import { migrateSchema, type ServiceMigration } from '@platform/service';
 import { GATEWAY_SCHEMA, type GatewayDb } from './tables';
 
-/** Forward-only migrations of the gateway schema, applied in name order. */
-export const migrations: Record<string, Migration> = {
+/** Forward-only migrations of the gateway schema (which has none of the chassis' tables), applied in name order. */
+export const migrations: Record<string, ServiceMigration> = {
   '2024_01_01_0001_partners_and_api_keys': {
     async up(db: Kysely<unknown>) {
       await sql`
@@ -56,4 +57,4 @@ export const migrations: Record<string, Migration> = {
 };
 
 /** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */
-export const migrateGateway = (db: Kysely<GatewayDb>) => migrateToLatest(db as unknown as Kysely<unknown>, GATEWAY_SCHEMA, migrations);
+export const migrateGateway = (db: Kysely<GatewayDb>) => migrateSchema(db as unknown as Kysely<unknown>, { schema: GATEWAY_SCHEMA, chassis: {}, service: migrations });

@@ -1,11 +1,11 @@
-import { sql, type Kysely, type Migration } from '@platform/db';
-import { chassisMigrations } from '@platform/service';
-import { SCHEMA } from './tables';
+import { sql, type Kysely } from '@platform/db';
+import type { ServiceMigration } from '@platform/service';
 
-/** Forward-only migrations of the `merchants` schema (the pool's search_path is the schema). */
-export const migrations: Record<string, Migration> = {
-  ...chassisMigrations(SCHEMA),
-  '2026_11_29_0001_merchants': {
+/** Forward-only migrations of the `merchants` schema (the pool's search_path is the schema); the chassis adds its own tables. */
+export const migrations: Record<string, ServiceMigration> = {
+  '2026_11_23_0001_merchants': {
+    // Keyed 2026_11_29 (a date after its commit) until then, which made any later migration sort before it.
+    formerNames: ['2026_11_29_0001_merchants'],
     async up(db: Kysely<unknown>) {
       // Millisecond timestamps: what the API shows is what is stored, so created_at_end=<a shown created_at> includes that merchant.
       await sql`

@@ -9,9 +9,8 @@ const eventMeta = (message: Omit<EventMessage, 'payload'>) => ({ partnerId: mess
  * merchants-svc follows domains: the merchants a domain names are created, registered and linked
  * to it. domain.changed of a new domain commits with its domain.created, so that one is not needed.
  */
-export function domainEventsConsumer(exchange: string): ConsumerSpec<MerchantsDb> {
+export function domainEventsConsumer(): ConsumerSpec<MerchantsDb> {
   return {
-    queue: `${exchange}.merchants-svc`,
     batchHandlers: {
       'domain.changed': (messages, trx) => applyDomainStates(trx, messages.map((m) => ({ event: eventMeta(m), domain: m.payload.params.domain }))),
     },

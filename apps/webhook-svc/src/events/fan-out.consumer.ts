@@ -17,7 +17,7 @@ const deliveryBody = (payload: EventMessage['payload']) =>
  * added there (property.activated, the reminders) flows with no change here; internal events
  * never reach a partner.
  */
-export function fanOutConsumer(exchange: string, worker: DeliveryWorker, leaseMs: number): ConsumerSpec<WebhooksDb> {
+export function fanOutConsumer(worker: DeliveryWorker, leaseMs: number): ConsumerSpec<WebhooksDb> {
   const fanOutBatch = async (messages: EventMessage[], trx: Transaction<WebhooksDb>, hooks: HandlerHooks) => {
     // Leased to this worker only when it can start them now; otherwise the poller (of any worker) claims them.
     const lease = worker.hasRoom() ? leaseMs : undefined;
@@ -29,7 +29,6 @@ export function fanOutConsumer(exchange: string, worker: DeliveryWorker, leaseMs
     if (lease !== undefined && work.length > 0) hooks.afterCommit(() => worker.accept(work));
   };
   return {
-    queue: `${exchange}.webhook-svc`,
     bindings: PUBLIC_EVENT_NAMES,
     prefetch: 50,
     batchHandlers: Object.fromEntries(PUBLIC_EVENT_NAMES.map((event) => [event, fanOutBatch])),
