@@ -30,67 +30,84 @@ const MAX_RETRY_MS = 10_000;
  * Without connection settings it only logs that the caller polls alone.
  */
 export function listen(config: ClientConfig | undefined, channel: string, handlers: ListenHandlers, log: Logger): Listener {
-  let stopped = false;
-  let client: Client | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let delay = FIRST_RETRY_MS;
-
-  const scheduleReconnect = () => {
-    if (stopped || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void connect();
-    }, delay);
-    timer.unref();
-    delay = Math.min(delay * 2, MAX_RETRY_MS);
+  if (!config) log.info({ channel }, 'no LISTEN connection configured; polling only');
+  const subscription = new Subscription(config, channel, handlers, log);
+  const started = subscription.connect();
+  return {
+    get listening() {
+      return subscription.client !== undefined;
+    },
+    started,
+    stop: () => subscription.stop(),
   };
+}
 
-  async function connect(): Promise<void> {
-    if (stopped || !config) return;
-    const c = new Client(config);
+class Subscription {
+  /** The connection while the subscription is in place. */
+  client: Client | undefined;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private delay = FIRST_RETRY_MS;
+
+  constructor(
+    private readonly config: ClientConfig | undefined,
+    private readonly channel: string,
+    private readonly handlers: ListenHandlers,
+    private readonly log: Logger,
+  ) {}
+
+  async connect(): Promise<void> {
+    if (this.stopped || !this.config) return;
+    const c = new Client(this.config);
     let lost = false;
     const onLost = (err?: Error) => {
       if (lost) return;
       lost = true;
-      const wasUp = client === c;
-      if (wasUp) client = undefined;
-      void c.end().catch(() => undefined);
-      if (stopped) return;
-      log.warn({ err: err?.message, channel }, 'LISTEN connection lost; reconnecting');
-      if (wasUp) handlers.onDown?.();
-      scheduleReconnect();
+      this.lose(c, err);
     };
     c.on('error', onLost);
     c.on('end', () => onLost());
     c.on('notification', (msg) => {
-      if (msg.channel === channel) handlers.onNotify(msg.payload);
+      if (msg.channel === this.channel) this.handlers.onNotify(msg.payload);
     });
     try {
       await c.connect();
-      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-      if (lost || stopped) return void c.end().catch(() => undefined);
-      client = c;
-      delay = FIRST_RETRY_MS;
-      handlers.onUp?.();
+      await c.query(`LISTEN "${this.channel.replace(/"/g, '""')}"`);
+      if (lost || this.stopped) return void c.end().catch(() => undefined);
+      this.client = c;
+      this.delay = FIRST_RETRY_MS;
+      this.handlers.onUp?.();
     } catch (err) {
       onLost(err as Error);
     }
   }
 
-  if (!config) log.info({ channel }, 'no LISTEN connection configured; polling only');
-  const started = connect();
-  return {
-    get listening() {
-      return client !== undefined;
-    },
-    started,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      const c = client;
-      client = undefined;
-      await c?.end().catch(() => undefined);
-    },
-  };
+  async stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const c = this.client;
+    this.client = undefined;
+    await c?.end().catch(() => undefined);
+  }
+
+  private lose(c: Client, err: Error | undefined) {
+    const wasUp = this.client === c;
+    if (wasUp) this.client = undefined;
+    void c.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.log.warn({ err: err?.message, channel: this.channel }, 'LISTEN connection lost; reconnecting');
+    if (wasUp) this.handlers.onDown?.();
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect() {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.connect();
+    }, this.delay);
+    this.timer.unref();
+    this.delay = Math.min(this.delay * 2, MAX_RETRY_MS);
+  }
 }
