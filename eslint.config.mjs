@@ -38,4 +38,12 @@ export default tseslint.config(
   { files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'], ignores: ['libs/testing/**', 'tools/test/**'], rules: restrict([testingOnlyInTests]) },
   { files: ['libs/*/src/**/*.ts'], ignores: ['libs/http/**', 'libs/testing/**'], rules: restrict([testingOnlyInTests, noExpress]) },
   { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
+  // A file does one job and a function fits on a screen: past these, split by job or into named steps.
+  {
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
 );
