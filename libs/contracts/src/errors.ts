@@ -26,8 +26,6 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
-
 export const errorObjectSchema = z
   .object({
     code: z.string().meta({ example: 'VALIDATION.INVALID' }),

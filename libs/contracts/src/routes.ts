@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, type ErrorCode } from './errors';
+import type { ErrorCode } from './errors';
 import type { Permission, ServiceName } from './permissions';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -104,8 +104,4 @@ function safeDecode(v: string): string {
   } catch {
     return v;
   }
-}
-
-export function errorStatus(code: ErrorCode): number {
-  return ERROR_CATALOGUE[code].status;
 }

@@ -5,7 +5,7 @@ import { pgErrorCode, PG_UNIQUE_VIOLATION } from './pg-errors';
 const DEFAULT_MIGRATION_TABLE = 'kysely_migration';
 
 /** Creates the schema if it is not there yet. */
-export async function createSchema(db: Kysely<unknown>, schema: string) {
+async function createSchema(db: Kysely<unknown>, schema: string) {
   try {
     await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
   } catch (err) {

@@ -9,7 +9,7 @@ export type SqlExecutor = QueryExecutorProvider;
 export interface Clock {
   now(): Date;
 }
-export const systemClock: Clock = { now: () => new Date() };
+const systemClock: Clock = { now: () => new Date() };
 
 export interface JobContext<DB> {
   /**
