@@ -109,6 +109,8 @@ describe('merchants and subscriptions while billing-svc and merchants-svc are do
     sys = await startSystem();
     partner = await sys.partner();
     db = await sys.db();
+    // A first create while billing-svc is up: domains-svc then holds its copy of the catalogue.
+    await createDomain(partner);
   });
   afterAll(async () => {
     await sys?.close();

@@ -43,9 +43,13 @@ describe('subscriptions and product changes through the gateway (domains-svc and
 
   it('when an unknown product or price list is named on create, then 400 and nothing is created', async () => {
     const before = (await sys.arrange(partner, 'GET', '/portal/domains?limit=100')).body.result.length;
-    const res = await sys.call(partner, 'POST', '/portal/domains', { domain: 'nope.example.com', company_name: 'Nope', account_email: 'o@nope.example.com', product: 'GOLD' });
-    expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
-    expect(res.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.product' })]);
+    const body = { domain: 'nope.example.com', company_name: 'Nope', account_email: 'o@nope.example.com' };
+    const product = await sys.call(partner, 'POST', '/portal/domains', { ...body, product: 'GOLD' });
+    expect(product.body).toEqual(envelope('VALIDATION.INVALID', 400));
+    expect(product.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.product' })]);
+    const priceList = await sys.call(partner, 'POST', '/portal/domains', { ...body, product: 'PRO', price_list: 'NOWHERE' });
+    expect(priceList.body).toEqual(envelope('VALIDATION.INVALID', 400));
+    expect(priceList.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.price_list' })]);
     expect((await sys.arrange(partner, 'GET', '/portal/domains?limit=100')).body.result.length).toBe(before);
   });
 
@@ -124,6 +128,8 @@ describe('subscriptions while billing-svc is down (a platform of its own)', () =
     sys = await startSystem();
     partner = await sys.partner();
     db = await sys.db();
+    // A first create while billing-svc is up: domains-svc then holds its copy of the catalogue.
+    await create(partner);
   });
   afterAll(async () => {
     await sys?.close();

@@ -357,6 +357,12 @@ describe('webhooks through the gateway, to real local receivers', () => {
     });
     expect(disabled.disabled_reason).toBe('gone');
     expect((await deliveries(ep.id))[0]).toMatchObject({ status: 'failed', attempt_count: 1 });
+    // Nothing more: an event that reaches the partner's other endpoints does not reach it.
+    const witness = await endpoint();
+    const d = await createDomain();
+    await waitFor(() => receivedAt(witness.path).some((h) => payloadOf(h).params.domain_id === d.id) || undefined, { what: 'the event at another endpoint' });
+    expect(receivedAt(ep.path)).toHaveLength(1);
+    expect(await deliveries(ep.id)).toHaveLength(1);
   });
 
   it("when another partner uses an endpoint or delivery id, then every webhook route answers 404, and it never receives the first partner's events", async () => {
