@@ -1,2 +1,10 @@
 // System tests: every service runs as a real process; the tests talk only to the gateway.
-module.exports = { ...require('../../jest.preset.js'), rootDir: __dirname, testTimeout: 120000 };
+// One platform is shared by every suite that only calls it (test/support/shared-platform.ts); suites
+// that stop processes or need other settings start their own.
+module.exports = {
+  ...require('../../jest.preset.js'),
+  rootDir: __dirname,
+  testTimeout: 120000,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};

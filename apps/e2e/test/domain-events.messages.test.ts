@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { bindProbe, testInfra, type BrokerProbe } from '@platform/testing';
-import { startSystem, type Partner, type System } from './support/system';
+import { sharedSystem, type Partner, type System } from './support/system';
 
 describe('domain events reach RabbitMQ through the outbox', () => {
   let sys: System;
@@ -16,7 +16,7 @@ describe('domain events reach RabbitMQ through the outbox', () => {
   };
 
   beforeAll(async () => {
-    sys = await startSystem();
+    sys = await sharedSystem();
     partner = await sys.partner();
     probe = await bindProbe((await testInfra()).amqpUrl, sys.exchange, ['#']);
     db = await sys.db();

@@ -1,11 +1,11 @@
-import { startSystem, envelope, type Partner, type System } from './support/system';
+import { envelope, sharedSystem, startSystem, type OwnSystem, type Partner, type System } from './support/system';
 
 describe('gateway edge through real processes', () => {
   let sys: System;
   let partner: Partner;
 
   beforeAll(async () => {
-    sys = await startSystem();
+    sys = await sharedSystem();
     partner = await sys.partner();
   });
   afterAll(() => sys?.close());
@@ -14,25 +14,25 @@ describe('gateway edge through real processes', () => {
     expect((await sys.call(undefined, 'GET', '/portal/domains')).body).toEqual(envelope('AUTH.API_KEY', 401));
     expect((await sys.call('not-a-key', 'GET', '/portal/domains')).status).toBe(401);
     expect((await sys.call(`${partner.key.slice(0, -4)}AAAA`, 'GET', '/portal/domains')).status).toBe(401);
-    const created = await sys.platform.admin<{ id: string; key: string }>('key', 'create', '--partner', partner.id);
+    const created = await sys.admin<{ id: string; key: string }>('key', 'create', '--partner', partner.id);
     expect((await sys.call(created.key, 'GET', '/portal/domains')).status).toBe(200);
-    await sys.platform.admin('key', 'revoke', '--id', created.id);
+    await sys.admin('key', 'revoke', '--id', created.id);
     const revoked = await sys.call(created.key, 'GET', '/portal/domains');
     expect(revoked.status).toBe(401);
     expect(revoked.body).toEqual(envelope('AUTH.API_KEY', 401));
   });
 
   it('when a key has expired or is used from another IP, then 401 AUTH.API_KEY', async () => {
-    const expired = await sys.platform.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--expires-at', '2020-01-01T00:00:00Z');
+    const expired = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--expires-at', '2020-01-01T00:00:00Z');
     expect((await sys.call(expired.key, 'GET', '/portal/domains')).body).toEqual(envelope('AUTH.API_KEY', 401));
-    const pinned = await sys.platform.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--allowed-ip', '203.0.113.9');
+    const pinned = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--allowed-ip', '203.0.113.9');
     expect((await sys.call(pinned.key, 'GET', '/portal/domains')).status).toBe(401);
-    const local = await sys.platform.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--allowed-ip', '127.0.0.1');
+    const local = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--allowed-ip', '127.0.0.1');
     expect((await sys.call(local.key, 'GET', '/portal/domains')).status).toBe(200);
   });
 
   it('when a key lacks the permission, then 403 AUTH.FORBIDDEN names it', async () => {
-    const readOnly = await sys.platform.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--permissions', 'domains:read');
+    const readOnly = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--permissions', 'domains:read');
     expect((await sys.call(readOnly.key, 'GET', '/portal/domains')).status).toBe(200);
     const res = await sys.call(readOnly.key, 'POST', '/portal/domains', { domain: 'x.example.com', company_name: 'X', account_email: 'a@x.example.com' });
     expect(res.status).toBe(403);
@@ -52,17 +52,8 @@ describe('gateway edge through real processes', () => {
     expect(malformed.body).toEqual(envelope('VALIDATION.MALFORMED_JSON', 400));
   });
 
-  it('when a service is down, then 503 SERVICE.UNAVAILABLE, and it recovers once the service is back', async () => {
-    await sys.platform.processes.get('domains-svc')!.stop('SIGKILL');
-    const down = await sys.call(partner, 'GET', '/portal/domains');
-    expect(down.body).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
-    expect(down.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|at .*\.js/);
-    await sys.platform.start('domains-svc');
-    expect((await sys.call(partner, 'GET', '/portal/domains')).status).toBe(200);
-  });
-
   it('when a service is called directly without the internal token, then it refuses with 401', async () => {
-    const res = await fetch(`${sys.platform.urls['domains-svc']}/portal/domains`, { headers: { authorization: `Bearer ${partner.key}` } });
+    const res = await fetch(`${sys.urls['domains-svc']}/portal/domains`, { headers: { authorization: `Bearer ${partner.key}` } });
     expect(res.status).toBe(401);
   });
 
@@ -83,13 +74,25 @@ describe('gateway edge through real processes', () => {
   });
 });
 
-describe('gateway rate limit through real processes', () => {
-  let sys: System;
+/** A platform of their own: one test stops a service, the other needs a limit of 3 requests per minute per key. */
+describe('gateway rate limit and a service going down, through real processes', () => {
+  let sys: OwnSystem;
+  let partner: Partner;
 
   beforeAll(async () => {
     sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '3' });
+    partner = await sys.partner();
   });
   afterAll(() => sys?.close());
+
+  it('when a service is down, then 503 SERVICE.UNAVAILABLE, and it recovers once the service is back', async () => {
+    await sys.platform.processes.get('domains-svc')!.stop('SIGKILL');
+    const down = await sys.call(partner, 'GET', '/portal/domains');
+    expect(down.body).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
+    expect(down.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|at .*\.js/);
+    await sys.platform.start('domains-svc');
+    expect((await sys.call(partner, 'GET', '/portal/domains')).status).toBe(200);
+  });
 
   it('when a key exceeds its per-minute limit, then 429 RATE.LIMITED with Retry-After and RateLimit headers, and other keys still pass', async () => {
     const busy = await sys.partner();

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { waitFor } from '@platform/testing';
-import { envelope, startSystem, type ApiResponse, type Partner, type System } from './support/system';
+import { envelope, sharedSystem, startSystem, type ApiResponse, type OwnSystem, type Partner, type System } from './support/system';
 
 const unique = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 const createBody = (hostname: string, extra: Record<string, unknown> = {}) => ({
@@ -16,7 +16,7 @@ describe('one partner cannot take the API down for another', () => {
   let victim: Partner;
 
   beforeAll(async () => {
-    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    sys = await sharedSystem();
     attacker = await sys.partner(undefined, ['--permissions', 'domains:read,domains:write']);
     victim = await sys.partner();
   });
@@ -73,7 +73,7 @@ describe('concurrent writes', () => {
   let partner: Partner;
 
   beforeAll(async () => {
-    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    sys = await sharedSystem();
     partner = await sys.partner();
   });
   afterAll(() => sys?.close());
@@ -125,7 +125,7 @@ describe('concurrent writes', () => {
 });
 
 describe('a create that timed out', () => {
-  let sys: System;
+  let sys: OwnSystem;
   let partner: Partner;
 
   beforeAll(async () => {

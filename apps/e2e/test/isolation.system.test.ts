@@ -1,4 +1,4 @@
-import { startSystem, envelope, type Partner, type System } from './support/system';
+import { sharedSystem, envelope, type Partner, type System } from './support/system';
 
 describe('tenant isolation', () => {
   let sys: System;
@@ -8,7 +8,7 @@ describe('tenant isolation', () => {
   let hostname: string;
 
   beforeAll(async () => {
-    sys = await startSystem();
+    sys = await sharedSystem();
     owner = await sys.partner();
     other = await sys.partner();
     hostname = `isolated-${Date.now()}.example.com`;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import { waitFor } from '@platform/testing';
-import { envelope, startSystem, type Partner, type System } from './support/system';
+import { envelope, sharedSystem, startSystem, type OwnSystem, type Partner, type System } from './support/system';
 
 interface MerchantView {
   id: string;
@@ -10,29 +10,33 @@ interface MerchantView {
   domain: { id: string; hostname: string; status: string; is_active: boolean; created_at: string; email: string; source: string } | null;
 }
 
+/** Domains and merchants of one system, set up and read through the gateway. */
+const helpersOf = (system: () => System) => {
+  const host = () => `merch-${randomUUID().slice(0, 8)}.example.com`;
+  return {
+    createDomain: async (who: Partner, extra: Record<string, unknown> = {}) => {
+      const h = host();
+      return (await system().arrange(who, 'POST', '/portal/domains', { domain: h, company_name: `Merch ${h}`, account_email: `o@${h}`, company_setup: true, ...extra })).body.result as {
+        id: string;
+        hostname: string;
+        email: string;
+      };
+    },
+    merchantsWith: async (who: Partner, merchantId: string) =>
+      (await system().arrange(who, 'GET', `/portal/merchants?merchant_id=${encodeURIComponent(merchantId)}`)).body.result as MerchantView[],
+    productOf: async (who: Partner, domainId: string) => (await system().arrange(who, 'GET', `/portal/domains/${domainId}`)).body.result.subscription.price.product.id as number,
+  };
+};
+
 describe('merchants through the gateway (merchants-svc, linked by domains-svc), and default products', () => {
   let sys: System;
   let partner: Partner;
   let other: Partner;
-  let db: Client;
-
-  const host = () => `merch-${randomUUID().slice(0, 8)}.example.com`;
-  const createDomain = async (who: Partner, extra: Record<string, unknown> = {}) => {
-    const h = host();
-    return (await sys.arrange(who, 'POST', '/portal/domains', { domain: h, company_name: `Merch ${h}`, account_email: `o@${h}`, company_setup: true, ...extra })).body.result as {
-      id: string;
-      hostname: string;
-      email: string;
-    };
-  };
-  const merchantsWith = async (who: Partner, merchantId: string) =>
-    (await sys.arrange(who, 'GET', `/portal/merchants?merchant_id=${encodeURIComponent(merchantId)}`)).body.result as MerchantView[];
-  const productOf = async (who: Partner, domainId: string) => (await sys.arrange(who, 'GET', `/portal/domains/${domainId}`)).body.result.subscription.price.product.id as number;
+  const { createDomain, merchantsWith, productOf } = helpersOf(() => sys);
 
   beforeAll(async () => {
-    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    sys = await sharedSystem();
     [partner, other] = await Promise.all([sys.partner(), sys.partner()]);
-    db = await sys.db();
   });
   afterAll(async () => {
     await sys?.close();
@@ -86,12 +90,30 @@ describe('merchants through the gateway (merchants-svc, linked by domains-svc), 
   it("when a domain names no product, then the merchant's default applies, else the partner's (set with partner update), else billing's entry product", async () => {
     const fresh = await sys.partner();
     expect(await productOf(fresh, (await createDomain(fresh)).id)).toBe(1);
-    await sys.platform.admin('partner', 'update', '--partner', fresh.id, '--default-product', 'PRO', '--default-price-list', 'EU');
+    await sys.admin('partner', 'update', '--partner', fresh.id, '--default-product', 'PRO', '--default-price-list', 'EU');
     const byPartner = await createDomain(fresh);
     expect((await sys.arrange(fresh, 'GET', `/portal/domains/${byPartner.id}`)).body.result.subscription.price).toMatchObject({ product: { id: 2 }, price_list: { code: 'EU' } });
     await sys.arrange(fresh, 'POST', '/portal/merchants', { merchant_id: 'big-1', default_product: 'ENTERPRISE', default_price_list: 'STANDARD' });
     expect(await productOf(fresh, (await createDomain(fresh, { merchant_id: 'big-1' })).id)).toBe(3);
     expect(await productOf(fresh, (await createDomain(fresh, { merchant_id: 'big-1', product: 'FREE' })).id)).toBe(1);
+  });
+});
+
+describe('merchants and subscriptions while billing-svc and merchants-svc are down (a platform of its own)', () => {
+  let sys: OwnSystem;
+  let partner: Partner;
+  let db: Client;
+  const { createDomain, productOf } = helpersOf(() => sys);
+
+  beforeAll(async () => {
+    sys = await startSystem();
+    partner = await sys.partner();
+    db = await sys.db();
+    // A first create while billing-svc is up: domains-svc then holds its copy of the catalogue.
+    await createDomain(partner);
+  });
+  afterAll(async () => {
+    await sys?.close();
   });
 
   it('when billing-svc and merchants-svc are down, then domains with products and merchants are still created and read, and once both are back every subscription, merchant and link exists exactly once', async () => {
@@ -114,7 +136,7 @@ describe('merchants through the gateway (merchants-svc, linked by domains-svc), 
         { timeoutMs: 20_000, what: 'the merchant links' },
       );
       expect(linked.map((r) => r.merchant_id)).toEqual(['down-0', 'down-0', 'down-1', 'down-2']);
-      const merchants = await db.query(`SELECT merchant_id, count(*)::int AS n FROM merchants.merchants WHERE merchant_id LIKE 'down-%' GROUP BY 1 ORDER BY 1`);
+      const merchants = await db.query(`SELECT merchant_id, count(*)::int AS n FROM merchants.merchants WHERE partner_id = $1 AND merchant_id LIKE 'down-%' GROUP BY 1 ORDER BY 1`, [partner.id]);
       expect(merchants.rows).toEqual([{ merchant_id: 'down-0', n: 1 }, { merchant_id: 'down-1', n: 1 }, { merchant_id: 'down-2', n: 1 }]);
       const subscriptions = await waitFor(
         async () => {

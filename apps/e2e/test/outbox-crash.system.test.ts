@@ -1,9 +1,9 @@
 import type { Client } from 'pg';
 import { bindProbe, testInfra, waitFor } from '@platform/testing';
-import { startSystem, type Partner, type System } from './support/system';
+import { startSystem, type OwnSystem, type Partner } from './support/system';
 
 describe('outbox survives a crash between commit and publish', () => {
-  let sys: System;
+  let sys: OwnSystem;
   let partner: Partner;
   let db: Client;
 

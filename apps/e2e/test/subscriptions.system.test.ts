@@ -1,23 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import { waitFor } from '@platform/testing';
-import { envelope, startSystem, type Partner, type System } from './support/system';
+import { envelope, sharedSystem, startSystem, type OwnSystem, type Partner, type System } from './support/system';
+
+/** Domains of one system with their subscriptions, through the gateway and in billing's table. */
+const helpersOf = (system: () => System, database: () => Client) => ({
+  create: async (who: Partner, extra: Record<string, unknown> = {}) => {
+    const host = `subs-${randomUUID().slice(0, 8)}.example.com`;
+    return (await system().arrange(who, 'POST', '/portal/domains', { domain: host, company_name: `Subs ${host}`, account_email: `o@${host}`, company_setup: true, ...extra })).body.result as { id: string };
+  },
+  get: async (who: Partner, id: string) => (await system().arrange(who, 'GET', `/portal/domains/${id}`)).body.result,
+  billingRow: async (subscriptionId: string) => (await database().query(`SELECT * FROM billing.subscriptions WHERE id = $1`, [subscriptionId])).rows[0],
+});
 
 describe('subscriptions and product changes through the gateway (domains-svc and billing-svc)', () => {
   let sys: System;
   let partner: Partner;
   let other: Partner;
   let db: Client;
-
-  const create = async (who: Partner, extra: Record<string, unknown> = {}) => {
-    const host = `subs-${randomUUID().slice(0, 8)}.example.com`;
-    return (await sys.arrange(who, 'POST', '/portal/domains', { domain: host, company_name: `Subs ${host}`, account_email: `o@${host}`, company_setup: true, ...extra })).body.result as { id: string };
-  };
-  const get = async (who: Partner, id: string) => (await sys.arrange(who, 'GET', `/portal/domains/${id}`)).body.result;
-  const billingRow = async (subscriptionId: string) => (await db.query(`SELECT * FROM billing.subscriptions WHERE id = $1`, [subscriptionId])).rows[0];
+  const { create, get, billingRow } = helpersOf(() => sys, () => db);
 
   beforeAll(async () => {
-    sys = await startSystem({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    sys = await sharedSystem();
     [partner, other] = await Promise.all([sys.partner(), sys.partner()]);
     db = await sys.db();
   });
@@ -39,9 +43,13 @@ describe('subscriptions and product changes through the gateway (domains-svc and
 
   it('when an unknown product or price list is named on create, then 400 and nothing is created', async () => {
     const before = (await sys.arrange(partner, 'GET', '/portal/domains?limit=100')).body.result.length;
-    const res = await sys.call(partner, 'POST', '/portal/domains', { domain: 'nope.example.com', company_name: 'Nope', account_email: 'o@nope.example.com', product: 'GOLD' });
-    expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
-    expect(res.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.product' })]);
+    const body = { domain: 'nope.example.com', company_name: 'Nope', account_email: 'o@nope.example.com' };
+    const product = await sys.call(partner, 'POST', '/portal/domains', { ...body, product: 'GOLD' });
+    expect(product.body).toEqual(envelope('VALIDATION.INVALID', 400));
+    expect(product.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.product' })]);
+    const priceList = await sys.call(partner, 'POST', '/portal/domains', { ...body, product: 'PRO', price_list: 'NOWHERE' });
+    expect(priceList.body).toEqual(envelope('VALIDATION.INVALID', 400));
+    expect(priceList.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.price_list' })]);
     expect((await sys.arrange(partner, 'GET', '/portal/domains?limit=100')).body.result.length).toBe(before);
   });
 
@@ -56,8 +64,12 @@ describe('subscriptions and product changes through the gateway (domains-svc and
     expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'ENTERPRISE', price_list: 'STANDARD' })).body).toEqual({ result: { changed: false } });
     expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'GOLD' })).body).toEqual(envelope('VALIDATION.INVALID', 400));
     expect((await sys.call(other, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'PRO' })).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
-    const row = await waitFor(async () => ((await billingRow((await get(partner, d.id)).subscription.id))?.product_id === 3 ? true : undefined));
-    expect(row).toBe(true);
+    // billing-svc follows the change (it learns of it by event): its row ends up on the new price.
+    const row = await waitFor(async () => {
+      const r = await billingRow((await get(partner, d.id)).subscription.id);
+      return r?.product_id === 3 ? r : undefined;
+    }, { what: "billing's row on the new product" });
+    expect(row).toMatchObject({ domain_id: d.id, product_id: 3, price_id: 301 });
   });
 
   it('when 100 domains are changed in bulk with some not found, then each is reported, and another partner\'s domain is not touched', async () => {
@@ -103,6 +115,24 @@ describe('subscriptions and product changes through the gateway (domains-svc and
       return row?.status === 'INACTIVE' ? row : undefined;
     });
     expect(ended.end_date).toBeInstanceOf(Date);
+  });
+});
+
+describe('subscriptions while billing-svc is down (a platform of its own)', () => {
+  let sys: OwnSystem;
+  let partner: Partner;
+  let db: Client;
+  const { create, get } = helpersOf(() => sys, () => db);
+
+  beforeAll(async () => {
+    sys = await startSystem();
+    partner = await sys.partner();
+    db = await sys.db();
+    // A first create while billing-svc is up: domains-svc then holds its copy of the catalogue.
+    await create(partner);
+  });
+  afterAll(async () => {
+    await sys?.close();
   });
 
   it('when billing-svc is down, then creates and reads still answer, product changes are 503, and once it is back every subscription is opened exactly once', async () => {

@@ -2,12 +2,12 @@ import path from 'node:path';
 import { exampleEventPayload } from '@platform/contracts';
 import { defaultDistDir, freePort, startProcess, startWebhookReceiver, waitUntilReady, type ManagedProcess, type WebhookReceiver } from '@platform/launcher';
 import { publishEvents, testInfra, waitFor } from '@platform/testing';
-import { startSystem, type Partner, type System } from './support/system';
+import { startSystem, type OwnSystem, type Partner } from './support/system';
 
 const EVENTS = 2_000;
 
 describe('webhook workers share the load and a killed one loses nothing', () => {
-  let sys: System;
+  let sys: OwnSystem;
   let partner: Partner;
   let receiver: WebhookReceiver;
   let second: ManagedProcess | undefined;

@@ -85,34 +85,35 @@ function keyPair(privateKey?: string, publicKey?: string): { privateKey: string;
   return { privateKey, publicKey: publicKey ?? createPublicKey(privateKey.replace(/\\n/g, '\n')).export({ type: 'spki', format: 'pem' }).toString() };
 }
 
-/** Runs every service as its own process on this machine, wired together through env. */
-export async function launchPlatform(options: LaunchOptions): Promise<Platform> {
-  const distDir = options.distDir ?? process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const source = options.inheritEnv ? process.env : {};
-  // A key pair given (inherited or in env) is used, else one is made; either way only its public
-  // half goes into the shared env, the private one to its holder alone (see envOf).
-  const given = { ...source, ...options.env };
+type Keys = Platform['keys'];
+
+/** The key pairs of a launch: given ones (inherited or in env) are used, else new ones are made. */
+function launchKeys(given: NodeJS.ProcessEnv): Keys {
   const gatewayPair = keyPair(given.INTERNAL_JWT_PRIVATE_KEY, given.INTERNAL_JWT_PUBLIC_KEY);
   const servicesPair = keyPair(given.SERVICE_JWT_PRIVATE_KEY, given.SERVICE_JWT_PUBLIC_KEY);
-  const keys = {
+  return {
     gatewayPrivateKey: gatewayPair.privateKey,
     gatewayPublicKey: gatewayPair.publicKey,
     servicesPrivateKey: servicesPair.privateKey,
     servicesPublicKey: servicesPair.publicKey,
   };
+}
 
+/** Each process's port: the fixed ones (checked free first) or ephemeral ones. */
+async function launchPorts(fixedPorts: boolean | undefined): Promise<Record<ProcessName, number>> {
   const ports = {} as Record<ProcessName, number>;
-  if (options.fixedPorts) {
+  if (fixedPorts) {
     const claims = platformPorts(process.env);
     await assertPortsFree(claims);
     for (const [i, s] of SERVICES.entries()) ports[s.name] = claims[i].port;
   } else {
     for (const s of SERVICES) ports[s.name] = await freePort();
   }
-  const urls = {} as Record<ProcessName, string>;
-  for (const s of SERVICES) urls[s.name] = `http://127.0.0.1:${ports[s.name]}`;
+  return ports;
+}
 
+/** The environment every process shares: no private key in it (see envOf). */
+function sharedEnv(options: LaunchOptions, source: NodeJS.ProcessEnv, keys: Keys, ports: Record<ProcessName, number>, urls: Record<ProcessName, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...source,
     PATH: process.env.PATH,
@@ -132,58 +133,93 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     ...options.env,
   };
   for (const name of [...GATEWAY_ONLY, ...SERVICES_ONLY]) delete env[name];
-  const envOf = (name: ProcessName): NodeJS.ProcessEnv =>
-    name === 'gateway' ? { ...env, INTERNAL_JWT_PRIVATE_KEY: keys.gatewayPrivateKey } : { ...env, SERVICE_JWT_PRIVATE_KEY: keys.servicesPrivateKey };
+  return env;
+}
 
+interface ProcessSetOptions {
+  distDir: string;
+  urls: Record<ProcessName, string>;
+  /** A process's whole env: the shared one plus the private key it alone holds. */
+  envOf: (name: ProcessName) => NodeJS.ProcessEnv;
+  launch: LaunchOptions;
+  log: (line: string) => void;
+}
+
+/** The running processes, started and stopped by name, restarted with back-off when supervised. */
+function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' | 'stop'> {
   const processes = new Map<ProcessName, ManagedProcess>();
   let stopping = false;
   const restarts = new Map<ProcessName, { attempt: number; timer?: NodeJS.Timeout }>();
 
-  const spawnOne = (name: ProcessName, extraEnv: NodeJS.ProcessEnv) => {
+  const restartLater = (name: ProcessName, proc: ManagedProcess, code: number | null, startedAt: number, extraEnv: NodeJS.ProcessEnv) => {
+    // Stopped on purpose (platform.stop, or start() replacing it): nothing to do.
+    if (stopping || processes.get(name) !== proc || proc.stopRequested) return;
+    const state = restarts.get(name) ?? { attempt: 0 };
+    if (Date.now() - startedAt > STABLE_AFTER_MS) state.attempt = 0;
+    const delay = RESTART_DELAYS_MS[Math.min(state.attempt, RESTART_DELAYS_MS.length - 1)];
+    state.attempt += 1;
+    const how = proc.child.signalCode ? `signal ${proc.child.signalCode}` : `code ${code}`;
+    o.log(`[launcher] ${name} exited (${how}); restarting in ${delay / 1000}s`);
+    state.timer = setTimeout(() => {
+      if (stopping) return;
+      const again = spawnOne(name, extraEnv);
+      waitUntilReady(again, `${o.urls[name]}/health/ready`).then(
+        () => o.log(`[launcher] ${name} is back`),
+        (err: unknown) => o.log(`[launcher] ${name} did not come back: ${(err as Error).message.split('\n')[0]}`),
+      );
+    }, delay);
+    restarts.set(name, state);
+  };
+
+  const spawnOne = (name: ProcessName, extraEnv: NodeJS.ProcessEnv): ManagedProcess => {
     const proc = startProcess({
       name,
-      script: path.join(distDir, 'apps', name, 'main.js'),
-      env: { ...envOf(name), ...options.envFor?.[name], ...extraEnv },
-      inheritOutput: options.inheritOutput,
+      script: path.join(o.distDir, 'apps', name, 'main.js'),
+      env: { ...o.envOf(name), ...o.launch.envFor?.[name], ...extraEnv },
+      inheritOutput: o.launch.inheritOutput,
     });
     processes.set(name, proc);
     const startedAt = Date.now();
-    if (options.supervise) {
-      void proc.exited.then((code) => {
-        // Stopped on purpose (platform.stop, or start() replacing it): nothing to do.
-        if (stopping || processes.get(name) !== proc || proc.stopRequested) return;
-        const state = restarts.get(name) ?? { attempt: 0 };
-        if (Date.now() - startedAt > STABLE_AFTER_MS) state.attempt = 0;
-        const delay = RESTART_DELAYS_MS[Math.min(state.attempt, RESTART_DELAYS_MS.length - 1)];
-        state.attempt += 1;
-        const how = proc.child.signalCode ? `signal ${proc.child.signalCode}` : `code ${code}`;
-        log(`[launcher] ${name} exited (${how}); restarting in ${delay / 1000}s`);
-        state.timer = setTimeout(() => {
-          if (stopping) return;
-          const again = spawnOne(name, extraEnv);
-          waitUntilReady(again, `${urls[name]}/health/ready`).then(
-            () => log(`[launcher] ${name} is back`),
-            (err: unknown) => log(`[launcher] ${name} did not come back: ${(err as Error).message.split('\n')[0]}`),
-          );
-        }, delay);
-        restarts.set(name, state);
-      });
-    }
+    if (o.launch.supervise) void proc.exited.then((code) => restartLater(name, proc, code, startedAt, extraEnv));
     return proc;
   };
 
-  const start = async (name: ProcessName, extraEnv: NodeJS.ProcessEnv = {}) => {
-    clearTimeout(restarts.get(name)?.timer);
-    await processes.get(name)?.stop();
-    const proc = spawnOne(name, extraEnv);
-    await waitUntilReady(proc, `${urls[name]}/health/ready`);
-    return proc;
+  return {
+    processes,
+    async start(name, extraEnv = {}) {
+      clearTimeout(restarts.get(name)?.timer);
+      await processes.get(name)?.stop();
+      const proc = spawnOne(name, extraEnv);
+      await waitUntilReady(proc, `${o.urls[name]}/health/ready`);
+      return proc;
+    },
+    async stop() {
+      stopping = true;
+      for (const r of restarts.values()) clearTimeout(r.timer);
+      await Promise.all([...processes.values()].map((p) => p.stop()));
+    },
   };
-  const stop = async () => {
-    stopping = true;
-    for (const r of restarts.values()) clearTimeout(r.timer);
-    await Promise.all([...processes.values()].map((p) => p.stop()));
-  };
+}
+
+/** Runs the gateway's admin CLI of distDir with --json in env and returns its one JSON object. */
+export async function runAdmin<T = Record<string, unknown>>(distDir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, [path.join(distDir, 'apps', 'gateway', 'admin.js'), ...args, '--json'], { env });
+  return JSON.parse(stdout) as T;
+}
+
+/** Runs every service as its own process on this machine, wired together through env. */
+export async function launchPlatform(options: LaunchOptions): Promise<Platform> {
+  const distDir = options.distDir ?? process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
+  const source = options.inheritEnv ? process.env : {};
+  const keys = launchKeys({ ...source, ...options.env });
+  const ports = await launchPorts(options.fixedPorts);
+  const urls = {} as Record<ProcessName, string>;
+  for (const s of SERVICES) urls[s.name] = `http://127.0.0.1:${ports[s.name]}`;
+  const env = sharedEnv(options, source, keys, ports, urls);
+  const envOf = (name: ProcessName): NodeJS.ProcessEnv =>
+    name === 'gateway' ? { ...env, INTERNAL_JWT_PRIVATE_KEY: keys.gatewayPrivateKey } : { ...env, SERVICE_JWT_PRIVATE_KEY: keys.servicesPrivateKey };
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { processes, start, stop } = processSet({ distDir, urls, envOf, launch: options, log });
 
   try {
     // Services first (they migrate their own schemas), the gateway last.
@@ -193,10 +229,5 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     await stop();
     throw err;
   }
-
-  const admin = async <T>(...args: string[]): Promise<T> => {
-    const { stdout } = await run(process.execPath, [path.join(distDir, 'apps', 'gateway', 'admin.js'), ...args, '--json'], { env });
-    return JSON.parse(stdout) as T;
-  };
-  return { urls, env, keys, processes, start, stop, admin };
+  return { urls, env, keys, processes, start, stop, admin: (...args) => runAdmin(distDir, env, args) };
 }

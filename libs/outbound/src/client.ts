@@ -1,6 +1,7 @@
-import { Client, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AddressPolicy } from './address';
-import { pinnedConnector, systemResolver, type PinnedConnectOptions, type Resolver } from './connect';
+import { systemResolver, type PinnedConnectOptions, type Resolver } from './connect';
+import { createConnections, type Connections, type HopState } from './connections';
 import { classify, OutboundError } from './errors';
 
 export interface OutboundOptions extends AddressPolicy {
@@ -83,118 +84,95 @@ function nextRequest(current: OutboundRequest, from: URL, status: number, to: UR
   return asGet ? { method: current.method === 'HEAD' ? 'HEAD' : 'GET', url: to.href, headers } : { ...current, url: to.href, headers };
 }
 
+/** The body's first maxBytes bytes; the rest is never read (the connection goes with the stream). */
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      body.destroy();
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+interface Exchange {
+  connections: Connections;
+  maxBytes: number;
+  maxRedirects: number;
+  signal: AbortSignal;
+  state: HopState;
+}
+
+/** One request to one URL, on a connection of its own or a kept one. */
+async function hop(x: Exchange, req: OutboundRequest, url: URL) {
+  const { dispatcher, address, done } = x.connections.open(url, x.state);
+  try {
+    const res = await dispatcher.request({ method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers, body: req.body, signal: x.signal });
+    const { body, truncated } = await readCapped(res.body, x.maxBytes);
+    x.state.address = address();
+    return { status: res.statusCode, headers: res.headers, body, truncated };
+  } finally {
+    await done();
+  }
+}
+
+/** The request and, when asked, its redirects: each hop's URL checked again. */
+async function follow(x: Exchange, req: OutboundRequest): Promise<Omit<OutboundResponse, 'durationMs'>> {
+  let current = req;
+  let url = parseUrl(req.url);
+  for (let hops = 0; ; hops++) {
+    Object.assign(x.state, { connected: false, address: '' });
+    const res = await hop(x, current, url);
+    const location = res.headers.location;
+    if (x.maxRedirects === 0 || !REDIRECTS.has(res.status) || typeof location !== 'string') return { ...res, address: x.state.address, url: url.href };
+    if (hops >= x.maxRedirects) throw new OutboundError('redirect', `more than ${x.maxRedirects} redirect(s)`);
+    const next = parseUrl(location, url);
+    current = nextRequest(current, url, res.status, next);
+    url = next;
+  }
+}
+
 /**
  * The one client for URLs that partners and their customers control (webhook endpoints, sites
  * to scan): http and https only; each connection resolves the host, checks every address against
  * the policy (see addressVerdict) and connects to the checked address, so a name cannot rebind
  * between check and connect; redirects only when asked, each hop checked again; a connect
- * deadline, a total deadline and a cap on the body bytes read. Connections are not reused.
+ * deadline, a total deadline and a cap on the body bytes read. Connections are not reused
+ * unless keepAliveMs says so.
  */
 export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
-  const policy: AddressPolicy = { allowLoopback: options.allowLoopback === true };
-  const resolve = options.resolve ?? systemResolver;
-  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const connections = createConnections({
+    policy: { allowLoopback: options.allowLoopback === true },
+    resolve: options.resolve ?? systemResolver,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    ca: options.ca,
+    keepAliveMs: options.keepAliveMs ?? 0,
+  });
   const totalTimeoutMs = options.totalTimeoutMs ?? 15_000;
   const maxBytes = options.maxResponseBytes ?? 64 * 1024;
   const maxRedirects = options.maxRedirects ?? 0;
-  const keepAliveMs = options.keepAliveMs ?? 0;
-  const inFlight = new Set<Client>();
-  /** Kept connections per origin, least recently used first (see keepAliveMs). */
-  const pools = new Map<string, { pool: Pool; address: string }>();
-  const MAX_POOLS = 1_000;
   let closed = false;
-  const connector = (onConnected: (address: string) => void) => pinnedConnector({ resolve, policy, connectTimeoutMs, ca: options.ca, onConnected });
-
-  /** The origin's pool of kept connections; connect failures are classified by the connector, so any later failure is the answer's. */
-  function pooled(url: URL, state: { connected: boolean; address: string }) {
-    let entry = pools.get(url.origin);
-    if (entry) pools.delete(url.origin);
-    else {
-      const created: { pool: Pool; address: string } = { pool: undefined as unknown as Pool, address: '' };
-      created.pool = new Pool(url.origin, { keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs, connect: connector((address) => (created.address = address)) });
-      entry = created;
-      if (pools.size >= MAX_POOLS) {
-        const [oldest, { pool }] = pools.entries().next().value!;
-        pools.delete(oldest);
-        void pool.close().catch(() => undefined);
-      }
-    }
-    pools.set(url.origin, entry);
-    state.connected = true;
-    const current = entry;
-    return { dispatcher: current.pool, address: () => current.address, done: async () => undefined };
-  }
-
-  /** A connection of its own, so the address it reports is exactly the one it used. */
-  function oneShot(url: URL, state: { connected: boolean; address: string }) {
-    const client = new Client(url.origin, { pipelining: 0, connect: connector((address) => Object.assign(state, { connected: true, address })) });
-    inFlight.add(client);
-    return {
-      dispatcher: client,
-      address: () => state.address,
-      done: async () => {
-        inFlight.delete(client);
-        await client.destroy().catch(() => undefined);
-      },
-    };
-  }
-
-  async function hop(req: OutboundRequest, url: URL, signal: AbortSignal, state: { connected: boolean; address: string }) {
-    const { dispatcher, address, done } = keepAliveMs > 0 ? pooled(url, state) : oneShot(url, state);
-    try {
-      const res = await dispatcher.request({ method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers, body: req.body, signal });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (size + chunk.length > maxBytes) {
-          chunks.push(chunk.subarray(0, maxBytes - size));
-          size = maxBytes;
-          truncated = true;
-          // The rest is never read: the connection goes with the stream.
-          (res.body as { destroy(): void }).destroy();
-          break;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      }
-      state.address = address();
-      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), truncated };
-    } finally {
-      await done();
-    }
-  }
 
   return {
     async request(req) {
       const started = performance.now();
-      const signal = AbortSignal.timeout(totalTimeoutMs);
-      const state = { connected: false, address: '' };
+      const x: Exchange = { connections, maxBytes, maxRedirects, signal: AbortSignal.timeout(totalTimeoutMs), state: { connected: false, address: '' } };
       try {
         if (closed) throw new OutboundError('connect', 'the outbound client is closed');
-        let current = req;
-        let url = parseUrl(req.url);
-        for (let hops = 0; ; hops++) {
-          Object.assign(state, { connected: false, address: '' });
-          const res = await hop(current, url, signal, state);
-          const location = res.headers.location;
-          if (maxRedirects === 0 || !REDIRECTS.has(res.status) || typeof location !== 'string') {
-            return { ...res, durationMs: performance.now() - started, address: state.address, url: url.href };
-          }
-          if (hops >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirect(s)`);
-          const next = parseUrl(location, url);
-          current = nextRequest(current, url, res.status, next);
-          url = next;
-        }
+        const res = await follow(x, req);
+        return { ...res, durationMs: performance.now() - started };
       } catch (err) {
-        throw classify(err, { deadlinePassed: signal.aborted, connected: state.connected });
+        throw classify(err, { deadlinePassed: x.signal.aborted, connected: x.state.connected });
       }
     },
     async close() {
       closed = true;
-      const kept = [...pools.values()].map(({ pool }) => pool.destroy().catch(() => undefined));
-      pools.clear();
-      await Promise.all([...[...inFlight].map((client) => client.destroy().catch(() => undefined)), ...kept]);
+      await connections.close();
     },
   };
 }

@@ -1,4 +1,6 @@
-import { startSmtpCatcher } from '@platform/launcher';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { startSmtpCatcher, type CaughtMail } from '@platform/launcher';
 import { waitFor } from './wait';
 
 export interface ReceivedMail {
@@ -11,10 +13,14 @@ export interface ReceivedMail {
   decoded: string;
 }
 
-export interface TestSmtpServer {
+/** What a test reads of the e-mails a platform sent. */
+export interface Mailbox {
+  waitForMessage(predicate: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+}
+
+export interface TestSmtpServer extends Mailbox {
   url: string;
   messages: ReceivedMail[];
-  waitForMessage(predicate: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -36,12 +42,24 @@ function subjectOf(raw: string): string {
   return line ? decodeHeader(line[1]).trim() : '';
 }
 
-/** A real SMTP server on an ephemeral port (the launcher's catcher) that keeps what it receives in memory. */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+const received = ({ from, to, raw }: CaughtMail): ReceivedMail => ({ from, to, raw, subject: subjectOf(raw), decoded: decodeQuotedPrintable(raw) });
+
+/**
+ * A real SMTP server on an ephemeral port (the launcher's catcher) that keeps what it receives in
+ * memory and, given a folder, also writes each message there for other processes (mailboxIn).
+ */
+export async function startSmtpServer(options: { folder?: string } = {}): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
+  const { folder } = options;
+  if (folder) await mkdir(folder, { recursive: true });
   const catcher = await startSmtpCatcher({
-    onMessage: ({ from, to, raw }) => {
-      messages.push({ from, to, raw, subject: subjectOf(raw), decoded: decodeQuotedPrintable(raw) });
+    onMessage: async (mail) => {
+      messages.push(received(mail));
+      if (!folder) return;
+      // Written aside and renamed: a reader never sees half a message.
+      const name = `${String(messages.length).padStart(6, '0')}.json`;
+      await writeFile(path.join(folder, `.${name}.partial`), JSON.stringify(mail));
+      await rename(path.join(folder, `.${name}.partial`), path.join(folder, name));
     },
   });
   return {
@@ -49,5 +67,19 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     messages,
     waitForMessage: (predicate, timeoutMs = 10_000) => waitFor(() => messages.find(predicate), { timeoutMs, what: 'an e-mail' }),
     close: () => catcher.close(),
+  };
+}
+
+/** The messages a startSmtpServer({ folder }) in another process has received, read from its folder. */
+export function mailboxIn(folder: string): Mailbox {
+  const read = new Map<string, ReceivedMail>();
+  const messages = async () => {
+    for (const name of (await readdir(folder)).filter((n) => n.endsWith('.json') && !read.has(n))) {
+      read.set(name, received(JSON.parse(await readFile(path.join(folder, name), 'utf8')) as CaughtMail));
+    }
+    return [...read.values()];
+  };
+  return {
+    waitForMessage: (predicate, timeoutMs = 10_000) => waitFor(async () => (await messages()).find(predicate), { timeoutMs, what: 'an e-mail' }),
   };
 }

@@ -1,6 +1,7 @@
-import { act, arrange, createTestDatabase, deleteEventTopology, startSmtpServer, testInfra, uniqueName, type ApiResponse, type TestSmtpServer } from '@platform/testing';
+import { act, arrange, createTestDatabase, deleteEventTopology, mailboxIn, startSmtpServer, testInfra, uniqueName, type ApiResponse, type Mailbox } from '@platform/testing';
 import { Client } from 'pg';
-import { launchPlatform, platformQueues, type Platform } from '@platform/launcher';
+import { launchPlatform, platformQueues, runAdmin, type Platform, type ProcessName } from '@platform/launcher';
+import { sharedPlatform } from './shared-platform';
 
 export interface Partner {
   id: string;
@@ -8,11 +9,13 @@ export interface Partner {
 }
 
 export interface System {
-  platform: Platform;
+  urls: Record<ProcessName, string>;
   gateway: string;
   exchange: string;
-  smtp: TestSmtpServer;
+  smtp: Mailbox;
   databaseUrl: string;
+  /** Runs the gateway's admin CLI with --json and returns its one JSON object. */
+  admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
   /** A connection to the system's database (as its owner) for assertions on what services stored; closed with the system. */
   db(): Promise<Client>;
   partner(name?: string, keyArgs?: string[]): Promise<Partner>;
@@ -23,10 +26,66 @@ export interface System {
   close(): Promise<void>;
 }
 
+/** A system whose processes the test owns: it may stop, kill and restart them. */
+export interface OwnSystem extends System {
+  platform: Platform;
+}
+
 export type { ApiResponse } from '@platform/testing';
 
-/** A whole platform on a fresh database and exchange, with a local SMTP server. */
-export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> {
+type Parts = Pick<System, 'urls' | 'exchange' | 'smtp' | 'databaseUrl' | 'admin'> & { closeRest(): Promise<void> };
+
+/** The test's view of a running platform: calls through the gateway, partners, its database. */
+function systemOf(parts: Parts): System {
+  const gateway = parts.urls.gateway;
+  const partner = async (name = uniqueName('partner'), keyArgs: string[] = []): Promise<Partner> => {
+    const created = await parts.admin<{ id: string }>('partner', 'create', '--name', name);
+    const key = await parts.admin<{ key: string }>('key', 'create', '--partner', created.id, ...keyArgs);
+    return { id: created.id, key: key.key };
+  };
+  let client: Promise<Client> | undefined;
+  const db = () =>
+    (client ??= (async () => {
+      const c = new Client({ connectionString: parts.databaseUrl });
+      await c.connect();
+      return c;
+    })());
+  return {
+    ...parts,
+    gateway,
+    db,
+    partner,
+    call: (who, method, path, body, headers = {}) => act(gateway, method, path, { token: typeof who === 'string' ? who : who?.key, body, headers }),
+    arrange: (who, method, path, body) => arrange(gateway, method, path, { token: who.key, body }),
+    close: async () => {
+      try {
+        await (await client)?.end();
+      } finally {
+        await parts.closeRest();
+      }
+    },
+  };
+}
+
+/**
+ * The platform every suite shares (started once per run by globalSetup, with SHARED_ENV): for
+ * tests that only call it. Its data is everyone's: scope what a test reads to its own partners.
+ * close() ends only this file's connection.
+ */
+export async function sharedSystem(): Promise<System> {
+  const shared = await sharedPlatform();
+  return systemOf({
+    urls: shared.urls,
+    exchange: shared.exchange,
+    databaseUrl: shared.databaseUrl,
+    smtp: mailboxIn(shared.mailDir),
+    admin: (...args) => runAdmin(shared.distDir, shared.env, args),
+    closeRest: async () => undefined,
+  });
+}
+
+/** A whole platform of the test's own, on a fresh database and exchange, with a local SMTP server: for tests that stop processes or need other settings. */
+export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<OwnSystem> {
   const { amqpUrl } = await testInfra();
   const db = await createTestDatabase('system');
   const smtp = await startSmtpServer();
@@ -40,47 +99,18 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<System> 
     await deleteEventTopology(amqpUrl, exchange).catch(() => undefined);
     throw err;
   });
-  const gateway = platform.urls.gateway;
-
-  const partner = async (name = uniqueName('partner'), keyArgs: string[] = []): Promise<Partner> => {
-    const created = await platform.admin<{ id: string }>('partner', 'create', '--name', name);
-    const key = await platform.admin<{ key: string }>('key', 'create', '--partner', created.id, ...keyArgs);
-    return { id: created.id, key: key.key };
+  const closeRest = async () => {
+    try {
+      await platform.stop();
+      await smtp.close();
+      await db.drop();
+    } finally {
+      // The services declared the exchange, its unrouted exchange and queue, and their consumers' queues.
+      await deleteEventTopology(amqpUrl, exchange, platformQueues(exchange));
+    }
   };
-
-  let client: Promise<Client> | undefined;
-  const openDb = () =>
-    (client ??= (async () => {
-      const c = new Client({ connectionString: db.url });
-      await c.connect();
-      return c;
-    })());
-
-  const call: System['call'] = (who, method, path, body, headers = {}) =>
-    act(gateway, method, path, { token: typeof who === 'string' ? who : who?.key, body, headers });
-
-  return {
-    platform,
-    gateway,
-    exchange,
-    smtp,
-    databaseUrl: db.url,
-    db: openDb,
-    partner,
-    call,
-    arrange: (who, method, path, body) => arrange(gateway, method, path, { token: who.key, body }),
-    close: async () => {
-      try {
-        await (await client)?.end();
-        await platform.stop();
-        await smtp.close();
-        await db.drop();
-      } finally {
-        // The services declared the exchange, its unrouted exchange and queue, and their consumers' queues.
-        await deleteEventTopology(amqpUrl, exchange, platformQueues(exchange));
-      }
-    },
-  };
+  const system = systemOf({ urls: platform.urls, exchange, smtp, databaseUrl: db.url, admin: platform.admin, closeRest });
+  return { ...system, platform };
 }
 
 /** The contract's error envelope with a given code and status. */
