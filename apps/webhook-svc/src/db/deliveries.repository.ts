@@ -85,7 +85,8 @@ export function claimDueDeliveries(db: Kysely<WebhooksDb>, lane: Lane, limit: nu
       SELECT c.id, c.endpoint_id, e.url, e.enabled, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
              m.body, c.attempt_count, c.final_attempt
-      FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id JOIN messages m ON m.id = c.message_id`,
+      FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id JOIN messages m ON m.id = c.message_id
+      ORDER BY c.next_attempt_at -- started in the order they fell due`,
   });
 }
 

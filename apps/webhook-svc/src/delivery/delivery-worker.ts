@@ -73,6 +73,8 @@ export class DeliveryWorker {
   private polling = false;
   private pollAgain = false;
   private stopped = true;
+  /** The due time given to the last delivery handed back (ms since the epoch). */
+  private lastHandedBackDue = 0;
   private listener: Listener | undefined;
   private readonly inflight = new Set<Promise<void>>();
   private readonly log: Logger;
@@ -236,8 +238,18 @@ export class DeliveryWorker {
     this.pump(next.lane);
   }
 
+  /**
+   * When a handed-back delivery is due again: after the delay, and after the one handed back
+   * before it, so deliveries handed back in one tick (an endpoint at its cap) are claimed again in
+   * the order they came rather than in a tie the database breaks at random.
+   */
+  private dueAfter(delayMs: number): Date {
+    this.lastHandedBackDue = Math.max(Date.now() + delayMs, this.lastHandedBackDue + 1);
+    return new Date(this.lastHandedBackDue);
+  }
+
   private release(ids: string[], delayMs: number): Promise<void> {
-    return releaseDeliveries(this.options.db, ids, new Date(Date.now() + delayMs)).catch((err: unknown) => {
+    return releaseDeliveries(this.options.db, ids, this.dueAfter(delayMs)).catch((err: unknown) => {
       this.log.warn({ err }, 'could not hand deliveries back; their leases will expire');
     });
   }
