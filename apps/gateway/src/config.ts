@@ -29,6 +29,8 @@ const configSchema = z.object({
   TRUSTED_PROXIES: trustedProxies,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  /** How long a whole request (headers and body) may take to arrive; later: 408 and the connection is closed. */
+  BODY_TIMEOUT_MS: env.durationMs(30_000),
   UPSTREAM_TIMEOUT_MS: env.durationMs(5000),
   /** How long a verified key stays cached while revocations are being listened for. */
   KEY_CACHE_TTL_MS: env.durationMs(30_000),

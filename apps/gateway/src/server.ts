@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions } from 'node:http';
 import type { Request } from 'express';
 import { answerClientErrors } from '@platform/http';
 import { REQUEST_ID_HEADER } from '@platform/observability';
@@ -11,6 +11,21 @@ import { routedOperation } from './http/portal-route';
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 const isPortal = (url: string) => url.startsWith('/portal') && (url.length === 7 || url[7] === '/' || url[7] === '?');
+
+/** Node's own HTTP/1 header limit, in the one place the server is configured. */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * A request (headers and body) that has not fully arrived within BODY_TIMEOUT_MS gets Node's 408
+ * and the connection is closed (answered by answerClientErrors). Node checks pending requests
+ * every connectionsCheckingInterval (30 s by default): a quarter of the bound, at most 1 s, keeps
+ * the cut-off close to the bound.
+ */
+const requestBounds = (bodyTimeoutMs: number): ServerOptions => ({
+  requestTimeout: bodyTimeoutMs,
+  headersTimeout: Math.min(HEADERS_TIMEOUT_MS, bodyTimeoutMs),
+  connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bodyTimeoutMs / 4))),
+});
 
 /**
  * The gateway's HTTP server (not yet listening; main.ts and tests call startServer). /portal/* is
@@ -40,7 +55,7 @@ export function buildServer(deps: Deps): Server {
     onServerError: (service) => deps.metrics.upstreamServerErrors.inc({ upstream: service }),
     clientIp,
   });
-  const server = createServer((req, res) => {
+  const server = createServer(requestBounds(deps.config.BODY_TIMEOUT_MS), (req, res) => {
     // The request id is set here for both paths, without AsyncLocalStorage: once enabled, its
     // promise hooks cost every promise in the process ~20% of the forward path's CPU. Log lines
     // on the portal path carry the id explicitly instead.

@@ -12,6 +12,7 @@ describe('gateway configuration', () => {
         TRUSTED_PROXIES: [],
         RATE_LIMIT_PER_MINUTE: 6000,
         BODY_LIMIT_BYTES: 1024 * 1024,
+        BODY_TIMEOUT_MS: 30_000,
         UPSTREAM_TIMEOUT_MS: 5000,
         DOMAINS_URL: 'http://127.0.0.1:8081',
         WEBHOOKS_URL: 'http://127.0.0.1:8085',
