@@ -1,5 +1,6 @@
 import { merchantInternalRoutes, merchantRoutes } from '@platform/contracts';
 import type { ServiceDefinition } from '@platform/service';
+import { catalogueClient } from './clients/catalogue.client';
 import { domainEventsConsumer } from './events/domain-events.consumer';
 import { migrations } from './db/migrations';
 import type { MerchantsContext } from './domain/context';
@@ -16,8 +17,8 @@ export const merchantsService: ServiceDefinition<MerchantsDb, Record<string, nev
   audience: 'merchants',
   listen: { portEnv: 'MERCHANTS_PORT', hostEnv: 'MERCHANTS_HOST', defaultPort: 8083 },
   migrations,
-  context: ({ db }) => ({ db, domainEvents: domainEventsConsumer() }),
+  context: ({ db, call }) => ({ db, catalogue: catalogueClient(() => call('billing')), domainEvents: domainEventsConsumer() }),
   routes,
-  handlers: (ctx, { logger, consumerQueue }) => ({ ...merchantHandlers(ctx.db), ...internalHandlers(ctx.db, { ...ctx.domainEvents, queue: consumerQueue(), schema: SCHEMA, logger }) }),
+  handlers: (ctx, { logger, consumerQueue }) => ({ ...merchantHandlers(ctx), ...internalHandlers(ctx.db, { ...ctx.domainEvents, queue: consumerQueue(), schema: SCHEMA, logger }) }),
   consumers: (ctx) => [ctx.domainEvents],
 };

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
-import { PERMISSIONS, type DomainState, type EventMessage } from '@platform/contracts';
+import { PERMISSIONS, type DomainState, type EventMessage, type Price, type PriceList, type Product } from '@platform/contracts';
 import { connectAmqp, createPublisher } from '@platform/messaging';
 import { createLogger } from '@platform/observability';
 import { act, startTestService, testInfra, type ApiResponse } from '@platform/testing';
 import { merchantsService } from '../src/service';
+
+const list = (id: number, code: string): PriceList => ({ id, code, type: 'PUBLIC' });
+const priced = (id: number, priceList: PriceList): Price => ({ id, frequency: 'MONTH', currency: { id: 'EUR', name: 'Euro' }, price_amount: 10, price_list: priceList });
+/** billing-svc's catalogue as these tests see it (billing-svc does not run here). */
+export const TEST_CATALOGUE: Product[] = [
+  { id: 1, code: 'FREE', name: 'Free', type: 'SUBSCRIPTION', features: [], prices: [priced(101, list(1, 'STANDARD'))] },
+  { id: 2, code: 'PRO', name: 'Pro', type: 'SUBSCRIPTION', features: [], prices: [priced(201, list(2, 'EUR')), priced(202, list(3, 'EUR_STANDARD'))] },
+];
 
 export type MerchantsTest = Awaited<ReturnType<typeof startMerchants>>;
 
@@ -12,6 +20,7 @@ export type MerchantsTest = Awaited<ReturnType<typeof startMerchants>>;
 export async function startMerchants() {
   const services = generateInternalKeyPair();
   const t = await startTestService(merchantsService, { SERVICE_JWT_PUBLIC_KEY: services.publicKey });
+  t.service.context.catalogue.products = async () => TEST_CATALOGUE;
   const minter = new InternalTokenMinter(services.privateKey, 60, 'services');
   const logger = createLogger('merchants-test', 'silent');
   const amqp = await connectAmqp((await testInfra()).amqpUrl, logger);

@@ -1,9 +1,10 @@
-import { isUuid, merchantMetaFilters, type CreateMerchantBody, type ListMerchantsQuery, type UpdateMerchantBody } from '@platform/contracts';
+import { isUuid, merchantMetaFilters, resolveProductCodes, type CreateMerchantBody, type ListMerchantsQuery, type UpdateMerchantBody } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
-import { listPage, notFound } from '@platform/http';
+import { listPage, notFound, validationError } from '@platform/http';
 import { deleteLinksOfMerchant } from '../db/domain-links.repository';
 import * as merchants from '../db/merchants.repository';
 import type { MerchantsDb } from '../db/tables';
+import type { CataloguePort } from './context';
 
 /** The partner's merchant with its domain, or 404 (another partner's id, a deleted one, or not an id at all). */
 export async function getMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
@@ -26,7 +27,8 @@ export async function listMerchants(db: Kysely<MerchantsDb>, partnerId: string, 
 }
 
 /** Creates the merchant, or 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant with that merchant_id. */
-export async function createMerchant(db: Kysely<MerchantsDb>, partnerId: string, body: CreateMerchantBody) {
+export async function createMerchant(db: Kysely<MerchantsDb>, catalogue: CataloguePort, partnerId: string, body: CreateMerchantBody) {
+  await assertKnownDefaults(catalogue, body);
   const id = await merchants.insertMerchant(db, {
     partnerId,
     merchantId: body.merchant_id,
@@ -39,9 +41,28 @@ export async function createMerchant(db: Kysely<MerchantsDb>, partnerId: string,
   return getMerchant(db, partnerId, id);
 }
 
+/**
+ * A default product or price list sent must be in billing-svc's catalogue, as on a domain create
+ * (the same resolver): a product by its code, a price list one that product is sold under (or,
+ * sent alone, one the catalogue has). 400 naming the field otherwise; null clears and is not checked.
+ */
+async function assertKnownDefaults(catalogue: CataloguePort, body: Pick<UpdateMerchantBody, 'default_product' | 'default_price_list'>) {
+  const product = body.default_product ?? undefined;
+  const priceList = body.default_price_list ?? undefined;
+  if (product === undefined && priceList === undefined) return;
+  const products = await catalogue.products();
+  if (product !== undefined) {
+    const resolved = resolveProductCodes(product, priceList, products);
+    if (!resolved.ok) throw validationError([{ path: `body.default_${resolved.field}`, message: resolved.message }]);
+  } else if (!products.some((p) => p.prices.some((price) => price.price_list.code === priceList))) {
+    throw validationError([{ path: 'body.default_price_list', message: `unknown price list code "${priceList}"` }]);
+  }
+}
+
 /** Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409. */
-export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string, body: UpdateMerchantBody) {
+export async function updateMerchant(db: Kysely<MerchantsDb>, catalogue: CataloguePort, partnerId: string, id: string, body: UpdateMerchantBody) {
   const current = await getMerchant(db, partnerId, id);
+  await assertKnownDefaults(catalogue, body);
   const { meta, ...fields } = body;
   const updated = await merchants.updateMerchant(db, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
   if (!updated) throw notFound('merchant');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { parseHostname, subdomainHostname } from './hostname';
+import { merchantIdText } from '../merchants/merchant-input';
 
 export const DOMAIN_STATUSES = ['NEW', 'SCANNED', 'INVITED', 'ACTIVE', 'INACTIVE'] as const;
 export const domainStatusSchema = z.enum(DOMAIN_STATUSES);
@@ -166,7 +167,7 @@ export const createDomainBodySchema = z
     default_notice_type: noticeTypeSchema.default('CLASSIC'),
     send_intro: z.boolean().default(false),
     action: domainActionSchema.default('CREATE_SILENT'),
-    merchant_id: text(204).min(1).optional(),
+    merchant_id: merchantIdText(204).optional(),
     referral_partner_id: text(64).min(1).optional(),
     criterias: z.array(text(64)).max(100).optional(),
     sector_id: text(64).optional(),

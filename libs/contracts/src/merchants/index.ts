@@ -1,2 +1,3 @@
 export * from './merchant.schema';
 export * from './merchants.routes';
+export * from './merchant-input';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, queryBool } from '../common';
 import { domainSourceSchema, domainStatusSchema } from '../domains/domain.schema';
+import { isReservedMetaKey, merchantIdText, reservedMetaKeyMessage } from './merchant-input';
 
 export const MERCHANT_ID_MAX = 32;
 export const META_KEYS_MAX = 50;
@@ -9,13 +10,20 @@ export const META_VALUE_MAX = 500;
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
-const merchantIdSchema = text(MERCHANT_ID_MAX).min(1, 'must not be empty').meta({ description: "The merchant's id in the partner's system, unique per partner", example: 'shop-42' });
+const merchantIdSchema = merchantIdText(MERCHANT_ID_MAX).meta({ description: "The merchant's id in the partner's system, unique per partner", example: 'shop-42' });
 /** Billing codes are kept as given: billing-svc checks them when a domain uses them. */
 const codeSchema = text(64).min(1, 'must not be empty');
 
-/** A flat map of text: keys without dots, so every key can be filtered on as `meta.<key>`. */
+/**
+ * A flat map of text: keys without dots, so every key can be filtered on as `meta.<key>`. The
+ * reserved keys (`__proto__`...) are refused before zod reads the map (it would drop `__proto__`).
+ */
 export const merchantMetaSchema = z
-  .record(
+  .preprocess((meta, ctx) => {
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return meta;
+    for (const key of Object.keys(meta)) if (isReservedMetaKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: reservedMetaKeyMessage, input: meta });
+    return meta;
+  }, z.record(
     z
       .string()
       .min(1, 'keys must not be empty')
@@ -23,7 +31,7 @@ export const merchantMetaSchema = z
       .regex(/^[^.]+$/, 'keys must not contain a dot'),
     z.string().max(META_VALUE_MAX, `must be at most ${META_VALUE_MAX} characters`),
   )
-  .refine((meta) => Object.keys(meta).length <= META_KEYS_MAX, `must have at most ${META_KEYS_MAX} keys`)
+  .refine((meta) => Object.keys(meta).length <= META_KEYS_MAX, `must have at most ${META_KEYS_MAX} keys`))
   .meta({ description: `Flat map of text (at most ${META_KEYS_MAX} keys of 1 to ${META_KEY_MAX} characters without a dot, values up to ${META_VALUE_MAX})`, example: { plan: 'gold' } });
 
 const optionalFields = {
@@ -68,6 +76,8 @@ export const listMerchantsQuerySchema = paginationQuerySchema
       if (!key.startsWith(META_FILTER_PREFIX)) continue;
       if (!META_FILTER_KEY.test(key)) {
         ctx.addIssue({ code: 'custom', path: [key], message: `must be meta.<key> with a key of 1 to ${META_KEY_MAX} characters and no dot` });
+      } else if (isReservedMetaKey(key.slice(META_FILTER_PREFIX.length))) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `the key ${reservedMetaKeyMessage}` });
       } else if (typeof value !== 'string') {
         ctx.addIssue({ code: 'custom', path: [key], message: 'must be given once' });
       } else if (value.length > META_VALUE_MAX) {
