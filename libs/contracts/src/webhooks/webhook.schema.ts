@@ -31,6 +31,11 @@ export const webhookUrlSchema = z
 /** The WHATWG form of a URL webhookUrlProblem accepted (lowercase scheme and host, default port and dot segments dropped). */
 export const normaliseWebhookUrl = (value: string): string => (URL.canParse(value) ? new URL(value).href : value);
 
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** The host as typed (after scheme, slashes and credentials; before port and path), lowercase, without a trailing dot. */
+const rawHost = (value: string) => (/^[a-z][a-z0-9+.-]*:[/\\]*(?:[^@/\\?#]*@)?([^:/\\?#]*)/i.exec(value.trim())?.[1] ?? '').toLowerCase().replace(/\.$/, '');
+
 export function webhookUrlProblem(value: string): string | undefined {
   let url: URL;
   try {
@@ -43,6 +48,7 @@ export function webhookUrlProblem(value: string): string | undefined {
   if (url.hash) return 'must not contain a fragment';
   // An IPv4 literal is dotted once parsed (2130706433 becomes 127.0.0.1); an IPv6 one is bracketed.
   const host = url.hostname.replace(/\.$/, '');
+  if (IPV4.test(host) && rawHost(value) !== host) return 'must write an IPv4 address as four decimal numbers, like 192.0.2.10';
   if (!host.startsWith('[') && !host.includes('.')) return 'must have a host name with at least two labels, like hooks.example.com';
   if (url.port === '0') return 'must not use port 0';
   if (url.port !== '' && WEBHOOK_REFUSED_PORTS.includes(Number(url.port))) {
