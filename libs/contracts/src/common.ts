@@ -7,16 +7,22 @@ z.config({ customError: (issue) => (issue.code === 'invalid_type' && issue.input
  * What a query helper is on the wire, for the OpenAPI document: the parsers below read text, but
  * a generated client should send an integer or a boolean, not a string with a pattern.
  */
+const QUERY_INT_MAX = 999_999_999;
+
 export const queryWireSchemas = new WeakMap<object, Record<string, unknown>>();
 
-/** Query-string integer: digits only, so "1.5", "1e3", "" and arrays are rejected, not coerced. */
-export const queryInt = (bounds: { min?: number; max?: number } = {}) => {
-  let value = z.number().int();
+/**
+ * Query-string integer: digits only, so "1.5", "1e3", "" and arrays are rejected, not coerced.
+ * Any number of digits is an integer; one past the bound (default 999999999) is refused with
+ * the bound's own message, not as "not an integer".
+ */
+export const queryInt = (bounds: { min?: number; max?: number; maxMessage?: string } = {}) => {
+  const max = bounds.max ?? QUERY_INT_MAX;
+  let value = z.number().max(max, bounds.maxMessage ?? `must be at most ${max}`);
   if (bounds.min !== undefined) value = value.min(bounds.min, `must be at least ${bounds.min}`);
-  if (bounds.max !== undefined) value = value.max(bounds.max, `must be at most ${bounds.max}`);
   const schema = z
     .string()
-    .regex(/^\d{1,9}$/, 'must be an integer')
+    .regex(/^\d+$/, 'must be an integer')
     .transform(Number)
     .pipe(value);
   queryWireSchemas.set(schema, { type: 'integer', ...(bounds.min !== undefined ? { minimum: bounds.min } : {}), ...(bounds.max !== undefined ? { maximum: bounds.max } : {}) });
@@ -35,8 +41,15 @@ export const dateTime = () => z.iso.datetime({ offset: true });
 
 export const PAGE_LIMIT_MAX = 100;
 
+/**
+ * The deepest row a list serves (page × limit): offsets cost a scan of every row before them.
+ * libs/http's listPage holds page × limit to it; the page parameter alone can never pass it.
+ */
+export const LIST_DEPTH_MAX = 100_000;
+const DEPTH_MESSAGE = `page × limit may be at most ${LIST_DEPTH_MAX}; narrow the list with filters (e.g. created_at_end) to go further back`;
+
 export const paginationQuerySchema = z.object({
-  page: queryInt({ min: 1 }).default(1).meta({ description: 'Page number, from 1' }),
+  page: queryInt({ min: 1, max: LIST_DEPTH_MAX, maxMessage: DEPTH_MESSAGE }).default(1).meta({ description: 'Page number, from 1' }),
   limit: queryInt({ min: 1, max: PAGE_LIMIT_MAX }).default(10).meta({ description: `Results per page, 1 to ${PAGE_LIMIT_MAX}` }),
 });
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;

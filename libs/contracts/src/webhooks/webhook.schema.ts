@@ -6,8 +6,17 @@ import { PUBLIC_EVENT_NAMES, isPublicEventName } from '../event-registry';
 export const WEBHOOK_URL_MAX = 2_048;
 
 /**
- * An endpoint URL as text: absolute http(s), no credentials, no fragment. Whether its host may be
- * contacted (SSRF policy, https-only) is checked by webhook-svc with its settings.
+ * Ports an endpoint may not use: well-known services that do not speak HTTP (SSH, Telnet, SMTP,
+ * POP3, IMAP, their TLS forms, MySQL, PostgreSQL, Redis). Every other port 1..65535 is allowed.
+ */
+export const WEBHOOK_REFUSED_PORTS: readonly number[] = [22, 23, 25, 110, 143, 465, 587, 993, 995, 3306, 5432, 6379];
+
+/**
+ * An endpoint URL: absolute http(s), no credentials, no fragment, a host that is an IP literal or
+ * has at least two labels, a port outside WEBHOOK_REFUSED_PORTS and not 0. It is stored and
+ * answered in its normalised (WHATWG) form: `https:hooks.example.com` becomes
+ * `https://hooks.example.com/`. Whether its host may be contacted (SSRF policy, https-only) is
+ * checked by webhook-svc with its settings.
  */
 export const webhookUrlSchema = z
   .string()
@@ -16,7 +25,16 @@ export const webhookUrlSchema = z
     const problem = webhookUrlProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .meta({ description: 'Absolute http(s) URL the events are POSTed to', example: 'https://hooks.example.com/privacy-widget' });
+  .transform((value) => normaliseWebhookUrl(value))
+  .meta({ description: 'Absolute http(s) URL the events are POSTed to; stored normalised', example: 'https://hooks.example.com/privacy-widget' });
+
+/** The WHATWG form of a URL webhookUrlProblem accepted (lowercase scheme and host, default port and dot segments dropped). */
+export const normaliseWebhookUrl = (value: string): string => (URL.canParse(value) ? new URL(value).href : value);
+
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** The host as typed (after scheme, slashes and credentials; before port and path), lowercase, without a trailing dot. */
+const rawHost = (value: string) => (/^[a-z][a-z0-9+.-]*:[/\\]*(?:[^@/\\?#]*@)?([^:/\\?#]*)/i.exec(value.trim())?.[1] ?? '').toLowerCase().replace(/\.$/, '');
 
 export function webhookUrlProblem(value: string): string | undefined {
   let url: URL;
@@ -28,6 +46,15 @@ export function webhookUrlProblem(value: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
   if (url.username || url.password) return 'must not contain credentials';
   if (url.hash) return 'must not contain a fragment';
+  // An IPv4 literal is dotted once parsed (2130706433 becomes 127.0.0.1); an IPv6 one is bracketed.
+  const host = url.hostname.replace(/\.$/, '');
+  if (IPV4.test(host) && rawHost(value) !== host) return 'must write an IPv4 address as four decimal numbers, like 192.0.2.10';
+  if (!host.startsWith('[') && !host.includes('.')) return 'must have a host name with at least two labels, like hooks.example.com';
+  if (url.port === '0') return 'must not use port 0';
+  if (url.port !== '' && WEBHOOK_REFUSED_PORTS.includes(Number(url.port))) {
+    return `must not use port ${url.port} (refused: ${WEBHOOK_REFUSED_PORTS.join(', ')})`;
+  }
+  if (url.href.length > WEBHOOK_URL_MAX) return `must be at most ${WEBHOOK_URL_MAX} characters once normalised`;
   return undefined;
 }
 
