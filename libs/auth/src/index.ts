@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /** What a service learns about the caller from the gateway's internal token. */
@@ -22,6 +22,10 @@ export interface PartnerDefaults {
 /** Who signs internal tokens: the gateway (for partners' API calls) or a service (calling another on a partner's behalf). */
 export type TokenIssuer = 'gateway' | 'services';
 const ALGORITHM = 'ES256';
+
+/** The claim that marks a public request's token, and its subject. */
+const PUBLIC_CLAIM = 'pub';
+const PUBLIC_SUBJECT = 'public';
 
 export function generateInternalKeyPair(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -65,6 +69,20 @@ export class InternalTokenMinter {
     this.cache.set(cacheKey, { token, renewAt: now + (this.ttlSeconds - 15) * 1000 });
     return token;
   }
+
+  /**
+   * The token of a public request (the widget's, no API key) the gateway forwards: it names no
+   * partner and holds no permission, so only a service's public routes accept it (PUBLIC_CLAIM).
+   */
+  mintPublic(audience: string): string {
+    const cacheKey = `public|${audience}`;
+    const now = Date.now();
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.renewAt > now) return cached.token;
+    const token = jwt.sign({ [PUBLIC_CLAIM]: true }, this.key, { algorithm: ALGORITHM, audience, issuer: this.issuer, subject: PUBLIC_SUBJECT, expiresIn: this.ttlSeconds });
+    this.cache.set(cacheKey, { token, renewAt: now + (this.ttlSeconds - 15) * 1000 });
+    return token;
+  }
 }
 
 /**
@@ -97,7 +115,7 @@ export class InternalTokenVerifier {
       const key = issuer ? this.keys[issuer] : undefined;
       if (!key) return undefined;
       const claims = jwt.verify(token, key, { algorithms: [ALGORITHM], audience: this.audience, issuer }) as jwt.JwtPayload;
-      if (typeof claims.pid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
+      if (claims[PUBLIC_CLAIM] !== undefined || typeof claims.pid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
       const caller: InternalCaller = {
         partnerId: claims.pid,
         keyId: claims.sub,
@@ -115,6 +133,36 @@ export class InternalTokenVerifier {
   }
 }
 
+/**
+ * Whether a token is the gateway's public token for this audience (see mintPublic): only the
+ * gateway's key, never a service's, and never a partner's token (those carry no PUBLIC_CLAIM).
+ */
+export class PublicTokenVerifier {
+  private verifiedUntil = new Map<string, number>();
+  private readonly key: KeyObject;
+
+  constructor(
+    gatewayPublicKey: string,
+    private readonly audience: string,
+  ) {
+    this.key = createPublicKey(gatewayPublicKey);
+  }
+
+  verify(token: string): boolean {
+    const until = this.verifiedUntil.get(token);
+    if (until !== undefined && until > Date.now()) return true;
+    try {
+      const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: this.audience, issuer: 'gateway', subject: PUBLIC_SUBJECT }) as jwt.JwtPayload;
+      if (claims[PUBLIC_CLAIM] !== true || typeof claims.exp !== 'number') return false;
+      if (this.verifiedUntil.size >= 1_000) this.verifiedUntil.clear();
+      this.verifiedUntil.set(token, claims.exp * 1000);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
 const isDefaults = (v: unknown): v is PartnerDefaults =>
   typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
 
@@ -123,5 +171,16 @@ const isDefaults = (v: unknown): v is PartnerDefaults =>
  * checked the key's; a service checks again, so a token is not a skeleton key), and an /internal
  * route takes only a token a service signed: one the gateway minted for a partner cannot reach it.
  */
-export const mayCallRoute = (caller: InternalCaller, route: { permission: string }, internalRoute: boolean): boolean =>
-  caller.permissions.includes(route.permission) && (!internalRoute || caller.issuer === 'services');
+export const mayCallRoute = (caller: InternalCaller, route: { permission?: string }, internalRoute: boolean): boolean =>
+  route.permission !== undefined && caller.permissions.includes(route.permission) && (!internalRoute || caller.issuer === 'services');
+
+/**
+ * A JWKS holding one new Ed25519 private key (RFC 8037), as consent-svc's RECORD_SIGNING_KEYS
+ * takes it: the key id is derived from the public key, so a key names itself the same everywhere.
+ */
+export function generateRecordSigningKeys(): string {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' });
+  const kid = `rec-${createHash('sha256').update(String(jwk.x)).digest('base64url').slice(0, 16)}`;
+  return JSON.stringify({ keys: [{ ...jwk, kid, alg: 'EdDSA', use: 'sig' }] });
+}

@@ -1,9 +1,11 @@
+import { widgetRoutes } from './widget';
 import { compileRoute, type RouteSpec } from './routes';
 import { domainsServiceRoutes } from './domains/domains.routes';
 import { productRoutes } from './products/products.routes';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { merchantRoutes } from './merchants/merchants.routes';
+import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 
-/** Every partner-facing route of the platform; each service's contract module adds its own. */
-export const ROUTES: RouteSpec[] = [...domainsServiceRoutes, ...productRoutes, ...webhookRoutes, ...merchantRoutes];
+/** Every route the gateway serves (partners' and public ones); each service's contract module adds its own. */
+export const ROUTES: RouteSpec[] = [...domainsServiceRoutes, ...productRoutes, ...webhookRoutes, ...merchantRoutes, ...widgetRoutes, ...consentRecordRoutes, ...consentPublicRoutes];
 export const COMPILED_ROUTES = ROUTES.map(compileRoute);

@@ -14,6 +14,7 @@ import {
 } from './domains/domain-events';
 import type { EventDefinition, EventMessageOf } from './events';
 import { subscriptionChangedEventSchema } from './billing/subscription.schema';
+import { merchantChangedEventSchema } from './merchants/merchant-events';
 
 /**
  * Every event on the bus, public and internal, by name (= routing key): the one place a
@@ -31,6 +32,11 @@ export const EVENT_REGISTRY = {
   'property.activation.reminder.day30': { visibility: 'public', description: "The property's website has been inactive for 30 days.", schema: reminderDay30EventSchema },
   'scan.requested': { visibility: 'internal', description: 'The scanner should scan a domain (create with action SCAN or SCAN_INVITE).', schema: scanRequestedEventSchema },
   'subscription.changed': { visibility: 'internal', description: "A subscription's whole state after it was opened, changed or ended (billing-svc), for projections.", schema: subscriptionChangedEventSchema },
+  'merchant.changed': {
+    visibility: 'internal',
+    description: "A merchant's id, merchant_id and domain links after a rename, a delete or a link change (merchants-svc), for domains-svc's links.",
+    schema: merchantChangedEventSchema,
+  },
   'domain.changed': { visibility: 'internal', description: 'The whole state of a domain after any change to it, for projections (a widget-setting update leaves it as it was and sends none).', schema: domainChangedEventSchema },
 } as const satisfies Record<string, EventDefinition>;
 

@@ -11,4 +11,6 @@ export * from './products';
 export * from './webhooks';
 export * from './billing';
 export * from './merchants';
+export * from './consent';
 export * from './event-examples';
+export * from './widget';

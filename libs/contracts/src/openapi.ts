@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryWireSchemas } from './common';
 import { ERROR_CATALOGUE, errorResponseSchema } from './errors';
-import { isInternalRoute, type RouteSpec } from './routes';
+import { isInternalRoute, isPublicRoute, type RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -79,7 +79,7 @@ function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
       ...(typeof json.description === 'string' ? { description: json.description } : {}),
     });
   }
-  if (IDEMPOTENT_METHODS.has(r.method)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return parameters;
 }
 
@@ -88,7 +88,7 @@ function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> 
   const responses: Record<string, unknown> = {
     [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
   };
-  for (const code of IDEMPOTENT_METHODS.has(r.method) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
+  for (const code of IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);
     const existing = responses[status] as { description: string } | undefined;
     const description = existing ? `${existing.description}; ${code}` : code;
@@ -110,7 +110,8 @@ function operationOf(r: RouteSpec, toSchema: ToSchema) {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     tags: [r.tag],
-    'x-permission': r.permission,
+    // A public route needs no API key: no security requirement, no permission.
+    ...(isPublicRoute(r) ? { security: [] } : { 'x-permission': r.permission }),
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -9,13 +9,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * validate with its schemas, and the OpenAPI document is generated from it: one source of truth.
  * One under /internal/ (see isInternalRoute) is a call between services, typed the same way.
  */
-export interface RouteSpec {
+interface RouteSpecFields {
   operationId: string;
   method: HttpMethod;
   /** OpenAPI-style path, e.g. /portal/domains/{domainId} */
   path: string;
   service: ServiceName;
-  permission: Permission;
   summary: string;
   description?: string;
   tag: string;
@@ -29,6 +28,28 @@ export interface RouteSpec {
   status?: 200 | 201 | 202;
   errors: ErrorCode[];
 }
+
+/** A partner's operation: an API key holding `permission` calls it (access defaults to 'partner'). */
+interface PartnerRouteSpec extends RouteSpecFields {
+  access?: 'partner';
+  permission: Permission;
+}
+
+/**
+ * A public operation (the widget's, the JWKS): no API key; the gateway rate limits it per client
+ * address (and per property when its params have propertyId) and forwards it with a public token.
+ * A route with a propertyId param answers only to an Origin on that property's hostname (or a
+ * subdomain of it), with CORS headers for that origin alone.
+ */
+interface PublicRouteSpec extends RouteSpecFields {
+  access: 'public';
+  permission?: undefined;
+}
+
+export type RouteSpec = PartnerRouteSpec | PublicRouteSpec;
+
+/** Whether a route is called without an API key (see PublicRouteSpec). */
+export const isPublicRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'public';
 
 /** The errors any route that takes a JSON body can answer (the body's validation, parsing, type and size). */
 export const BODY_ERRORS: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];

@@ -1,4 +1,4 @@
-import { billingInternalRoutes, buildOpenApi, isInternalRoute, merchantInternalRoutes, ROUTES, type RouteSpec } from '../src';
+import { billingInternalRoutes, buildOpenApi, domainInternalRoutes, isInternalRoute, isPublicRoute, merchantInternalRoutes, ROUTES, type RouteSpec } from '../src';
 
 const INFO = { title: 'test', version: '1.0' };
 
@@ -32,7 +32,7 @@ describe('OpenAPI document', () => {
 });
 
 describe('OpenAPI and calls between services', () => {
-  const internal: RouteSpec[] = [...billingInternalRoutes, ...merchantInternalRoutes];
+  const internal: RouteSpec[] = [...billingInternalRoutes, ...merchantInternalRoutes, ...domainInternalRoutes];
 
   it('when the route table is compiled for the gateway, then it holds no call between services, and every internal route is under /internal/', () => {
     expect(ROUTES.filter(isInternalRoute).map((r) => r.path)).toEqual([]);
@@ -61,12 +61,12 @@ describe('OpenAPI parameter types', () => {
     for (const flag of ['is_active', 'has_scripts', 'has_subscription']) expect(schemaOf(flag)).toEqual(expect.objectContaining({ type: 'boolean' }));
   });
 
-  it('when an operation writes, then it documents the Idempotency-Key header and its 409 answers; reads do not', () => {
+  it('when a partner operation writes, then it documents the Idempotency-Key header and its 409 answers; reads and public operations do not', () => {
     const doc = buildOpenApi(ROUTES, INFO);
     const ref = { $ref: '#/components/parameters/IdempotencyKey' };
     for (const route of ROUTES) {
       const op = operation(doc, route.path, route.method);
-      if (route.method === 'get') {
+      if (route.method === 'get' || isPublicRoute(route)) {
         expect(op.parameters).not.toContainEqual(ref);
       } else {
         expect(op.parameters).toContainEqual(ref);

@@ -25,3 +25,14 @@ export const isRetryable = (err: unknown) => {
   const code = pgErrorCode(err);
   return code === PG_SERIALIZATION_FAILURE || code === PG_DEADLOCK_DETECTED;
 };
+
+/** What pg-pool says when no connection came free (or none could be opened) within connectionTimeoutMillis. */
+const POOL_TIMEOUTS = ['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout'];
+
+/** A full pool is a busy service (503 SERVICE.UNAVAILABLE, the partner may retry), not a bug; other failures pass as they are. */
+export function unavailableWhenBusy(err: unknown): never {
+  if (err instanceof Error && POOL_TIMEOUTS.includes(err.message)) {
+    throw Object.assign(new AppError('SERVICE.UNAVAILABLE', 'The service is busy; retry later.'), { cause: err });
+  }
+  throw err;
+}

@@ -9,19 +9,32 @@ export type HealthCheck = () => Promise<void>;
 
 export interface ServiceAppOptions {
   logger: Logger;
+  bodyLimit?: string;
+}
+
+export interface AdminAppOptions {
+  logger: Logger;
   /** Checks for /health/ready (database, broker...). /health/live answers while the process runs. */
   readiness?: Record<string, HealthCheck>;
-  bodyLimit?: string;
   /** Served at /metrics (a prom-client Registry fits). */
   metrics?: { contentType: string; metrics(): Promise<string> };
 }
 
-/** /health/live while the process runs; /health/ready (503 in the envelope) unless every dependency answers. */
-export function healthRouter(readiness: Record<string, HealthCheck>): Router {
+/**
+ * /health/live while the process runs. It tells nothing but that the listener answers, so it is
+ * also served on the public port: a load balancer's check of the port it sends traffic to.
+ */
+export function livenessRouter(): Router {
   const router = Router();
   router.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  return router;
+}
+
+/** /health/ready (503 in the envelope) unless every dependency answers; names each dependency, so operators only. */
+export function readinessRouter(readiness: Record<string, HealthCheck>): Router {
+  const router = Router();
   router.get('/health/ready', async (_req, res) => {
     const checks: Record<string, string> = {};
     let ok = true;
@@ -40,19 +53,38 @@ export function healthRouter(readiness: Record<string, HealthCheck>): Router {
   return router;
 }
 
-/** What a service answers beside its routes: health, metrics, and for anything else (after request id and JSON body rules) the 404 through the one error handler. */
-export function buildServiceApp(options: ServiceAppOptions): Express {
+const plainExpress = (): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(healthRouter(options.readiness ?? {}));
+  return app;
+};
+
+/**
+ * The operator listener of a process (its admin port, loopback by default): liveness, readiness
+ * and Prometheus metrics; anything else is the 404 envelope. Never on the port partners reach.
+ */
+export function buildAdminApp(options: AdminAppOptions): Express {
+  const app = plainExpress();
+  app.use(livenessRouter());
+  app.use(readinessRouter(options.readiness ?? {}));
   const metrics = options.metrics;
   if (metrics) {
     app.get('/metrics', async (_req, res) => {
       res.type(metrics.contentType).send(await metrics.metrics());
     });
   }
+  app.use(requestId);
+  app.use(routeNotFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}
+
+/** What a service answers on its public port beside its routes: liveness, and for anything else (after request id and JSON body rules) the 404 through the one error handler. */
+export function buildServiceApp(options: ServiceAppOptions): Express {
+  const app = plainExpress();
+  app.use(livenessRouter());
   app.use(requestId);
   app.use(jsonBody(options.bodyLimit));
   app.use(routeNotFound);

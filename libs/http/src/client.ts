@@ -1,5 +1,6 @@
-import CircuitBreaker from 'opossum';
 import { Pool, type Dispatcher } from 'undici';
+import { Breaker, DEFAULT_BREAKER, KeyedBreakers, type BreakerSettings } from './breaker';
+import { DeadlineExceeded, outcomeOfAnswer, outcomeOfError, verdictOf, type CallOutcome, type Verdict } from './breaker-rules';
 import { AppError } from './errors';
 
 export interface ServiceClientOptions {
@@ -8,7 +9,14 @@ export interface ServiceClientOptions {
   /** Deadline for one call, headers and body included. */
   timeoutMs?: number;
   connections?: number;
-  breaker?: Partial<Pick<CircuitBreaker.Options, 'errorThresholdPercentage' | 'resetTimeout' | 'volumeThreshold' | 'rollingCountTimeout'>>;
+  /** The service's shared breaker: opens only when the service itself fails (see breaker-rules.ts). */
+  breaker?: Partial<BreakerSettings>;
+  /** Each partner's breaker for this service: opens on that partner's time-outs and unavailable answers, refusing only that partner. */
+  partnerBreaker?: Partial<BreakerSettings>;
+  /** Asked, on a connection of its own, whether the service is alive after a time-out it gave no other sign of life around (default /health/live). */
+  livenessPath?: string;
+  /** The clock the breakers count with (tests). */
+  now?: () => number;
 }
 
 export interface ServiceRequest {
@@ -16,6 +24,8 @@ export interface ServiceRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Whom the call is for: its time-outs and unavailable answers count against this partner's breaker, not the shared one. */
+  partnerId?: string;
 }
 
 export interface ServiceResponse {
@@ -24,59 +34,50 @@ export interface ServiceResponse {
   body: Buffer;
 }
 
-class UpstreamFailure extends Error {}
+/** A liveness check gets this long at most: a process that cannot answer it in a second is failing. */
+const LIVENESS_TIMEOUT_MS = 1_000;
 
 /**
- * Answers that say the upstream itself is unavailable. A 500 is not among them: it is one
- * request's bug (logged and counted by the caller), and letting it open the breaker would let one
- * partner's bad input take the service down for every partner.
- */
-const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
-
-/**
- * Calls another service over a keep-alive pool with a deadline and an opossum breaker.
- * Connection failures, time-outs and 502/503/504 count against the breaker; when it is open the
- * call fails at once with 503 SERVICE.UNAVAILABLE instead of piling up.
+ * Calls another service over a keep-alive pool with a deadline and two kinds of breaker: the
+ * service's shared one, which opens only when the service itself is failing (refused or reset
+ * connections, answers not in our envelope, time-outs while it shows no sign of life), and one per
+ * (partner, service), which opens on that partner's time-outs and 502/503/504 answers and refuses
+ * only that partner. Open, either answers 503 SERVICE.UNAVAILABLE at once instead of piling up.
+ * An answer in the envelope, whatever its status, reaches the caller as it is.
  */
 export class ServiceClient {
   private readonly pool: Pool;
+  /** The liveness check's own connection, so calls queued on the pool cannot delay it. */
+  private readonly livenessPool: Pool;
   private readonly timeoutMs: number;
-  private readonly breaker: CircuitBreaker<[() => Promise<ServiceResponse>], ServiceResponse>;
+  private readonly now: () => number;
+  private readonly shared: Breaker;
+  private readonly partners: KeyedBreakers;
+  private lastAnswerAt = Number.NEGATIVE_INFINITY;
+  private liveness: Promise<boolean> | undefined;
 
   constructor(readonly options: ServiceClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 5_000;
-    this.pool = new Pool(options.baseUrl, {
-      connections: options.connections ?? 64,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-    });
-    this.breaker = new CircuitBreaker(
-      async (send: () => Promise<ServiceResponse>) => {
-        const response = await send();
-        // An unavailable answer still reaches the caller, but counts as a failure for the breaker.
-        if (UNAVAILABLE_STATUSES.has(response.status)) throw Object.assign(new UpstreamFailure('upstream unavailable'), { response });
-        return response;
-      },
-      {
-        name: options.name,
-        timeout: this.timeoutMs,
-        errorThresholdPercentage: 50,
-        resetTimeout: 5_000,
-        rollingCountTimeout: 10_000,
-        volumeThreshold: 10,
-        ...options.breaker,
-      },
-    );
+    this.now = options.now ?? Date.now;
+    const poolOptions = { pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs };
+    this.pool = new Pool(options.baseUrl, { ...poolOptions, connections: options.connections ?? 64 });
+    this.livenessPool = new Pool(options.baseUrl, { ...poolOptions, connections: 1 });
+    this.shared = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, this.now);
+    this.partners = new KeyedBreakers({ ...DEFAULT_BREAKER, ...options.partnerBreaker }, this.now);
   }
 
+  /** The shared breaker is open: the service is failing, every partner is refused. */
   get isOpen() {
-    return this.breaker.opened;
+    return this.shared.opened;
+  }
+
+  /** This partner's breaker for the service is open: only this partner is refused. */
+  isOpenFor(partnerId: string) {
+    return this.partners.isOpen(partnerId);
   }
 
   request(req: ServiceRequest): Promise<ServiceResponse> {
-    return this.fire(() => this.send(req, this.timeoutMs));
+    return this.fire(req, () => this.send(req, this.timeoutMs));
   }
 
   /**
@@ -87,7 +88,7 @@ export class ServiceClient {
    */
   requestWithOutcome(req: ServiceRequest, completionMs: number): { answer: Promise<ServiceResponse>; outcome: Promise<ServiceResponse | undefined> } {
     let outcome: Promise<ServiceResponse | undefined> = Promise.resolve(undefined);
-    const answer = this.fire(() => {
+    const answer = this.fire(req, () => {
       const sent = this.send(req, completionMs);
       outcome = sent.catch(() => undefined);
       return sent;
@@ -95,18 +96,57 @@ export class ServiceClient {
     return { answer, outcome: answer.then(() => outcome, () => outcome) };
   }
 
-  private async fire(send: () => Promise<ServiceResponse>): Promise<ServiceResponse> {
+  private async fire(req: ServiceRequest, send: () => Promise<ServiceResponse>): Promise<ServiceResponse> {
+    const { name } = this.options;
+    const partner = req.partnerId === undefined ? undefined : this.partners.get(req.partnerId);
+    if (!this.shared.allows()) throw unavailable(`The ${name} service is unavailable; retry later.`, 'breaker open');
+    if (partner && !partner.allows()) {
+      this.shared.neutral();
+      throw unavailable(`Your recent calls to the ${name} service timed out or found it unavailable; retry in a few seconds.`, 'partner breaker open');
+    }
+    const started = this.now();
+    let response: ServiceResponse;
     try {
-      return await this.breaker.fire(send);
+      response = await withDeadline(send(), this.timeoutMs);
     } catch (err) {
-      if (err instanceof UpstreamFailure && 'response' in err) return (err as UpstreamFailure & { response: ServiceResponse }).response;
-      // The cause (refused, timed out, breaker open) stays on the error for the caller's log line.
-      throw Object.assign(new AppError('SERVICE.UNAVAILABLE', `The ${this.options.name} service is unavailable; retry later.`), { cause: err });
+      this.settle(outcomeOfError(err), started, partner);
+      // The cause (refused, timed out) stays on the error for the caller's log line.
+      throw unavailable(`The ${name} service is unavailable; retry later.`, err);
+    }
+    this.settle(outcomeOfAnswer(response.status, response.headers['content-type']), started, partner);
+    return response;
+  }
+
+  /** Counts the outcome on both breakers by the rules; a time-out the service gave no sign of life around is checked first. */
+  private settle(outcome: CallOutcome, started: number, partner: Breaker | undefined) {
+    const verdict = verdictOf(outcome);
+    if (verdict.service === 'ok') this.lastAnswerAt = this.now();
+    if (partner) count(partner, verdict.partner);
+    if (verdict.service !== 'unknown') return count(this.shared, verdict.service);
+    // It answered other calls while this one waited: alive, and this call's slowness is its own.
+    if (this.lastAnswerAt >= started) return this.shared.neutral();
+    void this.checkLiveness().then((alive) => (alive ? this.shared.neutral() : this.shared.failure()));
+  }
+
+  /** One liveness check at a time, however many calls time out together. */
+  private checkLiveness(): Promise<boolean> {
+    return (this.liveness ??= this.askLiveness().finally(() => (this.liveness = undefined)));
+  }
+
+  private async askLiveness(): Promise<boolean> {
+    const ms = Math.min(LIVENESS_TIMEOUT_MS, this.timeoutMs);
+    try {
+      const res = await withDeadline(this.send({ method: 'GET', path: this.options.livenessPath ?? '/health/live' }, ms, this.livenessPool), ms);
+      const alive = verdictOf(outcomeOfAnswer(res.status, res.headers['content-type'])).service === 'ok';
+      if (alive) this.lastAnswerAt = this.now();
+      return alive;
+    } catch {
+      return false;
     }
   }
 
-  private async send(req: ServiceRequest, timeoutMs: number): Promise<ServiceResponse> {
-    const res = await this.pool.request({
+  private async send(req: ServiceRequest, timeoutMs: number, pool = this.pool): Promise<ServiceResponse> {
+    const res = await pool.request({
       method: req.method,
       path: req.path,
       headers: req.headers,
@@ -119,7 +159,21 @@ export class ServiceClient {
   }
 
   async close() {
-    this.breaker.shutdown();
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.livenessPool.close()]);
   }
+}
+
+function count(breaker: Breaker, verdict: Verdict['service'] | Verdict['partner']) {
+  if (verdict === 'ok') breaker.success();
+  else if (verdict === 'failure') breaker.failure();
+  else breaker.neutral();
+}
+
+const unavailable = (message: string, cause: unknown) => Object.assign(new AppError('SERVICE.UNAVAILABLE', message), { cause });
+
+/** The promise, or DeadlineExceeded once ms have passed (the call itself ends by its own timeouts). */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DeadlineExceeded(ms)), ms)));
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -5,9 +5,10 @@ import { compileRoute, errorObject, matchRoute, type CompiledRoute, type RouteSp
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
 import { answerClientErrors } from './client-errors';
 import { AppError, errorObjectOf, issuesOf, sendError } from './errors';
-import { Reply, type Handlers } from './handlers';
+import { Reply, StoredReply, type Handlers } from './handlers';
 import { readJson, sendJson } from './json-io';
 import { hasBody } from './middleware';
+import { answerPreflight, preflightMethod, type PublicGuard } from './public-requests';
 import { parseRequest } from './validate';
 
 export interface DispatcherOptions<R extends RouteSpec, C> {
@@ -18,10 +19,15 @@ export interface DispatcherOptions<R extends RouteSpec, C> {
   handlers: Handlers<R, C>;
   /** Paths under this prefix are dispatched here; everything else goes to fallback. */
   prefix: string;
-  /** Who calls, from the bearer token; undefined (or no bearer token) answers 401 AUTH.API_KEY. */
-  authenticate: (token: string) => C | undefined;
+  /** Who calls, from the bearer token (and the request); undefined (or no bearer token) answers 401 AUTH.API_KEY. */
+  authenticate: (token: string, req: IncomingMessage) => C | undefined;
   /** Whether the caller may use the route (e.g. holds its permission); false answers 403 AUTH.FORBIDDEN. */
   authorize?: (caller: C, route: RouteSpec) => boolean;
+  /**
+   * Public routes: runs once params are valid, before the body is read and the handler runs
+   * (e.g. the Origin check and CORS headers), and answers CORS preflights (OPTIONS) it accepts.
+   */
+  guard?: PublicGuard<C>;
   /** Everything outside the prefix (health, 404s...), e.g. an Express app. */
   fallback: RequestListener;
   bodyLimitBytes?: number;
@@ -55,12 +61,18 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
 
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => {
     const caller = callerOf(req, options.authenticate);
-    const match = routeOf(routes, req, res, path);
+    const preflight = options.guard ? preflightMethod(req) : undefined;
+    const match = routeOf(routes, req, res, path, preflight);
     if (!match) return;
     const spec = match.route.spec;
     matched.set(res, spec.operationId);
     if (options.authorize && !options.authorize(caller, spec)) {
       throw new AppError('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, { required: spec.permission });
+    }
+    if (options.guard) {
+      const { params } = parseRequest({ params: match.params }, { params: spec.params });
+      await options.guard({ spec, params: (params ?? {}) as Record<string, unknown>, caller, req, res });
+      if (preflight) return answerPreflight(res, preflight);
     }
     const body = hasBody(req.headers) ? await readJson(req, limit) : undefined;
     const parsed = parseRequest(
@@ -95,19 +107,20 @@ function handlersByOperation<R extends RouteSpec, C>(routes: CompiledRoute[], ty
 }
 
 /** Who calls, from the bearer token; 401 without one the service accepts. */
-function callerOf<C>(req: IncomingMessage, authenticate: (token: string) => C | undefined): C {
+function callerOf<C>(req: IncomingMessage, authenticate: (token: string, req: IncomingMessage) => C | undefined): C {
   const authorization = req.headers.authorization;
-  const caller = authorization?.startsWith('Bearer ') && authorization.length > 7 ? authenticate(authorization.slice(7)) : undefined;
+  const caller = authorization?.startsWith('Bearer ') && authorization.length > 7 ? authenticate(authorization.slice(7), req) : undefined;
   if (caller === undefined) throw unauthorized();
   return caller;
 }
 
 /**
  * The route of the method and path, with its params; 404 throws, and 405 (with Allow) is sent,
- * leaving undefined. HEAD is answered like GET (as Express does; node drops the body).
+ * leaving undefined. HEAD is answered like GET (as Express does; node drops the body); a CORS
+ * preflight is routed by the method it asks about.
  */
-function routeOf(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, path: string) {
-  const match = matchRoute(routes, req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), path);
+function routeOf(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, path: string, preflight?: string) {
+  const match = matchRoute(routes, preflight ?? (req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')), path);
   if (match.kind === 'not_found') throw new AppError('ROUTE.NOT_FOUND');
   if (match.kind === 'method_not_allowed') {
     const allowed = match.allowed.map((m) => m.toUpperCase());
@@ -121,8 +134,10 @@ function routeOf(routes: CompiledRoute[], req: IncomingMessage, res: ServerRespo
  * logger, an answer that does not match the route's response schema is logged and becomes 500.
  */
 function sendResult(res: ServerResponse, spec: RouteSpec, result: unknown, checkWith: Logger | undefined) {
+  if (result instanceof StoredReply) return sendStored(res, result);
   const answer = result instanceof Reply ? result : new Reply(200, result);
-  if (checkWith && answer.status !== 204) {
+  const noBody = answer.status === 204 || answer.status === 304;
+  if (checkWith && !noBody) {
     const checked = spec.response.safeParse(answer.body);
     if (!checked.success) {
       checkWith.error({ operationId: spec.operationId, issues: issuesOf(checked.error) }, 'answer does not match the route response schema');
@@ -130,11 +145,19 @@ function sendResult(res: ServerResponse, spec: RouteSpec, result: unknown, check
     }
   }
   for (const name in answer.headers) res.setHeader(name, answer.headers[name]);
-  if (answer.status === 204) {
-    res.statusCode = 204;
+  if (noBody) {
+    res.statusCode = answer.status;
     return void res.end();
   }
   sendJson(res, answer.status, JSON.stringify(answer.body));
+}
+
+/** A kept answer, byte for byte. */
+function sendStored(res: ServerResponse, { status, headers, body }: StoredReply) {
+  for (const name in headers) res.setHeader(name, headers[name]);
+  res.statusCode = status;
+  res.setHeader('content-length', body.length);
+  res.end(body);
 }
 
 /** The prefix itself or a path below it (a "/" follows), never a longer name that starts alike. */

@@ -66,6 +66,16 @@ function fromBodyParser(err: BodyParserError): ErrorObject | undefined {
   }
 }
 
+/**
+ * PostgreSQL's answers that mean "busy, try again", not a bug: serialization failure and deadlock
+ * (class 40, when not rerun by inTransaction), lock_timeout (55P03), statement_timeout (57014),
+ * too many connections (53300) and a server starting or stopping (57P03).
+ */
+const BUSY_SQLSTATES = new Set(['40001', '40P01', '55P03', '57014', '53300', '57P03']);
+
+const isBusyDatabase = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'severity' in err && BUSY_SQLSTATES.has(String((err as { code?: unknown }).code));
+
 /** The one place errors become HTTP answers: always the envelope, never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, _req, res, _next) => sendError(res, errorObjectOf(err, logger));
@@ -77,6 +87,10 @@ export function errorObjectOf(err: unknown, logger: Logger): ErrorObject {
   if (err instanceof z.ZodError) return validationError(issuesOf(err)).toErrorObject();
   const fromParser = err && typeof err === 'object' ? fromBodyParser(err as BodyParserError) : undefined;
   if (fromParser) return fromParser;
+  if (isBusyDatabase(err)) {
+    logger.warn({ err }, 'database busy: answered 503');
+    return errorObject('SERVICE.UNAVAILABLE', 'The service is busy; retry later.');
+  }
   logger.error({ err }, 'unhandled error');
   return errorObject('SERVER.INTERNAL');
 }

@@ -1,19 +1,29 @@
 import type { IncomingMessage } from 'node:http';
 import type { RouteInput, RouteResponse, RouteSpec } from '@platform/contracts';
+import type { PublicCaller } from './public-requests';
 
-/** A success status other than 200, with headers; 204 has no body. */
+/** A success status other than 200, with headers; 204 and 304 (Not Modified) have no body. */
 export class Reply<T> {
   constructor(
-    readonly status: 200 | 201 | 202 | 204,
+    readonly status: 200 | 201 | 202 | 204 | 304,
     readonly body: T | undefined,
     readonly headers: Record<string, string> = {},
   ) {}
 }
 
-/** `return reply(201, { result }, { Location: ... })` from a handler; `reply(204)` answers no body. */
-export function reply(status: 204, body?: undefined, headers?: Record<string, string>): Reply<never>;
+/** An answer kept from an earlier request (an Idempotency-Key's replay): sent as these bytes, unchecked. */
+export class StoredReply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: Buffer,
+  ) {}
+}
+
+/** `return reply(201, { result }, { Location: ... })` from a handler; `reply(204)` and `reply(304)` answer no body. */
+export function reply(status: 204 | 304, body?: undefined, headers?: Record<string, string>): Reply<never>;
 export function reply<T>(status: 200 | 201 | 202, body: T, headers?: Record<string, string>): Reply<T>;
-export function reply<T>(status: 200 | 201 | 202 | 204, body?: T, headers: Record<string, string> = {}): Reply<T> {
+export function reply<T>(status: 200 | 201 | 202 | 204 | 304, body?: T, headers: Record<string, string> = {}): Reply<T> {
   return new Reply(status, body, headers);
 }
 
@@ -27,7 +37,7 @@ export interface HandlerInput<S extends RouteSpec, C> {
 }
 
 /** The route's response (sent with 200), or a Reply with another status; throw AppError for the contract's failures. */
-export type HandlerResult<S extends RouteSpec> = RouteResponse<S> | Reply<RouteResponse<S>>;
+export type HandlerResult<S extends RouteSpec> = RouteResponse<S> | Reply<RouteResponse<S>> | StoredReply;
 
 export type Handler<S extends RouteSpec, C> = (input: HandlerInput<S, C>) => HandlerResult<S> | Promise<HandlerResult<S>>;
 
@@ -35,4 +45,7 @@ export type Handler<S extends RouteSpec, C> = (input: HandlerInput<S, C>) => Han
  * A service's handlers: one per operation of its routes, keyed by operationId, with inputs and
  * result checked against the route's schemas at compile time.
  */
-export type Handlers<R extends RouteSpec, C> = { [S in R as S['operationId']]: Handler<S, C> };
+export type Handlers<R extends RouteSpec, C> = { [S in R as S['operationId']]: Handler<S, CallerOf<S, C>> };
+
+/** A public route's handler is called by a PublicCaller (a visitor's browser through the gateway); every other by C. */
+export type CallerOf<S extends RouteSpec, C> = S extends { access: 'public' } ? PublicCaller : C;

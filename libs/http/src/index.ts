@@ -7,3 +7,4 @@ export * from './client';
 export * from './dispatcher';
 export * from './handlers';
 export * from './client-errors';
+export * from './public-requests';

@@ -2,21 +2,24 @@ import { execFile } from 'node:child_process';
 import { createPublicKey, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generateInternalKeyPair } from '@platform/auth';
+import { generateInternalKeyPair, generateRecordSigningKeys } from '@platform/auth';
 import { consumerQueueNames, DEFAULT_RETRY_DELAYS_MS } from '@platform/messaging';
 import { assertPortsFree, freePort, type PortClaim } from './ports';
 import { startProcess, waitUntilReady, type ManagedProcess } from './process';
 
 const run = promisify(execFile);
 
-/** Every deployable process of the platform, with the env variable naming its port. */
+/**
+ * Every deployable process of the platform, with the env variables naming its port and its admin
+ * (operator) port: health, readiness and /metrics, loopback only.
+ */
 export const SERVICES = [
-  { name: 'domains-svc', portEnv: 'DOMAINS_PORT', urlEnv: 'DOMAINS_URL', defaultPort: 8081 },
-  { name: 'billing-svc', portEnv: 'BILLING_PORT', urlEnv: 'BILLING_URL', defaultPort: 8082 },
-  { name: 'merchants-svc', portEnv: 'MERCHANTS_PORT', urlEnv: 'MERCHANTS_URL', defaultPort: 8083 },
-  { name: 'consent-svc', portEnv: 'CONSENT_PORT', urlEnv: 'CONSENT_URL', defaultPort: 8084 },
-  { name: 'webhook-svc', portEnv: 'WEBHOOKS_PORT', urlEnv: 'WEBHOOKS_URL', defaultPort: 8085 },
-  { name: 'gateway', portEnv: 'GATEWAY_PORT', urlEnv: 'GATEWAY_URL', defaultPort: 8080 },
+  { name: 'domains-svc', portEnv: 'DOMAINS_PORT', urlEnv: 'DOMAINS_URL', defaultPort: 8081, adminPortEnv: 'DOMAINS_ADMIN_PORT', defaultAdminPort: 9081 },
+  { name: 'billing-svc', portEnv: 'BILLING_PORT', urlEnv: 'BILLING_URL', defaultPort: 8082, adminPortEnv: 'BILLING_ADMIN_PORT', defaultAdminPort: 9082 },
+  { name: 'merchants-svc', portEnv: 'MERCHANTS_PORT', urlEnv: 'MERCHANTS_URL', defaultPort: 8083, adminPortEnv: 'MERCHANTS_ADMIN_PORT', defaultAdminPort: 9083 },
+  { name: 'consent-svc', portEnv: 'CONSENT_PORT', urlEnv: 'CONSENT_URL', defaultPort: 8084, adminPortEnv: 'CONSENT_ADMIN_PORT', defaultAdminPort: 9084 },
+  { name: 'webhook-svc', portEnv: 'WEBHOOKS_PORT', urlEnv: 'WEBHOOKS_URL', defaultPort: 8085, adminPortEnv: 'WEBHOOKS_ADMIN_PORT', defaultAdminPort: 9085 },
+  { name: 'gateway', portEnv: 'GATEWAY_PORT', urlEnv: 'GATEWAY_URL', defaultPort: 8080, adminPortEnv: 'GATEWAY_ADMIN_PORT', defaultAdminPort: 9080 },
 ] as const;
 export type ProcessName = (typeof SERVICES)[number]['name'];
 
@@ -30,6 +33,8 @@ export const platformQueues = (exchange: string): string[] =>
 /** Signing keys only one kind of process may hold: the gateway's, and the services' own. */
 const GATEWAY_ONLY = ['INTERNAL_JWT_PRIVATE_KEY'];
 const SERVICES_ONLY = ['SERVICE_JWT_PRIVATE_KEY'];
+/** consent-svc's record signing keys (private): only it holds them. */
+const CONSENT_ONLY = ['RECORD_SIGNING_KEYS'];
 
 export interface LaunchOptions {
   /** Folder holding dist/apps/<name>/main.js; defaults to the repository's dist/. */
@@ -55,10 +60,12 @@ export interface LaunchOptions {
 
 export interface Platform {
   urls: Record<ProcessName, string>;
+  /** Each process's admin listener (/health/live, /health/ready, /metrics), on loopback. */
+  adminUrls: Record<ProcessName, string>;
   /** The environment shared by every process (no private key in it). */
   env: NodeJS.ProcessEnv;
   /** The key pairs this launch generated (or was given): the gateway's and the services'. */
-  keys: { gatewayPrivateKey: string; gatewayPublicKey: string; servicesPrivateKey: string; servicesPublicKey: string };
+  keys: { gatewayPrivateKey: string; gatewayPublicKey: string; servicesPrivateKey: string; servicesPublicKey: string; recordSigningKeys: string };
   processes: Map<ProcessName, ManagedProcess>;
   /** Starts (or starts again) one process with the shared env plus extra; waits until it is ready. */
   start(name: ProcessName, extraEnv?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
@@ -70,9 +77,12 @@ export interface Platform {
 /** dist/ of the repository the command runs from (npm scripts and Nx run at the root). */
 export const defaultDistDir = () => path.resolve(process.cwd(), 'dist');
 
-/** The fixed ports of every process (npm start): the *_PORT variables of env, or the defaults. */
+/** The fixed ports of every process (npm start), public then admin: the *_PORT variables of env, or the defaults. */
 export function platformPorts(env: NodeJS.ProcessEnv = process.env): PortClaim[] {
-  return SERVICES.map((s) => ({ port: Number(env[s.portEnv] ?? s.defaultPort), owner: s.name, env: s.portEnv }));
+  return [
+    ...SERVICES.map((s) => ({ port: Number(env[s.portEnv] ?? s.defaultPort), owner: s.name, env: s.portEnv })),
+    ...SERVICES.map((s) => ({ port: Number(env[s.adminPortEnv] ?? s.defaultAdminPort), owner: `${s.name} admin`, env: s.adminPortEnv })),
+  ];
 }
 
 const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
@@ -96,24 +106,34 @@ function launchKeys(given: NodeJS.ProcessEnv): Keys {
     gatewayPublicKey: gatewayPair.publicKey,
     servicesPrivateKey: servicesPair.privateKey,
     servicesPublicKey: servicesPair.publicKey,
+    recordSigningKeys: given.RECORD_SIGNING_KEYS ?? generateRecordSigningKeys(),
   };
 }
 
-/** Each process's port: the fixed ones (checked free first) or ephemeral ones. */
-async function launchPorts(fixedPorts: boolean | undefined): Promise<Record<ProcessName, number>> {
+type Ports = { ports: Record<ProcessName, number>; adminPorts: Record<ProcessName, number> };
+
+/** Each process's port and admin port: the fixed ones (checked free first) or ephemeral ones. */
+async function launchPorts(fixedPorts: boolean | undefined): Promise<Ports> {
   const ports = {} as Record<ProcessName, number>;
+  const adminPorts = {} as Record<ProcessName, number>;
   if (fixedPorts) {
     const claims = platformPorts(process.env);
     await assertPortsFree(claims);
-    for (const [i, s] of SERVICES.entries()) ports[s.name] = claims[i].port;
+    for (const [i, s] of SERVICES.entries()) {
+      ports[s.name] = claims[i].port;
+      adminPorts[s.name] = claims[SERVICES.length + i].port;
+    }
   } else {
-    for (const s of SERVICES) ports[s.name] = await freePort();
+    for (const s of SERVICES) {
+      ports[s.name] = await freePort();
+      adminPorts[s.name] = await freePort();
+    }
   }
-  return ports;
+  return { ports, adminPorts };
 }
 
 /** The environment every process shares: no private key in it (see envOf). */
-function sharedEnv(options: LaunchOptions, source: NodeJS.ProcessEnv, keys: Keys, ports: Record<ProcessName, number>, urls: Record<ProcessName, string>): NodeJS.ProcessEnv {
+function sharedEnv(options: LaunchOptions, source: NodeJS.ProcessEnv, keys: Keys, { ports, adminPorts }: Ports, urls: Record<ProcessName, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...source,
     PATH: process.env.PATH,
@@ -129,16 +149,17 @@ function sharedEnv(options: LaunchOptions, source: NodeJS.ProcessEnv, keys: Keys
     // Local runs: one key for this launch (npm start keeps one in a file), and webhook endpoints on this machine.
     WEBHOOK_SECRET_KEY: source.WEBHOOK_SECRET_KEY ?? randomBytes(32).toString('base64'),
     WEBHOOK_ALLOW_LOOPBACK: source.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
-    ...Object.fromEntries(SERVICES.flatMap((s) => [[s.portEnv, String(ports[s.name])], [s.urlEnv, urls[s.name]]])),
+    ...Object.fromEntries(SERVICES.flatMap((s) => [[s.portEnv, String(ports[s.name])], [s.urlEnv, urls[s.name]], [s.adminPortEnv, String(adminPorts[s.name])]])),
     ...options.env,
   };
-  for (const name of [...GATEWAY_ONLY, ...SERVICES_ONLY]) delete env[name];
+  for (const name of [...GATEWAY_ONLY, ...SERVICES_ONLY, ...CONSENT_ONLY]) delete env[name];
   return env;
 }
 
 interface ProcessSetOptions {
   distDir: string;
-  urls: Record<ProcessName, string>;
+  /** Where each process answers /health/ready: its admin listener. */
+  adminUrls: Record<ProcessName, string>;
   /** A process's whole env: the shared one plus the private key it alone holds. */
   envOf: (name: ProcessName) => NodeJS.ProcessEnv;
   launch: LaunchOptions;
@@ -146,12 +167,18 @@ interface ProcessSetOptions {
 }
 
 /** The running processes, started and stopped by name, restarted with back-off when supervised. */
+/** How long a child's clean exit waits for the launcher's own stop signal before it counts as a death. */
+const CLEAN_EXIT_GRACE_MS = 500;
+
 function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' | 'stop'> {
   const processes = new Map<ProcessName, ManagedProcess>();
   let stopping = false;
   const restarts = new Map<ProcessName, { attempt: number; timer?: NodeJS.Timeout }>();
 
-  const restartLater = (name: ProcessName, proc: ManagedProcess, code: number | null, startedAt: number, extraEnv: NodeJS.ProcessEnv) => {
+  const restartLater = (name: ProcessName, proc: ManagedProcess, code: number | null, startedAt: number, extraEnv: NodeJS.ProcessEnv, settled = false) => {
+    // A clean exit comes from a stop signal, and Ctrl+C signals the whole group: the child may exit
+    // before our own SIGINT handler has run, so decide once that handler had its turn.
+    if (!settled && code === 0 && !proc.child.signalCode) return void setTimeout(() => restartLater(name, proc, code, startedAt, extraEnv, true), CLEAN_EXIT_GRACE_MS);
     // Stopped on purpose (platform.stop, or start() replacing it): nothing to do.
     if (stopping || processes.get(name) !== proc || proc.stopRequested) return;
     const state = restarts.get(name) ?? { attempt: 0 };
@@ -163,7 +190,7 @@ function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' 
     state.timer = setTimeout(() => {
       if (stopping) return;
       const again = spawnOne(name, extraEnv);
-      waitUntilReady(again, `${o.urls[name]}/health/ready`).then(
+      waitUntilReady(again, `${o.adminUrls[name]}/health/ready`).then(
         () => o.log(`[launcher] ${name} is back`),
         (err: unknown) => o.log(`[launcher] ${name} did not come back: ${(err as Error).message.split('\n')[0]}`),
       );
@@ -190,7 +217,7 @@ function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' 
       clearTimeout(restarts.get(name)?.timer);
       await processes.get(name)?.stop();
       const proc = spawnOne(name, extraEnv);
-      await waitUntilReady(proc, `${o.urls[name]}/health/ready`);
+      await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`);
       return proc;
     },
     async stop() {
@@ -214,12 +241,19 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
   const keys = launchKeys({ ...source, ...options.env });
   const ports = await launchPorts(options.fixedPorts);
   const urls = {} as Record<ProcessName, string>;
-  for (const s of SERVICES) urls[s.name] = `http://127.0.0.1:${ports[s.name]}`;
+  const adminUrls = {} as Record<ProcessName, string>;
+  for (const s of SERVICES) {
+    urls[s.name] = `http://127.0.0.1:${ports.ports[s.name]}`;
+    adminUrls[s.name] = `http://127.0.0.1:${ports.adminPorts[s.name]}`;
+  }
   const env = sharedEnv(options, source, keys, ports, urls);
-  const envOf = (name: ProcessName): NodeJS.ProcessEnv =>
-    name === 'gateway' ? { ...env, INTERNAL_JWT_PRIVATE_KEY: keys.gatewayPrivateKey } : { ...env, SERVICE_JWT_PRIVATE_KEY: keys.servicesPrivateKey };
+  const envOf = (name: ProcessName): NodeJS.ProcessEnv => {
+    if (name === 'gateway') return { ...env, INTERNAL_JWT_PRIVATE_KEY: keys.gatewayPrivateKey };
+    const own = { ...env, SERVICE_JWT_PRIVATE_KEY: keys.servicesPrivateKey };
+    return name === 'consent-svc' ? { ...own, RECORD_SIGNING_KEYS: keys.recordSigningKeys } : own;
+  };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { processes, start, stop } = processSet({ distDir, urls, envOf, launch: options, log });
+  const { processes, start, stop } = processSet({ distDir, adminUrls, envOf, launch: options, log });
 
   try {
     // Services first (they migrate their own schemas), the gateway last.
@@ -229,5 +263,5 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     await stop();
     throw err;
   }
-  return { urls, env, keys, processes, start, stop, admin: (...args) => runAdmin(distDir, env, args) };
+  return { urls, adminUrls, env, keys, processes, start, stop, admin: (...args) => runAdmin(distDir, env, args) };
 }

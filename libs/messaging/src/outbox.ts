@@ -78,12 +78,14 @@ export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: s
     message: { id: randomUUID(), partner_id: e.partnerId, occurred_at: now, source, aggregate_id: e.aggregateId, version: 0, payload: e.payload } satisfies EventMessage,
     headers: requestIdHeader(e.requestId ?? currentContext()?.requestId),
   }));
+  // Version rows are locked in one fixed order (by aggregate id), so overlapping writers wait instead of deadlocking.
+  const aggregates = [...counts.keys()].sort();
   const versionsTable = sql.id(schema, 'aggregate_versions');
   const wakesLocalRelay = outboxCommits.listenerCount(schema) > 0 && (await afterCommit(trx, () => outboxCommits.emit(schema)));
   const notify = wakesLocalRelay ? sql`` : sql`, pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`;
   const { rows: numbered } = await sql<{ id: string; version: string }>`
     WITH counts AS (
-      SELECT * FROM UNNEST(${[...counts.keys()]}::text[], ${[...counts.values()]}::bigint[]) AS c(aggregate_id, n)
+      SELECT * FROM UNNEST(${aggregates}::text[], ${aggregates.map((a) => counts.get(a)!)}::bigint[]) AS c(aggregate_id, n)
     ), versions AS (
       -- The row lock this takes is held until commit, so versions follow commit order.
       INSERT INTO ${versionsTable} (aggregate_id, version) SELECT aggregate_id, n FROM counts

@@ -53,9 +53,11 @@ export async function applyAllIfNewer(trx: QueryExecutorProvider, schema: string
   for (const { aggregateId, version } of entries) highest.set(aggregateId, Math.max(version, highest.get(aggregateId) ?? 0));
   if (highest.size === 0) return new Set();
   const table = sql.id(schema, 'projection_versions');
+  // Rows locked in one fixed order (by aggregate id): overlapping batches wait for each other instead of deadlocking.
+  const ids = [...highest.keys()].sort();
   const { rows } = await sql<{ aggregate_id: string }>`
     INSERT INTO ${table} (projection, aggregate_id, version)
-    SELECT ${projection}, id, v FROM UNNEST(${[...highest.keys()]}::text[], ${[...highest.values()]}::bigint[]) AS t(id, v)
+    SELECT ${projection}, id, v FROM UNNEST(${ids}::text[], ${ids.map((id) => highest.get(id)!)}::bigint[]) AS t(id, v)
     ON CONFLICT (projection, aggregate_id) DO UPDATE SET version = EXCLUDED.version WHERE ${table}.version < EXCLUDED.version
     RETURNING aggregate_id`.execute(trx);
   return new Set(rows.map((r) => r.aggregate_id));

@@ -4,6 +4,7 @@ import { JobRunner, pruneChassisTables, type JobDefinition } from '@platform/job
 import { consumerQueueNames, DEFAULT_RETRY_DELAYS_MS, startConsumer, startOutboxRelay, type Consumer, type OutboxRelay } from '@platform/messaging';
 import type { ServiceConfig } from './config';
 import type { ConsumerSpec, ServiceRuntime } from './definition';
+import { IdempotencyKeys } from './idempotency/keys.repository';
 import { recordJobRun } from './metrics';
 
 /** The outbox relay on its own connections (relayDb): under a burst of requests the main pool's queue is long, and events must not wait in it. */
@@ -23,7 +24,7 @@ export function startRelay(runtime: ServiceRuntime<unknown, ServiceConfig>, sche
   });
 }
 
-/** The service's job runner: the chassis' jobs (outbox sweep, prune) and the service's own. */
+/** The service's job runner: the chassis' jobs (outbox sweep, prune, expired Idempotency-Keys) and the service's own. */
 export function jobRunner<DB>(runtime: ServiceRuntime<DB, ServiceConfig>, schema: string, relay: OutboxRelay, jobs: JobDefinition<DB>[]): JobRunner<DB> {
   const { config, metrics } = runtime;
   const runner = new JobRunner<DB>({
@@ -35,6 +36,8 @@ export function jobRunner<DB>(runtime: ServiceRuntime<DB, ServiceConfig>, schema
   runner
     .every({ name: 'outbox-sweep', intervalMs: config.OUTBOX_POLL_MS, run: async () => relay.sweep() })
     .every({ name: 'prune-chassis-tables', intervalMs: 10 * 60_000, singleton: true, deadlineMs: 5 * 60_000, jitterMs: 60_000, run: ({ db, now, signal }) => prune(db as Kysely<unknown>, now, signal) });
+  // Keys past their TTL, in bounded batches; a stopping service ends it between two.
+  runner.every({ name: 'prune-idempotency-keys', intervalMs: 10 * 60_000, singleton: true, deadlineMs: 5 * 60_000, jitterMs: 60_000, run: async ({ db, signal }) => ({ pruned: await new IdempotencyKeys(db as Kysely<unknown>).pruneExpired(signal) }) });
   for (const job of jobs) runner.every(job);
   return runner;
 }

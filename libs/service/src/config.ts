@@ -7,6 +7,10 @@ const serviceConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
   DATABASE_URL: env.databaseUrl,
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /** How long a query waits for a free connection, then 503 SERVICE.UNAVAILABLE: well within the deadlines callers give a service. */
+  DB_ACQUIRE_TIMEOUT_MS: env.durationMs(1_000),
+  /** Deadline of a call to another service: inside the gateway's UPSTREAM_TIMEOUT_MS (5 s), so the partner gets the callee's answer, not the gateway's time-out. */
+  SERVICE_CALL_TIMEOUT_MS: env.durationMs(4_000),
   /** The gateway's public key; services refuse /portal calls without a token it signed. */
   INTERNAL_JWT_PUBLIC_KEY: env.pem,
   /** The services' own key pair: a service signs calls to another with the private key; every service trusts the public one. */
@@ -27,6 +31,10 @@ const serviceConfigSchema = z.object({
   /** Published outbox rows and processed message ids are kept this long, then pruned. */
   OUTBOX_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
   PROCESSED_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
+  /** How long an Idempotency-Key and its answer are kept (replayed to a retry). */
+  IDEMPOTENCY_TTL_MS: env.durationMs(24 * 3_600_000),
+  /** How long a keyed request holds its key before a retry may take it over (its process died before committing). */
+  IDEMPOTENCY_LOCK_MS: env.durationMs(60_000),
   /**
    * Boot applies the service's migrations (and sets up its role) first. Off by default, so
    * production can run the service as a login role that cannot change the schema and migrate
@@ -36,20 +44,41 @@ const serviceConfigSchema = z.object({
 });
 export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
 
-/** A service's configuration read from the environment once: the chassis' variables, its own, its port and host. */
+type Listen = { portEnv: string; hostEnv: string; defaultPort: number };
+
+/**
+ * The operator listener's variables, named after the public ones: DOMAINS_PORT ->
+ * DOMAINS_ADMIN_PORT, DOMAINS_HOST -> DOMAINS_ADMIN_HOST; its default port is the public one + 1000.
+ */
+export const adminListen = (listen: Listen): Listen => ({
+  portEnv: `${listen.portEnv.replace(/_PORT$/, '')}_ADMIN_PORT`,
+  hostEnv: `${listen.hostEnv.replace(/_HOST$/, '')}_ADMIN_HOST`,
+  defaultPort: listen.defaultPort + 1000,
+});
+
+/** Loopback unless configured: operator endpoints are never on the address partners reach by default. */
+const LOOPBACK = '127.0.0.1';
+
+/** A service's configuration read from the environment once: the chassis' variables, its own, its ports and hosts (public and admin). */
 export function parseServiceConfig<X extends z.ZodRawShape>(
-  definition: { config?: X; listen: { portEnv: string; hostEnv: string; defaultPort: number } },
+  definition: { config?: X; listen: Listen },
   source: NodeJS.ProcessEnv,
-): { config: ServiceConfig & z.infer<z.ZodObject<X>>; port: number; host: string } {
+): { config: ServiceConfig & z.infer<z.ZodObject<X>>; port: number; host: string; adminPort: number; adminHost: string } {
+  const { listen } = definition;
+  const admin = adminListen(listen);
   const schema = serviceConfigSchema.extend({
     ...(definition.config ?? {}),
-    [definition.listen.portEnv]: env.port(definition.listen.defaultPort),
-    [definition.listen.hostEnv]: z.string().default('127.0.0.1'),
+    [listen.portEnv]: env.port(listen.defaultPort),
+    [listen.hostEnv]: z.string().default(LOOPBACK),
+    [admin.portEnv]: env.port(admin.defaultPort),
+    [admin.hostEnv]: z.string().default(LOOPBACK),
   });
   const parsed = parseEnv(schema, source) as Record<string, unknown>;
   return {
     config: parsed as ServiceConfig & z.infer<z.ZodObject<X>>,
-    port: parsed[definition.listen.portEnv] as number,
-    host: parsed[definition.listen.hostEnv] as string,
+    port: parsed[listen.portEnv] as number,
+    host: parsed[listen.hostEnv] as string,
+    adminPort: parsed[admin.portEnv] as number,
+    adminHost: parsed[admin.hostEnv] as string,
   };
 }

@@ -50,7 +50,7 @@ export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteS
   schema: string;
   /** The audience its internal tokens are minted for (the route table's service name); absent for a worker with no /portal. */
   audience?: ServiceName;
-  /** Env variables naming its port and host, with the default port. */
+  /** Env variables naming its port and host, with the default port; the admin listener's are derived from them (adminListen). */
   listen: { portEnv: string; hostEnv: string; defaultPort: number };
   /** The service's own configuration, beside serviceConfigSchema. */
   config?: X;
@@ -62,6 +62,12 @@ export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteS
   /** Whether this process serves its routes (default true); false makes it a worker, e.g. by a role setting. */
   servesApi?: (config: ConfigOf<X>) => boolean;
   handlers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => Handlers<R, InternalCaller>;
+  /**
+   * For public routes with a propertyId param (the widget's): the property's hostname, undefined
+   * for none. The chassis answers 404 / 403 WIDGET.ORIGIN_NOT_ALLOWED from it before the handler
+   * runs, and CORS headers only for an Origin on that hostname or a subdomain (see public-routes.ts).
+   */
+  propertyHostname?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => (propertyId: string) => Promise<string | undefined>;
   consumers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => ConsumerSpec<DB>[];
   background?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => BackgroundWork[];
   /** Periodic and due work, run by the service's JobRunner beside the chassis' own (outbox sweep, prune). */
@@ -75,9 +81,12 @@ export interface RunningService<DB, Cfg, Ctx> {
   context: Ctx;
   server: Server;
   url: string;
+  /** The operator listener: /health/live, /health/ready and /metrics. */
+  adminServer: Server;
+  adminUrl: string;
   /** Every queue its consumers declared (work, retry and parked), e.g. for a test to clean up. */
   queues: string[];
-  /** Stops in order: HTTP, consumers, background work, relay, context, service callers, broker, database. */
+  /** Stops in order: admin HTTP, HTTP, consumers, background work, relay, context, service callers, broker, database. */
   stop(): Promise<void>;
 }
 
@@ -86,5 +95,7 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Listen on this port instead of the configured one (0 = ephemeral, tests). */
   port?: number;
+  /** The admin listener's port instead of the configured one (0 = ephemeral, tests). */
+  adminPort?: number;
   logger?: Logger;
 }

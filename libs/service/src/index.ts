@@ -6,3 +6,5 @@ export { assertMigrated, migrateSchema, migrateService, runMigrations, schemaMig
 export { chassisMigrations, type ServiceMigration } from './migrations';
 export { ServiceCaller } from './service-caller';
 export { runService, startService } from './start-service';
+export { IdempotencyKeys } from './idempotency/keys.repository';
+export { FINGERPRINT_HEADER, idempotencyKeyOf, isKeptAnswer, REPLAYED_HEADER, requestFingerprint } from './idempotency/rules';

@@ -1,4 +1,5 @@
 import type { Migration } from '@platform/db';
+import { idempotencyKeysMigration } from './idempotency/migration';
 import { aggregateVersionsMigration, consumerMigration, outboxMigration, projectionVersionsMigration } from '@platform/messaging';
 
 /**
@@ -9,7 +10,8 @@ export type ServiceMigration = Migration & { formerNames?: readonly string[] };
 
 /**
  * The tables the chassis needs in every service's schema: the outbox and aggregate versions
- * (publishing), processed message ids and projection versions (consuming). Recorded in the
+ * (publishing), processed message ids and projection versions (consuming), Idempotency-Keys
+ * and their answers (keyed writes). Recorded in the
  * schema's own table (CHASSIS_MIGRATION_TABLE) and applied before the service's, so a chassis
  * migration added later runs on every existing schema. Add new ones at the end.
  */
@@ -19,6 +21,7 @@ export const chassisMigrations = (schema: string): Record<string, ServiceMigrati
   '0000_02_aggregate_versions': { ...aggregateVersionsMigration(schema), formerNames: ['2026_11_22_0001_aggregate_versions'] },
   '0000_03_processed_messages': { ...consumerMigration(schema), formerNames: ['2026_11_22_0003_processed_messages'] },
   '0000_04_projection_versions': { ...projectionVersionsMigration(schema), formerNames: ['2026_11_22_0004_projection_versions'] },
+  '0000_05_idempotency_keys': idempotencyKeysMigration(schema),
 });
 
 /** Where a schema records the chassis' migrations; the service's own are in kysely_migration. */

@@ -31,7 +31,7 @@ export type CallRequest<S extends RouteSpec> = { as: CallAs } & WireInput<S, 'pa
 
 /**
  * Calls another service on a partner's behalf: a short-lived internal token for the target, the
- * request id carried along, a deadline and a breaker per target (ServiceClient), retries only
+ * request id carried along, a deadline and breakers per target and per (partner, target) (ServiceClient), retries only
  * for idempotent methods, and the failure's cause kept in the log line.
  */
 export class ServiceCaller {
@@ -49,7 +49,7 @@ export class ServiceCaller {
    */
   async call<S extends RouteSpec>(spec: S, request: CallRequest<S>): Promise<z.output<S['response']>> {
     const { as, params, query, body } = request as { as: CallAs; params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
-    const caller: InternalCaller = { partnerId: as.partnerId, keyId: as.keyId, permissions: [spec.permission], requiredFields: [] };
+    const caller: InternalCaller = { partnerId: as.partnerId, keyId: as.keyId, permissions: spec.permission ? [spec.permission] : [], requiredFields: [] };
     const path = `${fillPath(spec.path, params)}${queryString(query)}`;
     const req = { method: spec.method.toUpperCase(), path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
     let res: ServiceResponse;
@@ -77,7 +77,8 @@ export class ServiceCaller {
     const attempts = IDEMPOTENT.has(req.method) ? 1 + (this.options.retries ?? 2) : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await this.client.request({ ...req, headers });
+        // For the partner it acts for: that partner's time-outs and unavailable answers refuse only that partner.
+        const res = await this.client.request({ ...req, headers, partnerId: caller.partnerId });
         if (!UNAVAILABLE.has(res.status) || attempt >= attempts) return res;
       } catch (err) {
         this.options.logger.warn({ target: this.options.target, path: req.path, attempt, err: (err as Error).cause ?? err }, 'call to service failed');

@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '@platform/observability';
 import { jobRunner, declaredQueues, startConsumers, startRelay } from './background';
 import { parseServiceConfig } from './config';
 import type { BackgroundWork, ConfigOf, RunningService, ServiceDefinition, ServiceRuntime, StartOptions } from './definition';
-import { serviceListener } from './listener';
+import { adminListener, serviceListener } from './listener';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics } from './metrics';
 import { assertMigrated, migrateService } from './migrate';
 import { consumerQueue, serviceCallers } from './runtime';
@@ -20,15 +20,16 @@ type RelayDb = { db: Kysely<unknown>; pool: Pool };
 /**
  * Boots a service the one way every service boots: configuration, database as the service role
  * (migrating first only with MIGRATE_ON_BOOT), broker (ready before serving), outbox relay,
- * background work and jobs, consumers, then /portal through the dispatcher with health, readiness
- * and /metrics. A definition without routes is a worker: it serves only health and metrics.
+ * background work and jobs, consumers, then /portal through the dispatcher (and liveness) on its
+ * port, and liveness, readiness and /metrics on its admin port (loopback unless configured). A
+ * definition without routes is a worker: its public port answers only liveness.
  * Each thing started is recorded; a failed step stops them all again, last first, as stop() does.
  */
 export async function startService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(
   definition: ServiceDefinition<DB, X, R, Ctx>,
   options: StartOptions = {},
 ): Promise<RunningService<DB, ConfigOf<X>, Ctx>> {
-  const { config, port, host } = parseServiceConfig(definition, options.env ?? process.env);
+  const { config, port, host, adminPort, adminHost } = parseServiceConfig(definition, options.env ?? process.env);
   const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
   if (config.MIGRATE_ON_BOOT) await migrateService(definition, config.DATABASE_URL);
   const started = new StartedThings(logger);
@@ -40,9 +41,14 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     const queues = await startBackground(definition, context, runtime, relayDb, started);
     const server = await listenServer(createHttpServer(serviceListener(definition, context, runtime)), options.port ?? port, host);
     started.push('http', () => closeServer(server));
-    logger.info({ port: serverPort(server) }, 'listening');
+    // Last: an admin /health/ready that answers means the public port is listening too.
+    const adminServer = await listenServer(createHttpServer(adminListener(runtime)), options.adminPort ?? adminPort, adminHost);
+    started.push('admin http', () => closeServer(adminServer));
+    logger.info({ port: serverPort(server), adminPort: serverPort(adminServer) }, 'listening');
     let stopping: Promise<void> | undefined;
-    return { runtime, context, server, url: `http://127.0.0.1:${serverPort(server)}`, queues, stop: () => (stopping ??= started.unwind()) };
+    const url = `http://127.0.0.1:${serverPort(server)}`;
+    const adminUrl = `http://127.0.0.1:${serverPort(adminServer)}`;
+    return { runtime, context, server, url, adminServer, adminUrl, queues, stop: () => (stopping ??= started.unwind()) };
   } catch (err) {
     await started.unwind();
     throw err;
@@ -53,7 +59,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
 async function connect<DB, X extends z.ZodRawShape>(definition: Pick<ServiceDefinition<DB, X, RouteSpec, unknown>, 'name' | 'schema' | 'migrations'>, config: ConfigOf<X>, logger: Logger, started: StartedThings) {
   const { schema } = definition;
   // Runs as svc_<schema>, which PostgreSQL lets touch only this schema.
-  const { db, pool } = createDb<DB>({ url: config.DATABASE_URL, schema, max: config.DB_POOL_MAX, asServiceRole: true });
+  const { db, pool } = createDb<DB>({ url: config.DATABASE_URL, schema, max: config.DB_POOL_MAX, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS, asServiceRole: true });
   // The relay's own connections (one per batch in flight; LISTEN has its own).
   const relayDb: RelayDb = createDb<unknown>({ url: config.DATABASE_URL, schema, max: 3, asServiceRole: true });
   started.push('database', () => Promise.all([db.destroy(), relayDb.db.destroy()]));
@@ -73,7 +79,7 @@ async function connect<DB, X extends z.ZodRawShape>(definition: Pick<ServiceDefi
 
 /** The relay, background work and jobs, then the consumers, ready; returns every queue they declared. */
 async function startBackground<DB, X extends z.ZodRawShape, Ctx>(
-  definition: ServiceDefinition<DB, X, RouteSpec, Ctx>,
+  definition: Pick<ServiceDefinition<DB, X, RouteSpec, Ctx>, 'schema' | 'name' | 'consumers' | 'background' | 'jobs'>,
   context: Ctx,
   runtime: ServiceRuntime<DB, ConfigOf<X>>,
   relayDb: RelayDb,

@@ -64,6 +64,7 @@ describe('startService when a step of the boot fails', () => {
       await expect(
         startService(definition, {
           port: held.port,
+          adminPort: 0,
           env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, EVENTS_EXCHANGE: exchange, INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey, MIGRATE_ON_BOOT: 'true', LOG_LEVEL: 'silent' },
         }),
       ).rejects.toThrow(/EADDRINUSE/);

@@ -38,7 +38,7 @@ describe('startService', () => {
       const forbidden = await fetch(`${t.url}/portal/ping`, { headers: { authorization: `Bearer ${denied.token}` } });
       expect(forbidden.status).toBe(403);
       expect(((await forbidden.json()) as { error: { code: string; data: unknown } }).error).toMatchObject({ code: 'AUTH.FORBIDDEN', data: { required: 'products:read' } });
-      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      const metrics = await (await fetch(`${t.adminUrl}/metrics`)).text();
       expect(metrics).toContain('http_requests_total{operation="ping",method="GET",status="200",service="chassis-test"} 1');
       expect(metrics).toContain('http_requests_total{operation="ping",method="GET",status="403",service="chassis-test"} 1');
     } finally {
@@ -46,10 +46,12 @@ describe('startService', () => {
     }
   });
 
-  it('when a worker has no routes, then it serves health and metrics and /portal is not there', async () => {
+  it('when a worker has no routes, then it serves health and metrics on its admin port and /portal is not there', async () => {
     const t = await startTestService({ ...withRoute, routes: undefined, handlers: undefined, audience: undefined });
     try {
-      expect((await fetch(`${t.url}/health/ready`)).status).toBe(200);
+      expect((await fetch(`${t.adminUrl}/health/ready`)).status).toBe(200);
+      expect((await fetch(`${t.adminUrl}/metrics`)).status).toBe(200);
+      expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
       expect((await fetch(`${t.url}/portal/ping`)).status).toBe(404);
     } finally {
       await t.close();
@@ -61,8 +63,8 @@ describe('startService', () => {
     const database = await createTestDatabase('chassis');
     try {
       await expect(
-        startService(withRoute, { port: 0, env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, INTERNAL_JWT_PUBLIC_KEY: 'x', LOG_LEVEL: 'silent' } }),
-      ).rejects.toThrow('schema chassis_test lacks 4 migration(s)');
+        startService(withRoute, { port: 0, adminPort: 0, env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, INTERNAL_JWT_PUBLIC_KEY: 'x', LOG_LEVEL: 'silent' } }),
+      ).rejects.toThrow('schema chassis_test lacks 5 migration(s)');
     } finally {
       await database.drop();
     }
@@ -78,6 +80,7 @@ describe('startService', () => {
       await expect(
         startService(withRoute, {
           port: 0,
+          adminPort: 0,
           env: { DATABASE_URL: database.url, AMQP_URL: `amqp://guest:guest@127.0.0.1:${port}`, INTERNAL_JWT_PUBLIC_KEY: 'x', MIGRATE_ON_BOOT: 'true', LOG_LEVEL: 'silent' },
         }),
       ).rejects.toThrow();
@@ -96,7 +99,7 @@ describe('startService', () => {
       await db.transaction().execute((trx) =>
         writeOutbox(trx, 'chassis_test', 'test', [1, 2, 3].map((n) => ({ partnerId: 'p', aggregateId: `a${n}`, payload: { event: 'test.happened', params: {} } }))),
       );
-      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      const metrics = await (await fetch(`${t.adminUrl}/metrics`)).text();
       expect(metrics).toMatch(/^outbox_unpublished_events\{service="chassis-test"\} 3$/m);
       expect(metrics).toMatch(/^outbox_oldest_unpublished_seconds\{service="chassis-test"\} \d/m);
       // The queue the chassis names: <exchange>.<service>.

@@ -5,19 +5,21 @@ import type { ServiceDefinition } from '@platform/service';
 import { startTestService } from './service';
 
 /**
- * Starts a service on the chassis and checks what every service must do: live and ready
- * (database and broker), metrics, the 404 envelope, its schema migrated with the chassis tables,
+ * Starts a service on the chassis and checks what every service must do: live, and on its admin
+ * listener only ready (database and broker) and metrics, the 404 envelope, its schema migrated with the chassis tables,
  * and its role able to use that schema only.
  */
 export async function expectChassisService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(definition: ServiceDefinition<DB, X, R, Ctx>, env: NodeJS.ProcessEnv = {}): Promise<void> {
   const t = await startTestService(definition, env);
   try {
     expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
-    const ready = await fetch(`${t.url}/health/ready`);
+    expect((await fetch(`${t.adminUrl}/health/live`)).status).toBe(200);
+    const ready = await fetch(`${t.adminUrl}/health/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', broker: 'ok' } });
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.adminUrl}/metrics`)).text();
     expect(metrics).toContain(`process_cpu_user_seconds_total{service="${definition.name}"}`);
+    for (const operatorOnly of ['/metrics', '/health/ready']) expect((await fetch(`${t.url}${operatorOnly}`)).status).toBe(404);
     const missing = await fetch(`${t.url}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: expect.objectContaining({ code: 'ROUTE.NOT_FOUND', ns: 'ROUTE', status: 404 }) });

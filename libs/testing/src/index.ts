@@ -7,3 +7,4 @@ export * from './service';
 export * from './api';
 export * from './raw-http';
 export * from './migrations';
+export * from './browser';

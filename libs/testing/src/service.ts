@@ -9,6 +9,8 @@ import { createTestDatabase, testInfra, uniqueName } from './infra';
 export interface TestService<DB, Cfg, Ctx> {
   service: RunningService<DB, Cfg, Ctx>;
   url: string;
+  /** The admin listener: health, readiness, metrics. */
+  adminUrl: string;
   databaseUrl: string;
   exchange: string;
   /** An internal token for a new partner (all permissions unless given), as the gateway would mint it. */
@@ -30,6 +32,7 @@ export async function startTestService<DB, X extends z.ZodRawShape, R extends Ro
   const exchange = uniqueName(`${definition.schema}_events`);
   const service = await startService(definition, {
     port: 0,
+    adminPort: 0,
     env: {
       DATABASE_URL: database.url,
       AMQP_URL: amqpUrl,
@@ -45,6 +48,7 @@ export async function startTestService<DB, X extends z.ZodRawShape, R extends Ro
   return {
     service,
     url: service.url,
+    adminUrl: service.adminUrl,
     databaseUrl: database.url,
     exchange,
     partner: ({ permissions = [...PERMISSIONS], requiredFields = [] } = {}) => {

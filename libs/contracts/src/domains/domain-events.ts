@@ -157,7 +157,23 @@ export const scanRequestedEventSchema = z.object({
 });
 
 /** What changed in a domain.changed event; the state it carries is always whole. */
-export const DOMAIN_CHANGES = ['created', 'updated', 'invited', 'activated', 'deactivated', 'subdomains'] as const;
+export const DOMAIN_CHANGES = ['created', 'updated', 'invited', 'activated', 'deactivated', 'subdomains', 'merchants'] as const;
+
+const nullableText = z.string().nullable();
+/** The domain's company as domain.changed carries it. */
+export const domainCompanySchema = z.object({
+  name: z.string(),
+  trade_name: nullableText,
+  email: z.string(),
+  phone_number: nullableText,
+  country: nullableText,
+  state: nullableText,
+  city: nullableText,
+  address: nullableText,
+  address_2: nullableText,
+  postal_code: nullableText,
+});
+export type DomainCompany = z.infer<typeof domainCompanySchema>;
 
 /** The domain as other services project it (billing, merchants, consent): state, owner and every hostname. */
 export const domainStateSchema = z.object({
@@ -172,9 +188,16 @@ export const domainStateSchema = z.object({
   company_name: z.string(),
   owner_email: z.string(),
   merchants: z.array(z.string()),
+  /**
+   * The merchants linked to the domain: each merchant_id it shows and the merchant's id, null
+   * until merchants-svc has resolved the id the create named (absent in events of older releases).
+   */
+  merchant_links: z.array(z.object({ merchant_id: z.string(), id: z.string().nullable() }).strict()).optional(),
   created_at: z.string(),
   updated_at: z.string(),
   activated_at: z.string().nullable(),
+  /** The company's contact and address, as consent records name it (data_controller); absent in events of older releases. */
+  company: domainCompanySchema.strict().optional(),
 });
 export type DomainState = z.infer<typeof domainStateSchema>;
 

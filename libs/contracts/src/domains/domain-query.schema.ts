@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, queryBool, queryInt } from '../common';
 import { domainSourceSchema, domainStatusSchema, subscriptionStatusSchema } from './domain.schema';
+import { merchantIdText } from '../merchants/merchant-input';
 
 /** `product_id` may repeat (`?product_id=1&product_id=2`) or be comma separated. */
 const stringList = () =>
@@ -37,7 +38,7 @@ export const listDomainsQuerySchema = paginationQuerySchema.extend({
   widget_version: queryInt().optional(),
   product_id: stringList().optional(),
   price_list_id: q().optional(),
-  merchant_id: q().optional(),
+  merchant_id: merchantIdText().optional(),
   subscription_status: subscriptionStatusSchema.optional(),
   is_active_subscription: queryBool().optional(),
   has_subscription: queryBool().optional(),

@@ -167,7 +167,7 @@ export const createDomainBodySchema = z
     default_notice_type: noticeTypeSchema.default('CLASSIC'),
     send_intro: z.boolean().default(false),
     action: domainActionSchema.default('CREATE_SILENT'),
-    merchant_id: merchantIdText(204).optional(),
+    merchant_id: merchantIdText().optional(),
     referral_partner_id: text(64).min(1).optional(),
     criterias: z.array(text(64)).max(100).optional(),
     sector_id: text(64).optional(),

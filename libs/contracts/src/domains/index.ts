@@ -5,3 +5,4 @@ export * from './subdomain.schema';
 export * from './domain-events';
 export * from './domains.routes';
 export * from './subscription-change.routes';
+export * from './domain-internal.routes';

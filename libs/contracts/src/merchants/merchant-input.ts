@@ -10,10 +10,18 @@ const INVISIBLE = /[\s\p{Cf}\p{Cc}\p{Zs}\u034F\u115F\u1160\u2800\u3164\uFFA0]/gu
 export const hasVisibleText = (value: string) => value.replace(INVISIBLE, '').length > 0;
 
 /**
+ * The one bound on a partner's `merchant_id`, on every path (merchant create and update, domain
+ * create, the `merchant_id` filters): the spec's larger one (204, its domain create). A domain
+ * create makes the merchant it names, so the merchants API must take every id a create can make;
+ * the spec's 1..32 for the merchants API is a subset, so a client keeping to it is never refused.
+ */
+export const MERCHANT_ID_MAX = 204;
+
+/**
  * The one rule for a partner's `merchant_id`, on the merchants API and on a domain create:
  * trimmed, and refused when nothing visible is left (spaces alone or zero-width characters alone).
  */
-export const merchantIdText = (max: number) =>
+export const merchantIdText = (max = MERCHANT_ID_MAX) =>
   z
     .string()
     .trim()

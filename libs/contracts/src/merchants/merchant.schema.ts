@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, queryBool } from '../common';
 import { domainSourceSchema, domainStatusSchema } from '../domains/domain.schema';
-import { isReservedMetaKey, merchantIdText, reservedMetaKeyMessage } from './merchant-input';
+import { isReservedMetaKey, MERCHANT_ID_MAX, merchantIdText, reservedMetaKeyMessage } from './merchant-input';
 
-export const MERCHANT_ID_MAX = 32;
 export const META_KEYS_MAX = 50;
 export const META_KEY_MAX = 64;
 export const META_VALUE_MAX = 500;
@@ -66,7 +65,7 @@ export const listMerchantsQuerySchema = paginationQuerySchema
   .extend({
     search: q().optional().meta({ description: 'Case-insensitive part of merchant_id, company_name or description' }),
     is_registered: queryBool().optional().meta({ description: 'true: only merchants linked to a domain; false: only those not linked' }),
-    merchant_id: q().optional().meta({ description: 'Exactly this merchant_id' }),
+    merchant_id: merchantIdText().optional().meta({ description: `Exactly this merchant_id (1 to ${MERCHANT_ID_MAX} characters)` }),
     created_at_start: dateTime().optional(),
     created_at_end: dateTime().optional(),
   })

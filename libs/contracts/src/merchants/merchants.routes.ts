@@ -60,7 +60,8 @@ export const merchantRoutes = [
     method: 'put',
     path: '/portal/merchants/{merchantId}',
     summary: 'Change a merchant',
-    description: 'Only the fields sent change; `meta` is replaced whole. A `merchant_id` another merchant has answers 409 MERCHANT.ALREADY_EXISTS.',
+    description:
+      "Only the fields sent change; `meta` is replaced whole. A `merchant_id` another merchant has answers 409 MERCHANT.ALREADY_EXISTS. A new `merchant_id` carries the merchant's domain links: its domains' `merchants` and the `merchant_id` filters show the new one on the next request.",
     params: merchantIdParamsSchema,
     body: updateMerchantBodySchema,
     response: resultOf(merchantSchema),
@@ -72,7 +73,7 @@ export const merchantRoutes = [
     method: 'delete',
     path: '/portal/merchants/{merchantId}',
     summary: 'Delete a merchant',
-    description: 'The domains that name it keep its merchant_id in their `merchants`.',
+    description: "Its links go with it: its domains' `merchants` no longer show its merchant_id, from the next request on; a merchant created later with the same merchant_id starts unlinked.",
     params: merchantIdParamsSchema,
     response: resultOf(z.object({ deleted: z.boolean() })),
     errors: byId,

@@ -1,0 +1,3 @@
+export * from './consent-record.schema';
+export * from './widget-input.schema';
+export * from './consent.routes';

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { receiptTypeSchema } from './consent-record.schema';
+
+/** A token the widget makes: a visitor id or a nonce. */
+const token = (what: string) =>
+  z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .max(64, 'must be at most 64 characters')
+    .regex(/^[A-Za-z0-9_-]+$/, `${what} may hold only A-Z, a-z, 0-9, _ and -`);
+
+export const propertyIdParamsSchema = z.object({ propertyId: z.string().min(1).max(64).meta({ description: "The property's id (from the snippet)" }) });
+
+/** A visitor's choice, as the widget sends it. Unknown fields are ignored. */
+export const receiptBodySchema = z.object({
+  receipt_type: receiptTypeSchema,
+  subject: token('subject').meta({ description: 'The anonymous visitor id the widget keeps on the site' }),
+  consent_revision: z.string().min(1).max(64),
+  categories: z
+    .object({ functional: z.boolean().default(false), analytics: z.boolean().default(false), marketing: z.boolean().default(false) })
+    .default({ functional: false, analytics: false, marketing: false })
+    .meta({ description: 'Each optional category granted or not (necessary is always granted)' }),
+  /** For AGE_CONFIRMATION, WIRETAPPING and VPPA: the visitor's yes or no; a COOKIE_CONSENT receipt's status comes from its categories. */
+  granted: z.boolean().optional(),
+  gpc: z.boolean().default(false),
+  widget_version: z.string().min(1).max(32),
+  nonce: token('nonce').meta({ description: 'Unique per receipt: the same nonce again is refused (409)' }),
+});
+export type ReceiptBody = z.output<typeof receiptBodySchema>;
+
+export const DSAR_TYPES = ['access', 'deletion', 'correction', 'opt_out'] as const;
+
+/** A data subject request from the privacy center. */
+export const dsarBodySchema = z.object({
+  type: z.enum(DSAR_TYPES),
+  email: z.email().max(254),
+  name: z.string().trim().min(1).max(200).optional(),
+  message: z.string().trim().max(2000).optional(),
+  subject: token('subject').optional(),
+});
+export type DsarBody = z.output<typeof dsarBodySchema>;
+
+export const dsarAnswerSchema = z.object({ request_id: z.string(), status: z.literal('received') });
+
+/** A public Ed25519 key of record signatures (RFC 8037). */
+export const signingJwkSchema = z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') });
+export const jwksSchema = z.object({ keys: z.array(signingJwkSchema) }).meta({ id: 'RecordSigningKeys' });

@@ -1,0 +1,2 @@
+export * from './widget.schema';
+export * from './widget.routes';

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { noticeTypeSchema } from '../domains/domain.schema';
+
+/** Path of every property's public route: any string; one that names no property answers 404. */
+export const widgetPropertyParamsSchema = z.object({ propertyId: z.string().min(1).max(64) });
+
+/** One consent category the widget offers; necessary is always granted. */
+export const consentCategorySchema = z.object({
+  name: z.string(),
+  required: z.boolean().optional(),
+  description: z.string().optional(),
+});
+export type ConsentCategory = z.infer<typeof consentCategorySchema>;
+
+/** The categories every property offers today, in the order the widget shows them. */
+export const CONSENT_CATEGORIES: ConsentCategory[] = [
+  { name: 'necessary', required: true, description: 'Needed for the site to work; always on.' },
+  { name: 'functional', description: 'Remember choices and improve features.' },
+  { name: 'analytics', description: 'Measure how the site is used.' },
+  { name: 'marketing', description: 'Personalised advertising and sharing with partners.' },
+];
+
+/** The spec's data_collection item (purposes, categories and partners of the property). */
+export const dataCollectionItemSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  fields: z.array(z.object({ categories: z.array(z.string()), consent_type: z.string(), name: z.string() })),
+  partners: z.array(z.object({ name: z.string(), usage: z.string(), url: z.string() })),
+  processors: z.array(z.record(z.string(), z.unknown())),
+  purposes: z.array(
+    z.object({
+      category: z.string(),
+      is_primary: z.boolean(),
+      is_profiling: z.boolean(),
+      legal_base: z.string(),
+      legal_description: z.string(),
+      name: z.string(),
+      status: z.string(),
+      termination: z.string(),
+    }),
+  ),
+});
+
+const nullableString = z.string().nullable();
+
+export const widgetCompanySchema = z.object({
+  name: z.string(),
+  trade_name: nullableString,
+  email: nullableString,
+  address: z.object({
+    country: nullableString,
+    state: nullableString,
+    city: nullableString,
+    address: nullableString,
+    address_2: nullableString,
+    postal_code: nullableString,
+  }),
+  phone_number: nullableString,
+});
+
+/** What a visitor's browser learns about a property: no partner data beyond what the widget shows. */
+export const widgetSettingsSchema = z
+  .object({
+    property_id: z.string(),
+    hostname: z.string(),
+    active: z.boolean().meta({ description: 'Whether the domain is ACTIVE' }),
+    notice_type: noticeTypeSchema,
+    primary_color: nullableString,
+    text_color: nullableString,
+    widget_font: nullableString,
+    widget_position: nullableString,
+    border_radius: nullableString,
+    has_scripts: z.boolean(),
+    has_dsar: z.boolean(),
+    has_docs: z.boolean(),
+    has_accessibility: z.boolean(),
+    display_company: z.boolean(),
+    display_dpo: z.boolean(),
+    consent_revision: z.string().meta({ description: 'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection)' }),
+    categories: z.array(consentCategorySchema),
+    data_collection: z.array(dataCollectionItemSchema),
+    company: widgetCompanySchema,
+    dpo: z.object({ name: nullableString, email: nullableString }).nullable(),
+  })
+  .meta({ id: 'WidgetSettings' });
+export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
+
+/** A page view: the page's URL, optional (never stored). */
+export const widgetViewBodySchema = z.object({ url: z.string().max(2048).optional() }).strict().default({});
+
+export const widgetViewAcceptedSchema = z.object({ accepted: z.literal(true) });
