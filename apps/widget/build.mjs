@@ -1,0 +1,30 @@
+// Builds the browser widget into dist/apps/widget/: loader.js (the snippet's script, a stable name the
+// gateway serves with a short cache), widget.<hash>.js (immutable, content-hashed) and manifest.json
+// ({"widget": "<file>"}) so the gateway can put the bundle's name into the loader's __WIDGET_BUNDLE__.
+import { build } from 'esbuild';
+import { mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const outdir = path.join('dist', 'apps', 'widget');
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+const common = {
+  bundle: true,
+  platform: 'browser',
+  target: ['es2019'],
+  format: 'iife',
+  minify: true,
+  legalComments: 'none',
+  tsconfig: 'apps/widget/tsconfig.json',
+  logLevel: 'warning',
+};
+await build({ ...common, entryPoints: ['apps/widget/src/loader.ts'], outfile: path.join(outdir, 'loader.js') });
+await build({
+  ...common,
+  entryPoints: { widget: 'apps/widget/src/widget/main.ts' },
+  outdir,
+  entryNames: '[name].[hash]',
+});
+const bundle = readdirSync(outdir).find((f) => /^widget\.[A-Z0-9]+\.js$/.test(f));
+if (!bundle) throw new Error('widget bundle missing from ' + outdir);
+writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify({ widget: bundle }) + '\n');

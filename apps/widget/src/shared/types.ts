@@ -1,0 +1,33 @@
+// Shapes shared by the loader and the bundle (the wire shapes are PLAN17's / libs/contracts' widget).
+export type Category = 'functional' | 'analytics' | 'marketing';
+export type Choices = Record<Category, boolean>;
+export interface Consent extends Choices {
+  necessary: true;
+}
+
+/** What the loader hands the bundle through window.PrivacyWidget._ (internal, not public API). */
+export interface LoaderState {
+  id: string;
+  base: string;
+  consent: Consent;
+  /** Makes a consent effective: Consent Mode update, blocked scripts revived, event when `announce`. */
+  apply(consent: Consent, announce: boolean): void;
+  /** open() calls made before the bundle took over. */
+  queue: Array<string | undefined>;
+  booted?: boolean;
+}
+
+export interface PublicApi {
+  open(view?: string): void;
+  getConsent(): Consent;
+  _: LoaderState;
+}
+
+export const OPTIONAL: Category[] = ['functional', 'analytics', 'marketing'];
+
+export const consentOf = (c: Choices): Consent => ({
+  necessary: true,
+  functional: !!c.functional,
+  analytics: !!c.analytics,
+  marketing: !!c.marketing,
+});

@@ -1,0 +1,76 @@
+// The privacy center: a modal dialog with one tab per enabled feature (WAI-ARIA tabs pattern:
+// arrow keys, Home/End; focus trapped; Escape closes and focus returns where it was).
+import type { Settings } from './api';
+import { el, focused, trapFocus } from './dom';
+
+export interface Tab {
+  view: 'consent' | 'dsar' | 'docs' | 'accessibility' | 'company' | 'dpo';
+  label: string;
+  render(): Node;
+}
+
+export function tabsFor(s: Settings, all: Record<Tab['view'], Tab>): Tab[] {
+  const on: Record<Tab['view'], boolean> = {
+    consent: true,
+    dsar: s.has_dsar,
+    docs: s.has_docs,
+    accessibility: s.has_accessibility,
+    company: s.display_company,
+    dpo: s.display_dpo,
+  };
+  return (Object.keys(all) as Tab['view'][]).filter((v) => on[v]).map((v) => all[v]);
+}
+
+let open: { close(): void } | null = null;
+
+export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | undefined, onClose: () => void): void {
+  if (open) open.close();
+  const returnTo = focused() as HTMLElement | null;
+  const panel = el('div', { role: 'tabpanel', id: 'pw-panel', tabindex: '0' });
+  const buttons = tabs.map((t) =>
+    el('button', { type: 'button', role: 'tab', id: 'pw-tab-' + t.view, 'aria-controls': 'pw-panel', 'data-privacy-view': t.view }, t.label),
+  );
+  const select = (i: number, focus: boolean) => {
+    buttons.forEach((b, j) => {
+      b.setAttribute('aria-selected', String(i === j));
+      b.setAttribute('tabindex', i === j ? '0' : '-1');
+    });
+    panel.setAttribute('aria-labelledby', buttons[i].id);
+    panel.replaceChildren(tabs[i].render());
+    if (focus) buttons[i].focus();
+  };
+  buttons.forEach((b, i) => {
+    b.addEventListener('click', () => select(i, true));
+    b.addEventListener('keydown', (e) => {
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: buttons.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      select((to + buttons.length) % buttons.length, true);
+    });
+  });
+  const close = () => {
+    overlay.remove();
+    open = null;
+    onClose();
+    if (returnTo && returnTo.isConnected) returnTo.focus();
+  };
+  const dialog = el(
+    'div',
+    { class: 'pw center', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'pw-center-title', 'data-privacy-center': true },
+    el(
+      'div',
+      { class: 'head' },
+      el('h2', { id: 'pw-center-title' }, 'Privacy center'),
+      el('button', { type: 'button', class: 'ghost', 'aria-label': 'Close the privacy center', onclick: close }, 'Close'),
+    ),
+    el('div', { role: 'tablist', 'aria-label': 'Privacy center sections' }, ...buttons),
+    panel,
+  );
+  const overlay = el('div', { class: 'overlay' }, dialog);
+  overlay.addEventListener('click', (e) => e.target === overlay && close());
+  trapFocus(dialog, close);
+  shadow.append(overlay);
+  open = { close };
+  const first = Math.max(0, tabs.findIndex((t) => t.view === start));
+  select(first, true);
+}

@@ -1,0 +1,50 @@
+// Data subject requests: access, deletion, correction, opt-out of sale or sharing. The server
+// stores the request and e-mails the company's owner; an opt-out is also a receipt there, so here it
+// only turns marketing off locally.
+import type { Api, DsarBody } from './api';
+import { el } from './dom';
+
+const TYPES: Array<[DsarBody['type'], string]> = [
+  ['access', 'Access my personal data'],
+  ['deletion', 'Delete my personal data'],
+  ['correction', 'Correct my personal data'],
+  ['opt_out', 'Opt out of the sale or sharing of my personal data'],
+];
+
+export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void): HTMLElement {
+  const status = el('p', { role: 'status', 'aria-live': 'polite' });
+  const field = (label: string, control: HTMLElement) => el('div', { class: 'field' }, el('label', { for: control.id }, label), control);
+  const type = el('select', { name: 'type', id: 'pw-dsar-type' }, ...TYPES.map(([v, l]) => el('option', { value: v }, l)));
+  const email = el('input', { type: 'email', id: 'pw-dsar-email', name: 'email', required: true, autocomplete: 'email', maxlength: 254 });
+  const name = el('input', { type: 'text', id: 'pw-dsar-name', name: 'name', autocomplete: 'name', maxlength: 200 });
+  const message = el('textarea', { id: 'pw-dsar-message', name: 'message', rows: 3, maxlength: 2000 });
+  const submit = el('button', { type: 'submit', class: 'btn' }, 'Send request');
+  const form = el(
+    'form',
+    { 'aria-labelledby': 'pw-dsar-title' },
+    el('h3', { id: 'pw-dsar-title' }, 'Make a request about your personal data'),
+    field('Request', type),
+    field('E-mail address (required)', email),
+    field('Name (optional)', name),
+    field('Details (optional)', message),
+    el('div', { class: 'actions' }, submit),
+    status,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const body: DsarBody = { type: type.value as DsarBody['type'], email: email.value.trim(), subject: visitor() };
+    if (name.value.trim()) body.name = name.value.trim();
+    if (message.value.trim()) body.message = message.value.trim();
+    submit.disabled = true;
+    status.textContent = 'Sending…';
+    api.request(body).then(
+      (r) => {
+        status.textContent = 'Your request was received. Reference: ' + r.request_id + '.';
+        if (body.type === 'opt_out') onOptOut();
+        form.reset();
+      },
+      () => (status.textContent = 'Your request could not be sent. Please try again later.'),
+    ).finally(() => (submit.disabled = false));
+  });
+  return form;
+}

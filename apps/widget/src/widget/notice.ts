@@ -1,0 +1,71 @@
+// The consent notice in the property's notice type. Accept all and Reject all share one style (equally
+// prominent); Settings swaps in the per-category form. Non-modal: the page stays usable and focus is
+// not taken; the widget's host is first in the body, so the notice comes first in tab order.
+import type { Choices } from '../shared/types';
+import type { Settings } from './api';
+import { categoryForm } from './categories';
+import { el } from './dom';
+import type { Theme } from './theme';
+
+export interface NoticeActions {
+  choose(c: Choices): void;
+}
+
+const ALL = (v: boolean): Choices => ({ functional: v, analytics: v, marketing: v });
+const TEXT =
+  'We and our partners use cookies and similar technologies for the purposes below. Necessary ones keep the site working; ' +
+  'the others run only if you allow them. You can change your choice at any time in the privacy center.';
+
+export function renderNotice(shadow: ShadowRoot, s: Settings, look: Theme, current: Choices, act: NoticeActions): HTMLElement {
+  const type = s.notice_type.toLowerCase();
+  const bar = type === 'footer' || type === 'top';
+  const box = el('section', {
+    class: 'pw ' + type + (bar ? '' : ' ' + look.position),
+    role: 'dialog',
+    'aria-modal': 'false',
+    'aria-labelledby': 'pw-notice-title',
+    'aria-describedby': 'pw-notice-text',
+    'data-privacy-widget': true,
+    'data-notice-type': s.notice_type,
+  });
+  const close = () => box.remove();
+  const pick = (c: Choices) => {
+    close();
+    act.choose(c);
+  };
+  const button = (action: string, label: string, cls: string, run: () => void) =>
+    el('button', { type: 'button', class: cls, 'data-consent-action': action, onclick: run }, label);
+
+  const main = (refocus?: boolean) => {
+    const text = type === 'discrete' ? 'This site uses cookies only with your permission.' : TEXT;
+    box.replaceChildren(
+      el(
+        'div',
+        { class: 'row' },
+        el('div', {}, el('h2', { id: 'pw-notice-title' }, 'Your privacy choices'), el('p', { id: 'pw-notice-text' }, text)),
+        el(
+          'div',
+          { class: 'actions' },
+          button('reject', 'Reject all', 'btn', () => pick(ALL(false))),
+          button('accept', 'Accept all', 'btn', () => pick(ALL(true))),
+          button('settings', 'Settings', 'ghost', settings),
+        ),
+      ),
+    );
+    // Back from the settings view: the button that opened it takes focus again.
+    if (refocus) box.querySelector<HTMLElement>('[data-consent-action="settings"]')?.focus();
+  };
+  const settings = () => {
+    box.replaceChildren(
+      el('h2', { id: 'pw-notice-title' }, 'Choose what you allow'),
+      el('p', { id: 'pw-notice-text' }, 'Turn each category on or off, then save.'),
+      categoryForm(s, current, 'pw-n', pick),
+      el('p', {}, el('button', { type: 'button', class: 'ghost', onclick: () => main(true) }, 'Back')),
+    );
+    focusFirst();
+  };
+  const focusFirst = () => box.querySelector<HTMLElement>('button,input:not([disabled])')?.focus({ preventScroll: true });
+  shadow.append(box);
+  main();
+  return box;
+}
