@@ -1,10 +1,46 @@
+import { consentPublicRoutes, consentRecordRoutes } from '@platform/contracts';
+import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
+import { migrations } from './db/migrations';
+import { SCHEMA, type ConsentDb } from './db/tables';
+import type { ConsentContext } from './domain/context';
+import { GeoIp } from './domain/geoip';
+import { propertyHostnameLookup } from './domain/receipts.service';
+import { RecordSigner, signingKeysSchema } from './domain/record-signer';
+import { domainEventsConsumer } from './events/domain-events.consumer';
+import { recordHandlers } from './http/records.handlers';
+import { widgetHandlers } from './http/widget.handlers';
 
-/** Consent records: on the chassis, migrated and healthy, serving and consuming nothing until its issue. */
-export const consentService = {
+const consentConfig = {
+  ...mailConfig,
+  /** A JWKS of Ed25519 private keys: the first signs records, every one is published (a retired key stays listed). */
+  RECORD_SIGNING_KEYS: signingKeysSchema,
+};
+
+const routes = [...consentRecordRoutes, ...consentPublicRoutes];
+
+type Context = ConsentContext & { mailer: ReturnType<typeof createMailTransport> };
+
+/** Consent records (signed receipts of visitors' choices) and data subject requests, on the chassis. */
+export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, (typeof routes)[number], Context> = {
   name: 'consent-svc',
-  schema: 'consent',
+  schema: SCHEMA,
   audience: 'consent',
   listen: { portEnv: 'CONSENT_PORT', hostEnv: 'CONSENT_HOST', defaultPort: 8084 },
-  migrations: {},
-} satisfies ServiceDefinition<unknown, Record<string, never>, never, undefined>;
+  config: consentConfig,
+  migrations,
+  context: ({ db, config }) => ({
+    db,
+    geo: new GeoIp(),
+    signer: new RecordSigner(config.RECORD_SIGNING_KEYS),
+    domainEvents: domainEventsConsumer(),
+    mailer: createMailTransport(config),
+  }),
+  routes,
+  handlers: (ctx) => ({ ...recordHandlers(ctx.db), ...widgetHandlers(ctx) }),
+  // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
+  propertyHostname: (ctx) => (propertyId) => propertyHostnameLookup(ctx.db, propertyId),
+  consumers: (ctx) => [ctx.domainEvents],
+  jobs: (ctx, { config, logger }) => mailJobs<ConsentDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
+  closeContext: (ctx) => ctx.mailer.close(),
+};

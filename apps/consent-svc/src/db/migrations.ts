@@ -1,0 +1,61 @@
+import { sql, type Kysely } from '@platform/db';
+import { createMailQueueTable } from '@platform/mail';
+import type { ServiceMigration } from '@platform/service';
+
+/** Forward-only migrations of the `consent` schema (the pool's search_path is the schema); the chassis adds its own tables. */
+export const migrations: Record<string, ServiceMigration> = {
+  '2026_11_24_0001_consent': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE properties (
+          property_id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          domain_id text NOT NULL,
+          hostname text NOT NULL,
+          subdomains text[] NOT NULL DEFAULT '{}',
+          status text NOT NULL,
+          merchant_ids text[] NOT NULL DEFAULT '{}',
+          merchant_refs text[] NOT NULL DEFAULT '{}',
+          company_id text NOT NULL,
+          company jsonb NOT NULL,
+          deleted boolean NOT NULL DEFAULT false,
+          updated_at timestamptz(3) NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE INDEX properties_domain ON properties (partner_id, domain_id)`.execute(db);
+      await sql`CREATE INDEX properties_merchants ON properties USING gin (merchant_ids)`.execute(db);
+      await sql`
+        CREATE TABLE records (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          property_id text NOT NULL,
+          domain_id text NOT NULL,
+          receipt_type text NOT NULL,
+          receipt_status text NOT NULL,
+          body jsonb NOT NULL,
+          signature text NOT NULL,
+          nonce text NOT NULL,
+          created_at timestamptz(3) NOT NULL,
+          CONSTRAINT records_nonce_key UNIQUE (property_id, nonce)
+        )`.execute(db);
+      // Lists are read per domain (a merchant's are its domains'), newest first.
+      await sql`CREATE INDEX records_domain_list ON records (partner_id, domain_id, created_at DESC, id DESC)`.execute(db);
+      await sql`
+        CREATE TABLE data_requests (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          property_id text NOT NULL,
+          domain_id text NOT NULL,
+          type text NOT NULL,
+          email text NOT NULL,
+          name text,
+          message text,
+          subject text,
+          receipt_id text,
+          created_at timestamptz(3) NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE INDEX data_requests_property ON data_requests (partner_id, property_id, created_at DESC)`.execute(db);
+      // The company owner's e-mail about each request (libs/mail sends it).
+      await createMailQueueTable(db);
+    },
+  },
+};

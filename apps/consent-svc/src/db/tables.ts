@@ -1,0 +1,62 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { MailQueueTable } from '@platform/mail';
+import type { DataControllerBase } from '../domain/property-projection';
+
+export const SCHEMA = 'consent';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+/** Projection of domains-svc's events: what a property's records need and whose it is. */
+export interface PropertiesTable {
+  property_id: string;
+  partner_id: string;
+  domain_id: string;
+  hostname: string;
+  /** Every hostname a widget request may come from besides hostname (its subdomains). */
+  subdomains: string[];
+  status: string;
+  /** The partner's merchant_ids the domain names. */
+  merchant_ids: string[];
+  /** The merchants' own ids, where known (empty until domain events carry them). */
+  merchant_refs: string[];
+  company_id: string;
+  company: Json<DataControllerBase>;
+  deleted: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
+export interface RecordsTable {
+  id: string;
+  partner_id: string;
+  property_id: string;
+  domain_id: string;
+  receipt_type: string;
+  receipt_status: string;
+  /** The record as the API shows it, without signature (what the signature covers). */
+  body: Json<Record<string, unknown>>;
+  signature: string;
+  nonce: string;
+  created_at: Timestamp;
+}
+
+export interface DataRequestsTable {
+  id: string;
+  partner_id: string;
+  property_id: string;
+  domain_id: string;
+  type: string;
+  email: string;
+  name: string | null;
+  message: string | null;
+  subject: string | null;
+  receipt_id: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface ConsentDb {
+  properties: PropertiesTable;
+  records: RecordsTable;
+  data_requests: DataRequestsTable;
+  mail_queue: MailQueueTable;
+}

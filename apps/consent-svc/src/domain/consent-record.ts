@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import {
+  OPTIONAL_CATEGORIES,
+  type DataCollectionItem,
+  type DataController,
+  type ReceiptBody,
+  type ReceiptStatus,
+  type UnsignedConsentRecord,
+} from '@platform/contracts';
+import type { PropertyRow } from '../db/properties.repository';
+import type { VisitorPlace } from './geoip';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** RCPT_ and 32 random characters (190 bits). */
+export function newReceiptId(): string {
+  const bytes = randomBytes(32);
+  let id = 'RCPT_';
+  for (const b of bytes) id += ALPHABET[b % ALPHABET.length];
+  return id;
+}
+
+/** ALLOWED when every optional category is granted, DENIED when none is, PARTIAL between; the other receipt types are a yes or no. */
+export function receiptStatusOf(body: Pick<ReceiptBody, 'receipt_type' | 'categories' | 'granted'>): ReceiptStatus {
+  if (body.receipt_type !== 'COOKIE_CONSENT') return body.granted === true ? 'ALLOWED' : 'DENIED';
+  const granted = OPTIONAL_CATEGORIES.filter((c) => body.categories[c]).length;
+  if (granted === OPTIONAL_CATEGORIES.length) return 'ALLOWED';
+  return granted === 0 ? 'DENIED' : 'PARTIAL';
+}
+
+const PURPOSES: Record<string, { name: string; legal: string; profiling: boolean }> = {
+  necessary: { name: 'Strictly necessary', legal: 'Needed for the site to work; no consent required.', profiling: false },
+  functional: { name: 'Functional', legal: "Remembers the visitor's settings, with the visitor's consent.", profiling: false },
+  analytics: { name: 'Analytics', legal: 'Measures how the site is used, with the visitor consent.', profiling: false },
+  marketing: { name: 'Marketing', legal: 'Personalised advertising and sharing with partners, with the visitor consent.', profiling: true },
+};
+
+/** What the property collects, in the spec's shape: one purpose per category, with the visitor's answer. */
+function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['categories']): DataCollectionItem[] {
+  const answer = { necessary: true, ...categories } as Record<string, boolean>;
+  return [
+    {
+      name: property.hostname,
+      description: `Cookies and similar technologies on ${property.hostname}`,
+      fields: [],
+      partners: [],
+      processors: [],
+      purposes: Object.entries(PURPOSES).map(([category, p]) => ({
+        category,
+        is_primary: category === 'necessary',
+        is_profiling: p.profiling,
+        legal_base: category === 'necessary' ? 'LEGITIMATE_INTEREST' : 'CONSENT',
+        legal_description: p.legal,
+        name: p.name,
+        status: answer[category] ? 'GRANTED' : 'DENIED',
+        termination: 'Until the visitor changes the choice',
+      })),
+    },
+  ];
+}
+
+/** The company as the data controller of the property's site. */
+function dataControllerOf(property: PropertyRow): DataController {
+  const c = property.company;
+  return {
+    name: c.trade_name ?? c.name,
+    logo: null,
+    phone_number: c.phone_number,
+    url: `https://${property.hostname}`,
+    email: c.email,
+    address: { id: property.company_id, country: c.country, state: c.state, address: c.address, address_2: c.address_2, postal_code: c.postal_code, phone_number: c.phone_number },
+  };
+}
+
+export interface RecordInput {
+  property: PropertyRow;
+  body: Omit<ReceiptBody, 'nonce'>;
+  place: VisitorPlace;
+  subjectData?: Record<string, unknown>;
+  now: Date;
+}
+
+/** The record as the API shows it, before it is signed. */
+export function buildRecord({ property, body, place, subjectData, now }: RecordInput): UnsignedConsentRecord {
+  return {
+    receipt_id: newReceiptId(),
+    receipt_type: body.receipt_type,
+    receipt_status: receiptStatusOf(body),
+    country: place.country,
+    region: place.region,
+    jurisdiction: place.jurisdiction,
+    meta: { widget_version: body.widget_version, consent_revision: body.consent_revision, gpc: body.gpc },
+    data_collection: dataCollectionOf(property, body.categories),
+    data_controller: dataControllerOf(property),
+    subject: body.subject,
+    subject_auth: 'ANONYMOUS',
+    subject_data: { categories: { necessary: true, ...body.categories }, ...subjectData },
+    property_id: property.property_id,
+    created_at: now.toISOString(),
+  };
+}

@@ -1,0 +1,13 @@
+import type { Kysely } from '@platform/db';
+import type { ConsumerSpec } from '@platform/service';
+import type { ConsentDb } from '../db/tables';
+import type { GeoIp } from './geoip';
+import type { RecordSigner } from './record-signer';
+
+/** What consent-svc's handlers, consumer and jobs are built from. */
+export interface ConsentContext {
+  db: Kysely<ConsentDb>;
+  geo: GeoIp;
+  signer: RecordSigner;
+  domainEvents: ConsumerSpec<ConsentDb>;
+}

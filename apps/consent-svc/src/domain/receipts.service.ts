@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import type { ConsentRecord, ReceiptBody } from '@platform/contracts';
+import { notFound } from '@platform/http';
+import { findLiveProperty, type PropertyRow } from '../db/properties.repository';
+import { insertRecord } from '../db/records.repository';
+import type { ConsentDb } from '../db/tables';
+import type { Kysely } from '@platform/db';
+import { buildRecord } from './consent-record';
+import type { ConsentContext } from './context';
+import { allowedOrigin } from './widget-origin';
+
+/** The hostname of a live property, for the chassis' Origin rule on public routes (see ServiceDefinition.propertyHostname). */
+export async function propertyHostnameLookup(db: Kysely<ConsentDb>, propertyId: string): Promise<string | undefined> {
+  return (await findLiveProperty(db, propertyId))?.hostname;
+}
+
+/** The property a widget request names, when it exists and the request comes from its site; answers the allowed origin too. */
+export async function widgetProperty(db: Kysely<ConsentDb>, propertyId: string, req: IncomingMessage): Promise<{ property: PropertyRow; origin: string }> {
+  const property = await findLiveProperty(db, propertyId);
+  if (!property) throw notFound('property');
+  return { property, origin: allowedOrigin(req, property) };
+}
+
+/**
+ * A visitor's choice as a signed record: the place comes from the visitor's address (looked up,
+ * never stored), the company and purposes from the projection; a replayed nonce stores nothing.
+ */
+export async function recordReceipt(
+  ctx: Pick<ConsentContext, 'geo' | 'signer'>,
+  db: Kysely<ConsentDb>,
+  input: { property: PropertyRow; body: ReceiptBody; visitorAddress: string | undefined; subjectData?: Record<string, unknown> },
+): Promise<ConsentRecord> {
+  const { property, body } = input;
+  const place = ctx.geo.lookup(input.visitorAddress);
+  const record = buildRecord({ property, body, place, subjectData: input.subjectData, now: new Date() });
+  const signature = await ctx.signer.sign(record);
+  await insertRecord(db, { partnerId: property.partner_id, domainId: property.domain_id, nonce: body.nonce }, record, signature);
+  return { ...record, signature };
+}

@@ -1,0 +1,24 @@
+import type { InternalCaller } from '@platform/auth';
+import type { consentPublicRoutes } from '@platform/contracts';
+import { reply, type Handlers } from '@platform/http';
+import type { ConsentContext } from '../domain/context';
+import { receiveDataRequest } from '../domain/data-requests.service';
+import { recordReceipt, widgetProperty } from '../domain/receipts.service';
+import { corsHeaders } from '../domain/widget-origin';
+
+/** What the widget calls on a customer's site (no API key), and the public keys of record signatures. */
+export function widgetHandlers(ctx: ConsentContext): Handlers<(typeof consentPublicRoutes)[number], InternalCaller> {
+  return {
+    // caller.clientIp: the visitor's address as the gateway forwarded it (looked up for GeoIP, never stored).
+    createReceipt: async ({ params, body, req, caller }) => {
+      const { property, origin } = await widgetProperty(ctx.db, params.propertyId, req);
+      const record = await recordReceipt(ctx, ctx.db, { property, body, visitorAddress: caller.clientIp });
+      return reply(201, { result: record }, corsHeaders(origin));
+    },
+    createDataRequest: async ({ params, body, req, caller }) => {
+      const { property, origin } = await widgetProperty(ctx.db, params.propertyId, req);
+      return reply(202, { result: await receiveDataRequest(ctx, ctx.db, { property, body, visitorAddress: caller.clientIp }) }, corsHeaders(origin));
+    },
+    getRecordSigningKeys: () => reply(200, { keys: ctx.signer.publicKeys }, { 'Cache-Control': 'public, max-age=300' }),
+  };
+}
