@@ -32,7 +32,7 @@ describe('create domain: response', () => {
       display_dpo: true,
       default_notice_type: 'CLASSIC',
     });
-    expect(d.privacy_widget).toBe(`<script src="${WIDGET_BASE_URL}/widget/${d.instance_property_id}.js" async></script>`);
+    expect(d.privacy_widget).toBe(`<script src="${WIDGET_BASE_URL}/widget/v1/${d.instance_property_id}/loader.js"></script>`);
     expect(d.privacy_center_link).toContain('PrivacyWidget.open()');
     expect(d.privacy_dnt_link).toContain("open('dsar')");
     expect(Date.parse(d.created_at)).not.toBeNaN();

@@ -19,13 +19,16 @@ describe('create domain: the rows, answer, events and e-mail it decides', () => 
 
   it('when the company is reused, then only the property, domain and subdomains are inserted, all with the chosen product and the same ids', () => {
     const p = plan({ subdomains: ['b', 'a'] });
-    const reused = { id: 'company-1', name: 'Shop Ltd', trade_name: null, id_number: null, owner_email: 'owner@shop.example.com' };
+    const address = { phone_number: null, country: 'DE', state: null, city: 'Berlin', address: 'Str. 1', address_2: null, postal_code: '10117' };
+    const reused = { id: 'company-1', name: 'Shop Ltd', trade_name: null, id_number: null, owner_email: 'owner@shop.example.com', email: 'owner@shop.example.com', ...address };
     const rows = newDomainRows(p, reused, undefined);
     expect(rows.company).toBeUndefined();
     expect(rows.property).toMatchObject({ id: p.ids.property, company_id: 'company-1', name: 'shop.example.com', created_at: NOW });
     expect(rows.domain).toMatchObject({ id: p.ids.domain, property_id: p.ids.property, company_id: 'company-1', subscription_id: p.ids.subscription, product_id: 2, price_list_id: 2, price_id: 203, instance_id: 7, widget_version: 3 });
     expect(rows.subdomains.map((s) => s.hostname)).toEqual(p.body.subdomains);
     expect(createdState(p, reused)).toMatchObject({ id: p.ids.domain, company_id: 'company-1', subdomains: [...p.body.subdomains].sort(), created_at: NOW.toISOString() });
+    // The reused company, not the body's, is the one projections learn.
+    expect(createdState(p, reused).company).toEqual({ name: 'Shop Ltd', trade_name: null, email: 'owner@shop.example.com', ...address });
   });
 
   it('when the company is new, then it is inserted from the request and the answer shows it', () => {

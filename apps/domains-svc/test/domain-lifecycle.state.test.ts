@@ -1,4 +1,4 @@
-import { domainDeactivatedEventSchema, domainDeletedEventSchema, propertyUpdatedEventSchema } from '@platform/contracts';
+import { domainChangedEventSchema, domainDeactivatedEventSchema, domainDeletedEventSchema, propertyUpdatedEventSchema } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { createBody, envelope, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
 
@@ -29,8 +29,9 @@ describe('domain lifecycle: update, deactivate, activate, invite, delete', () =>
     const payload = propertyUpdatedEventSchema.parse(event.message.payload);
     expect(payload.params).toEqual({ property_id: d.instance_property_id, has_scripts: false, default_notice_type: 'FOOTER', primary_color: '#abc' });
     expect(payload.entity.data).toMatchObject({ id: d.instance_property_id, name: d.host, has_scripts: false, primary_color: '#abc', company_id: d.instance_company_id, activated_at: null });
-    // Nothing projections keep changed (the company name did not): only the create's domain.changed.
-    expect((await h.outbox(p.id, 'domain.changed')).map((r) => r.message.payload.params)).toEqual([expect.objectContaining({ change: 'created' })]);
+    // The company is projected (consent records name it): domain.changed carries its new trade name and city.
+    const changed = (await h.outbox(p.id, 'domain.changed')).map((r) => domainChangedEventSchema.parse(r.message.payload).params);
+    expect(changed.map((c) => [c.change, c.domain.company?.trade_name, c.domain.company?.city])).toEqual([['created', null, null], ['updated', 'Trade Co', 'Oslo']]);
   });
 
   it('when only company fields or unchanged settings are sent, then no property.updated is written', async () => {

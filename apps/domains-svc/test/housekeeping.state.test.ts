@@ -3,7 +3,7 @@ import { sql } from '@platform/db';
 import { JobRunner, pruneChassisTables } from '@platform/jobs';
 import { createLogger } from '@platform/observability';
 import type { DomainsDb } from '../src/db/tables';
-import { mailJobs } from '../src/jobs/mail-sender.job';
+import { mailJobs } from '@platform/mail';
 import { startDomainsSvc, type Harness } from './support/harness';
 
 const DAY = 86_400_000;
@@ -50,7 +50,7 @@ describe('housekeeping of domains-svc', () => {
     await mail('old-given-up', null, T0 - 8 * DAY);
     await mail('recent-sent', T0 - DAY, null);
     await mail('pending', null, null);
-    const [, prune] = mailJobs({} as never, logger, { from: 'x@example.com', pollMs: 1_000, leaseMs: 60_000, retentionMs: WEEK });
+    const [, prune] = mailJobs<DomainsDb>({} as never, logger, { from: 'x@example.com', pollMs: 1_000, leaseMs: 60_000, retentionMs: WEEK });
     const runner = new JobRunner<DomainsDb>({ db: h.deps.db, logger, clock: { now: () => new Date(T0) }, random: () => 0 }).every(prune);
 
     await runner.tick();

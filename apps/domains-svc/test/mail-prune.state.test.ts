@@ -1,5 +1,5 @@
 import { sql } from '@platform/db';
-import { pruneMail } from '../src/db/mail-queue.repository';
+import { pruneMail } from '@platform/mail';
 import { startDomainsSvc, type Harness } from './support/harness';
 
 describe('mail retention', () => {

@@ -4,9 +4,9 @@ import { sql } from '@platform/db';
 import { JobRunner, type Clock } from '@platform/jobs';
 import { createLogger } from '@platform/observability';
 import { waitFor } from '@platform/testing';
-import { claimDueMail } from '../src/db/mail-queue.repository';
+import { claimDueMail } from '@platform/mail';
 import type { DomainsDb } from '../src/db/tables';
-import { backoffMs, mailJobs, type MailJobOptions } from '../src/jobs/mail-sender.job';
+import { backoffMs, mailJobs, type MailJobOptions } from '@platform/mail';
 import { startDomainsSvc, type Harness } from './support/harness';
 
 const logger = createLogger('mail-test', 'silent');
@@ -57,7 +57,7 @@ describe('mail sender job', () => {
 
   function sender(clock: Clock, transport: Transporter = nodemailer.createTransport({ url: h.smtp.url }), options: Partial<MailJobOptions> = {}) {
     // Due at every tick: the test's clock moves decide.
-    const [send] = mailJobs(transport, logger, { from: 'test@example.com', pollMs: 1, leaseMs: LEASE, retentionMs: 7 * 86_400_000, ...options });
+    const [send] = mailJobs<DomainsDb>(transport, logger, { from: 'test@example.com', pollMs: 1, leaseMs: LEASE, retentionMs: 7 * 86_400_000, ...options });
     return new JobRunner<DomainsDb>({ db: h.deps.db, logger, clock }).every(send);
   }
 

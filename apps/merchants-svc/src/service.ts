@@ -1,6 +1,7 @@
 import { merchantInternalRoutes, merchantRoutes } from '@platform/contracts';
 import type { ServiceDefinition } from '@platform/service';
 import { catalogueClient } from './clients/catalogue.client';
+import { domainsClient } from './clients/domains.client';
 import { domainEventsConsumer } from './events/domain-events.consumer';
 import { migrations } from './db/migrations';
 import type { MerchantsContext } from './domain/context';
@@ -17,7 +18,12 @@ export const merchantsService: ServiceDefinition<MerchantsDb, Record<string, nev
   audience: 'merchants',
   listen: { portEnv: 'MERCHANTS_PORT', hostEnv: 'MERCHANTS_HOST', defaultPort: 8083 },
   migrations,
-  context: ({ db, call }) => ({ db, catalogue: catalogueClient(() => call('billing')), domainEvents: domainEventsConsumer() }),
+  context: ({ db, call, logger }) => ({
+    db,
+    catalogue: catalogueClient(() => call('billing')),
+    domains: domainsClient(() => call('domains'), logger),
+    domainEvents: domainEventsConsumer(),
+  }),
   routes,
   handlers: (ctx, { logger, consumerQueue }) => ({ ...merchantHandlers(ctx), ...internalHandlers(ctx.db, { ...ctx.domainEvents, queue: consumerQueue(), schema: SCHEMA, logger }) }),
   consumers: (ctx) => [ctx.domainEvents],

@@ -14,6 +14,13 @@ describe('merchants follow domains (domain.changed, domain.deleted)', () => {
     const res = await p.call('GET', `/portal/merchants?merchant_id=${encodeURIComponent(merchantId)}`);
     return res.body.result[0];
   };
+  /** The merchant.changed states merchants-svc wrote to its outbox for this merchant, oldest first. */
+  const merchantChanges = async (merchantId: string) => {
+    const { rows } = await sql<{ state: unknown }>`
+      SELECT message->'payload'->'params'->'merchant' AS state FROM outbox
+      WHERE routing_key = 'merchant.changed' AND message->>'aggregate_id' = ${merchantId} ORDER BY (message->>'version')::int`.execute(m.db);
+    return rows.map((r) => r.state);
+  };
   const push = (partnerId: string, message: unknown) => m.asService(partnerId, 'POST', '/internal/merchants/events', message);
   /**
    * Publishes a domain.changed of a domain of its own behind what the test published, and waits
@@ -132,7 +139,7 @@ describe('merchants follow domains (domain.changed, domain.deleted)', () => {
     expect((await p.call('GET', '/portal/merchants')).body.result).toEqual([]);
   });
 
-  it('when a merchant is deleted, then its links go with it; the next change of the domain creates it again', async () => {
+  it('when a merchant is deleted, then its links go with it, merchant.changed names them, and a later state of the domain naming its merchant_id does not make it again', async () => {
     const p = m.partner();
     const domain = domainState({ merchants: ['gone'] });
     await push(p.id, domainChanged(p.id, domain, 1));
@@ -140,20 +147,26 @@ describe('merchants follow domains (domain.changed, domain.deleted)', () => {
     expect((await p.call('DELETE', `/portal/merchants/${merchant.id}`)).body).toEqual({ result: { deleted: true } });
     const links = await m.db.selectFrom('domain_links').select('domain_id').where('partner_id', '=', p.id).execute();
     expect(links).toEqual([]);
+    expect(await merchantChanges(merchant.id)).toContainEqual({ id: merchant.id, merchant_id: 'gone', deleted: true, links: [{ domain_id: domain.id, requested_as: 'gone' }] });
     await push(p.id, domainChanged(p.id, { ...domain, status: 'ACTIVE' }, 2));
-    expect(await merchantNamed(p, 'gone')).toMatchObject({ domain: { id: domain.id, status: 'ACTIVE' } });
+    expect(await merchantNamed(p, 'gone')).toBeUndefined();
   });
 
-  it('when a linked merchant takes another merchant_id, then the link stays with the merchant_id the domain names: a merchant created with it later has the domain and is registered', async () => {
+  it('when a linked merchant takes another merchant_id, then the link goes with it (merchant.changed names it), and a merchant created later with the old merchant_id starts unlinked', async () => {
     const p = m.partner();
     const domain = domainState({ merchants: ['old-id'] });
     const v1 = domainChanged(p.id, domain, 1);
     await push(p.id, v1);
     const linked = await merchantNamed(p, 'old-id');
     const renamed = (await p.call('PUT', `/portal/merchants/${linked.id}`, { merchant_id: 'new-id' })).body.result;
-    expect(renamed).toMatchObject({ merchant_id: 'new-id', registered_at: v1.occurred_at, domain: null });
+    expect(renamed).toMatchObject({ merchant_id: 'new-id', registered_at: v1.occurred_at, domain: { id: domain.id } });
+    expect(await merchantChanges(linked.id)).toContainEqual({ id: linked.id, merchant_id: 'new-id', deleted: false, links: [{ domain_id: domain.id, requested_as: 'old-id' }] });
     const recreated = (await p.call('POST', '/portal/merchants', { merchant_id: 'old-id' })).body.result;
-    expect(recreated).toMatchObject({ registered_at: v1.occurred_at, domain: { id: domain.id } });
+    expect(recreated).toMatchObject({ registered_at: null, domain: null });
+    // A state domains-svc wrote before it learnt the merchant's id still names the old merchant_id: it stays with the renamed merchant.
+    await push(p.id, domainChanged(p.id, { ...domain, status: 'ACTIVE' }, 2));
+    expect((await p.call('GET', `/portal/merchants/${linked.id}`)).body.result.domain).toMatchObject({ id: domain.id, status: 'ACTIVE' });
+    expect((await p.call('GET', `/portal/merchants/${recreated.id}`)).body.result.domain).toBeNull();
   });
 
   it("when domains-svc asks for a merchant's defaults by merchant_id, then it gets them (URL-encoded ids too), 404 for an unknown one or another partner's", async () => {

@@ -68,7 +68,7 @@ describe('merchants API', () => {
     });
 
     it.each([
-      ['merchant_id of 33 characters', { merchant_id: 'x'.repeat(33) }, 'body.merchant_id'],
+      ['merchant_id of 205 characters', { merchant_id: 'x'.repeat(205) }, 'body.merchant_id'],
       ['merchant_id of spaces only', { merchant_id: '   ' }, 'body.merchant_id'],
       ['no merchant_id', { company_name: 'Shop' }, 'body.merchant_id'],
       ['company_name of 101 characters', { merchant_id: 'a', company_name: 'c'.repeat(101) }, 'body.company_name'],
@@ -110,7 +110,7 @@ describe('merchants API', () => {
     });
 
     it.each([
-      ['merchant_id of 33 characters', { merchant_id: 'x'.repeat(33) }, 'body.merchant_id'],
+      ['merchant_id of 205 characters', { merchant_id: 'x'.repeat(205) }, 'body.merchant_id'],
       ['company_name of 101 characters', { company_name: 'c'.repeat(101) }, 'body.company_name'],
       ['description of 501 characters', { description: 'd'.repeat(501) }, 'body.description'],
       ['a meta value that is not a string', { meta: { plan: true } }, 'body.meta.plan'],

@@ -25,6 +25,12 @@ export async function priceFor(db: Kysely<BillingDb>, productId: number, priceLi
   return row?.id;
 }
 
+/** PostgreSQL's order of uuids: their bytes, which is the order of their lower-case text. */
+const byId = (a: { id: string }, b: { id: string }) => {
+  const [x, y] = [a.id.toLowerCase(), b.id.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
 interface NewSubscription {
   id: string;
   partnerId: string;
@@ -35,13 +41,16 @@ interface NewSubscription {
   startDate: string;
 }
 
-/** Opens subscriptions unless they exist (events and calls may both bring one); returns those this call created. */
+/**
+ * Opens subscriptions unless they exist (events and calls may both bring one); returns those this
+ * call created. Inserted in id order, so two batches opening the same ids wait rather than deadlock.
+ */
 export async function openSubscriptions(db: Kysely<BillingDb>, subscriptions: NewSubscription[]): Promise<SubscriptionRow[]> {
   if (subscriptions.length === 0) return [];
   return db
     .insertInto('subscriptions')
     .values(
-      subscriptions.map((s) => ({
+      [...subscriptions].sort(byId).map((s) => ({
         id: s.id,
         partner_id: s.partnerId,
         domain_id: s.domainId,
@@ -57,9 +66,14 @@ export async function openSubscriptions(db: Kysely<BillingDb>, subscriptions: Ne
     .execute();
 }
 
+/**
+ * Locks the subscriptions in id order (PostgreSQL locks rows as the sorted result is produced), the
+ * one order every writer of subscriptions uses: overlapping batches then wait for each other
+ * instead of deadlocking.
+ */
 export async function findSubscriptionsForUpdate(db: Kysely<BillingDb>, ids: string[]): Promise<SubscriptionRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('subscriptions').selectAll().where('id', 'in', ids).forUpdate().execute();
+  return db.selectFrom('subscriptions').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
 }
 
 /** Sets product, price list and price of many subscriptions in one statement; returns them as they are now. */

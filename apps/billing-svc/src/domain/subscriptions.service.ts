@@ -1,5 +1,5 @@
 import type { SubscriptionProductChange } from '@platform/contracts';
-import { inTransaction, type Kysely, type Transaction } from '@platform/db';
+import { inTransaction, sql, type Kysely, type Transaction } from '@platform/db';
 import { validationError } from '@platform/http';
 import * as subscriptions from '../db/subscriptions.repository';
 import type { BillingDb } from '../db/tables';
@@ -41,9 +41,14 @@ export async function openForNewDomains(
 
 /** Ends a deleted domain's subscriptions (INACTIVE, end_date now). */
 export async function endForDeletedDomain(trx: Transaction<BillingDb>, partnerId: string, subscriptionIds: string[]) {
+  // Locked in the one order first (an UPDATE locks in whatever order its plan finds the rows).
+  await subscriptions.findSubscriptionsForUpdate(trx, subscriptionIds);
   const ended = await subscriptions.endSubscriptions(trx, partnerId, subscriptionIds);
   await writeSubscriptionChanges(trx, ended.map((row) => ({ change: 'ended', subscription: subscriptions.toState(row) })));
 }
+
+/** How long a product change waits for its rows: within domains-svc's deadline for the call (SERVICE_CALL_TIMEOUT_MS, 4 s). */
+const LOCK_WAIT_MS = 3_000;
 
 /**
  * Product changes for one partner, all or nothing, in a fixed number of statements whatever the
@@ -53,6 +58,8 @@ export async function endForDeletedDomain(trx: Transaction<BillingDb>, partnerId
  */
 export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, changes: SubscriptionProductChange[]) {
   return inTransaction(db, async (trx) => {
+    // A batch that cannot have its rows within the caller's deadline gives up (503) and frees its connection.
+    await sql`SET LOCAL lock_timeout = ${sql.lit(`${LOCK_WAIT_MS}ms`)}`.execute(trx);
     const ids = [...new Set(changes.map((c) => c.subscription_id))];
     const { current, opened } = await lockOrOpen(trx, partnerId, ids, changes);
     const foreign = ids.filter((id) => current.get(id)!.partner_id !== partnerId);

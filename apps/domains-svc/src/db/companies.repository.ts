@@ -11,7 +11,7 @@ export type NewCompany = Insertable<CompaniesTable>;
 const companyByNameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; name: string }) =>
   db
     .selectFrom('companies')
-    .select(['id', 'name', 'trade_name', 'id_number', 'owner_email'])
+    .select(['id', 'name', 'trade_name', 'id_number', 'owner_email', 'email', 'phone_number', 'country', 'state', 'city', 'address', 'address_2', 'postal_code'])
     .where('partner_id', '=', p.partnerId)
     .where('name', '=', p.name)
     .orderBy('created_at')

@@ -95,12 +95,26 @@ export async function findDomainState(db: Kysely<DomainsDb>, partnerId: string, 
       'd.company_id',
       'c.name as company_name',
       'c.owner_email',
+      'c.trade_name as company_trade_name',
+      'c.email as company_email',
+      'c.phone_number',
+      'c.country',
+      'c.state',
+      'c.city',
+      'c.address',
+      'c.address_2',
+      'c.postal_code',
       'd.merchants',
       'd.created_at',
       'd.updated_at',
       'd.activated_at',
     ])
     .select(sql<string[]>`coalesce((SELECT array_agg(s.hostname ORDER BY s.hostname COLLATE "C") FROM subdomains s WHERE s.domain_id = d.id), '{}')`.as('subdomains'))
+    .select(
+      sql<{ merchant_id: string; id: string | null }[]>`coalesce((SELECT json_agg(json_build_object('merchant_id', m.merchant_id, 'id', m.merchant_ref) ORDER BY m.merchant_id) FROM domain_merchants m WHERE m.domain_id = d.id), '[]')`.as(
+        'merchant_links',
+      ),
+    )
     .where('d.id', '=', id)
     .where('d.partner_id', '=', partnerId)
     .executeTakeFirstOrThrow();

@@ -61,6 +61,14 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`DROP INDEX domains_merchants`.execute(db);
     },
   },
+  '2026_11_24_0001_domain_merchant_refs': {
+    // A link is to the merchant itself (merchants-svc's id), so a rename or delete carries to it.
+    // Null until merchants-svc resolves the merchant_id the create named (merchant.changed).
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE domain_merchants ADD COLUMN merchant_ref uuid`.execute(db);
+      await sql`CREATE INDEX domain_merchants_ref ON domain_merchants (merchant_ref)`.execute(db);
+    },
+  },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

@@ -1,3 +1,4 @@
+import type { MailQueueTable } from '@platform/mail';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { OutboxTable } from '@platform/messaging';
 
@@ -104,27 +105,14 @@ export interface SubdomainsTable {
   updated_at: Timestamp;
 }
 
-interface MailQueueTable {
-  id: Generated<string>;
-  partner_id: string;
-  kind: string;
-  to_address: string;
-  subject: string;
-  text_body: string;
-  html_body: string | null;
-  attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  sent_at: NullableTimestamp;
-  failed_at: NullableTimestamp;
-  last_error: string | null;
-  created_at: Timestamp;
-}
-
 /** Which of its partner's merchant_ids a domain names (the domain's merchants array, indexed for the list filter). */
 interface DomainMerchantsTable {
   partner_id: string;
+  /** The merchant's merchant_id as the domain shows it (kept current on a rename). */
   merchant_id: string;
   domain_id: string;
+  /** The merchant's id in merchants-svc; null until merchants-svc has resolved the link. */
+  merchant_ref: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DomainsDb {

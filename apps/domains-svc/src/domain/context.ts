@@ -1,7 +1,8 @@
 import type { Transporter } from 'nodemailer';
 import type { PartnerDefaults } from '@platform/auth';
+import type { ConsumerSpec } from '@platform/service';
 import type { EventMessage, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
-import type { DomainsDatabase } from '../db/tables';
+import type { DomainsDatabase, DomainsDb } from '../db/tables';
 import type { CatalogueView } from './catalogue';
 
 /** Installation facts that appear on every domain and event. */
@@ -27,6 +28,8 @@ export interface DomainsContext {
 /** What domains-svc's handlers, consumer and jobs are built from: the use cases' context and the mail transport (the mail jobs). */
 export interface DomainsServiceContext extends DomainsContext {
   mailer: Transporter;
+  /** The merchant-events consumer; events pushed by merchants-svc run through its handlers too. */
+  merchantEvents: ConsumerSpec<DomainsDb>;
 }
 
 /** What domains-svc needs from merchants-svc; both are best effort (see merchants.client.ts). */

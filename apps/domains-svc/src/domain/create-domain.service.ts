@@ -4,7 +4,7 @@ import { validationError } from '@platform/http';
 import { findCompanyByName, lockCompanyName } from '../db/companies.repository';
 import type { DomainListRow } from '../db/domain-list.repository';
 import { insertNewDomain } from '../db/domain-writes.repository';
-import { enqueueMail } from '../db/mail-queue.repository';
+import { enqueueMail } from '@platform/mail';
 import type { DomainsDb } from '../db/tables';
 import { writeDomainEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from './context';
@@ -23,7 +23,7 @@ export async function createDomain(ctx: DomainsContext, caller: Caller, body: Cr
     await insertNewDomain(trx, newDomainRows(plan, company, created));
     const view = createdView(plan, company);
     const messages = await writeDomainEvents(trx, plan.partnerId, plan.ids.domain, createdEvents(plan, view), { kind: 'created', state: createdState(plan, company) });
-    await enqueueMail(trx, welcomeMails(plan, company));
+    await enqueueMail<DomainsDb>(trx, welcomeMails(plan, company));
     return { view, messages };
   });
   // The merchant (created if the partner has none with this id) shows the domain on the very next read.

@@ -4,14 +4,14 @@ import { notFound } from '@platform/http';
 import { deleteCompanyIfUnused } from '../db/companies.repository';
 import { findDomainForUpdate } from '../db/domain-reads.repository';
 import { deleteDomain as deleteDomainRow, updateDomain } from '../db/domain-writes.repository';
-import { enqueueMail } from '../db/mail-queue.repository';
+import { enqueueMail } from '@platform/mail';
 import { deleteProperty } from '../db/properties.repository';
 import { domainEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId, isActiveStatus, nextStatus, type Transition } from './domain-rules';
 import { introMail, inviteMail } from './mail-templates';
 import { widgetScript } from './widget';
-import type { DomainsDatabase } from '../db/tables';
+import type { DomainsDatabase, DomainsDb } from '../db/tables';
 
 /** Locks the partner's domain, checks the transition and stores the new status. */
 async function transition(trx: DomainsDatabase, partnerId: string, domainId: string, name: Transition) {
@@ -56,7 +56,7 @@ export async function inviteDomain(ctx: DomainsContext, partnerId: string, domai
       hostname: domain.hostname,
       widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
     };
-    await enqueueMail(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
+    await enqueueMail<DomainsDb>(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
     return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' }) };
   });
   await pushMerchantLinks(ctx, domain, messages);

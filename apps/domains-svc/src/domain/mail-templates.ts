@@ -1,4 +1,4 @@
-import type { QueuedMail } from '../db/mail-queue.repository';
+import type { QueuedMail } from '@platform/mail';
 
 interface MailInput {
   partnerId: string;

@@ -4,6 +4,7 @@ import {
   scanRequestedEvent,
   type CatalogueResolution,
   type CreateDomainBody,
+  type DomainCompany,
   type DomainState,
   type DomainStatus,
   type EventPayload,
@@ -11,8 +12,8 @@ import {
 import type { NewCompany } from '../db/companies.repository';
 import type { DomainListRow } from '../db/domain-list.repository';
 import type { NewDomainRows } from '../db/domain-writes.repository';
-import type { QueuedMail } from '../db/mail-queue.repository';
-import { domainEntityData } from '../events/domain-events.writer';
+import type { QueuedMail } from '@platform/mail';
+import { domainCompany, domainEntityData } from '../events/domain-events.writer';
 import type { InstanceSettings } from './context';
 import { inviteMail, introMail } from './mail-templates';
 import { widgetScript } from './widget';
@@ -32,7 +33,7 @@ export interface NewDomainPlan {
 }
 
 /** The company a new domain belongs to, as its answer and events show it (reused or new). */
-interface CompanyBasics {
+interface CompanyBasics extends Omit<DomainCompany, 'name' | 'trade_name'> {
   id: string;
   name: string;
   trade_name: string | null;
@@ -212,9 +213,12 @@ export function createdState({ body, ids, status, merchants, now }: NewDomainPla
     company_name: company.name,
     owner_email: company.owner_email,
     merchants,
+    // merchants-svc resolves the merchant_id to its merchant (made if the partner has none).
+    merchant_links: merchants.map((merchantId) => ({ merchant_id: merchantId, id: null })),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     activated_at: null,
+    company: domainCompany(company),
   };
 }
 

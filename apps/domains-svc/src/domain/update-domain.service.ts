@@ -51,9 +51,9 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
     if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) {
       const updated = await updateDomainSettings(trx, domain, { company: companyChanges, settings: settingChanges });
       const events = updated ? [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))] : [];
-      // The projected state (domain.changed) holds the company name but no widget setting: a
+      // The projected state (domain.changed) holds the company but no widget setting: a
       // settings-only update leaves it as it was, so projections are not sent a copy of it.
-      await writeDomainEvents(trx, partnerId, id, events, companyChanges.name !== undefined ? { kind: 'updated' } : undefined);
+      await writeDomainEvents(trx, partnerId, id, events, Object.keys(companyChanges).length > 0 ? { kind: 'updated' } : undefined);
     }
     return { id };
   });

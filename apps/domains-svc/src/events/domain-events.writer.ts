@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   domainChangedEvent,
   type DOMAIN_CHANGES,
+  type DomainCompany,
   type DomainEntityData,
   type DomainSource,
   type DomainState,
@@ -60,10 +61,18 @@ function toDomainState(row: DomainStateRow): DomainState {
     company_name: row.company_name,
     owner_email: row.owner_email,
     merchants: row.merchants,
+    merchant_links: row.merchant_links,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     activated_at: iso(row.activated_at),
+    company: domainCompany({ ...row, name: row.company_name, trade_name: row.company_trade_name, email: row.company_email }),
   };
+}
+
+/** The company as domain.changed carries it (consent records name it as the data controller). */
+export function domainCompany(c: DomainCompany): DomainCompany {
+  const { name, trade_name, email, phone_number, country, state, city, address, address_2, postal_code } = c;
+  return { name, trade_name, email, phone_number, country, state, city, address, address_2, postal_code };
 }
 
 export function domainEntityData(row: DomainListRow, settings: InstanceSettings): DomainEntityData {

@@ -16,7 +16,7 @@ export interface MerchantFilters {
   meta: Record<string, string>;
 }
 
-/** Merchants joined to the link of the domain that named them last. */
+/** Merchants joined to the link of the domain linked to them last. */
 const merchantViews = (db: Kysely<MerchantsDb>) =>
   db
     .selectFrom('merchants as m')
@@ -25,8 +25,7 @@ const merchantViews = (db: Kysely<MerchantsDb>) =>
         eb
           .selectFrom('domain_links as l')
           .select(['l.domain_id', 'l.hostname', 'l.status', 'l.is_active', 'l.email', 'l.source', 'l.domain_created_at'])
-          .whereRef('l.partner_id', '=', 'm.partner_id')
-          .whereRef('l.merchant_id', '=', 'm.merchant_id')
+          .whereRef('l.merchant_ref', '=', 'm.id')
           .orderBy('l.linked_at', 'desc')
           .orderBy('l.domain_id', 'desc')
           .limit(1)
@@ -35,10 +34,6 @@ const merchantViews = (db: Kysely<MerchantsDb>) =>
     )
     .selectAll('m')
     .select(['l.domain_id', 'l.hostname', 'l.status', 'l.is_active', 'l.email', 'l.source', 'l.domain_created_at']);
-
-/** The earliest link of a merchant_id: its registered_at when a merchant takes that id. */
-const firstLinkedAt = (partnerId: string, merchantId: string) =>
-  sql<Date | null>`(SELECT min(linked_at) FROM domain_links WHERE partner_id = ${partnerId} AND merchant_id = ${merchantId})`;
 
 export async function findMerchantView(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
   return merchantViews(db).where('m.partner_id', '=', partnerId).where('m.id', '=', id).executeTakeFirst();
@@ -54,7 +49,7 @@ export async function listMerchantViews(db: Kysely<MerchantsDb>, partnerId: stri
     q = q.where((eb) => eb.or([eb('m.merchant_id', 'ilike', like), eb('m.company_name', 'ilike', like), eb('m.description', 'ilike', like)]));
   }
   if (f.isRegistered !== undefined) {
-    q = q.where(sql<boolean>`EXISTS (SELECT 1 FROM domain_links x WHERE x.partner_id = m.partner_id AND x.merchant_id = m.merchant_id) = ${f.isRegistered}`);
+    q = q.where(sql<boolean>`EXISTS (SELECT 1 FROM domain_links x WHERE x.merchant_ref = m.id) = ${f.isRegistered}`);
   }
   if (f.merchantId !== undefined) q = q.where('m.merchant_id', '=', f.merchantId);
   if (f.createdFrom !== undefined) q = q.where('m.created_at', '>=', f.createdFrom);
@@ -86,7 +81,6 @@ export async function insertMerchant(db: Kysely<MerchantsDb>, m: NewMerchant): P
       meta: JSON.stringify(m.meta),
       default_product: m.defaultProduct,
       default_price_list: m.defaultPriceList,
-      registered_at: firstLinkedAt(m.partnerId, m.merchantId),
     })
     .onConflict((oc) => oc.constraint('merchants_partner_merchant_key').doNothing())
     .returning('id')
@@ -101,26 +95,23 @@ export async function findByMerchantId(db: Kysely<MerchantsDb>, partnerId: strin
 }
 
 /**
- * Changes the merchant; a new merchant_id a domain already names makes it registered since that
- * link, and one another of the partner's merchants has is 409 MERCHANT.ALREADY_EXISTS.
+ * Changes the merchant (its links stay: they are to the merchant). A merchant_id another of the
+ * partner's merchants has fails with the unique violation (see rethrowMerchantIdTaken).
  */
 export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string, changes: Omit<Updateable<MerchantsTable>, 'id' | 'partner_id' | 'registered_at'>) {
-  try {
-    return await db
-      .updateTable('merchants')
-      .set({
-        ...changes,
-        ...(changes.merchant_id !== undefined ? { registered_at: sql<Date | null>`coalesce(registered_at, ${firstLinkedAt(partnerId, changes.merchant_id)})` } : {}),
-        updated_at: sql<Date>`now()`,
-      })
-      .where('partner_id', '=', partnerId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-  } catch (err) {
-    if (isUniqueViolation(err, 'merchants_partner_merchant_key') && changes.merchant_id !== undefined) throw await merchantIdTaken(db, partnerId, changes.merchant_id);
-    throw err;
-  }
+  return db
+    .updateTable('merchants')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** After the transaction (the violation aborted it): 409 MERCHANT.ALREADY_EXISTS for a taken merchant_id, else the error as it was. */
+export async function rethrowMerchantIdTaken(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string | undefined, err: unknown): Promise<never> {
+  if (merchantId !== undefined && isUniqueViolation(err, 'merchants_partner_merchant_key')) throw await merchantIdTaken(db, partnerId, merchantId);
+  throw err;
 }
 
 /** 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant that has this merchant_id. */
@@ -135,21 +126,29 @@ export async function deleteMerchant(db: Kysely<MerchantsDb>, partnerId: string,
   return row?.merchant_id;
 }
 
-/**
- * The merchants a domain names: each one the partner does not have yet is created (no company,
- * registered since the link), and each one not registered yet becomes registered.
- */
-export async function ensureRegisteredMerchants(db: Kysely<MerchantsDb>, partnerId: string, merchantIds: string[], linkedAt: string) {
-  if (merchantIds.length === 0) return;
+/** The partner's merchant with this merchant_id, created (registered since the link) when it has none; answers its id. */
+export async function ensureMerchant(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string, linkedAt: string): Promise<string> {
   await sql`
-    INSERT INTO merchants (partner_id, merchant_id, registered_at)
-    SELECT ${partnerId}, unnest(${merchantIds}::text[]), ${linkedAt}
+    INSERT INTO merchants (partner_id, merchant_id, registered_at) VALUES (${partnerId}, ${merchantId}, ${linkedAt})
     ON CONFLICT ON CONSTRAINT merchants_partner_merchant_key DO NOTHING`.execute(db);
-  await db
-    .updateTable('merchants')
-    .set({ registered_at: linkedAt })
-    .where('partner_id', '=', partnerId)
-    .where('merchant_id', 'in', merchantIds)
-    .where('registered_at', 'is', null)
-    .execute();
+  const row = await findByMerchantId(db, partnerId, merchantId);
+  // Deleted between the two statements by a concurrent call: failing, the event is handled again later (a retry).
+  if (!row) throw new Error(`merchant ${merchantId} vanished while being linked`);
+  return row.id;
+}
+
+/** True when the partner has a merchant with this id (a deleted one is gone). */
+export async function merchantExists(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
+  return (await db.selectFrom('merchants').select('id').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Merchants linked now and not registered yet become registered since the link. */
+export async function markRegistered(db: Kysely<MerchantsDb>, merchantRefs: string[], linkedAt: string) {
+  if (merchantRefs.length === 0) return;
+  await db.updateTable('merchants').set({ registered_at: linkedAt }).where('id', 'in', merchantRefs).where('registered_at', 'is', null).execute();
+}
+
+/** The merchant's identity as merchant.changed carries it. */
+export async function findMerchantIdentity(db: Kysely<MerchantsDb>, id: string) {
+  return db.selectFrom('merchants').select(['id', 'partner_id', 'merchant_id']).where('id', '=', id).executeTakeFirst();
 }

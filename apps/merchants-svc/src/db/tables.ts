@@ -22,11 +22,14 @@ export interface MerchantsTable {
   updated_at: Timestamp;
 }
 
-/** Projection of domain.changed: one row per domain and merchant_id the domain names. */
+/** Projection of domain.changed: one row per domain and merchant it is linked to. */
 interface DomainLinksTable {
   domain_id: string;
   partner_id: string;
-  merchant_id: string;
+  /** The merchant's id (merchants.id): the link is to the merchant itself. */
+  merchant_ref: string;
+  /** The merchant_id the domain named when the link was made. */
+  requested_as: string;
   hostname: string;
   status: string;
   is_active: boolean;
@@ -36,7 +39,16 @@ interface DomainLinksTable {
   linked_at: Timestamp;
 }
 
+/** Links a merchant's delete cleared (see the migration). */
+interface ClearedLinksTable {
+  domain_id: string;
+  requested_as: string;
+  partner_id: string;
+  cleared_at: Generated<Date>;
+}
+
 export interface MerchantsDb {
   merchants: MerchantsTable;
   domain_links: DomainLinksTable;
+  cleared_links: ClearedLinksTable;
 }

@@ -1,9 +1,10 @@
 import type { DomainState } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
 import { applyAllIfNewer, applyIfNewer } from '@platform/messaging';
-import { deleteLinksOfDomain, deleteLinksOfDomains, upsertLinks } from '../db/domain-links.repository';
-import { ensureRegisteredMerchants } from '../db/merchants.repository';
+import { deleteLinksOfDomains, findLinkRequestedAs, forgetClearedLinksOfDomain, upsertLinks, wasCleared, type LinkTarget } from '../db/domain-links.repository';
+import { ensureMerchant, markRegistered, merchantExists } from '../db/merchants.repository';
 import { SCHEMA, type MerchantsDb } from '../db/tables';
+import { writeMerchantsChanged } from '../events/merchant-events.writer';
 
 /** The projection's name in projection_versions: one version per domain. */
 const PROJECTION = 'domain';
@@ -15,47 +16,68 @@ interface DomainEventMeta {
   occurredAt: string;
 }
 
+/** The domain's links as its state names them (an older release's state names merchant_ids only). */
+const linksNamed = (domain: DomainState) => domain.merchant_links ?? domain.merchants.map((merchantId) => ({ merchant_id: merchantId, id: null }));
+
+/**
+ * The merchant a link of the domain goes to. A link with the merchant's id goes to it while it
+ * exists. One domains-svc has not resolved yet (id null) goes where it went the first time; the
+ * first time, to the partner's merchant with that merchant_id, made when there is none, unless a
+ * merchant's delete cleared that link (a later state of the domain must not bring it back).
+ */
+async function targetOf(trx: Transaction<MerchantsDb>, event: DomainEventMeta, domainId: string, link: { merchant_id: string; id: string | null }): Promise<LinkTarget | undefined> {
+  if (link.id !== null) return (await merchantExists(trx, event.partnerId, link.id)) ? { merchantRef: link.id, requestedAs: link.merchant_id } : undefined;
+  const earlier = await findLinkRequestedAs(trx, domainId, link.merchant_id);
+  if (earlier !== undefined) return { merchantRef: earlier, requestedAs: link.merchant_id };
+  if (await wasCleared(trx, domainId, link.merchant_id)) return undefined;
+  return { merchantRef: await ensureMerchant(trx, event.partnerId, link.merchant_id, event.occurredAt), requestedAs: link.merchant_id };
+}
+
 /**
  * Domains' states after changes (domain.changed), each applied only when newer than what the
- * projection has: every merchant_id a domain names exists and is registered and links to it with
- * the domain's current state; links to merchant_ids it no longer names go. Domains that name no
- * merchant (most) cost nothing per domain: two statements for the lot.
+ * projection has: the domain links to each merchant it names (see targetOf) with its current
+ * state, and its other links go. Each merchant that gained or lost a link gets merchant.changed,
+ * so domains-svc learns the merchant's id. Domains that name no merchant (most) cost nothing per
+ * domain: two statements for the lot.
  */
 export async function applyDomainStates(trx: Transaction<MerchantsDb>, changes: { event: DomainEventMeta; domain: DomainState }[]) {
   const newer = await applyAllIfNewer(trx, SCHEMA, PROJECTION, changes.map((c) => ({ aggregateId: c.domain.id, version: c.event.version })));
   // The newest state of each domain that was newer.
   const latest = new Map<string, { event: DomainEventMeta; domain: DomainState }>();
   for (const c of changes) if (newer.has(c.domain.id) && c.event.version >= (latest.get(c.domain.id)?.event.version ?? 0)) latest.set(c.domain.id, c);
-  const applied = [...latest.values()].map(({ event, domain }) => ({
-    event,
-    domain,
+  const touched: string[] = [];
+  const kept: { partnerId: string; domainId: string; keep: string[] }[] = [];
+  for (const { event, domain } of latest.values()) {
     // Sorted: concurrent events naming the same merchants take their row locks in one order (no deadlock).
-    merchantIds: [...new Set(domain.merchants)].sort(),
-  }));
-  for (const { event, domain, merchantIds } of applied) {
-    if (merchantIds.length === 0) continue;
-    await ensureRegisteredMerchants(trx, event.partnerId, merchantIds, event.occurredAt);
-    await upsertLinks(
-      trx,
-      {
-        domainId: domain.id,
-        partnerId: event.partnerId,
-        hostname: domain.hostname,
-        status: domain.status,
-        isActive: domain.is_active,
-        email: domain.owner_email,
-        source: domain.source,
-        domainCreatedAt: domain.created_at,
-      },
-      merchantIds,
-      event.occurredAt,
-    );
+    const named = linksNamed(domain).sort((a, b) => a.merchant_id.localeCompare(b.merchant_id));
+    const targets: LinkTarget[] = [];
+    for (const link of named) {
+      const target = await targetOf(trx, event, domain.id, link);
+      if (target && !targets.some((t) => t.merchantRef === target.merchantRef)) targets.push(target);
+    }
+    kept.push({ partnerId: event.partnerId, domainId: domain.id, keep: targets.map((t) => t.merchantRef) });
+    if (targets.length === 0) continue;
+    const linkState = {
+      domainId: domain.id,
+      partnerId: event.partnerId,
+      hostname: domain.hostname,
+      status: domain.status,
+      isActive: domain.is_active,
+      email: domain.owner_email,
+      source: domain.source,
+      domainCreatedAt: domain.created_at,
+    };
+    const linked = await upsertLinks(trx, linkState, targets, event.occurredAt);
+    await markRegistered(trx, linked, event.occurredAt);
+    touched.push(...linked);
   }
-  await deleteLinksOfDomains(trx, applied.map(({ event, domain, merchantIds }) => ({ partnerId: event.partnerId, domainId: domain.id, keep: merchantIds })));
+  touched.push(...(await deleteLinksOfDomains(trx, kept)));
+  await writeMerchantsChanged(trx, touched);
 }
 
-/** A deleted domain (domain.deleted) names no merchant any more; an older domain.changed arriving later is ignored. */
+/** A deleted domain (domain.deleted) is linked to no merchant any more; an older domain.changed arriving later is ignored. */
 export async function applyDomainDeleted(trx: Transaction<MerchantsDb>, event: DomainEventMeta, domainId: string) {
   if (!(await applyIfNewer(trx, SCHEMA, PROJECTION, domainId, event.version))) return;
-  await deleteLinksOfDomain(trx, event.partnerId, domainId);
+  await forgetClearedLinksOfDomain(trx, event.partnerId, domainId);
+  await writeMerchantsChanged(trx, await deleteLinksOfDomains(trx, [{ partnerId: event.partnerId, domainId, keep: [] }]));
 }

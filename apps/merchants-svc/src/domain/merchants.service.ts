@@ -1,10 +1,11 @@
 import { isUuid, merchantMetaFilters, resolveProductCodes, type CreateMerchantBody, type ListMerchantsQuery, type UpdateMerchantBody } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { listPage, notFound, validationError } from '@platform/http';
-import { deleteLinksOfMerchant } from '../db/domain-links.repository';
+import { clearLinksOfMerchant } from '../db/domain-links.repository';
 import * as merchants from '../db/merchants.repository';
 import type { MerchantsDb } from '../db/tables';
-import type { CataloguePort } from './context';
+import { writeMerchantDeleted, writeMerchantsChanged } from '../events/merchant-events.writer';
+import type { CataloguePort, MerchantsContext } from './context';
 
 /** The partner's merchant with its domain, or 404 (another partner's id, a deleted one, or not an id at all). */
 export async function getMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
@@ -59,24 +60,39 @@ async function assertKnownDefaults(catalogue: CataloguePort, body: Pick<UpdateMe
   }
 }
 
-/** Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409. */
-export async function updateMerchant(db: Kysely<MerchantsDb>, catalogue: CataloguePort, partnerId: string, id: string, body: UpdateMerchantBody) {
-  const current = await getMerchant(db, partnerId, id);
-  await assertKnownDefaults(catalogue, body);
+/**
+ * Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409. A
+ * rename writes merchant.changed with the change and hands it to domains-svc before answering,
+ * so the merchant's domains show the new merchant_id on the partner's next request.
+ */
+export async function updateMerchant(ctx: Pick<MerchantsContext, 'db' | 'catalogue' | 'domains'>, partnerId: string, id: string, body: UpdateMerchantBody) {
+  const current = await getMerchant(ctx.db, partnerId, id);
+  await assertKnownDefaults(ctx.catalogue, body);
   const { meta, ...fields } = body;
-  const updated = await merchants.updateMerchant(db, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
-  if (!updated) throw notFound('merchant');
-  return getMerchant(db, partnerId, current.id);
+  const renamed = body.merchant_id !== undefined && body.merchant_id !== current.merchant_id;
+  const messages = await inTransaction(ctx.db, async (trx) => {
+    const updated = await merchants.updateMerchant(trx, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
+    if (!updated) throw notFound('merchant');
+    return renamed ? writeMerchantsChanged(trx, [current.id]) : [];
+  }).catch((err: unknown) => merchants.rethrowMerchantIdTaken(ctx.db, partnerId, body.merchant_id, err));
+  await ctx.domains.push(messages);
+  return getMerchant(ctx.db, partnerId, current.id);
 }
 
-/** Deletes the merchant and its links; the domains that name it keep its merchant_id. */
-export async function deleteMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
-  const current = await getMerchant(db, partnerId, id);
-  await inTransaction(db, async (trx) => {
+/**
+ * Deletes the merchant and its links: merchant.changed (deleted, with the links it had) tells
+ * domains-svc, handed over before answering, so no domain shows its merchant_id any more; a
+ * merchant made later with the same merchant_id starts unlinked.
+ */
+export async function deleteMerchant(ctx: Pick<MerchantsContext, 'db' | 'domains'>, partnerId: string, id: string) {
+  const current = await getMerchant(ctx.db, partnerId, id);
+  const messages = await inTransaction(ctx.db, async (trx) => {
     const merchantId = await merchants.deleteMerchant(trx, partnerId, current.id);
     if (merchantId === undefined) throw notFound('merchant');
-    await deleteLinksOfMerchant(trx, partnerId, merchantId);
+    const links = await clearLinksOfMerchant(trx, partnerId, current.id);
+    return writeMerchantDeleted(trx, partnerId, { id: current.id, merchant_id: merchantId, links });
   });
+  await ctx.domains.push(messages);
 }
 
 /** What domains-svc needs to create a domain for this merchant_id. */

@@ -6,7 +6,8 @@ import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerch
 import { toMerchant } from './merchant.presenter';
 
 /** The partner's merchants, by operationId. */
-export function merchantHandlers({ db, catalogue }: Pick<MerchantsContext, 'db' | 'catalogue'>): Handlers<(typeof merchantRoutes)[number], InternalCaller> {
+export function merchantHandlers(ctx: Pick<MerchantsContext, 'db' | 'catalogue' | 'domains'>): Handlers<(typeof merchantRoutes)[number], InternalCaller> {
+  const { db, catalogue } = ctx;
   return {
     listMerchants: async ({ caller, query }) => {
       const page = await listMerchants(db, caller.partnerId, query);
@@ -14,9 +15,9 @@ export function merchantHandlers({ db, catalogue }: Pick<MerchantsContext, 'db' 
     },
     createMerchant: async ({ caller, body }) => reply(201, { result: toMerchant(await createMerchant(db, catalogue, caller.partnerId, body)) }),
     getMerchant: async ({ caller, params }) => ({ result: toMerchant(await getMerchant(db, caller.partnerId, params.merchantId)) }),
-    updateMerchant: async ({ caller, params, body }) => ({ result: toMerchant(await updateMerchant(db, catalogue, caller.partnerId, params.merchantId, body)) }),
+    updateMerchant: async ({ caller, params, body }) => ({ result: toMerchant(await updateMerchant(ctx, caller.partnerId, params.merchantId, body)) }),
     deleteMerchant: async ({ caller, params }) => {
-      await deleteMerchant(db, caller.partnerId, params.merchantId);
+      await deleteMerchant(ctx, caller.partnerId, params.merchantId);
       return { result: { deleted: true } };
     },
   };
