@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
 import { env, parseEnv } from '@platform/config';
 
@@ -21,23 +22,40 @@ const trustedProxies = z
 const configSchema = z.object({
   GATEWAY_PORT: env.port(8080),
   GATEWAY_HOST: z.string().default('127.0.0.1'),
+  /** The operator listener (readiness, /metrics): loopback unless set, never the partners' port. */
+  GATEWAY_ADMIN_PORT: env.port(9080),
+  GATEWAY_ADMIN_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: env.logLevel,
   DATABASE_URL: env.databaseUrl,
   /** Apply the gateway's migrations at boot (npm start, tests); otherwise run dist/apps/gateway/migrate.js first. */
   MIGRATE_ON_BOOT: env.bool(false),
   INTERNAL_JWT_PRIVATE_KEY: env.pem,
   TRUSTED_PROXIES: trustedProxies,
+  /** Cost units a key may spend a minute (a read 1, a write 2, a list page limit/10, a bulk change 10), refilled continuously. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  /** Failed authentications a client address may make per minute; past it, failures answer 429 (valid keys are not affected). */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  /** Units a key may spend at once before the refill paces it; default ten seconds' worth (see defaultBurst). */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).optional(),
+  /** Fair share: one partner's calls in flight to one service at once; more wait in the partner's own queue. */
+  FAIR_SHARE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(8),
+  /** Calls one partner may have waiting for one service; one more is refused at once (429). */
+  FAIR_SHARE_MAX_QUEUED: z.coerce.number().int().min(0).default(256),
+  /** How long a call may wait in its partner's queue before it is refused (429 with Retry-After). */
+  FAIR_SHARE_QUEUE_TIMEOUT_MS: env.durationMs(2000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
   /** How long a whole request (headers and body) may take to arrive; later: 408 and the connection is closed. */
   BODY_TIMEOUT_MS: env.durationMs(30_000),
   UPSTREAM_TIMEOUT_MS: env.durationMs(5000),
   /** How long a verified key stays cached while revocations are being listened for. */
   KEY_CACHE_TTL_MS: env.durationMs(30_000),
-  /** How long an Idempotency-Key and the answer it replays are kept. */
-  IDEMPOTENCY_TTL_MS: env.durationMs(24 * 60 * 60 * 1000),
-  /** How long a request with an Idempotency-Key may still finish upstream after the partner got a 503 for the deadline. */
-  IDEMPOTENT_COMPLETION_TIMEOUT_MS: env.durationMs(60_000),
+  /** The widget's built files (loader.js, manifest.json, the hashed bundle); next to the gateway's own dist by default. */
+  WIDGET_DIST_DIR: z.string().min(1).default(path.resolve(__dirname, '..', 'widget')),
+  /** Public (widget) requests one client address may make per minute, and requests per property per minute. */
+  PUBLIC_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(600),
+  PUBLIC_RATE_LIMIT_PER_PROPERTY: z.coerce.number().int().min(1).default(30_000),
+  /** The largest body a public (widget) request may send. */
+  PUBLIC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(16 * 1024),
   DOMAINS_URL: url('http://127.0.0.1:8081'),
   BILLING_URL: url('http://127.0.0.1:8082'),
   MERCHANTS_URL: url('http://127.0.0.1:8083'),

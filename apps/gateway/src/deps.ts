@@ -1,20 +1,18 @@
 import { InternalTokenMinter } from '@platform/auth';
-import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
+import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, isPublicRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
 import { ServiceClient } from '@platform/http';
-import { JobRunner } from '@platform/jobs';
 import { createLogger, type Logger } from '@platform/observability';
 import { Counter } from 'prom-client';
-import { assertMigrated, createServiceMetrics, migrateService, recordJobRun, type ServiceMetrics } from '@platform/service';
+import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetrics } from '@platform/service';
 import type { Config } from './config';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
-import { IdempotencyRepository } from './db/idempotency.repository';
 import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
 import type { Upstreams } from './http/forward';
-import { pruneIdempotencyKeysJob } from './jobs/prune-idempotency-keys.job';
+import { WidgetAssets } from './http/widget-assets';
 
 export interface Deps {
   config: Config;
@@ -24,13 +22,14 @@ export interface Deps {
   keyListener: Listener;
   minter: InternalTokenMinter;
   upstreams: Upstreams;
-  idempotency: IdempotencyRepository;
   metrics: GatewayMetrics;
-  /** Periodic work (pruning Idempotency-Keys): started here, stopped by close(). */
-  jobs: JobRunner<GatewayDb>;
   /** The partner-facing route table: routing, permissions and the OpenAPI document. */
   routes: RouteSpec[];
   compiledRoutes: CompiledRoute[];
+  /** The public (widget) routes, served without an API key on their own paths. */
+  publicRoutes: CompiledRoute[];
+  /** The widget's static files (loader and bundle), from WIDGET_DIST_DIR. */
+  assets: WidgetAssets;
   close(): Promise<void>;
 }
 
@@ -44,6 +43,8 @@ export interface DepsOverrides {
 export interface GatewayMetrics extends ServiceMetrics {
   /** 500 answers per service: each one is a bug; they are counted and logged, and do not open the breaker. */
   upstreamServerErrors: Counter<'upstream'>;
+  /** Failed authentications by answer: 401, or 429 once the client address is past AUTH_FAILURES_PER_MINUTE. */
+  authFailures: Counter<'answer'>;
 }
 
 function gatewayMetrics(): GatewayMetrics {
@@ -54,7 +55,13 @@ function gatewayMetrics(): GatewayMetrics {
     labelNames: ['upstream'],
     registers: [metrics.registry],
   });
-  return { ...metrics, upstreamServerErrors };
+  const authFailures = new Counter({
+    name: 'gateway_auth_failures_total',
+    help: 'Failed authentications at the gateway, by answer (401, or 429 for an address failing too often)',
+    labelNames: ['answer'],
+    registers: [metrics.registry],
+  });
+  return { ...metrics, upstreamServerErrors, authFailures };
 }
 
 export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations, chassisTables: false };
@@ -104,10 +111,8 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     ]),
   ) as Upstreams;
   const routes = overrides.routes ?? ROUTES;
-  const idempotency = new IdempotencyRepository(db);
+  const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
   const metrics = gatewayMetrics();
-  const jobs = new JobRunner<GatewayDb>({ db, logger, onRun: recordJobRun(metrics) }).every(pruneIdempotencyKeysJob);
-  jobs.start();
   return {
     config,
     logger,
@@ -116,13 +121,12 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     keyListener,
     minter: new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY),
     upstreams,
-    idempotency,
     metrics,
-    jobs,
     routes,
-    compiledRoutes: overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES,
+    compiledRoutes,
+    publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),
+    assets: new WidgetAssets(config.WIDGET_DIST_DIR),
     async close() {
-      await jobs.stop();
       await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();

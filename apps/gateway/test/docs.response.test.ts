@@ -46,10 +46,17 @@ describe('gateway documentation and health endpoints', () => {
     }
   });
 
-  it('when health is probed, then live and ready answer 200 with the database checked', async () => {
+  it('when health is probed, then live answers on both ports, ready (with the database checked) and metrics only on the admin port', async () => {
     expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
-    const ready = await fetch(`${gateway.url}/health/ready`);
+    expect((await fetch(`${gateway.adminUrl}/health/live`)).status).toBe(200);
+    const ready = await fetch(`${gateway.adminUrl}/health/ready`);
     expect(ready.status).toBe(200);
     expect(await json(ready)).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect((await fetch(`${gateway.adminUrl}/metrics`)).headers.get('content-type')).toMatch(/^text\/plain/);
+    for (const path of ['/health/ready', '/metrics']) {
+      const res = await fetch(`${gateway.url}${path}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(await json(res)).toEqual({ error: expect.objectContaining({ code: 'ROUTE.NOT_FOUND', status: 404 }) });
+    }
   });
 });

@@ -30,6 +30,8 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX api_keys_partner_id ON api_keys (partner_id, created_at)`.execute(db);
     },
   },
+  // No longer used: the service that owns a write keeps its Idempotency-Key (libs/service idempotency).
+  // Kept while gateways of the previous release still run; a later release drops it.
   '2026_11_22_0001_idempotency_keys': {
     async up(db: Kysely<unknown>) {
       await sql`

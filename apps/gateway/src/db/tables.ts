@@ -33,26 +33,7 @@ export interface ApiKeysTable {
   created_at: ColumnType<Date, never, never>;
 }
 
-/** A partner's Idempotency-Key and the answer it replays (Stripe's semantics, see domain/idempotency.ts). */
-export interface IdempotencyKeysTable {
-  partner_id: string;
-  key: string;
-  /** SHA-256 of method, path and canonical body: another request under the same key is refused. */
-  fingerprint: Buffer;
-  /** Random per claim: only the request that claimed the key may complete or release it. */
-  owner: string;
-  /** null while the first request is in flight. */
-  status: number | null;
-  content_type: string | null;
-  body: Buffer | null;
-  /** An in-flight claim older than this was abandoned (gateway crash) and may be taken over. */
-  locked_until: Date;
-  expires_at: Date;
-  created_at: ColumnType<Date, Date | undefined, Date>;
-}
-
 export interface GatewayDb {
   partners: PartnersTable;
   api_keys: ApiKeysTable;
-  idempotency_keys: IdempotencyKeysTable;
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
-const WINDOW_MS = 60_000;
+const MINUTE_MS = 60_000;
 
-interface Window {
-  hits: number;
-  resetAt: number;
+interface Bucket {
+  /** When the bucket is full again (GCRA's theoretical arrival time); at or before now: full. */
+  fullAt: number;
   /** `"<limit>-in-1min"; q=..; w=60; pk=:..:`, the same for the whole life of the key. */
   policy: string;
 }
@@ -20,54 +20,70 @@ export interface RateDecision {
 /** express-rate-limit's partition key: base64 of the first 12 hex digits of sha256(key). */
 const partitionKey = (key: string) => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
 
+/** Units a key may spend at once by default: ten seconds' worth, or the whole minute for small limits (up to 60). */
+export const defaultBurst = (perMinute: number) => Math.max(Math.ceil(perMinute / 6), Math.min(perMinute, 60));
+
 /**
- * Per-key fixed one-minute window, in memory (each gateway instance counts its own share).
- * Keys idle for two windows are dropped, like express-rate-limit's memory store: the maps rotate
- * once per window, lazily on the next hit, so no timer is needed.
+ * Per-key limit of `perMinute` cost units a minute, refilled continuously (GCRA, a token bucket):
+ * a key may spend up to `burst` units at once, then as they come back (perMinute / 60 a second),
+ * so a flood is spread over the minute instead of landing at its start. In memory (each gateway
+ * instance counts its own share). Keys idle for a minute are full again and are dropped: the maps
+ * rotate once a minute, lazily on the next hit, so no timer is needed.
  */
-export class FixedWindowLimiter {
-  private current = new Map<string, Window>();
-  private previous = new Map<string, Window>();
+export class TokenBucketLimiter {
+  private current = new Map<string, Bucket>();
+  private previous = new Map<string, Bucket>();
   private rotateAt: number;
   private readonly name: string;
+  /** Milliseconds one unit takes to come back. */
+  private readonly unitMs: number;
+  /** How far ahead of now fullAt may be: the burst, in milliseconds. */
+  private readonly toleranceMs: number;
+  readonly burst: number;
 
   constructor(
-    private readonly limit: number,
+    private readonly perMinute: number,
+    burst: number = defaultBurst(perMinute),
     private readonly now: () => number = Date.now,
   ) {
-    this.name = `"${limit}-in-1min"`;
-    this.rotateAt = now() + WINDOW_MS;
+    this.name = `"${perMinute}-in-1min"`;
+    this.burst = Math.min(burst, perMinute);
+    this.unitMs = MINUTE_MS / perMinute;
+    this.toleranceMs = this.burst * this.unitMs;
+    this.rotateAt = now() + MINUTE_MS;
   }
 
-  hit(key: string): RateDecision {
+  /** Spends `cost` units of the key's budget (a cost above the burst counts as the burst), or refuses. */
+  hit(key: string, cost = 1): RateDecision {
     const now = this.now();
+    const bucket = this.bucketOf(key, now);
+    const start = Math.max(bucket.fullAt, now);
+    const after = start + Math.min(cost, this.burst) * this.unitMs;
+    // A millisecond of slack absorbs floating-point error in unitMs.
+    const allowed = after - now <= this.toleranceMs + 1e-6;
+    if (allowed) bucket.fullAt = after;
+    const ahead = Math.max(bucket.fullAt, now) - now;
+    const remaining = Math.floor((this.toleranceMs - ahead) / this.unitMs + 1e-9);
+    return {
+      allowed,
+      rateLimit: `${this.name}; r=${Math.max(0, remaining)}; t=${Math.ceil(ahead / 1000)}`,
+      policy: bucket.policy,
+      retryAfter: allowed ? undefined : String(Math.max(1, Math.ceil((after - this.toleranceMs - now) / 1000))),
+    };
+  }
+
+  private bucketOf(key: string, now: number): Bucket {
     if (now >= this.rotateAt) {
       this.previous = this.current;
       this.current = new Map();
-      this.rotateAt = now + WINDOW_MS;
+      this.rotateAt = now + MINUTE_MS;
     }
-    let window = this.current.get(key);
-    if (!window) {
-      window = this.previous.get(key) ?? {
-        hits: 0,
-        resetAt: now + WINDOW_MS,
-        policy: `${this.name}; q=${this.limit}; w=60; pk=:${partitionKey(key)}:`,
-      };
+    let bucket = this.current.get(key);
+    if (!bucket) {
+      bucket = this.previous.get(key) ?? { fullAt: now, policy: `${this.name}; q=${this.perMinute}; w=60; pk=:${partitionKey(key)}:` };
       this.previous.delete(key);
-      this.current.set(key, window);
+      this.current.set(key, bucket);
     }
-    if (window.resetAt <= now) {
-      window.hits = 0;
-      window.resetAt = now + WINDOW_MS;
-    }
-    window.hits++;
-    const resetSeconds = String(Math.max(0, Math.ceil((window.resetAt - now) / 1000)));
-    const allowed = window.hits <= this.limit;
-    return {
-      allowed,
-      rateLimit: `${this.name}; r=${allowed ? this.limit - window.hits : 0}; t=${resetSeconds}`,
-      policy: window.policy,
-      retryAfter: allowed ? undefined : resetSeconds,
-    };
+    return bucket;
   }
 }

@@ -4,7 +4,7 @@ import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, type RouteSpec, type ServiceName } from '@platform/contracts';
 import { AppError, isJsonContentType, sendError, type ServiceClient, type ServiceRequest, type ServiceResponse } from '@platform/http';
 import type { KeyRecord } from '../domain/key-authenticator';
-import { forwardOnce } from './idempotent-forward';
+import { keyedHeaders } from './idempotency-headers';
 import type { PortalDeps } from './portal.handler';
 
 export type Upstreams = Record<ServiceName, ServiceClient>;
@@ -20,18 +20,15 @@ export interface PortalCall {
 }
 
 /**
- * Sends the request to its service (at most once with an Idempotency-Key) and answers the
- * partner with the service's answer. A 500 is counted and logged as a bug to fix.
+ * Sends the request to its service (with its Idempotency-Key, which that service keeps: see
+ * idempotency-headers.ts) and answers the partner with the service's answer. A 500 is counted
+ * and logged as a bug to fix.
  */
 export async function forwardToService(deps: PortalDeps, req: IncomingMessage, res: ServerResponse, call: PortalCall) {
   const service = call.spec.service;
   const request = upstreamRequest(deps.minter, req, call);
   try {
-    const upstream =
-      call.idempotencyKey === undefined
-        ? await deps.upstreams[service].request(request)
-        : await forwardOnce(deps, { partnerId: call.key.partnerId, idempotencyKey: call.idempotencyKey, request, service, requestId: call.requestId }, res);
-    if (!upstream) return;
+    const upstream = await deps.upstreams[service].request(request);
     if (upstream.status === 500) {
       deps.onServerError(service);
       deps.logger.error({ upstream: service, status: upstream.status, requestId: call.requestId }, 'service answered 500: a bug to fix');
@@ -44,7 +41,7 @@ export async function forwardToService(deps: PortalDeps, req: IncomingMessage, r
 }
 
 /** The partner's request as the service receives it: the gateway's internal token for the key in place of the key. */
-function upstreamRequest(minter: InternalTokenMinter, req: IncomingMessage, { key, spec, body, ip, requestId }: PortalCall): ServiceRequest {
+function upstreamRequest(minter: InternalTokenMinter, req: IncomingMessage, { key, spec, body, ip, requestId, idempotencyKey }: PortalCall): ServiceRequest {
   const token = minter.mint(
     { partnerId: key.partnerId, keyId: key.id, permissions: key.permissions, requiredFields: key.requiredFields, defaults: key.defaults },
     spec.service,
@@ -52,7 +49,9 @@ function upstreamRequest(minter: InternalTokenMinter, req: IncomingMessage, { ke
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
   if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
   if (req.headers.accept) headers.accept = req.headers.accept;
-  return { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body };
+  if (idempotencyKey !== undefined) Object.assign(headers, keyedHeaders(req, idempotencyKey, body));
+  // partnerId: this partner's time-outs and unavailable answers open only its own breaker for the service.
+  return { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body, partnerId: key.partnerId };
 }
 
 /** Never copied to the partner: hop-by-hop fields (RFC 9110 7.6.1) and fields the gateway sets itself. */
@@ -72,7 +71,7 @@ const NOT_COPIED = new Set([
 ]);
 
 /** Copies the service's answer to the partner: status, end-to-end headers and body bytes. */
-function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
+export function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
   const headers = upstream.headers;
   const contentType = headers['content-type'];
   const type = Array.isArray(contentType) ? contentType[0] : contentType;

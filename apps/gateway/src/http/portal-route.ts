@@ -25,6 +25,8 @@ export function permittedRoute(routes: CompiledRoute[], req: IncomingMessage, re
   }
   const spec = found.route.spec;
   routedOperation.set(res, spec.operationId);
+  // A public route (no permission) is never served under /portal.
+  if (spec.permission === undefined) return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
   if (!key.permissions.includes(spec.permission)) {
     return void sendError(res, errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, { required: spec.permission }));
   }

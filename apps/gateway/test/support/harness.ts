@@ -13,7 +13,7 @@ import { createTestDatabase } from '@platform/testing';
 import { loadConfig } from '../../src/config';
 import { buildDeps, type Deps } from '../../src/deps';
 import { migrateGateway } from '../../src/db/migrations';
-import { buildServer, startServer } from '../../src/server';
+import { buildAdminServer, buildServer, startServer } from '../../src/server';
 import { GATEWAY_SCHEMA, type GatewayDb } from '../../src/db/tables';
 
 const run = promisify(execFile);
@@ -129,6 +129,8 @@ export async function startUpstream(): Promise<Upstream> {
         body: typeof req.body === 'string' ? req.body : null,
         contentType: req.header('content-type') ?? null,
         requestId: req.header('x-request-id') ?? null,
+        idempotencyKey: req.header('idempotency-key') ?? null,
+        fingerprint: req.header('x-idempotency-fingerprint') ?? null,
         caller: res.locals.caller,
       },
     });
@@ -158,6 +160,8 @@ export async function deadPort(): Promise<number> {
 
 export interface Gateway {
   url: string;
+  /** The operator listener: health, readiness, metrics. */
+  adminUrl: string;
   deps: Deps;
   close(): Promise<void>;
 }
@@ -167,10 +171,13 @@ export async function startGateway(env: Record<string, string>, routes: RouteSpe
   const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_BOOT: 'true', ...env });
   const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent') });
   const server = await startServer(buildServer(deps), 0);
+  const admin = await startServer(buildAdminServer(deps), 0);
   return {
     url: `http://127.0.0.1:${serverPort(server)}`,
+    adminUrl: `http://127.0.0.1:${serverPort(admin)}`,
     deps,
     close: async () => {
+      await closeServer(admin);
       await closeServer(server);
       await deps.close();
     },

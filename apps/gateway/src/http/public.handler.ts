@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { InternalTokenMinter } from '@platform/auth';
+import { errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
+import { errorObjectOf, sendError, type ServiceRequest } from '@platform/http';
+import type { Logger } from '@platform/observability';
+import { clientAddressKey } from '../domain/failed-auth-throttle';
+import { perMinuteLimiter, type PerKeyLimiter } from '../domain/public-limits';
+import { sendUpstreamAnswer, type Upstreams } from './forward';
+import { routedOperation } from './portal-route';
+import { bodyReader } from './request-body';
+import { WidgetAssets } from './widget-assets';
+
+export interface PublicDeps {
+  /** The public routes of the route table (access 'public'). */
+  routes: CompiledRoute[];
+  upstreams: Upstreams;
+  minter: InternalTokenMinter;
+  logger: Logger;
+  assets: WidgetAssets;
+  perAddressPerMinute: number;
+  perPropertyPerMinute: number;
+  bodyLimitBytes: number;
+  clientIp(req: IncomingMessage): string;
+  onServerError(service: string): void;
+}
+
+export type PublicHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
+
+/** Request headers a public call carries on to its service; the rest (cookies included) stay here. */
+const FORWARDED_HEADERS = ['origin', 'accept', 'content-type', 'if-none-match', 'access-control-request-method', 'access-control-request-headers'] as const;
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
+/**
+ * The public paths (the widget's, no API key), on plain node:http like /portal: static files ->
+ * rate limit per client address -> route (a CORS preflight by the method it asks about) -> rate
+ * limit per property -> small body -> forward with the public token, the client address and the
+ * Origin. The service decides the Origin rule and CORS headers (see libs/service public-routes.ts).
+ */
+export function publicHandler(deps: PublicDeps): PublicHandler {
+  const byAddress = perMinuteLimiter(deps.perAddressPerMinute);
+  const byProperty = perMinuteLimiter(deps.perPropertyPerMinute);
+  const readBody = bodyReader(deps.bodyLimitBytes);
+
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
+    const pathname = pathOf(req.url ?? '/');
+    if (WidgetAssets.isStaticPath(pathname)) {
+      routedOperation.set(res, 'widgetStaticFile');
+      return deps.assets.serve(req, res, pathname);
+    }
+    const ip = deps.clientIp(req);
+    // An IPv6 visitor counts by /64, so rotating addresses inside one network does not reset the count.
+    if (!withinLimit(byAddress, clientAddressKey(ip), res)) return;
+    const routed = publicRoute(deps.routes, req, res, pathname);
+    if (!routed) return;
+    routedOperation.set(res, routed.spec.operationId);
+    const propertyId = routed.params.propertyId;
+    if (propertyId !== undefined && !withinLimit(byProperty, propertyId.toLowerCase(), res)) return;
+    const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
+    const service = routed.spec.service;
+    const upstream = await deps.upstreams[service].request(upstreamRequest(deps.minter, req, { service, body, ip, requestId }));
+    if (upstream.status === 500) {
+      deps.onServerError(service);
+      deps.logger.error({ upstream: service, status: upstream.status, requestId }, 'service answered 500: a bug to fix');
+    }
+    sendUpstreamAnswer(res, upstream);
+  }
+
+  return (req, res, requestId) =>
+    handle(req, res, requestId).catch((err: unknown) => {
+      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })));
+    });
+}
+
+/** Spends one request of the key's budget; over it, 429 RATE.LIMITED with Retry-After. */
+function withinLimit(limiter: PerKeyLimiter, key: string, res: ServerResponse): boolean {
+  const rate = limiter.hit(key);
+  if (rate.retryAfter === undefined) return true;
+  res.setHeader('Retry-After', rate.retryAfter);
+  sendError(res, errorObject('RATE.LIMITED'));
+  return false;
+}
+
+/** The public route of the request (a preflight's by Access-Control-Request-Method); otherwise 404 or 405 is sent. */
+function publicRoute(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, pathname: string): { spec: RouteSpec; params: Record<string, string> } | undefined {
+  const asked = req.headers['access-control-request-method'];
+  const method = req.method === 'OPTIONS' && typeof asked === 'string' ? asked.toUpperCase() : req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const found = matchRoute(routes, method, pathname);
+  if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
+  if (found.kind === 'method_not_allowed') {
+    const allowed = found.allowed.map((m) => m.toUpperCase());
+    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+  }
+  return { spec: found.route.spec, params: found.params };
+}
+
+/** The visitor's request as the service receives it: the public token, the client address, the Origin. */
+function upstreamRequest(
+  minter: InternalTokenMinter,
+  req: IncomingMessage,
+  { service, body, ip, requestId }: { service: RouteSpec['service']; body: Buffer | undefined; ip: string; requestId: string },
+): ServiceRequest {
+  const headers: Record<string, string> = { authorization: `Bearer ${minter.mintPublic(service)}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
+  for (const name of FORWARDED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  if (!body) delete headers['content-type'];
+  return { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body };
+}

@@ -1,0 +1,73 @@
+import { FairShare } from '../src/domain/fair-share';
+
+describe('fair share: a cap on a partner\'s calls in flight per service, with a queue and a deadline', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('when a lane is under its cap, then a slot is taken synchronously, and the lane is dropped once idle', () => {
+    const shares = new FairShare({ maxInFlight: 2, maxQueued: 10, queueTimeoutMs: 1000 });
+    expect(shares.tryAcquire('a domains')).toBe(true);
+    expect(shares.tryAcquire('a domains')).toBe(true);
+    expect(shares.tryAcquire('a domains')).toBe(false);
+    expect(shares.usage('a domains')).toEqual({ inFlight: 2, queued: 0 });
+    shares.release('a domains');
+    shares.release('a domains');
+    expect(shares.usage('a domains')).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('when one partner is at its cap, then another partner and another service of the same partner still get slots at once', () => {
+    const shares = new FairShare({ maxInFlight: 1, maxQueued: 10, queueTimeoutMs: 1000 });
+    expect(shares.tryAcquire('b domains')).toBe(true);
+    expect(shares.tryAcquire('b domains')).toBe(false);
+    expect(shares.tryAcquire('a domains')).toBe(true);
+    expect(shares.tryAcquire('b billing')).toBe(true);
+  });
+
+  it('when calls wait, then a released slot goes to the first in line, in order', async () => {
+    const shares = new FairShare({ maxInFlight: 1, maxQueued: 10, queueTimeoutMs: 1000 });
+    shares.tryAcquire('b domains');
+    const order: string[] = [];
+    const first = shares.wait('b domains').then((ok) => order.push(`first ${ok}`));
+    const second = shares.wait('b domains').then((ok) => order.push(`second ${ok}`));
+    shares.release('b domains');
+    await first;
+    expect(order).toEqual(['first true']);
+    expect(shares.usage('b domains')).toEqual({ inFlight: 1, queued: 1 });
+    shares.release('b domains');
+    await second;
+    expect(order).toEqual(['first true', 'second true']);
+  });
+
+  it('when a call waits past the deadline, then it is refused and leaves the queue, and later releases skip it', async () => {
+    const shares = new FairShare({ maxInFlight: 1, maxQueued: 10, queueTimeoutMs: 500 });
+    shares.tryAcquire('b domains');
+    const late = shares.wait('b domains');
+    jest.advanceTimersByTime(500);
+    await expect(late).resolves.toBe(false);
+    expect(shares.usage('b domains')).toEqual({ inFlight: 1, queued: 0 });
+    shares.release('b domains');
+    expect(shares.usage('b domains')).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('when calls joined the queue at different times, then each is refused at its own deadline', async () => {
+    const shares = new FairShare({ maxInFlight: 1, maxQueued: 10, queueTimeoutMs: 500 });
+    shares.tryAcquire('b domains');
+    const outcomes: string[] = [];
+    void shares.wait('b domains').then((ok) => outcomes.push(`early ${ok}`));
+    jest.advanceTimersByTime(300);
+    void shares.wait('b domains').then((ok) => outcomes.push(`late ${ok}`));
+    await jest.advanceTimersByTimeAsync(200);
+    expect(outcomes).toEqual(['early false']);
+    expect(shares.usage('b domains').queued).toBe(1);
+    await jest.advanceTimersByTimeAsync(300);
+    expect(outcomes).toEqual(['early false', 'late false']);
+  });
+
+  it('when the queue is full, then one more call is refused at once', async () => {
+    const shares = new FairShare({ maxInFlight: 1, maxQueued: 1, queueTimeoutMs: 1000 });
+    shares.tryAcquire('b domains');
+    void shares.wait('b domains');
+    await expect(shares.wait('b domains')).resolves.toBe(false);
+    expect(shares.usage('b domains')).toEqual({ inFlight: 1, queued: 1 });
+  });
+});
