@@ -1,7 +1,8 @@
 # One image per app, built from the repository root:
 #   docker build --build-arg APP=domains-svc --build-arg PORT=8081 -t platform/domains-svc .
 # APP: gateway, domains-svc, billing-svc, merchants-svc, consent-svc or webhook-svc; PORT: the port
-# it listens on (8080 ... 8085), documented by EXPOSE. See docs/operations.md#docker.
+# it listens on (8080 ... 8085), documented by EXPOSE. Its admin port (health, readiness, /metrics;
+# PORT + 1000) listens on the container's loopback and is not exposed. See docs/operations.md#docker.
 # APP and PORT are declared after the installs, so every app's image shares those layers.
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo

@@ -38,6 +38,13 @@ export default tseslint.config(
   { files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'], ignores: ['libs/testing/**', 'tools/test/**'], rules: restrict([testingOnlyInTests]) },
   { files: ['libs/*/src/**/*.ts'], ignores: ['libs/http/**', 'libs/testing/**'], rules: restrict([testingOnlyInTests, noExpress]) },
   { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
+  // The widget runs in visitors' browsers: no server code, no Node built-ins (types it needs are its own).
+  {
+    files: ['apps/widget/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [testingOnlyInTests], patterns: [{ group: ['@platform/*', 'node:*', 'express', 'pg', 'kysely', 'amqplib'], message: 'The widget is browser code: it may not import server libraries.' }] }],
+    },
+  },
   // A file does one job and a function fits on a screen: past these, split by job or into named steps.
   {
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],

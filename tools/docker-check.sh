@@ -3,7 +3,7 @@
 # From a clean clone of HEAD: checks docker-compose.yml's merged config, runs compose's `keys`
 # script, builds every app image from the root Dockerfile, runs each with host networking against
 # this machine's PostgreSQL and RabbitMQ (a database and an exchange of its own, free ports), waits
-# for each to answer ready, creates a partner and a key with the gateway image's admin CLI, and
+# for each to answer ready on its admin port (and /metrics not on its public one), creates a partner and a key with the gateway image's admin CLI, and
 # drives a domain create through the gateway container to a 200 and its subscription. Then it
 # removes the containers, the database, the exchange's queues and the clone.
 # Needs root (or the docker group), a Docker daemon, docker-compose, git, curl and node.
@@ -99,9 +99,11 @@ for name in sorted(apps):
     problems += [f"{name}: {k} not set" for k in keys if k + "=" not in cmd]
     if name != "gateway" and "INTERNAL_JWT_PRIVATE_KEY" in cmd:
         problems.append(f"{name}: holds the gateway private key")
+    if "/health/ready" not in " ".join((s.get("healthcheck") or {}).get("test") or []):
+        problems.append(f"{name}: no healthcheck of its admin /health/ready")
 if problems:
     sys.exit("\n".join(problems))
-print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses")
+print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses, readiness healthchecks")
 ') || fail "docker-compose.yml wiring: $wiring"
   log "docker-compose config: no warnings; $wiring"
 }
@@ -132,23 +134,25 @@ build_images() {
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 # The variable a service's port is read from, as its definition names it (e.g. DOMAINS_PORT).
 port_env() { grep -o "portEnv: '[A-Z_]*'" "$REPO/apps/$1/src/service.ts" | cut -d"'" -f2; }
+# Its admin (operator) port's, as the chassis derives it (DOMAINS_PORT -> DOMAINS_ADMIN_PORT).
+admin_port_env() { local env; env=$(port_env "$1"); echo "${env%_PORT}_ADMIN_PORT"; }
 
-declare -A PORT
+declare -A PORT ADMIN_PORT
 start_containers() {
   in_image "const {Client}=require('pg');const c=new Client({connectionString:process.argv[1]});
     c.connect().then(()=>c.query('CREATE DATABASE \"$RUN_ID\"')).then(()=>c.end())" "$ADMIN_DATABASE_URL"
   local common=(-e "DATABASE_URL=$DATABASE_URL" -e "AMQP_URL=$AMQP_URL" -e "EVENTS_EXCHANGE=$EXCHANGE" -e MIGRATE_ON_BOOT=true -e LOG_LEVEL=info)
-  for app in gateway "${SERVICES[@]}"; do PORT[$app]=$(free_port); done
+  for app in gateway "${SERVICES[@]}"; do PORT[$app]=$(free_port); ADMIN_PORT[$app]=$(free_port); done
   for app in "${SERVICES[@]}"; do common+=(-e "${URL_ENV[$app]}=http://127.0.0.1:${PORT[$app]}"); done
   local keys="$WORK/keys"
   for app in "${SERVICES[@]}"; do
-    local env=("${common[@]}" -e "$(port_env "$app")=${PORT[$app]}"
+    local env=("${common[@]}" -e "$(port_env "$app")=${PORT[$app]}" -e "$(admin_port_env "$app")=${ADMIN_PORT[$app]}"
       -e "INTERNAL_JWT_PUBLIC_KEY=$(cat "$keys/internal-public.pem")"
       -e "SERVICE_JWT_PUBLIC_KEY=$(cat "$keys/service-public.pem")" -e "SERVICE_JWT_PRIVATE_KEY=$(cat "$keys/service-private.pem")")
     [[ $app == webhook-svc ]] && env+=(-e "WEBHOOK_SECRET_KEY=$(cat "$keys/webhook-secret.key")")
     run_container "$app" "${env[@]}"
   done
-  run_container gateway "${common[@]}" -e "GATEWAY_PORT=${PORT[gateway]}" -e "INTERNAL_JWT_PRIVATE_KEY=$(cat "$keys/internal-private.pem")"
+  run_container gateway "${common[@]}" -e "GATEWAY_PORT=${PORT[gateway]}" -e "GATEWAY_ADMIN_PORT=${ADMIN_PORT[gateway]}" -e "INTERNAL_JWT_PRIVATE_KEY=$(cat "$keys/internal-private.pem")"
 }
 
 run_container() {
@@ -161,14 +165,17 @@ run_container() {
 wait_ready() {
   for app in "${SERVICES[@]}" gateway; do
     local name="$RUN_ID-$app" deadline=$(($(date +%s) + READY_TIMEOUT_S))
-    until curl -sf -o /dev/null "http://127.0.0.1:${PORT[$app]}/health/ready"; do
+    until curl -sf -o /dev/null "http://127.0.0.1:${ADMIN_PORT[$app]}/health/ready"; do
       if [[ $(docker inspect -f '{{.State.Running}}' "$name") != true ]] || (($(date +%s) > deadline)); then
         docker logs --tail 30 "$name" 2>&1
-        fail "$app did not answer ready on port ${PORT[$app]}"
+        fail "$app did not answer ready on its admin port ${ADMIN_PORT[$app]}"
       fi
       sleep 0.5
     done
-    log "$app answers ready on 127.0.0.1:${PORT[$app]}"
+    local metrics
+    metrics=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:${PORT[$app]}/metrics")
+    [[ $metrics == 404 ]] || fail "$app answers /metrics on its public port ${PORT[$app]} ($metrics)"
+    log "$app answers ready on admin port 127.0.0.1:${ADMIN_PORT[$app]}, /metrics 404 on 127.0.0.1:${PORT[$app]}"
   done
 }
 

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { generateRecordSigningKeys } from '@platform/auth';
 import amqp from 'amqplib';
 import { Client } from 'pg';
 import { assertPortsFree, launchPlatform, platformPorts, PortsInUseError, startMailFolder, type PortClaim, type Platform, type SmtpCatcher } from '@platform/launcher';
@@ -69,6 +70,18 @@ function localWebhookSecretKey(): string {
   return key;
 }
 
+/**
+ * consent-svc signs records with RECORD_SIGNING_KEYS: unless it is set, a key is generated once
+ * and kept in .record-signing-keys, so records signed before a restart still verify.
+ */
+function localRecordSigningKeys(): string {
+  const file = path.resolve(__dirname, '..', '..', '.record-signing-keys');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const keys = generateRecordSigningKeys();
+  writeFileSync(file, `${keys}\n`, { mode: 0o600 });
+  return keys;
+}
+
 async function main() {
   // Before anything starts, so a second npm start creates nothing (no catcher, partner or key).
   await assertPortsFree([...platformPorts(process.env), ...(mailCatcherPort ? [mailCatcherPort] : [])]).catch((err: unknown) => {
@@ -79,6 +92,7 @@ async function main() {
   await checkRabbit();
   const mail = await startMailCatcher();
   process.env.WEBHOOK_SECRET_KEY ??= localWebhookSecretKey();
+  process.env.RECORD_SIGNING_KEYS ??= localRecordSigningKeys();
   let platform: Platform;
   try {
     platform = await launchPlatform({
@@ -120,6 +134,7 @@ async function main() {
     API key        ${key.key}
 
     E-mails        ${mail.where}
+    Metrics        ${platform.adminUrls.gateway}/metrics   (admin ports, this machine only; see docs/operations.md)
 
     curl -H "Authorization: Bearer ${key.key}" ${gateway}/portal/domains
 

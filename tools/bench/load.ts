@@ -12,6 +12,8 @@ export interface Scenario {
   target?: { rps?: number; p99Ms?: number };
   /** Concurrent connections (default CONNECTIONS). */
   connections?: number;
+  /** A fresh Idempotency-Key per request with this prefix (keyed writes). */
+  idempotencyKeyPrefix?: string;
 }
 
 export interface Result {
@@ -41,7 +43,8 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
       },
       setupRequest: (req: autocannon.Request) => {
         n += 1;
-        return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}) };
+        const keyed = s.idempotencyKeyPrefix === undefined ? {} : { headers: { ...req.headers, 'idempotency-key': `${s.idempotencyKeyPrefix}-${n}` } };
+        return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}), ...keyed };
       },
     },
   ];

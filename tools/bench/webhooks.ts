@@ -100,14 +100,14 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
     const countSlow = () => [...arrivals.entries()].filter(([p]) => p.startsWith('/slow-')).reduce((n, [, list]) => n + list.length, 0);
     for (const workers of [1, 2]) {
       if (workers === 2) {
-        const port = await freePort();
+        const [port, adminPort] = [await freePort(), await freePort()];
         const worker = startProcess({
           name: 'webhook-worker-2',
           script: path.join(distDir, 'apps', 'webhook-svc', 'main.js'),
-          env: { ...platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), SERVICE_JWT_PRIVATE_KEY: platform.keys.servicesPrivateKey },
+          env: { ...platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), WEBHOOKS_ADMIN_PORT: String(adminPort), SERVICE_JWT_PRIVATE_KEY: platform.keys.servicesPrivateKey },
         });
         extraWorkers.push(worker);
-        await waitUntilReady(worker, `http://127.0.0.1:${port}/health/ready`);
+        await waitUntilReady(worker, `http://127.0.0.1:${adminPort}/health/ready`);
       }
       const before = countSlow();
       const started = Date.now();

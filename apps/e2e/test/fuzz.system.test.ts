@@ -177,6 +177,7 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
   let sys: System;
   let partner: Partner;
   let domainId: string;
+  let propertyId: string;
   let host: string;
   let snapshot: () => Promise<string>;
 
@@ -184,12 +185,15 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     sys = await sharedSystem();
     partner = await sys.partner();
     host = `text-${Date.now()}.example.com`;
-    domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result.id;
+    const created = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result;
+    [domainId, propertyId] = [created.id, created.instance_property_id];
     snapshot = () => storedState(sys, partner, domainId);
   });
   afterAll(() => sys?.close());
 
-  const pathOf = (route: RouteSpec) => route.path.replace('{domainId}', domainId).replace('{subdomain}', `a.${host}`);
+  const pathOf = (route: RouteSpec) => route.path.replace('{domainId}', domainId).replace('{subdomain}', `a.${host}`).replace('{propertyId}', propertyId);
+  /** A public (widget) route answers only to a page on the property's hostname. */
+  const headersOf = (route: RouteSpec): Record<string, string> => (route.access === 'public' ? { origin: `https://${host}` } : {});
   /** A body that is valid but for the field under test, so only the text check can refuse it. */
   const baseBody = (route: RouteSpec): Record<string, unknown> =>
     route.operationId === 'createDomain' ? { domain: `new-${Date.now()}.example.com`, company_name: 'New Co', account_email: 'n@example.com' } : {};
@@ -226,7 +230,7 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     const before = await snapshot();
     const failures: string[] = [];
     for (const [name, route, field, value] of bodyCases) {
-      const res = await sys.call(partner, route.method.toUpperCase(), pathOf(route), { ...baseBody(route), [field]: value });
+      const res = await sys.call(partner, route.method.toUpperCase(), pathOf(route), { ...baseBody(route), [field]: value }, headersOf(route));
       const paths: string[] = res.body?.error?.data?.issues?.map((i: { path: string }) => i.path) ?? [];
       if (res.status !== 400 || res.body.error.code !== 'VALIDATION.INVALID' || !paths.some((p) => p === `body.${field}` || p.startsWith(`body.${field}.`))) {
         failures.push(`${name}: ${res.status} ${res.text.slice(0, 200)}`);

@@ -43,7 +43,8 @@ describe('npm start', () => {
   let first: Started;
   let env: NodeJS.ProcessEnv;
   let gateway: string;
-  let domains: string;
+  let gatewayAdmin: string;
+  let domainsAdmin: string;
   let key: string;
   let mailDir: string;
   let db: { url: string; drop: () => Promise<void> };
@@ -55,7 +56,11 @@ describe('npm start', () => {
     const { amqpUrl } = await testInfra();
     db = await createTestDatabase('start');
     mailDir = await mkdtemp(path.join(os.tmpdir(), 'mail-'));
-    const ports = { GATEWAY_PORT: await freePort(), DOMAINS_PORT: await freePort(), BILLING_PORT: await freePort(), MERCHANTS_PORT: await freePort(), CONSENT_PORT: await freePort(), WEBHOOKS_PORT: await freePort(), MAIL_CATCHER_PORT: await freePort() };
+    const ports: Record<string, number> = { MAIL_CATCHER_PORT: await freePort() };
+    for (const app of ['GATEWAY', 'DOMAINS', 'BILLING', 'MERCHANTS', 'CONSENT', 'WEBHOOKS']) {
+      ports[`${app}_PORT`] = await freePort();
+      ports[`${app}_ADMIN_PORT`] = await freePort();
+    }
     env = {
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
       DATABASE_URL: db.url,
@@ -68,7 +73,8 @@ describe('npm start', () => {
       INTERNAL_JWT_PUBLIC_KEY: gatewayKeys.publicKey,
     };
     gateway = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
-    domains = `http://127.0.0.1:${ports.DOMAINS_PORT}`;
+    gatewayAdmin = `http://127.0.0.1:${ports.GATEWAY_ADMIN_PORT}`;
+    domainsAdmin = `http://127.0.0.1:${ports.DOMAINS_ADMIN_PORT}`;
     first = startNpmStart(env);
     await waitFor(() => first.output().includes('Partner platform is running'), { timeoutMs: 60_000, what: 'the banner' });
     key = /API key\s+(\S+)/.exec(first.output())![1];
@@ -114,7 +120,7 @@ describe('npm start', () => {
     await waitFor(
       async () => {
         const pid = await childPid(first.child.pid!, 'domains-svc');
-        return pid !== undefined && pid !== before && (await fetch(`${domains}/health/ready`).then((r) => r.ok, () => false)) ? pid : undefined;
+        return pid !== undefined && pid !== before && (await fetch(`${domainsAdmin}/health/ready`).then((r) => r.ok, () => false)) ? pid : undefined;
       },
       { timeoutMs: 15_000, what: 'domains-svc back' },
     );
@@ -135,13 +141,14 @@ describe('npm start', () => {
     expect(await second.exited).toBe(1);
     const out = second.output();
     expect(out).toContain(`port ${new URL(gateway).port} (gateway, GATEWAY_PORT) is already in use by pid ${gatewayPid}: `);
+    expect(out).toContain(`port ${new URL(gatewayAdmin).port} (gateway admin, GATEWAY_ADMIN_PORT) is already in use by pid ${gatewayPid}: `);
     // The mail catcher runs inside the first npm start itself.
     expect(out).toContain(`port ${env.MAIL_CATCHER_PORT} (mail catcher, MAIL_CATCHER_PORT) is already in use by pid ${first.child.pid}: `);
     expect(out).toMatch(/Is another npm start running\?.*\n.*GATEWAY_PORT=\d+ /);
     expect(out).not.toContain('Partner platform is running');
     expect(await keys()).toBe(keysBefore);
     // The first one still answers.
-    expect((await fetch(`${gateway}/health/ready`)).status).toBe(200);
+    expect((await fetch(`${gatewayAdmin}/health/ready`)).status).toBe(200);
   });
 
   it('when a key pair is in npm start\'s environment, then only the gateway gets its private key, and only services the services\' one', async () => {
@@ -155,6 +162,15 @@ describe('npm start', () => {
     for (const app of ['domains-svc', 'billing-svc', 'merchants-svc', 'consent-svc', 'webhook-svc']) {
       expect(await privateKeys(app)).toEqual(['SERVICE_JWT_PRIVATE_KEY']);
       expect((await environOf((await childPid(first.child.pid!, app))!)).get('INTERNAL_JWT_PUBLIC_KEY')).toBe(gatewayKeys.publicKey);
+    }
+  });
+
+  it('when npm start runs, then consent-svc alone holds the record signing keys, the ones npm start keeps in .record-signing-keys', async () => {
+    const kept = (await readFile(path.resolve(process.cwd(), '.record-signing-keys'), 'utf8')).trim();
+    expect(JSON.parse(kept).keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', d: expect.any(String) });
+    for (const app of ['gateway', 'domains-svc', 'billing-svc', 'merchants-svc', 'consent-svc', 'webhook-svc']) {
+      const environ = await environOf((await childPid(first.child.pid!, app))!);
+      expect({ app, keys: environ.get('RECORD_SIGNING_KEYS') }).toEqual({ app, keys: app === 'consent-svc' ? kept : undefined });
     }
   });
 
@@ -197,7 +213,7 @@ describe('launchPlatform with supervision', () => {
     await waitFor(() => lines.filter((l) => l === '[launcher] domains-svc is back').length > backLines, { timeoutMs: 15_000, what: 'domains-svc back' });
     const after = platform.processes.get('domains-svc')!;
     expect(after.child.pid).not.toBe(before.child.pid);
-    expect((await fetch(`${platform.urls['domains-svc']}/health/ready`)).status).toBe(200);
+    expect((await fetch(`${platform.adminUrls['domains-svc']}/health/ready`)).status).toBe(200);
   };
 
   it('when a service dies again soon after a restart, then it is restarted again after a longer wait (1s, then 2s)', async () => {

@@ -130,7 +130,7 @@ describe('merchants and subscriptions while billing-svc and merchants-svc are do
       const ids = created.map((d) => d.id);
       const linked = await waitFor(
         async () => {
-          const { rows } = await db.query(`SELECT merchant_id, domain_id FROM merchants.domain_links WHERE domain_id = ANY($1) ORDER BY merchant_id`, [ids]);
+          const { rows } = await db.query(`SELECT requested_as AS merchant_id, domain_id FROM merchants.domain_links WHERE domain_id = ANY($1) ORDER BY merchant_id`, [ids]);
           return rows.length === 4 ? rows : undefined;
         },
         { timeoutMs: 20_000, what: 'the merchant links' },
@@ -138,6 +138,19 @@ describe('merchants and subscriptions while billing-svc and merchants-svc are do
       expect(linked.map((r) => r.merchant_id)).toEqual(['down-0', 'down-0', 'down-1', 'down-2']);
       const merchants = await db.query(`SELECT merchant_id, count(*)::int AS n FROM merchants.merchants WHERE partner_id = $1 AND merchant_id LIKE 'down-%' GROUP BY 1 ORDER BY 1`, [partner.id]);
       expect(merchants.rows).toEqual([{ merchant_id: 'down-0', n: 1 }, { merchant_id: 'down-1', n: 1 }, { merchant_id: 'down-2', n: 1 }]);
+      // merchant.changed (over the bus) tells domains-svc which merchant each of its links is to.
+      const resolved = await waitFor(
+        async () => {
+          const { rows } = await db.query(
+            `SELECT l.merchant_id, l.merchant_ref = m.id AS same FROM domains.domain_merchants l JOIN merchants.merchants m ON m.partner_id = l.partner_id AND m.merchant_id = l.merchant_id
+              WHERE l.domain_id = ANY($1) AND l.merchant_ref IS NOT NULL ORDER BY 1`,
+            [ids],
+          );
+          return rows.length === 4 ? rows : undefined;
+        },
+        { timeoutMs: 20_000, what: "domains-svc's links resolved to their merchants" },
+      );
+      expect(resolved.map((r) => r.same)).toEqual([true, true, true, true]);
       const subscriptions = await waitFor(
         async () => {
           const { rows } = await db.query(`SELECT domain_id, product_id FROM billing.subscriptions WHERE domain_id = ANY($1)`, [ids]);

@@ -26,13 +26,13 @@ describe('webhook workers share the load and a killed one loses nothing', () => 
   });
 
   it(`when a worker is SIGKILLed while ${EVENTS} events are in flight, then a second worker finishes: every event delivered at least once, duplicates under 1%`, async () => {
-    const port = await freePort();
+    const [port, adminPort] = [await freePort(), await freePort()];
     second = startProcess({
       name: 'webhook-worker-2',
       script: path.join(process.env.PLATFORM_DIST_DIR ?? defaultDistDir(), 'apps', 'webhook-svc', 'main.js'),
-      env: { ...sys.platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), SERVICE_JWT_PRIVATE_KEY: sys.platform.keys.servicesPrivateKey },
+      env: { ...sys.platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), WEBHOOKS_ADMIN_PORT: String(adminPort), SERVICE_JWT_PRIVATE_KEY: sys.platform.keys.servicesPrivateKey },
     });
-    await waitUntilReady(second, `http://127.0.0.1:${port}/health/ready`);
+    await waitUntilReady(second, `http://127.0.0.1:${adminPort}/health/ready`);
     await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}/crash` });
 
     const payload = exampleEventPayload('domain.deleted');

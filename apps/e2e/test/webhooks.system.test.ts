@@ -112,7 +112,7 @@ describe('webhooks through the gateway, to real local receivers', () => {
     expect((await sys.call(partner, 'GET', `/portal/webhooks/${ep.id}`)).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
   });
 
-  it('when a create is retried with its Idempotency-Key, then the same endpoint and secret come back, and the gateway keeps neither the key nor the secret in the clear', async () => {
+  it('when a create is retried with its Idempotency-Key, then the same endpoint and secret come back, and webhook-svc keeps neither the key nor the secret in the clear', async () => {
     const key = `idem-${randomUUID()}`;
     const body = { url: `${receiver.url}/idempotent` };
     const first = await sys.call(partner, 'POST', '/portal/webhooks', body, { 'Idempotency-Key': key });
@@ -121,7 +121,7 @@ describe('webhooks through the gateway, to real local receivers', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     const secret = first.body.result.secret as string;
-    const rows = await db.query(`SELECT key, encode(body, 'escape') AS body FROM gateway.idempotency_keys WHERE partner_id = $1`, [partner.id]);
+    const rows = await db.query(`SELECT key, encode(body, 'escape') AS body FROM webhooks.idempotency_keys WHERE partner_id = $1`, [partner.id]);
     expect(rows.rows.length).toBeGreaterThan(0);
     for (const row of rows.rows) {
       expect(row.key).not.toBe(key);

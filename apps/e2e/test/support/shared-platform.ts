@@ -15,14 +15,23 @@ export const FAST_WEBHOOKS = {
 };
 
 /**
- * The settings of the platform every suite shares: no rate limit in the way of fuzzing and bursts,
- * and fast webhook retries. A suite that needs other settings starts a platform of its own.
+ * The settings of the platform every suite shares: no rate limit (nor failed-authentication
+ * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, and fast webhook
+ * retries. A suite that needs other settings starts a platform of its own.
  */
-export const SHARED_ENV = { RATE_LIMIT_PER_MINUTE: '1000000', ...FAST_WEBHOOKS };
+export const SHARED_ENV = {
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  AUTH_FAILURES_PER_MINUTE: '1000000',
+  PUBLIC_RATE_LIMIT_PER_ADDRESS: '1000000',
+  PUBLIC_RATE_LIMIT_PER_PROPERTY: '1000000',
+  ...FAST_WEBHOOKS,
+};
 
 /** What a test file needs to reach the shared platform, handed over in a JSON file. */
 export interface SharedPlatform {
   urls: Record<ProcessName, string>;
+  /** Each process's admin listener (readiness, /metrics). */
+  adminUrls: Record<ProcessName, string>;
   /** The environment the platform's processes share (no private key), for the admin CLI. */
   env: NodeJS.ProcessEnv;
   distDir: string;
@@ -56,7 +65,7 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
       throw err;
     },
   );
-  const shared: SharedPlatform = { urls: platform.urls, env: platform.env, distDir, exchange, databaseUrl: db.url, mailDir: path.join(dir, 'mail') };
+  const shared: SharedPlatform = { urls: platform.urls, adminUrls: platform.adminUrls, env: platform.env, distDir, exchange, databaseUrl: db.url, mailDir: path.join(dir, 'mail') };
   await writeFile(path.join(dir, 'platform.json'), JSON.stringify(shared));
   process.env[HANDOVER] = path.join(dir, 'platform.json');
   return async () => {

@@ -10,6 +10,8 @@ export interface Partner {
 
 export interface System {
   urls: Record<ProcessName, string>;
+  /** Each process's admin listener (/health/ready, /metrics), on loopback. */
+  adminUrls: Record<ProcessName, string>;
   gateway: string;
   exchange: string;
   smtp: Mailbox;
@@ -33,7 +35,7 @@ export interface OwnSystem extends System {
 
 export type { ApiResponse } from '@platform/testing';
 
-type Parts = Pick<System, 'urls' | 'exchange' | 'smtp' | 'databaseUrl' | 'admin'> & { closeRest(): Promise<void> };
+type Parts = Pick<System, 'urls' | 'adminUrls' | 'exchange' | 'smtp' | 'databaseUrl' | 'admin'> & { closeRest(): Promise<void> };
 
 /** The test's view of a running platform: calls through the gateway, partners, its database. */
 function systemOf(parts: Parts): System {
@@ -76,6 +78,7 @@ export async function sharedSystem(): Promise<System> {
   const shared = await sharedPlatform();
   return systemOf({
     urls: shared.urls,
+    adminUrls: shared.adminUrls,
     exchange: shared.exchange,
     databaseUrl: shared.databaseUrl,
     smtp: mailboxIn(shared.mailDir),
@@ -109,7 +112,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<OwnSyste
       await deleteEventTopology(amqpUrl, exchange, platformQueues(exchange));
     }
   };
-  const system = systemOf({ urls: platform.urls, exchange, smtp, databaseUrl: db.url, admin: platform.admin, closeRest });
+  const system = systemOf({ urls: platform.urls, adminUrls: platform.adminUrls, exchange, smtp, databaseUrl: db.url, admin: platform.admin, closeRest });
   return { ...system, platform };
 }
 
