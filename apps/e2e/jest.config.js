@@ -5,6 +5,9 @@ module.exports = {
   ...require('../../jest.preset.js'),
   rootDir: __dirname,
   testTimeout: 120000,
+  // A suite that gave up (a hook past its timeout) may still hold a platform it was starting: end
+  // the run anyway; the launcher kills every child it started when this process exits.
+  forceExit: true,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };

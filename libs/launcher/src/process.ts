@@ -22,6 +22,22 @@ export interface StartProcessOptions {
 }
 
 const TAIL_LINES = 200;
+/** How long stop() waits for a graceful exit before it kills the process. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * Every child still running, killed when this process exits, so a test run that gives up never
+ * leaves a platform behind. Kept on `process` because Jest loads this module once per test file.
+ */
+const CHILDREN = Symbol.for('@platform/launcher.children');
+const holder = process as unknown as { [CHILDREN]?: Set<ChildProcess> };
+const children = (holder[CHILDREN] ??= (() => {
+  const set = new Set<ChildProcess>();
+  process.once('exit', () => {
+    for (const child of set) child.kill('SIGKILL');
+  });
+  return set;
+})());
 
 export function startProcess(options: StartProcessOptions): ManagedProcess {
   const child = spawn(process.execPath, ['--enable-source-maps', options.script], {
@@ -36,7 +52,13 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  children.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
   let stopRequested = false;
   return {
     name: options.name,
@@ -50,7 +72,10 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
       stopRequested = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
+      // A process stuck in its shutdown (a hung connection, say) must not hold the caller forever.
+      const stuck = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       await exited;
+      clearTimeout(stuck);
     },
   };
 }
@@ -70,7 +95,8 @@ export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutM
   for (;;) {
     if (exitCode !== undefined) throw new Error(`${proc.name} exited (${proc.child.signalCode ?? exitCode}) before it was ready:\n${proc.output()}`);
     try {
-      const res = await fetch(url);
+      // A listener that accepts but never answers must not outlast the deadline.
+      const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, Math.min(2_000, deadline - Date.now()))) });
       void res.body?.cancel();
       const running = proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid !== undefined;
       if (res.ok && running) {
