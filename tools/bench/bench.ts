@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { InternalTokenMinter } from '@platform/auth';
 import { PERMISSIONS } from '@platform/contracts';
-import { freePort, launchPlatform, platformQueues } from '@platform/launcher';
+import { freePort, launchPlatform } from '@platform/launcher';
 import { deleteEventTopology } from '@platform/messaging';
 import { contentionTable, runContentionBench } from './contention';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
@@ -230,7 +230,7 @@ async function main() {
     nginx?.stop();
     await platform.stop();
     // Quorum queues left behind cost RabbitMQ (and every later run) CPU and memory.
-    await deleteEventTopology(amqpUrl, `${dbName}.events`, platformQueues(`${dbName}.events`)).catch((err: Error) => console.error(`bench: ${err.message}`));
+    await deleteEventTopology(amqpUrl, `${dbName}.events`, platform.queues()).catch((err: Error) => console.error(`bench: ${err.message}`));
     if (!process.env.BENCH_KEEP_DB) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
   }
 }

@@ -49,6 +49,7 @@ describe('npm start', () => {
   let mailDir: string;
   let db: { url: string; drop: () => Promise<void> };
   const exchange = uniqueName('start_events');
+  const ports: Record<string, number> = {};
   // Given in npm start's environment, like a developer exporting it: it must reach the gateway alone.
   const gatewayKeys = generateInternalKeyPair();
 
@@ -56,7 +57,7 @@ describe('npm start', () => {
     const { amqpUrl } = await testInfra();
     db = await createTestDatabase('start');
     mailDir = await mkdtemp(path.join(os.tmpdir(), 'mail-'));
-    const ports: Record<string, number> = { MAIL_CATCHER_PORT: await freePort() };
+    ports.MAIL_CATCHER_PORT = await freePort();
     for (const app of ['GATEWAY', 'DOMAINS', 'BILLING', 'MERCHANTS', 'CONSENT', 'WEBHOOKS']) {
       ports[`${app}_PORT`] = await freePort();
       ports[`${app}_ADMIN_PORT`] = await freePort();
@@ -81,13 +82,21 @@ describe('npm start', () => {
   });
 
   afterAll(async () => {
+    // Each service's ready answer names the queues its consumers declared.
+    const named = await Promise.all(
+      ['DOMAINS', 'BILLING', 'MERCHANTS', 'CONSENT', 'WEBHOOKS'].map((app) =>
+        fetch(`http://127.0.0.1:${ports[`${app}_ADMIN_PORT`]}/health/ready`)
+          .then((r) => r.json() as Promise<{ queues?: string[] }>)
+          .then((b) => b.queues ?? [], () => []),
+      ),
+    );
     if (first?.child.exitCode === null) {
       first.child.kill('SIGINT');
       await first.exited;
     }
     await db?.drop();
     await rm(mailDir, { recursive: true, force: true });
-    await deleteEventTopology((await testInfra()).amqpUrl, exchange, platformQueues(exchange));
+    await deleteEventTopology((await testInfra()).amqpUrl, exchange, [...new Set([...platformQueues(exchange), ...named.flat()])]);
   });
 
   it('when a setting is given to npm start, then the service reading it gets it (rate limit 5 per minute)', async () => {
@@ -202,7 +211,7 @@ describe('launchPlatform with supervision', () => {
   afterAll(async () => {
     await platform?.stop();
     await db?.drop();
-    await deleteEventTopology((await testInfra()).amqpUrl, exchange, platformQueues(exchange));
+    await deleteEventTopology((await testInfra()).amqpUrl, exchange, platform?.queues() ?? platformQueues(exchange));
   });
 
   /** Kills the running domains-svc with SIGKILL and waits until a new one is ready. */

@@ -41,4 +41,10 @@ describe('operator endpoints are on the admin listener, not the public port', ()
     expect(await ready.json()).toMatchObject({ status: 'ok', checks: { database: 'ok' } });
     expect((await fetch(`${admin}/portal/domains`)).status).toBe(404);
   });
+
+  it("when domains-svc is ready, then its answer names every queue its consumers declared (a test run's clean-up deletes them)", async () => {
+    const ready = (await (await fetch(`${sys.adminUrls['domains-svc']}/health/ready`)).json()) as { queues: string[] };
+    // Its default consumer (subscription events) and its named one (merchant events), each with retry and parked queues.
+    expect(ready.queues).toEqual(expect.arrayContaining([`${sys.exchange}.domains-svc`, `${sys.exchange}.domains-svc.merchants`, `${sys.exchange}.domains-svc.merchants.parked`]));
+  });
 });

@@ -18,6 +18,8 @@ export interface AdminAppOptions {
   readiness?: Record<string, HealthCheck>;
   /** Served at /metrics (a prom-client Registry fits). */
   metrics?: { contentType: string; metrics(): Promise<string> };
+  /** The broker queues this process's consumers declared: named in the ready answer, for operators and for a test run's clean-up. */
+  queues?: string[];
 }
 
 /**
@@ -33,7 +35,7 @@ export function livenessRouter(): Router {
 }
 
 /** /health/ready (503 in the envelope) unless every dependency answers; names each dependency, so operators only. */
-export function readinessRouter(readiness: Record<string, HealthCheck>): Router {
+export function readinessRouter(readiness: Record<string, HealthCheck>, about: Record<string, unknown> = {}): Router {
   const router = Router();
   router.get('/health/ready', async (_req, res) => {
     const checks: Record<string, string> = {};
@@ -47,7 +49,7 @@ export function readinessRouter(readiness: Record<string, HealthCheck>): Router 
         checks[name] = 'down';
       }
     }
-    if (ok) return void res.json({ status: 'ok', checks });
+    if (ok) return void res.json({ status: 'ok', checks, ...about });
     sendError(res, errorObject('SERVICE.UNAVAILABLE', 'A dependency of this service is down.', { checks }));
   });
   return router;
@@ -68,7 +70,7 @@ const plainExpress = (): Express => {
 export function buildAdminApp(options: AdminAppOptions): Express {
   const app = plainExpress();
   app.use(livenessRouter());
-  app.use(readinessRouter(options.readiness ?? {}));
+  app.use(readinessRouter(options.readiness ?? {}, options.queues ? { queues: options.queues } : {}));
   const metrics = options.metrics;
   if (metrics) {
     app.get('/metrics', async (_req, res) => {

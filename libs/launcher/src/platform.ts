@@ -70,6 +70,8 @@ export interface Platform {
   /** Starts (or starts again) one process with the shared env plus extra; waits until it is ready. */
   start(name: ProcessName, extraEnv?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
   stop(): Promise<void>;
+  /** Every broker queue the platform's consumers declared (as their ready answers named them): what a test run deletes when it ends. */
+  queues(): string[];
   /** Runs the gateway's admin CLI with --json and returns its one JSON object. */
   admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
 }
@@ -170,8 +172,13 @@ interface ProcessSetOptions {
 /** How long a child's clean exit waits for the launcher's own stop signal before it counts as a death. */
 const CLEAN_EXIT_GRACE_MS = 500;
 
-function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' | 'stop'> {
+function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' | 'stop' | 'queues'> {
   const processes = new Map<ProcessName, ManagedProcess>();
+  const declared = new Set<string>();
+  const ready = async (name: ProcessName, proc: ManagedProcess) => {
+    const answer = (await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`)) as { queues?: unknown } | undefined;
+    if (Array.isArray(answer?.queues)) for (const q of answer.queues) if (typeof q === 'string') declared.add(q);
+  };
   let stopping = false;
   const restarts = new Map<ProcessName, { attempt: number; timer?: NodeJS.Timeout }>();
 
@@ -190,7 +197,7 @@ function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' 
     state.timer = setTimeout(() => {
       if (stopping) return;
       const again = spawnOne(name, extraEnv);
-      waitUntilReady(again, `${o.adminUrls[name]}/health/ready`).then(
+      ready(name, again).then(
         () => o.log(`[launcher] ${name} is back`),
         (err: unknown) => o.log(`[launcher] ${name} did not come back: ${(err as Error).message.split('\n')[0]}`),
       );
@@ -217,9 +224,10 @@ function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' 
       clearTimeout(restarts.get(name)?.timer);
       await processes.get(name)?.stop();
       const proc = spawnOne(name, extraEnv);
-      await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`);
+      await ready(name, proc);
       return proc;
     },
+    queues: () => [...declared],
     async stop() {
       stopping = true;
       for (const r of restarts.values()) clearTimeout(r.timer);
@@ -253,7 +261,9 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     return name === 'consent-svc' ? { ...own, RECORD_SIGNING_KEYS: keys.recordSigningKeys } : own;
   };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { processes, start, stop } = processSet({ distDir, adminUrls, envOf, launch: options, log });
+  const { processes, start, stop, queues: declared } = processSet({ distDir, adminUrls, envOf, launch: options, log });
+  // What the services named, and the default consumer queues of each in case one never got to say.
+  const queues = () => [...new Set([...(env.EVENTS_EXCHANGE ? platformQueues(env.EVENTS_EXCHANGE) : []), ...declared()])];
 
   try {
     // Services first (they migrate their own schemas), the gateway last.
@@ -263,5 +273,5 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     await stop();
     throw err;
   }
-  return { urls, adminUrls, env, keys, processes, start, stop, admin: (...args) => runAdmin(distDir, env, args) };
+  return { urls, adminUrls, env, keys, processes, start, stop, queues, admin: (...args) => runAdmin(distDir, env, args) };
 }

@@ -81,11 +81,11 @@ export function startProcess(options: StartProcessOptions): ManagedProcess {
 }
 
 /**
- * Polls url until it answers 2xx from our child, the child exits, or the deadline passes. An
+ * Polls url until it answers 2xx from our child (returns its JSON body), the child exits, or the deadline passes. An
  * answer counts only while the child runs and (where the machine tells, Linux) holds the
  * listening socket itself: another process on the port (e.g. a first `npm start`) is not it.
  */
-export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutMs = 20_000): Promise<void> {
+export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutMs = 20_000): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
   // An explicit port (what the launcher always uses); the default one is not checked.
   const port = Number(new URL(url).port) || undefined;
@@ -97,10 +97,10 @@ export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutM
     try {
       // A listener that accepts but never answers must not outlast the deadline.
       const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, Math.min(2_000, deadline - Date.now()))) });
-      void res.body?.cancel();
+      const body: unknown = res.ok ? await res.json().catch(() => undefined) : void (await res.body?.cancel());
       const running = proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid !== undefined;
       if (res.ok && running) {
-        if (port === undefined || (await listensOn(proc.child.pid!, port)) !== false) return;
+        if (port === undefined || (await listensOn(proc.child.pid!, port)) !== false) return body;
         foreign = true;
       }
     } catch {

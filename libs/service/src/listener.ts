@@ -74,9 +74,9 @@ function publicDispatcher(
 }
 
 /** The operator listener (admin port): liveness, readiness (database and broker) and /metrics. */
-export function adminListener<DB>(runtime: Pick<ServiceRuntime<DB, unknown>, 'logger' | 'db' | 'amqp' | 'metrics'>): RequestListener {
+export function adminListener<DB>(runtime: Pick<ServiceRuntime<DB, unknown>, 'logger' | 'db' | 'amqp' | 'metrics'>, queues: string[]): RequestListener {
   const { logger, db, amqp, metrics } = runtime;
-  return buildAdminApp({ logger, readiness: { database: () => ping(db as Kysely<unknown>), broker: () => amqp.ready(1_000) }, metrics: metrics.registry });
+  return buildAdminApp({ logger, readiness: { database: () => ping(db as Kysely<unknown>), broker: () => amqp.ready(1_000) }, metrics: metrics.registry, queues });
 }
 
 interface Serving<R extends RouteSpec> {

@@ -42,7 +42,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     const server = await listenServer(createHttpServer(serviceListener(definition, context, runtime)), options.port ?? port, host);
     started.push('http', () => closeServer(server));
     // Last: an admin /health/ready that answers means the public port is listening too.
-    const adminServer = await listenServer(createHttpServer(adminListener(runtime)), options.adminPort ?? adminPort, adminHost);
+    const adminServer = await listenServer(createHttpServer(adminListener(runtime, queues)), options.adminPort ?? adminPort, adminHost);
     started.push('admin http', () => closeServer(adminServer));
     logger.info({ port: serverPort(server), adminPort: serverPort(adminServer) }, 'listening');
     let stopping: Promise<void> | undefined;

@@ -51,11 +51,11 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
   const db = await createTestDatabase('system');
   const smtp = await startSmtpServer({ folder: path.join(dir, 'mail') });
   const exchange = uniqueName('events');
-  const end = async () => {
+  const end = async (queues = platformQueues(exchange)) => {
     await smtp.close();
     await db.drop();
     // The services declared the exchange, its unrouted exchange and queue, and their consumers' queues.
-    await deleteEventTopology(amqpUrl, exchange, platformQueues(exchange));
+    await deleteEventTopology(amqpUrl, exchange, queues);
     await rm(dir, { recursive: true, force: true });
   };
   const distDir = process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
@@ -72,7 +72,7 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     try {
       await platform.stop();
     } finally {
-      await end();
+      await end(platform.queues());
     }
   };
 }

@@ -1,6 +1,6 @@
 import { act, arrange, createTestDatabase, deleteEventTopology, mailboxIn, startSmtpServer, testInfra, uniqueName, type ApiResponse, type Mailbox } from '@platform/testing';
 import { Client } from 'pg';
-import { launchPlatform, platformQueues, runAdmin, type Platform, type ProcessName } from '@platform/launcher';
+import { launchPlatform, runAdmin, type Platform, type ProcessName } from '@platform/launcher';
 import { sharedPlatform } from './shared-platform';
 
 export interface Partner {
@@ -109,7 +109,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<OwnSyste
       await db.drop();
     } finally {
       // The services declared the exchange, its unrouted exchange and queue, and their consumers' queues.
-      await deleteEventTopology(amqpUrl, exchange, platformQueues(exchange));
+      await deleteEventTopology(amqpUrl, exchange, platform.queues());
     }
   };
   const system = systemOf({ urls: platform.urls, adminUrls: platform.adminUrls, exchange, smtp, databaseUrl: db.url, admin: platform.admin, closeRest });
