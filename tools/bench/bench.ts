@@ -68,9 +68,10 @@ async function main() {
       PUBLIC_RATE_LIMIT_PER_ADDRESS: '100000000',
       PUBLIC_RATE_LIMIT_PER_PROPERTY: '100000000',
       EVENTS_EXCHANGE: `${dbName}.events`,
-      // e.g. BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every service during the run.
       ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     },
+    // e.g. BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every process during the run.
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
   const ceiling = await startCeiling();
   const nginx = !ONLY || ONLY.test('nginx get by id') ? await startNginx(platform.urls['domains-svc'], await freePort()) : undefined;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { consentPublicRoutes, consentRecordRoutes } from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
@@ -5,6 +6,7 @@ import { migrations } from './db/migrations';
 import { SCHEMA, type ConsentDb } from './db/tables';
 import type { ConsentContext } from './domain/context';
 import { GeoIp } from './domain/geoip';
+import { LiveProperties, LIVE_PROPERTY_TTL_MS } from './domain/live-properties';
 import { propertyHostnameLookup } from './domain/receipts.service';
 import { RecordSigner, signingKeysSchema } from './domain/record-signer';
 import { domainEventsConsumer } from './events/domain-events.consumer';
@@ -15,6 +17,8 @@ const consentConfig = {
   ...mailConfig,
   /** A JWKS of Ed25519 private keys: the first signs records, every one is published (a retired key stays listed). */
   RECORD_SIGNING_KEYS: signingKeysSchema,
+  /** How long a live property is remembered for receipts (0: never): a deletion reaches receipts this much after the projection. */
+  LIVE_PROPERTY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(LIVE_PROPERTY_TTL_MS),
 };
 
 const routes = [...consentRecordRoutes, ...consentPublicRoutes];
@@ -33,6 +37,7 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
     db,
     geo: new GeoIp(),
     signer: new RecordSigner(config.RECORD_SIGNING_KEYS),
+    properties: new LiveProperties(db, config.LIVE_PROPERTY_CACHE_MS),
     domainEvents: domainEventsConsumer(),
     mailer: createMailTransport(config),
   }),

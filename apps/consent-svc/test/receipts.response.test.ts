@@ -95,7 +95,7 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     expect([res.status, res.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
   });
 
-  it('when the same nonce comes again (a replay), then 409 RECEIPT.REPLAYED and only the first record is stored', async () => {
+  it('when the same nonce comes again (a replay), then 400 RECEIPT.REPLAYED and only the first record is stored', async () => {
     const p = c.partner();
     const domain = await c.domain(p.id);
     const origin = `https://${domain.hostname}`;
@@ -103,7 +103,7 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     const first = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ nonce }) });
     const again = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ nonce, categories: { functional: false, analytics: false, marketing: false } }) });
     expect(first.status).toBe(201);
-    expect([again.status, again.body]).toEqual([409, envelope('RECEIPT.REPLAYED', 409)]);
+    expect([again.status, again.body]).toEqual([400, envelope('RECEIPT.REPLAYED', 400)]);
     expect((await stored(domain.property_id)).map((r) => r.id)).toEqual([first.body.result.receipt_id]);
   });
 

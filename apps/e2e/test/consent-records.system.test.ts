@@ -25,17 +25,18 @@ describe('consent records through the gateway (records:read), made by consent-sv
     const created = (await sys.arrange(who, 'POST', '/portal/domains', body)).body.result as { id: string; hostname: string; instance_property_id: string };
     return { id: created.id, hostname: created.hostname, property_id: created.instance_property_id };
   };
+  const receipt = () => ({
+    receipt_type: 'COOKIE_CONSENT',
+    subject: visitorToken(),
+    consent_revision: 'r1',
+    categories: { functional: true, analytics: false, marketing: false },
+    widget_version: '1.0.0',
+    nonce: visitorToken(),
+  });
   /** A receipt from a page on the domain, once consent-svc has learned the property from domains-svc's events. */
-  const accept = (domain: { hostname: string; property_id: string }) =>
+  const accept = (domain: { hostname: string; property_id: string }, body: Record<string, unknown> = receipt()) =>
     waitFor(async () => {
-      const res = await widget('POST', `/widget/v1/properties/${domain.property_id}/receipts`, `https://${domain.hostname}`, {
-        receipt_type: 'COOKIE_CONSENT',
-        subject: visitorToken(),
-        consent_revision: 'r1',
-        categories: { functional: true, analytics: false, marketing: false },
-        widget_version: '1.0.0',
-        nonce: visitorToken(),
-      });
+      const res = await widget('POST', `/widget/v1/properties/${domain.property_id}/receipts`, `https://${domain.hostname}`, body);
       return res.status === 201 ? (res.body.result as Record<string, unknown>) : undefined;
     }, { what: 'consent-svc to know the property' });
 
@@ -74,5 +75,23 @@ describe('consent records through the gateway (records:read), made by consent-sv
     expect([list.status, list.body.result]).toEqual([200, []]);
     const one = await sys.call(other, 'GET', `/portal/instance/company/records/${String(record.receipt_id)}?domain_id=${domain.id}`);
     expect([one.status, one.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
+  });
+
+  it('when a receipt is replayed, malformed or oversized, then 400 RECEIPT.REPLAYED, 400 VALIDATION.INVALID or 413, and only the first record is stored', async () => {
+    const domain = await createDomain(partner);
+    const first = receipt();
+    await accept(domain, first);
+    const post = (body: unknown) => widget('POST', `/widget/v1/properties/${domain.property_id}/receipts`, `https://${domain.hostname}`, body);
+
+    const replayed = await post({ ...first, subject: visitorToken() });
+    expect([replayed.status, replayed.body]).toEqual([400, envelope('RECEIPT.REPLAYED', 400)]);
+    const malformed = await post({ ...receipt(), receipt_type: 'COOKIES', categories: 'all' });
+    expect([malformed.status, malformed.body]).toEqual([400, envelope('VALIDATION.INVALID', 400)]);
+    const oversized = await post({ ...receipt(), subject_data: { note: 'x'.repeat(64 * 1024) } });
+    expect(oversized.status).toBe(413);
+    expect(oversized.body.error).toMatchObject({ status: 413 });
+
+    const stored = await sys.call(partner, 'GET', `/portal/instance/company/records?domain_id=${domain.id}`);
+    expect(stored.body.result).toHaveLength(1);
   });
 });

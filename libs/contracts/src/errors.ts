@@ -18,7 +18,7 @@ export const ERROR_CATALOGUE = {
   'IDEMPOTENCY.KEY_REUSED': { status: 409, message: 'This Idempotency-Key was already used with another request.' },
   'IDEMPOTENCY.IN_PROGRESS': { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry later.' },
   'WIDGET.ORIGIN_NOT_ALLOWED': { status: 403, message: "The request's Origin is not the property's hostname or one of its subdomains." },
-  'RECEIPT.REPLAYED': { status: 409, message: 'A receipt with this nonce was already recorded.' },
+  'RECEIPT.REPLAYED': { status: 400, message: 'A receipt with this nonce was already recorded.' },
   'REQUEST.TOO_LARGE': { status: 413, message: 'The request body is too large.' },
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { status: 415, message: 'The request body must be application/json.' },
   'REQUEST.HEADERS_TOO_LARGE': { status: 431, message: 'The request headers are too large.' },

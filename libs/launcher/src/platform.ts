@@ -54,6 +54,8 @@ export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
   envFor?: Partial<Record<ProcessName, NodeJS.ProcessEnv>>;
   inheritOutput?: boolean;
+  /** Extra arguments for node itself in every process, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] (not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
   /** Where supervision reports (default: stderr). */
   log?: (line: string) => void;
 }
@@ -211,6 +213,7 @@ function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | 'start' 
       script: path.join(o.distDir, 'apps', name, 'main.js'),
       env: { ...o.envOf(name), ...o.launch.envFor?.[name], ...extraEnv },
       inheritOutput: o.launch.inheritOutput,
+      nodeArgs: o.launch.nodeArgs,
     });
     processes.set(name, proc);
     const startedAt = Date.now();

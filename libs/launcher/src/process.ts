@@ -19,6 +19,8 @@ export interface StartProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Echo the child's output on ours (npm start) instead of only keeping a tail (tests). */
   inheritOutput?: boolean;
+  /** Arguments for node before the script (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 const TAIL_LINES = 200;
@@ -40,7 +42,7 @@ const children = (holder[CHILDREN] ??= (() => {
 })());
 
 export function startProcess(options: StartProcessOptions): ManagedProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', options.script], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...(options.nodeArgs ?? []), options.script], {
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

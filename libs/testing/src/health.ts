@@ -6,7 +6,7 @@ import { startTestService } from './service';
 
 /**
  * Starts a service on the chassis and checks what every service must do: live, and on its admin
- * listener only ready (database and broker) and metrics, the 404 envelope, its schema migrated with the chassis tables,
+ * listener only ready (database and broker, naming its queues) and metrics, the 404 envelope, its schema migrated with the chassis tables,
  * and its role able to use that schema only.
  */
 export async function expectChassisService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(definition: ServiceDefinition<DB, X, R, Ctx>, env: NodeJS.ProcessEnv = {}): Promise<void> {
@@ -16,7 +16,8 @@ export async function expectChassisService<DB, X extends z.ZodRawShape, R extend
     expect((await fetch(`${t.adminUrl}/health/live`)).status).toBe(200);
     const ready = await fetch(`${t.adminUrl}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', broker: 'ok' } });
+    // The queues its consumers declared are named too (what a test run's clean-up deletes).
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', broker: 'ok' }, queues: t.service.queues });
     const metrics = await (await fetch(`${t.adminUrl}/metrics`)).text();
     expect(metrics).toContain(`process_cpu_user_seconds_total{service="${definition.name}"}`);
     for (const operatorOnly of ['/metrics', '/health/ready']) expect((await fetch(`${t.url}${operatorOnly}`)).status).toBe(404);

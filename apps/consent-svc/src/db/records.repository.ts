@@ -16,7 +16,7 @@ export interface RecordFilters {
   receiptStatus?: ReceiptStatus;
 }
 
-/** Stores a signed record; the same nonce on the property again is 409 RECEIPT.REPLAYED (nothing stored). */
+/** Stores a signed record; the same nonce on the property again is 400 RECEIPT.REPLAYED (nothing stored). */
 export async function insertRecord(db: Kysely<ConsentDb>, where: { partnerId: string; domainId: string; nonce: string }, record: UnsignedConsentRecord, signature: string) {
   try {
     await db

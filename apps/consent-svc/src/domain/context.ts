@@ -2,6 +2,7 @@ import type { Kysely } from '@platform/db';
 import type { ConsumerSpec } from '@platform/service';
 import type { ConsentDb } from '../db/tables';
 import type { GeoIp } from './geoip';
+import type { LiveProperties } from './live-properties';
 import type { RecordSigner } from './record-signer';
 
 /** What consent-svc's handlers, consumer and jobs are built from. */
@@ -9,5 +10,6 @@ export interface ConsentContext {
   db: Kysely<ConsentDb>;
   geo: GeoIp;
   signer: RecordSigner;
+  properties: LiveProperties;
   domainEvents: ConsumerSpec<ConsentDb>;
 }

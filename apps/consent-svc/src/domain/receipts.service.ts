@@ -6,6 +6,7 @@ import { insertRecord } from '../db/records.repository';
 import type { ConsentDb } from '../db/tables';
 import type { Kysely } from '@platform/db';
 import { buildRecord } from './consent-record';
+import type { LiveProperties } from './live-properties';
 import type { ConsentContext } from './context';
 import { allowedOrigin } from './widget-origin';
 
@@ -15,8 +16,8 @@ export async function propertyHostnameLookup(db: Kysely<ConsentDb>, propertyId: 
 }
 
 /** The property a widget request names, when it exists and the request comes from its site; answers the allowed origin too. */
-export async function widgetProperty(db: Kysely<ConsentDb>, propertyId: string, req: IncomingMessage): Promise<{ property: PropertyRow; origin: string }> {
-  const property = await findLiveProperty(db, propertyId);
+export async function widgetProperty(properties: LiveProperties, propertyId: string, req: IncomingMessage): Promise<{ property: PropertyRow; origin: string }> {
+  const property = await properties.find(propertyId);
   if (!property) throw notFound('property');
   return { property, origin: allowedOrigin(req, property) };
 }
@@ -33,7 +34,7 @@ export async function recordReceipt(
   const { property, body } = input;
   const place = ctx.geo.lookup(input.visitorAddress);
   const record = buildRecord({ property, body, place, subjectData: input.subjectData, now: new Date() });
-  const signature = await ctx.signer.sign(record);
+  const signature = ctx.signer.sign(record);
   await insertRecord(db, { partnerId: property.partner_id, domainId: property.domain_id, nonce: body.nonce }, record, signature);
   return { ...record, signature };
 }

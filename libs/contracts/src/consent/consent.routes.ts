@@ -43,7 +43,7 @@ export const consentPublicRoutes = [
     method: 'post',
     path: '/widget/v1/properties/{propertyId}/receipts',
     summary: "Record a visitor's choice as a signed consent record",
-    description: `${ORIGIN} The same \`nonce\` again answers 409 RECEIPT.REPLAYED and stores nothing.`,
+    description: `${ORIGIN} The same \`nonce\` again answers 400 RECEIPT.REPLAYED and stores nothing.`,
     params: propertyIdParamsSchema,
     body: receiptBodySchema,
     response: resultOf(consentRecordSchema),
