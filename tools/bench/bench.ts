@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { InternalTokenMinter } from '@platform/auth';
 import { PERMISSIONS } from '@platform/contracts';
 import { freePort, launchPlatform } from '@platform/launcher';
+import { printWidgetSizes } from './widget-size';
 import { deleteEventTopology } from '@platform/messaging';
 import { contentionTable, runContentionBench } from './contention';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
@@ -223,6 +224,7 @@ async function main() {
       // One webhook latency run creates domains at a steady rate: the same lag at that load.
       await printProjectionLag(databaseUrl, 'wh%.bench.example.com', `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`);
     }
+    if (!ONLY || ONLY.test('widget size')) printWidgetSizes(path.resolve(__dirname, '..', '..'));
     // A revalidation's 304 is its success (autocannon counts it as non-2xx).
     const failures = results.filter((r) => (r.non2xx > 0 && !r.name.endsWith('(304)')) || r.errors > 0);
     if (failures.length) console.log(`\nWARNING: non-2xx or errors in: ${failures.map((r) => r.name).join(', ')}`);
