@@ -13,6 +13,7 @@ import { contentionTable, runContentionBench } from './contention';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
 import { sampleDomainIds, seedDomains } from './seed';
 import { runWebhookBench, type WebhookBenchRow } from './webhooks';
+import { runReminderBench } from './reminders';
 import { fairShareEnv, nginxScenario, printAnchor, runNoisyNeighbour, startNginx } from './fairness';
 import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
@@ -221,6 +222,12 @@ async function main() {
       for (const r of webhookRows) console.log(`| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`);
       // One webhook latency run creates domains at a steady rate: the same lag at that load.
       await printProjectionLag(databaseUrl, 'wh%.bench.example.com', `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`);
+    }
+    if (!ONLY || ONLY.test('reminders')) {
+      console.log('\nactivation reminders...');
+      const reminderRows = await runReminderBench(platform, databaseUrl);
+      console.log('\n| activation reminders | measured |\n|---|---|');
+      for (const r of reminderRows) console.log(`| ${r.name} | ${r.value} |`);
     }
     // A revalidation's 304 is its success (autocannon counts it as non-2xx).
     const failures = results.filter((r) => (r.non2xx > 0 && !r.name.endsWith('(304)')) || r.errors > 0);

@@ -26,48 +26,47 @@ export async function findPropertiesWithDueReminders(db: Kysely<DomainsDb>, now:
 }
 
 /**
- * The property's domain and owner, its row locked FOR UPDATE: the lock the widget's activation
- * (its conditional UPDATE) and the domain's deletion take too, so a reminder commits either
- * before them or sees their result. SKIP LOCKED: a domain another runner (or a request) holds is
- * left for a later run. Undefined when locked or gone.
+ * The properties' domains and owners, their rows locked FOR UPDATE: the lock the widget's
+ * activation (its conditional UPDATE) and the domain's deletion take too, so a reminder commits
+ * either before them or sees their result. SKIP LOCKED: a domain another runner (or a request)
+ * holds is left out, for a later run; so is a deleted one.
  */
-export async function lockReminderDomain(trx: Kysely<DomainsDb>, propertyId: string) {
+export async function lockReminderDomains(trx: Kysely<DomainsDb>, propertyIds: string[]) {
   return trx
     .selectFrom('domains as d')
     .innerJoin('companies as c', 'c.id', 'd.company_id')
     .select(['d.id', 'd.partner_id', 'd.hostname', 'd.status', 'd.activated_at', 'd.property_id', 'c.owner_email', 'c.owner_first_name'])
-    .where('d.property_id', '=', propertyId)
+    .where('d.property_id', 'in', propertyIds)
     .forUpdate('d')
     .skipLocked()
-    .executeTakeFirst();
+    .execute();
 }
-export type ReminderDomain = NonNullable<Awaited<ReturnType<typeof lockReminderDomain>>>;
+export type ReminderDomain = Awaited<ReturnType<typeof lockReminderDomains>>[number];
 
-/** The property's pending reminders, earliest day first. */
-export async function pendingReminders(trx: Kysely<DomainsDb>, propertyId: string) {
+/** The properties' pending reminders, per property earliest day first (their domains are locked by the caller). */
+export async function pendingReminders(trx: Kysely<DomainsDb>, propertyIds: string[]) {
   return trx
     .selectFrom('activation_reminders')
-    .select(['day', 'property_created_at'])
-    .where('property_id', '=', propertyId)
+    .select(['property_id', 'day', 'property_created_at'])
+    .where('property_id', 'in', propertyIds)
     .where(pending)
+    .orderBy('property_id')
     .orderBy('day')
     .forUpdate()
     .execute();
 }
 
-/** Marks the days emitted; only rows still pending change (the caller checks the count). */
-export async function markRemindersEmitted(trx: Kysely<DomainsDb>, propertyId: string, days: number[], at: Date): Promise<number> {
-  const result = await trx
-    .updateTable('activation_reminders')
-    .set({ emitted_at: at })
-    .where('property_id', '=', propertyId)
-    .where('day', 'in', days)
-    .where(pending)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+/** Marks (property, day) pairs emitted; only rows still pending change (the caller checks the count). */
+export async function markRemindersEmitted(trx: Kysely<DomainsDb>, reminders: { property_id: string; day: number }[], at: Date): Promise<number> {
+  const { rows } = await sql<{ property_id: string }>`
+    UPDATE activation_reminders r SET emitted_at = ${at}
+    FROM UNNEST(${reminders.map((x) => x.property_id)}::uuid[], ${reminders.map((x) => x.day)}::int[]) AS e(property_id, day)
+    WHERE r.property_id = e.property_id AND r.day = e.day AND r.emitted_at IS NULL AND r.cancelled_at IS NULL
+    RETURNING r.property_id`.execute(trx);
+  return rows.length;
 }
 
-/** An activated property: its pending reminders are never sent. */
-export async function cancelPendingReminders(trx: Kysely<DomainsDb>, propertyId: string, at: Date) {
-  await trx.updateTable('activation_reminders').set({ cancelled_at: at }).where('property_id', '=', propertyId).where(pending).execute();
+/** Activated properties: their pending reminders are never sent. */
+export async function cancelPendingReminders(trx: Kysely<DomainsDb>, propertyIds: string[], at: Date) {
+  await trx.updateTable('activation_reminders').set({ cancelled_at: at }).where('property_id', 'in', propertyIds).where(pending).execute();
 }

@@ -1,18 +1,18 @@
-import { DOMAIN_EVENTS, type EventPayload } from '@platform/contracts';
+import { DOMAIN_EVENTS } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import type { JobDefinition } from '@platform/jobs';
 import { enqueueMail } from '@platform/mail';
 import {
   cancelPendingReminders,
   findPropertiesWithDueReminders,
-  lockReminderDomain,
+  lockReminderDomains,
   markRemindersEmitted,
   pendingReminders,
   type ReminderDomain,
 } from '../db/activation-reminders.repository';
 import type { DomainsDb } from '../db/tables';
 import { ACTIVATABLE_STATUSES } from '../db/widget.repository';
-import { writeDomainEvents } from '../events/domain-events.writer';
+import { writeDomainEventBatch } from '../events/domain-events.writer';
 import { activationReminderMail } from './activation-reminder-mail';
 import { widgetScript } from './widget';
 
@@ -31,8 +31,8 @@ const REMINDER_EVENTS: Record<number, string> = {
   30: DOMAIN_EVENTS.reminderDay30,
 };
 
-/** Properties handled per statement that looks for due reminders. */
-const BATCH = 200;
+/** Properties looked for and locked per transaction. */
+const BATCH = 100;
 
 export function approvalUrl(template: string, domain: Pick<ReminderDomain, 'id' | 'property_id' | 'hostname'>): string {
   const values: Record<string, string> = { property_id: domain.property_id, domain_id: domain.id, domain_name: domain.hostname };
@@ -42,40 +42,52 @@ export function approvalUrl(template: string, domain: Pick<ReminderDomain, 'id' 
 /** Not yet activated: the statuses a first widget view activates from, and never activated before. */
 const awaitsActivation = (domain: ReminderDomain) => (ACTIVATABLE_STATUSES as readonly string[]).includes(domain.status) && domain.activated_at === null;
 
-/**
- * One property's due reminders, in one transaction under its domain's row lock: each due day's
- * event (outbox) and owner e-mail (mail queue), earliest day first, and the rows marked emitted.
- * An activated property's pending reminders are cancelled instead. Answers how many were emitted.
- */
-async function emitPropertyReminders(db: Kysely<DomainsDb>, propertyId: string, now: Date, settings: ActivationReminderSettings): Promise<number | 'locked'> {
-  return inTransaction(db, async (trx) => {
-    const domain = await lockReminderDomain(trx, propertyId);
-    // Held by another runner or a request (a later run sees it), or deleted (its reminders went with it).
-    if (!domain) return 'locked';
-    const pending = await pendingReminders(trx, propertyId);
-    if (!awaitsActivation(domain)) {
-      if (pending.length > 0) await cancelPendingReminders(trx, propertyId, now);
-      return 0;
-    }
-    const due = pending.filter((r) => r.property_created_at.getTime() + r.day * settings.dayMs <= now.getTime()).map((r) => r.day);
-    if (due.length === 0) return 0;
-    // Under the domain's lock nobody else marks these rows; the count guards the once anyway.
-    if ((await markRemindersEmitted(trx, propertyId, due, now)) !== due.length) throw new Error(`activation reminders of ${propertyId} changed under the lock`);
+/** The spec's params of a property's reminders (the same for every day). */
+function reminderParams(domain: ReminderDomain, settings: ActivationReminderSettings) {
+  return {
+    property_id: domain.property_id,
+    email: domain.owner_email,
+    ...(domain.owner_first_name ? { first_name: domain.owner_first_name } : {}),
+    website_url: `https://${domain.hostname}`,
+    domain_name: domain.hostname,
+    widget_embed_code: widgetScript(settings.widgetBaseUrl, domain.property_id),
+    approval_url: approvalUrl(settings.approvalUrlTemplate, domain),
+  };
+}
 
-    const params = {
-      property_id: domain.property_id,
-      email: domain.owner_email,
-      ...(domain.owner_first_name ? { first_name: domain.owner_first_name } : {}),
-      website_url: `https://${domain.hostname}`,
-      domain_name: domain.hostname,
-      widget_embed_code: widgetScript(settings.widgetBaseUrl, domain.property_id),
-      approval_url: approvalUrl(settings.approvalUrlTemplate, domain),
-    };
-    const events: EventPayload[] = due.map((day) => ({ event: REMINDER_EVENTS[day], params }));
-    await writeDomainEvents(trx, domain.partner_id, domain.id, events);
+/**
+ * Some properties' due reminders, in one transaction under their domains' row locks: each due
+ * day's event (outbox) and owner e-mail (mail queue), each property's days earliest first, and
+ * the rows marked emitted. Activated properties' pending reminders are cancelled instead.
+ * Answers how many were emitted and which properties were locked elsewhere (or deleted).
+ */
+async function emitBatch(db: Kysely<DomainsDb>, propertyIds: string[], now: Date, settings: ActivationReminderSettings) {
+  return inTransaction(db, async (trx) => {
+    const domains = await lockReminderDomains(trx, propertyIds);
+    const held = new Set(domains.map((d) => d.property_id));
+    const skipped = propertyIds.filter((id) => !held.has(id));
+    if (domains.length === 0) return { emitted: 0, skipped };
+
+    const activated = domains.filter((d) => !awaitsActivation(d)).map((d) => d.property_id);
+    if (activated.length > 0) await cancelPendingReminders(trx, activated, now);
+    const waiting = new Map(domains.filter(awaitsActivation).map((d) => [d.property_id, d]));
+    if (waiting.size === 0) return { emitted: 0, skipped };
+    const due = (await pendingReminders(trx, [...waiting.keys()])).filter((r) => r.property_created_at.getTime() + r.day * settings.dayMs <= now.getTime());
+    if (due.length === 0) return { emitted: 0, skipped };
+    // Under the domains' locks nobody else marks these rows; the count guards the once anyway.
+    if ((await markRemindersEmitted(trx, due, now)) !== due.length) throw new Error('activation reminders changed under their domains\' locks');
+
+    const sends = due.map((r) => {
+      const domain = waiting.get(r.property_id)!;
+      return { domain, day: r.day, params: reminderParams(domain, settings) };
+    });
+    await writeDomainEventBatch(
+      trx,
+      sends.map(({ domain, day, params }) => ({ partnerId: domain.partner_id, domainId: domain.id, payload: { event: REMINDER_EVENTS[day], params } })),
+    );
     await enqueueMail<DomainsDb>(
       trx,
-      due.map((day) =>
+      sends.map(({ domain, day, params }) =>
         activationReminderMail({
           partnerId: domain.partner_id,
           to: domain.owner_email,
@@ -88,29 +100,27 @@ async function emitPropertyReminders(db: Kysely<DomainsDb>, propertyId: string, 
         }),
       ),
     );
-    return due.length;
+    return { emitted: sends.length, skipped };
   });
 }
 
 /**
  * Emits every reminder due at `now`, the longest due first, batch after batch until none is
  * left (a run after an outage catches up, each property's days in order) or `signal` aborts.
- * Safe in any number of processes at once: see emitPropertyReminders. Answers how many it emitted.
+ * Safe in any number of processes at once: see emitBatch. Answers how many it emitted.
  */
 export async function emitDueReminders(db: Kysely<DomainsDb>, now: Date, settings: ActivationReminderSettings, signal?: AbortSignal): Promise<number> {
   let emitted = 0;
   // Handled properties have nothing due any more; one locked elsewhere is left to the next run.
-  const locked = new Set<string>();
-  for (;;) {
-    const batch = (await findPropertiesWithDueReminders(db, now, settings.dayMs, BATCH + locked.size)).filter((id) => !locked.has(id)).slice(0, BATCH);
-    if (batch.length === 0) return emitted;
-    for (const propertyId of batch) {
-      if (signal?.aborted) return emitted;
-      const result = await emitPropertyReminders(db, propertyId, now, settings);
-      if (result === 'locked') locked.add(propertyId);
-      else emitted += result;
-    }
+  const skipped = new Set<string>();
+  while (!signal?.aborted) {
+    const batch = (await findPropertiesWithDueReminders(db, now, settings.dayMs, BATCH + skipped.size)).filter((id) => !skipped.has(id)).slice(0, BATCH);
+    if (batch.length === 0) break;
+    const result = await emitBatch(db, batch, now, settings);
+    emitted += result.emitted;
+    for (const id of result.skipped) skipped.add(id);
   }
+  return emitted;
 }
 
 /**
