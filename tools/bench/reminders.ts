@@ -17,7 +17,7 @@ const DAY_MS = 1_000;
  * event, owner e-mail, row marked; up to 100 properties per transaction). Other pending reminders (domains the
  * create scenarios made) are cancelled first, so only the seeded ones are counted.
  */
-export async function runReminderBench(platform: Platform, databaseUrl: string, count = Number(process.env.BENCH_REMINDERS ?? 3_000)): Promise<ReminderBenchRow[]> {
+export async function runReminderBench(platform: Platform, databaseUrl: string, count = Number(process.env.BENCH_REMINDERS ?? 10_000)): Promise<ReminderBenchRow[]> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const rows: ReminderBenchRow[] = [];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_REGISTRY, type EventName } from '@platform/contracts';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '@platform/launcher';
+import { startWebhookReceiver, type WebhookReceiver } from '@platform/launcher';
 import { waitFor, type TestSmtpServer } from '@platform/testing';
 import { startSystem, type OwnSystem, type Partner } from './support/system';
 
