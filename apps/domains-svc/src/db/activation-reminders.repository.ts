@@ -58,11 +58,13 @@ export async function pendingReminders(trx: Kysely<DomainsDb>, propertyIds: stri
 
 /** Marks (property, day) pairs emitted; only rows still pending change (the caller checks the count). */
 export async function markRemindersEmitted(trx: Kysely<DomainsDb>, reminders: { property_id: string; day: number }[], at: Date): Promise<number> {
+  // The pairs as one array of "property_id/day" keys: = ANY over the primary key's columns keeps it an index scan.
   const { rows } = await sql<{ property_id: string }>`
-    UPDATE activation_reminders r SET emitted_at = ${at}
-    FROM UNNEST(${reminders.map((x) => x.property_id)}::uuid[], ${reminders.map((x) => x.day)}::int[]) AS e(property_id, day)
-    WHERE r.property_id = e.property_id AND r.day = e.day AND r.emitted_at IS NULL AND r.cancelled_at IS NULL
-    RETURNING r.property_id`.execute(trx);
+    UPDATE activation_reminders SET emitted_at = ${at}
+    WHERE property_id = ANY(${[...new Set(reminders.map((x) => x.property_id))]}::uuid[])
+      AND property_id::text || '/' || day = ANY(${reminders.map((x) => `${x.property_id}/${x.day}`)}::text[])
+      AND ${pending}
+    RETURNING property_id`.execute(trx);
   return rows.length;
 }
 
