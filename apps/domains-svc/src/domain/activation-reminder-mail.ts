@@ -7,7 +7,6 @@ export interface ReminderMailInput {
   firstName?: string;
   day: number;
   hostname: string;
-  websiteUrl: string;
   widgetSnippet: string;
   approvalUrl: string;
 }

@@ -94,7 +94,6 @@ async function emitBatch(db: Kysely<DomainsDb>, propertyIds: string[], now: Date
           firstName: params.first_name,
           day,
           hostname: domain.hostname,
-          websiteUrl: params.website_url,
           widgetSnippet: params.widget_embed_code,
           approvalUrl: params.approval_url,
         }),
