@@ -142,6 +142,9 @@ async function main() {
     curl -H "Authorization: Bearer ${key.key}" -H "Content-Type: application/json" \\
          -d '{"url":"http://127.0.0.1:9000/hooks"}' ${gateway}/portal/webhooks
 
+    Reminders      activation reminders fall due on day 2, 7, 14 and 30 of ACTIVATION_REMINDER_DAY_MS
+                   (${process.env.ACTIVATION_REMINDER_DAY_MS ?? '86400000'} ms); ACTIVATION_REMINDER_DAY_MS=2000 npm start runs them in a minute.
+
   A service that dies is restarted (with back-off; see the [launcher] lines).
   Ctrl+C stops every service.
 `);

@@ -14,6 +14,7 @@ import { contentionTable, runContentionBench } from './contention';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
 import { sampleDomainIds, seedDomains } from './seed';
 import { runWebhookBench, type WebhookBenchRow } from './webhooks';
+import { runReminderBench } from './reminders';
 import { fairShareEnv, nginxScenario, printAnchor, runNoisyNeighbour, startNginx } from './fairness';
 import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
@@ -225,6 +226,12 @@ async function main() {
       await printProjectionLag(databaseUrl, 'wh%.bench.example.com', `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`);
     }
     if (!ONLY || ONLY.test('widget size')) printWidgetSizes(path.resolve(__dirname, '..', '..'));
+    if (!ONLY || ONLY.test('reminders')) {
+      console.log('\nactivation reminders...');
+      const reminderRows = await runReminderBench(platform, databaseUrl);
+      console.log('\n| activation reminders | measured |\n|---|---|');
+      for (const r of reminderRows) console.log(`| ${r.name} | ${r.value} |`);
+    }
     // A revalidation's 304 is its success (autocannon counts it as non-2xx).
     const failures = results.filter((r) => (r.non2xx > 0 && !r.name.endsWith('(304)')) || r.errors > 0);
     if (failures.length) console.log(`\nWARNING: non-2xx or errors in: ${failures.map((r) => r.name).join(', ')}`);

@@ -17,6 +17,7 @@ import { CatalogueView } from './domain/catalogue';
 import { subscriptionHandlers } from './http/subscriptions.handlers';
 import { widgetHandlers } from './http/widget.handlers';
 import { findPropertyHostname } from './db/widget.repository';
+import { activationReminderJob } from './domain/activation-reminders.service';
 
 /** domains-svc's own configuration, beside the chassis' (database, broker, keys, outbox...). */
 const domainsConfig = {
@@ -33,6 +34,10 @@ const domainsConfig = {
   INSTANCE_REGION: z.string().min(1).default('local'),
   SYSTEM_SEGMENT_ID: z.coerce.number().int().min(0).default(1),
   WIDGET_VERSION: z.coerce.number().int().min(1).default(1),
+  /** The length of an activation reminder's "day" (day 2, 7, 14, 30): tests and demos shorten it. */
+  ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
+  /** The reminders' approval_url: {property_id}, {domain_id} and {domain_name} are filled in. */
+  ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
 };
 type DomainsConfig = ServiceConfig & z.infer<z.ZodObject<typeof domainsConfig>>;
 
@@ -75,6 +80,8 @@ export const domainsService: ServiceDefinition<DomainsDb, typeof domainsConfig, 
     ...mailJobs<DomainsDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
     // billing-svc owns the catalogue; each instance refreshes its copy (kept in the database for when billing-svc is away).
     { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
+    // Every instance runs it; the rows and the domain's row lock make each reminder go out once.
+    activationReminderJob({ dayMs: config.ACTIVATION_REMINDER_DAY_MS, widgetBaseUrl: config.WIDGET_BASE_URL, approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL }),
   ],
   closeContext: (ctx) => ctx.mailer.close(),
 };

@@ -71,11 +71,23 @@ export interface Platform {
   processes: Map<ProcessName, ManagedProcess>;
   /** Starts (or starts again) one process with the shared env plus extra; waits until it is ready. */
   start(name: ProcessName, extraEnv?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
+  /**
+   * Starts one more instance of a service on ports of its own (the shared env plus extra), stopped
+   * with the rest; waits until it is ready. Not supervised. For tests of several instances at once.
+   */
+  startInstance(name: ProcessName, extraEnv?: NodeJS.ProcessEnv): Promise<ExtraInstance>;
   stop(): Promise<void>;
   /** Every broker queue the platform's consumers declared (as their ready answers named them): what a test run deletes when it ends. */
   queues(): string[];
   /** Runs the gateway's admin CLI with --json and returns its one JSON object. */
   admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
+}
+
+/** A further instance of a service (startInstance). */
+export interface ExtraInstance {
+  process: ManagedProcess;
+  url: string;
+  adminUrl: string;
 }
 
 /** dist/ of the repository the command runs from (npm scripts and Nx run at the root). */
@@ -276,5 +288,25 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     await stop();
     throw err;
   }
-  return { urls, adminUrls, env, keys, processes, start, stop, queues, admin: (...args) => runAdmin(distDir, env, args) };
+  const extras: ManagedProcess[] = [];
+  const startInstance = async (name: ProcessName, extraEnv: NodeJS.ProcessEnv = {}): Promise<ExtraInstance> => {
+    const service = SERVICES.find((s) => s.name === name)!;
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const proc = startProcess({
+      name: `${name}#${extras.length + 2}`,
+      script: path.join(distDir, 'apps', name, 'main.js'),
+      env: { ...envOf(name), ...options.envFor?.[name], ...extraEnv, [service.portEnv]: String(port), [service.adminPortEnv]: String(adminPort) },
+      inheritOutput: options.inheritOutput,
+      nodeArgs: options.nodeArgs,
+    });
+    extras.push(proc);
+    const adminUrl = `http://127.0.0.1:${adminPort}`;
+    await waitUntilReady(proc, `${adminUrl}/health/ready`);
+    return { process: proc, url: `http://127.0.0.1:${port}`, adminUrl };
+  };
+  const stopAll = async () => {
+    await Promise.all(extras.map((p) => p.stop()));
+    await stop();
+  };
+  return { urls, adminUrls, env, keys, processes, start, startInstance, stop: stopAll, queues, admin: (...args) => runAdmin(distDir, env, args) };
 }

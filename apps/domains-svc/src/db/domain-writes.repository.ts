@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { precompile, sql } from '@platform/db';
 import { AppError } from '@platform/http';
+import { ACTIVATION_REMINDER_DAYS } from './activation-reminders.repository';
 import type { NewCompany } from './companies.repository';
 import type { NewProperty, PropertyRow } from './properties.repository';
 import { rethrowSubdomainTaken } from './subdomains.repository';
@@ -28,7 +29,7 @@ const insertNewDomainQuery = precompile((db: Kysely<DomainsDb>, p: Record<string
       .insertInto('domains')
       .values(columnsOf(p, 'domain') as Insertable<DomainsTable>)
       .onConflict((oc) => oc.constraint('domains_partner_hostname_key').doNothing())
-      .returning(['id', 'partner_id', 'created_at'])}),
+      .returning(['id', 'partner_id', 'property_id', 'created_at'])}),
     new_subdomains AS (
       INSERT INTO subdomains (id, partner_id, domain_id, hostname, created_at, updated_at)
       SELECT s.id, d.partner_id, d.id, s.hostname, d.created_at, d.created_at
@@ -37,6 +38,10 @@ const insertNewDomainQuery = precompile((db: Kysely<DomainsDb>, p: Record<string
     new_links AS (
       INSERT INTO domain_merchants (partner_id, merchant_id, domain_id)
       SELECT d.partner_id, m, d.id FROM new_domain d, UNNEST(${p.merchant_ids}::text[]) AS m
+    ),
+    new_reminders AS (
+      INSERT INTO activation_reminders (property_id, day, property_created_at)
+      SELECT d.property_id, r, d.created_at FROM new_domain d, UNNEST(${ACTIVATION_REMINDER_DAYS}::int[]) AS r
     )
     SELECT id FROM new_domain`;
 });

@@ -69,6 +69,29 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX domain_merchants_ref ON domain_merchants (merchant_ref)`.execute(db);
     },
   },
+  '2026_11_24_0003_activation_reminders': {
+    // One row per property and reminder day, written with the property: emitted_at marks the one
+    // emission (the row lock and this column make it exactly once), cancelled_at a property that
+    // was activated first. Pending rows are found per day by the creation time (day length is a
+    // setting, so the due time is not stored). Properties not yet activated get theirs here.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE activation_reminders (
+          property_id uuid NOT NULL REFERENCES properties (id) ON DELETE CASCADE,
+          day integer NOT NULL,
+          property_created_at timestamptz NOT NULL,
+          emitted_at timestamptz,
+          cancelled_at timestamptz,
+          PRIMARY KEY (property_id, day)
+        )`.execute(db);
+      await sql`CREATE INDEX activation_reminders_pending ON activation_reminders (day, property_created_at) WHERE emitted_at IS NULL AND cancelled_at IS NULL`.execute(db);
+      await sql`
+        INSERT INTO activation_reminders (property_id, day, property_created_at)
+        SELECT d.property_id, r.day, p.created_at
+        FROM domains d JOIN properties p ON p.id = d.property_id, UNNEST(ARRAY[2, 7, 14, 30]) AS r(day)
+        WHERE d.status IN ('NEW', 'SCANNED', 'INVITED') AND d.activated_at IS NULL`.execute(db);
+    },
+  },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

@@ -124,6 +124,16 @@ export interface DomainsDb {
   mail_queue: MailQueueTable;
   catalogue_snapshot: CatalogueSnapshotTable;
   outbox: OutboxTable;
+  activation_reminders: ActivationRemindersTable;
+}
+
+/** A property's reminder of one day (2, 7, 14, 30): pending until emitted, or cancelled once the property is activated. */
+export interface ActivationRemindersTable {
+  property_id: string;
+  day: number;
+  property_created_at: Timestamp;
+  emitted_at: NullableTimestamp;
+  cancelled_at: NullableTimestamp;
 }
 
 export const SCHEMA = 'domains';

@@ -8,8 +8,8 @@ interface MailInput {
   firstName?: string | null;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const greeting = (name?: string | null) => (name ? `Hello ${name},` : 'Hello,');
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const greeting = (name?: string | null) => (name ? `Hello ${name},` : 'Hello,');
 
 /** The invitation: the owner is asked to place the widget on the site (that activates the domain). */
 export function inviteMail(m: MailInput): QueuedMail {

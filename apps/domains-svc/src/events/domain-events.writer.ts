@@ -46,6 +46,16 @@ export async function writeDomainEvents(
   );
 }
 
+/** Events of several domains (each its own aggregate) in the caller's transaction, in the order given. */
+export async function writeDomainEventBatch(trx: Kysely<DomainsDb>, events: { partnerId: string; domainId: string; payload: EventPayload }[]) {
+  return writeOutbox(
+    trx,
+    SCHEMA,
+    EVENT_SOURCE,
+    events.map((e) => ({ partnerId: e.partnerId, aggregateId: e.domainId, payload: e.payload })),
+  );
+}
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toDomainState(row: DomainStateRow): DomainState {
