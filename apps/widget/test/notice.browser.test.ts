@@ -200,6 +200,8 @@ describe('activation views', () => {
     expect(view.origin).toBe('http://shop.example.test:' + platform.port);
     expect(view.body.url).toBe(platform.pageUrl());
 
+    // Whatever the first page still had in flight lands before the active property's page loads.
+    await page.waitForLoadState('networkidle');
     platform.settings = defaultSettings({ active: true });
     const posted: string[] = [];
     page.on('request', (r) => posted.push(r.method() + ' ' + new URL(r.url()).pathname));
