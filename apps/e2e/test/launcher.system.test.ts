@@ -50,6 +50,8 @@ describe('npm start', () => {
   let db: { url: string; drop: () => Promise<void> };
   const exchange = uniqueName('start_events');
   const ports: Record<string, number> = {};
+  /** The queues the services' ready answers named, read while they run (the tests stop them). */
+  let named: string[] = [];
   // Given in npm start's environment, like a developer exporting it: it must reach the gateway alone.
   const gatewayKeys = generateInternalKeyPair();
 
@@ -79,24 +81,25 @@ describe('npm start', () => {
     first = startNpmStart(env);
     await waitFor(() => first.output().includes('Partner platform is running'), { timeoutMs: 60_000, what: 'the banner' });
     key = /API key\s+(\S+)/.exec(first.output())![1];
-  });
-
-  afterAll(async () => {
-    // Each service's ready answer names the queues its consumers declared.
-    const named = await Promise.all(
+    // Each service's ready answer names the queues its consumers declared: deleted after the run.
+    const answers = await Promise.all(
       ['DOMAINS', 'BILLING', 'MERCHANTS', 'CONSENT', 'WEBHOOKS'].map((app) =>
         fetch(`http://127.0.0.1:${ports[`${app}_ADMIN_PORT`]}/health/ready`)
           .then((r) => r.json() as Promise<{ queues?: string[] }>)
           .then((b) => b.queues ?? [], () => []),
       ),
     );
+    named = answers.flat();
+  });
+
+  afterAll(async () => {
     if (first?.child.exitCode === null) {
       first.child.kill('SIGINT');
       await first.exited;
     }
     await db?.drop();
     await rm(mailDir, { recursive: true, force: true });
-    await deleteEventTopology((await testInfra()).amqpUrl, exchange, [...new Set([...platformQueues(exchange), ...named.flat()])]);
+    await deleteEventTopology((await testInfra()).amqpUrl, exchange, [...new Set([...platformQueues(exchange), ...named])]);
   });
 
   it('when a setting is given to npm start, then the service reading it gets it (rate limit 5 per minute)', async () => {
