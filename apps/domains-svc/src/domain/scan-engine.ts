@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { env } from '@platform/config';
+import type { ScanEngine } from './scan-worker';
+
+/** The scanner's settings (DOMAINS_ROLE scanner or all); see docs/configuration.md. */
+export const scannerConfig = {
+  /** Development only: sites on 127.0.0.0/8 and ::1 (npm start and the tests turn it on). */
+  SCANNER_ALLOW_LOOPBACK: env.bool(false),
+  /** curl --connect-to rules, HOST:PORT:ADDRESS:PORT comma separated (HOST may be * or *.suffix): where the scanner connects for a host. */
+  SCANNER_CONNECT_TO: z.string().default(''),
+  /** auto: headless Chromium when it is installed (CHROMIUM_PATH or /usr/bin/chromium), else the HTTP + HTML parser scan. */
+  SCANNER_MODE: z.enum(['auto', 'browser', 'http']).default('auto'),
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  /** Scans run at once per worker process. */
+  SCANNER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  SCANNER_MAX_PAGES: z.coerce.number().int().min(1).max(100).default(10),
+  SCANNER_PAGE_TIMEOUT_MS: env.durationMs(15_000),
+  SCANNER_SCAN_TIMEOUT_MS: env.durationMs(120_000),
+  SCANNER_MAX_PAGE_BYTES: z.coerce.number().int().min(1_024).default(5 * 1024 * 1024),
+  /** How often a worker with free slots looks for queued scans. */
+  SCANNER_POLL_MS: env.durationMs(500),
+  /** A domain is scanned again (POST .../scan) only this long after its last scan ended (429 before). */
+  SCAN_MIN_INTERVAL_MS: z.coerce.number().int().min(0).default(600_000),
+  /** How long a worker's claim holds a scan; a killed worker's scan is taken up again after it. Longer than SCANNER_SCAN_TIMEOUT_MS. */
+  SCAN_LEASE_MS: env.durationMs(180_000),
+  /** Continuous scanning: properties with has_continuous_scanning are scanned again this often. */
+  SCAN_RESCAN_INTERVAL_MS: env.durationMs(7 * 86_400_000),
+};
+export type ScannerConfig = z.infer<z.ZodObject<typeof scannerConfig>>;
+
+/** The engine the settings describe. */
+export function scanEngineFromConfig(_config: ScannerConfig): ScanEngine {
+  throw new Error('the scan engine (@platform/scanner) is not wired in yet');
+}
