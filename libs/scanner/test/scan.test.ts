@@ -1,3 +1,4 @@
+import { waitFor } from '@platform/testing';
 import { createScanner, type ScanMode, type ScanResult, type Scanner, type ScannerOptions } from '../src';
 import { fenceNetwork, sitesCert, startSites, testLimits, testResolver, type LocalSites } from './support';
 
@@ -135,6 +136,32 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect({ failed: result.failed, errors: result.errors }).toEqual({ failed: false, errors: [] });
     expect(result.pages).toEqual(['http://plain.test/']);
     expect(result.findings.scripts.map((s) => s.category)).toEqual(['analytics']);
+  });
+
+  it('when the whole scan takes longer than scanTimeoutMs, then it ends then with SCAN.TIMEOUT for the scan', async () => {
+    const started = Date.now();
+    const result = await make({ limits: testLimits({ pageTimeoutMs: 20_000, scanTimeoutMs: 1_500 }) }).scan({ hostname: 'slow.test' });
+
+    expect(errorCodes(result)).toEqual([['https://slow.test/', 'SCAN.TIMEOUT']]);
+    expect(result.errors[0].message).toContain('The scan took longer than 1500 ms');
+    expect(Date.now() - started).toBeLessThan(1_500 + 5_000);
+  });
+
+  it('when the caller aborts a scan (the worker stops), then the scan rejects with that reason at once', async () => {
+    const controller = new AbortController();
+    const before = sites.hits.filter((h) => h === 'https://slow.test/').length;
+    const scan = make({ limits: testLimits({ pageTimeoutMs: 20_000 }) }).scan({ hostname: 'slow.test' }, controller.signal);
+    await waitFor(() => sites.hits.filter((h) => h === 'https://slow.test/').length > before, { timeoutMs: 15_000, what: 'the scan to reach slow.test' });
+    const started = Date.now();
+    controller.abort(new Error('worker stopping'));
+
+    await expect(scan).rejects.toThrow('worker stopping');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('when a page opens a WebSocket, then it never leaves the browser (nothing reaches the site)', async () => {
+    await scanner.scan({ hostname: 'site.test' });
+    expect(sites.hits.filter((h) => h.startsWith('ws'))).toEqual([]);
   });
 
   it('when the target is not a host name, then the scan fails with SCAN.INVALID_TARGET and nothing is fetched', async () => {

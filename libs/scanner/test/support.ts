@@ -50,7 +50,12 @@ const HOSTS: Record<string, Record<string, Handler>> = {
         { 'set-cookie': ['session_id=abc; Path=/; HttpOnly', 'prefs=dark; Path=/; Max-Age=86400'] },
       ),
     '/app.js': (_req, res) =>
-      js(res, `document.cookie = "_ga=GA1.1.123.456; path=/; max-age=63072000"; var s = document.createElement("script"); s.src = "https://static.hotjar.com/c/hotjar-1.js"; document.head.appendChild(s);`),
+      js(
+        res,
+        `document.cookie = "_ga=GA1.1.123.456; path=/; max-age=63072000"; var s = document.createElement("script"); s.src = "https://static.hotjar.com/c/hotjar-1.js"; document.head.appendChild(s);` +
+          // A WebSocket would bypass the route handler: the browser must not open it.
+          `try { new WebSocket("wss://site.test/ws"); } catch (e) {}`,
+      ),
     ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`/p${i + 1}`, ((_req, res) => html(res, numberedPage(i + 1))) as Handler])),
   },
   'blog.site.test': { '/': (_req, res) => html(res, '<h1>blog</h1><a href="https://site.test/p1">home</a>') },
@@ -71,7 +76,7 @@ const HOSTS: Record<string, Record<string, Handler>> = {
 export interface LocalSites {
   /** curl --connect-to rules sending every test host to these servers (plain.test's https to a closed port). */
   connectTo: ConnectToRule[];
-  /** `scheme://host/path` of every request that reached a server, in order. */
+  /** `scheme://host/path` of every request (and WebSocket upgrade) that reached a server, in order. */
   hits: string[];
   close(): Promise<void>;
 }
@@ -88,6 +93,12 @@ export async function startSites(): Promise<LocalSites> {
   };
   const http = createServer(handler('http'));
   const https = createHttpsServer({ cert: sitesCert, key: sitesKey }, handler('https'));
+  for (const [scheme, server] of [['ws', http], ['wss', https]] as const) {
+    server.on('upgrade', (req: IncomingMessage, socket: net.Socket) => {
+      hits.push(`${scheme}://${(req.headers.host ?? '').replace(/:\d+$/, '')}${req.url}`);
+      socket.destroy();
+    });
+  }
   const closed = await closedPort();
   const ports = await Promise.all([http, https].map((server) => listen(server)));
   const [httpPort, httpsPort] = ports;
