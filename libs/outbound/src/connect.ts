@@ -91,6 +91,10 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       });
       opened.once('error', (err) => settle(err));
     };
+    // A URL naming a refused address literally stays refused, even when a rule maps it elsewhere.
+    const literal = hostname.replace(/^\[|\]$/g, '');
+    const written = isIP(literal) ? addressVerdict(literal, options.policy) : undefined;
+    if (written && !written.allowed) return settle(new OutboundError('blocked_address', `${literal} (${written.range}) may not be contacted`));
     checkedAddress(destination.host, options.resolve, options.policy)
       .then(open) // net.connect and tls.connect can throw synchronously (bad options): that rejects too
       .catch((err: unknown) => settle(err instanceof Error ? err : new OutboundError('connect', String(err))));

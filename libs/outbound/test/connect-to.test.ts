@@ -81,11 +81,13 @@ describe('outbound client: connect-to', () => {
     expect(tlsSite.servernames).toContain('site.test');
   });
 
-  it('when a rule maps to a forbidden address (literal or by name), then blocked_address and nothing is contacted', async () => {
+  it('when a rule maps to a forbidden address (literal or by name), or a URL names one that a rule would map, then blocked_address and nothing is contacted', async () => {
     const byLiteral = client({ allowLoopback: true, connectTo: parseConnectTo('site.test::169.254.169.254:') });
     expect((await error(byLiteral.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).kind).toBe('blocked_address');
     const byName = client({ allowLoopback: true, resolve: resolverTo('10.0.0.1'), connectTo: parseConnectTo('site.test::internal.test:') });
     expect((await error(byName.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).kind).toBe('blocked_address');
+    const mappedLiteral = client({ allowLoopback: true, connectTo: parseConnectTo(`*::127.0.0.1:${site.port}`) });
+    expect((await error(mappedLiteral.request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' }))).kind).toBe('blocked_address');
     const loopbackOff = client({ connectTo: parseConnectTo(`site.test::127.0.0.1:${site.port}`) });
     expect((await error(loopbackOff.request({ method: 'GET', url: 'http://site.test/echo' }))).kind).toBe('blocked_address');
     expect(fence.attempts).toEqual([]);
