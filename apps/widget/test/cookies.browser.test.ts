@@ -39,10 +39,14 @@ async function open(): Promise<Page> {
 }
 
 /** { category: [cookie names] } as the visitor sees them. */
-const listed = (page: Page, scope: string) =>
-  page.locator(`${scope} [data-cc-cookie-list]`).evaluateAll((lists) =>
-    Object.fromEntries(lists.map((l) => [l.getAttribute('data-cc-cookie-list'), Array.from(l.querySelectorAll('[data-cc-cookie]')).map((c) => c.getAttribute('data-cc-cookie'))])),
-  );
+const listed = async (page: Page, scope: string) => {
+  const lists = page.locator(`${scope} [data-cc-cookie-list]`);
+  const out: Record<string, (string | null)[]> = {};
+  for (const list of await lists.all()) {
+    out[(await list.getAttribute('data-cc-cookie-list'))!] = await list.locator('[data-cc-cookie]').evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
+  }
+  return out;
+};
 
 describe('the cookie list', () => {
   it('lists each cookie the scan found under its category in the settings view, with its vendor and expiry; categories with none have no list', async () => {
