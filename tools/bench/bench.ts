@@ -16,6 +16,7 @@ import { runWebhookBench, type WebhookBenchRow } from './webhooks';
 import { fairShareEnv, nginxScenario, printAnchor, runNoisyNeighbour, startNginx } from './fairness';
 import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
+import { runScanBench, scanTable } from './scans';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -221,6 +222,10 @@ async function main() {
       for (const r of webhookRows) console.log(`| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`);
       // One webhook latency run creates domains at a steady rate: the same lag at that load.
       await printProjectionLag(databaseUrl, 'wh%.bench.example.com', `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`);
+    }
+    if (!ONLY || ONLY.test('scans')) {
+      console.log('\nscanner...');
+      console.log(`\n${scanTable(await runScanBench(platform, databaseUrl))}`);
     }
     // A revalidation's 304 is its success (autocannon counts it as non-2xx).
     const failures = results.filter((r) => (r.non2xx > 0 && !r.name.endsWith('(304)')) || r.errors > 0);
