@@ -95,6 +95,8 @@ export const createDomainsService = (
     const catalogue = new CatalogueView({ load: () => loadCatalogueSnapshot(db), save: (products) => saveCatalogueSnapshot(db, products), fetch: () => billing.catalogue() });
     const merchants = merchantsClient(() => call('merchants'), logger);
     const base = { db, settings: instanceSettings(config), catalogue, billing, merchants };
+    // A lease shorter than a scan would hand a live worker's scan to another.
+    if (runsScans(config) && config.SCAN_LEASE_MS <= config.SCANNER_SCAN_TIMEOUT_MS) throw new Error('SCAN_LEASE_MS must be longer than SCANNER_SCAN_TIMEOUT_MS');
     const engine = options.scanEngine ?? scanEngineFromConfig;
     const scanWorker = runsScans(config)
       ? new ScanWorker({
