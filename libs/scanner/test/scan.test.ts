@@ -78,6 +78,14 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(new Set(findings.scripts.map((s) => s.url)).size).toBe(findings.scripts.length);
   });
 
+  it('when two scans run at once on one scanner, then each gets its own cookies and findings', async () => {
+    const [site, plain] = await Promise.all([scanner.scan({ hostname: 'site.test' }), scanner.scan({ hostname: 'plain.test' })]);
+    expect(site.findings.cookies.map((c) => c.name)).toContain('session_id');
+    expect(plain.findings.cookies).toEqual([]);
+    expect(plain.pages).toEqual(['http://plain.test/']);
+    expect(plain.findings.scripts.map((s) => s.url)).toEqual(['https://www.google-analytics.com/analytics.js']);
+  });
+
   it('when the site links to many pages, then only same-site pages are loaded, at most maxPages in all', async () => {
     const result = await make({ limits: testLimits({ maxPages: 4 }) }).scan({ hostname: 'site.test' });
 
