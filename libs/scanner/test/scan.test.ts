@@ -97,6 +97,13 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(result.errors).toEqual([]);
   });
 
+  it('when a linked page answers 404, then it is in pages with SCAN.HTTP_STATUS and the scan did not fail', async () => {
+    const result = await scanner.scan({ hostname: 'other.test' });
+    expect(result.pages).toEqual(['https://other.test/', 'https://other.test/gone']);
+    expect(result.errors).toEqual([{ url: 'https://other.test/gone', code: 'SCAN.HTTP_STATUS', message: 'The page answered 404.' }]);
+    expect(result.failed).toBe(false);
+  });
+
   it('when the site redirects in a loop, then the report says SCAN.TOO_MANY_REDIRECTS and the scan failed', async () => {
     const result = await scanner.scan({ hostname: 'loop.test' });
     expect(errorCodes(result)).toEqual([['https://loop.test/', 'SCAN.TOO_MANY_REDIRECTS']]);
@@ -179,5 +186,34 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(result.errors.map((e) => e.code)).toEqual(['SCAN.INVALID_TARGET']);
     expect(result.failed).toBe(true);
     expect(sites.hits.length).toBe(before);
+  });
+});
+
+describe('scanner mode choice', () => {
+  let sites: LocalSites;
+  const scanners: Scanner[] = [];
+  const make = (overrides: Partial<ScannerOptions>) => {
+    const made = createScanner({ limits: testLimits(), mode: 'auto', allowLoopback: true, connectTo: sites.connectTo, userAgent: USER_AGENT, resolver: testResolver, ca: sitesCert, ...overrides });
+    scanners.push(made);
+    return made;
+  };
+  beforeAll(async () => {
+    sites = await startSites();
+  });
+  afterAll(async () => {
+    await Promise.all(scanners.map((s) => s.close()));
+    await sites.close();
+  });
+
+  it('when mode is auto and Chromium is not installed, then the scan runs in http mode and says so', async () => {
+    const result = await make({ mode: 'auto', chromiumPath: '/nonexistent/chromium' }).scan({ hostname: 'site.test' });
+    expect(result.mode).toBe('http');
+    expect(result.failed).toBe(false);
+  });
+
+  it('when mode is browser and Chromium cannot start, then the scan fails with SCAN.BROWSER_FAILED (no exception)', async () => {
+    const result = await make({ mode: 'browser', chromiumPath: '/nonexistent/chromium' }).scan({ hostname: 'site.test' });
+    expect(result).toMatchObject({ mode: 'browser', failed: true, pages: [] });
+    expect(result.errors.map((e) => e.code)).toEqual(['SCAN.BROWSER_FAILED']);
   });
 });

@@ -59,7 +59,7 @@ const HOSTS: Record<string, Record<string, Handler>> = {
     ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`/p${i + 1}`, ((_req, res) => html(res, numberedPage(i + 1))) as Handler])),
   },
   'blog.site.test': { '/': (_req, res) => html(res, '<h1>blog</h1><a href="https://site.test/p1">home</a>') },
-  'other.test': { '/': (_req, res) => html(res, '<h1>not the site</h1>') },
+  'other.test': { '/': (_req, res) => html(res, '<h1>not the site</h1><a href="/gone">gone</a>') },
   'www.google-analytics.com': { '/analytics.js': (_req, res) => js(res, 'window.ga = function () {};') },
   'connect.facebook.net': { '/en_US/fbevents.js': (_req, res) => js(res, 'window.fbq = function () {};', { 'set-cookie': 'fr=0abc; Domain=facebook.net; Path=/; Max-Age=7776000; Secure; SameSite=None' }) },
   'static.hotjar.com': { '/c/hotjar-1.js': (_req, res) => js(res, 'window.hj = function () {};') },
