@@ -62,6 +62,14 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     if (mode === 'browser') expect(cookies._ga).toMatchObject({ domain: 'site.test', first_party: true, category: 'analytics', vendor: 'Google' });
   });
 
+  it('when the scanner fetches anything, then it names itself with its User-Agent', async () => {
+    const before = sites.userAgents.length;
+    await scanner.scan({ hostname: 'site.test' });
+    const sent = sites.userAgents.slice(before);
+    expect(sent.length).toBeGreaterThan(5);
+    expect(new Set(sent)).toEqual(new Set([USER_AGENT]));
+  });
+
   it('when a page embeds an iframe, then it is found and classified by its host', async () => {
     const result = await scanner.scan({ hostname: 'site.test' });
     expect(result.findings.iframes).toContainEqual({ url: 'https://www.youtube.com/embed/xyz', host: 'www.youtube.com', category: 'functional' });

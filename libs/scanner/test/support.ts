@@ -78,15 +78,19 @@ export interface LocalSites {
   connectTo: ConnectToRule[];
   /** `scheme://host/path` of every request (and WebSocket upgrade) that reached a server, in order. */
   hits: string[];
+  /** The User-Agent of every request, in order. */
+  userAgents: string[];
   close(): Promise<void>;
 }
 
 export async function startSites(): Promise<LocalSites> {
   const hits: string[] = [];
+  const userAgents: string[] = [];
   const handler = (scheme: string) => (req: IncomingMessage, res: ServerResponse) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.push(`${scheme}://${host}${path}`);
+    userAgents.push(req.headers['user-agent'] ?? '');
     const route = HOSTS[host]?.[path];
     if (route) return route(req, res);
     res.writeHead(404, { 'content-type': 'text/html' }).end('<p>not found</p>');
@@ -109,6 +113,7 @@ export async function startSites(): Promise<LocalSites> {
   return {
     connectTo,
     hits,
+    userAgents,
     close: async () => {
       for (const server of [http, https]) {
         server.closeAllConnections();
