@@ -2,7 +2,7 @@ import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { BrowserHost } from './browser';
 import { MainNavigation, routeBrowserRequests } from './browser-routing';
 import { pageTimeout, ScanError, tooManyRedirects } from './errors';
-import { untilAborted, type ModeSession, type PageVisit, type ScanRun } from './session';
+import { untilAborted, within, type ModeSession, type PageVisit, type ScanRun } from './session';
 import { httpUrl, pageLinks } from './site';
 
 /** After `load`, how long a page may keep loading (scripts adding scripts, cookies) before its findings are read. */
@@ -12,9 +12,6 @@ const CLOSE_MS = 5_000;
 
 const LINKS = `Array.from(document.querySelectorAll('a[href], area[href]'), (a) => a.href)`;
 const IFRAME_SOURCES = `Array.from(document.querySelectorAll('iframe[src], frame[src]'), (f) => f.src)`;
-
-const within = <T>(work: Promise<T>, ms: number): Promise<T | undefined> =>
-  untilAborted(work, AbortSignal.timeout(Math.max(0, ms))).catch(() => undefined);
 
 /**
  * browser mode: a fresh context per scan (no cookies, no cache) in the Scanner's Chromium, every
@@ -31,7 +28,7 @@ export async function browserSession(run: ScanRun, host: BrowserHost): Promise<M
     await routeBrowserRequests(context, run, navigation);
     navigation.page = await context.newPage();
     // Popups are other sites' business; only the crawler's page stays open.
-    context.on('page', (page) => void page.opener().then((opener) => opener && page.close().catch(() => undefined)));
+    context.on('page', (page) => void page.opener().then((opener) => opener && page.close(), () => undefined).catch(() => undefined));
   } catch (err) {
     await context.close().catch(() => undefined);
     throw err;

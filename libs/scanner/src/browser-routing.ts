@@ -3,7 +3,7 @@ import type { Cookie } from 'tough-cookie';
 import { jarCookieStore, newCookieJar } from './cookie-jar';
 import { ScanError, scanErrorOf, type ScanErrorCode } from './errors';
 import { guardedFetch, headerValue, type CookieStore, type Fetched } from './fetch';
-import type { ScanRun } from './session';
+import { within, type ScanRun } from './session';
 import { httpUrl, isSameSite } from './site';
 
 /** Requests one scan may make from the browser (pages, scripts, images, beacons ...); past it they fail. */
@@ -106,7 +106,8 @@ export async function routeBrowserRequests(context: BrowserContext, run: ScanRun
     try {
       const res = await guardedFetch(
         { client: run.client, limits: run.limits, userAgent: run.userAgent, cookies, signal: run.signal },
-        { url: url.href, method: request.method() as 'GET', headers: await request.allHeaders(), body: request.postDataBuffer() ?? undefined },
+        // allHeaders() has the Cookie header Chromium would send; never wait long for it.
+        { url: url.href, method: request.method() as 'GET', headers: (await within(request.allHeaders(), 2_000)) ?? request.headers(), body: request.postDataBuffer() ?? undefined },
         { followRedirects: !handBack },
       );
       const location = headerValue(res.headers, 'location');

@@ -18,7 +18,8 @@ export type ScanErrorCode =
   | 'SCAN.BAD_RESPONSE'
   | 'SCAN.HTTP_STATUS'
   | 'SCAN.ABORTED'
-  | 'SCAN.BROWSER_FAILED';
+  | 'SCAN.BROWSER_FAILED'
+  | 'SCAN.INVALID_TARGET';
 
 export class ScanError extends Error {
   constructor(

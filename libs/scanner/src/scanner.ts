@@ -129,7 +129,7 @@ export function createScanner(options: ScannerOptions): Scanner {
       signal?.throwIfAborted();
       const host = targetHostOf(target);
       const findings = new FindingsCollector(await Classifier.load(), host ?? '');
-      if (!host) return { mode, pages: [], findings: findings.result(), errors: [{ url: String(target.hostname), code: 'SCAN.INVALID_TARGET', message: 'Not a host name.' }], failed: true };
+      if (!host) return { mode, pages: [], findings: findings.result(), errors: [{ url: String(target.hostname), ...issueOf(new ScanError('SCAN.INVALID_TARGET', 'Not a host name.')) }], failed: true };
       const scanSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(limits.scanTimeoutMs)]) : AbortSignal.timeout(limits.scanTimeoutMs);
       const run: ScanRun = { targetHost: host, limits, userAgent: options.userAgent, client, findings, signal: scanSignal };
       let opened: { session: ModeSession; mode: ScanMode };

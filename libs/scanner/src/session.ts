@@ -39,3 +39,6 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** `work`'s value, or undefined when it fails or takes longer than `ms`. */
+export const within = <T>(work: Promise<T>, ms: number): Promise<T | undefined> => untilAborted(work, AbortSignal.timeout(Math.max(0, ms))).catch(() => undefined);

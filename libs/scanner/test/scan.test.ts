@@ -62,6 +62,14 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     if (mode === 'browser') expect(cookies._ga).toMatchObject({ domain: 'site.test', first_party: true, category: 'analytics', vendor: 'Google' });
   });
 
+  it('when the scanner fetches anything, then it names itself with its User-Agent', async () => {
+    const before = sites.userAgents.length;
+    await scanner.scan({ hostname: 'site.test' });
+    const sent = sites.userAgents.slice(before);
+    expect(sent.length).toBeGreaterThan(5);
+    expect(new Set(sent)).toEqual(new Set([USER_AGENT]));
+  });
+
   it('when a page embeds an iframe, then it is found and classified by its host', async () => {
     const result = await scanner.scan({ hostname: 'site.test' });
     expect(result.findings.iframes).toContainEqual({ url: 'https://www.youtube.com/embed/xyz', host: 'www.youtube.com', category: 'functional' });
@@ -78,6 +86,14 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(new Set(findings.scripts.map((s) => s.url)).size).toBe(findings.scripts.length);
   });
 
+  it('when two scans run at once on one scanner, then each gets its own cookies and findings', async () => {
+    const [site, plain] = await Promise.all([scanner.scan({ hostname: 'site.test' }), scanner.scan({ hostname: 'plain.test' })]);
+    expect(site.findings.cookies.map((c) => c.name)).toContain('session_id');
+    expect(plain.findings.cookies).toEqual([]);
+    expect(plain.pages).toEqual(['http://plain.test/']);
+    expect(plain.findings.scripts.map((s) => s.url)).toEqual(['https://www.google-analytics.com/analytics.js']);
+  });
+
   it('when the site links to many pages, then only same-site pages are loaded, at most maxPages in all', async () => {
     const result = await make({ limits: testLimits({ maxPages: 4 }) }).scan({ hostname: 'site.test' });
 
@@ -87,6 +103,13 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(result.pages).toContain('https://blog.site.test/');
     expect(sites.hits.filter((h) => h.includes('other.test') || h.endsWith('.pdf'))).toEqual([]);
     expect(result.errors).toEqual([]);
+  });
+
+  it('when a linked page answers 404, then it is in pages with SCAN.HTTP_STATUS and the scan did not fail', async () => {
+    const result = await scanner.scan({ hostname: 'other.test' });
+    expect(result.pages).toEqual(['https://other.test/', 'https://other.test/gone']);
+    expect(result.errors).toEqual([{ url: 'https://other.test/gone', code: 'SCAN.HTTP_STATUS', message: 'The page answered 404.' }]);
+    expect(result.failed).toBe(false);
   });
 
   it('when the site redirects in a loop, then the report says SCAN.TOO_MANY_REDIRECTS and the scan failed', async () => {
@@ -171,5 +194,34 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(result.errors.map((e) => e.code)).toEqual(['SCAN.INVALID_TARGET']);
     expect(result.failed).toBe(true);
     expect(sites.hits.length).toBe(before);
+  });
+});
+
+describe('scanner mode choice', () => {
+  let sites: LocalSites;
+  const scanners: Scanner[] = [];
+  const make = (overrides: Partial<ScannerOptions>) => {
+    const made = createScanner({ limits: testLimits(), mode: 'auto', allowLoopback: true, connectTo: sites.connectTo, userAgent: USER_AGENT, resolver: testResolver, ca: sitesCert, ...overrides });
+    scanners.push(made);
+    return made;
+  };
+  beforeAll(async () => {
+    sites = await startSites();
+  });
+  afterAll(async () => {
+    await Promise.all(scanners.map((s) => s.close()));
+    await sites.close();
+  });
+
+  it('when mode is auto and Chromium is not installed, then the scan runs in http mode and says so', async () => {
+    const result = await make({ mode: 'auto', chromiumPath: '/nonexistent/chromium' }).scan({ hostname: 'site.test' });
+    expect(result.mode).toBe('http');
+    expect(result.failed).toBe(false);
+  });
+
+  it('when mode is browser and Chromium cannot start, then the scan fails with SCAN.BROWSER_FAILED (no exception)', async () => {
+    const result = await make({ mode: 'browser', chromiumPath: '/nonexistent/chromium' }).scan({ hostname: 'site.test' });
+    expect(result).toMatchObject({ mode: 'browser', failed: true, pages: [] });
+    expect(result.errors.map((e) => e.code)).toEqual(['SCAN.BROWSER_FAILED']);
   });
 });

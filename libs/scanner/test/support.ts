@@ -59,7 +59,7 @@ const HOSTS: Record<string, Record<string, Handler>> = {
     ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`/p${i + 1}`, ((_req, res) => html(res, numberedPage(i + 1))) as Handler])),
   },
   'blog.site.test': { '/': (_req, res) => html(res, '<h1>blog</h1><a href="https://site.test/p1">home</a>') },
-  'other.test': { '/': (_req, res) => html(res, '<h1>not the site</h1>') },
+  'other.test': { '/': (_req, res) => html(res, '<h1>not the site</h1><a href="/gone">gone</a>') },
   'www.google-analytics.com': { '/analytics.js': (_req, res) => js(res, 'window.ga = function () {};') },
   'connect.facebook.net': { '/en_US/fbevents.js': (_req, res) => js(res, 'window.fbq = function () {};', { 'set-cookie': 'fr=0abc; Domain=facebook.net; Path=/; Max-Age=7776000; Secure; SameSite=None' }) },
   'static.hotjar.com': { '/c/hotjar-1.js': (_req, res) => js(res, 'window.hj = function () {};') },
@@ -78,15 +78,19 @@ export interface LocalSites {
   connectTo: ConnectToRule[];
   /** `scheme://host/path` of every request (and WebSocket upgrade) that reached a server, in order. */
   hits: string[];
+  /** The User-Agent of every request, in order. */
+  userAgents: string[];
   close(): Promise<void>;
 }
 
 export async function startSites(): Promise<LocalSites> {
   const hits: string[] = [];
+  const userAgents: string[] = [];
   const handler = (scheme: string) => (req: IncomingMessage, res: ServerResponse) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.push(`${scheme}://${host}${path}`);
+    userAgents.push(req.headers['user-agent'] ?? '');
     const route = HOSTS[host]?.[path];
     if (route) return route(req, res);
     res.writeHead(404, { 'content-type': 'text/html' }).end('<p>not found</p>');
@@ -109,6 +113,7 @@ export async function startSites(): Promise<LocalSites> {
   return {
     connectTo,
     hits,
+    userAgents,
     close: async () => {
       for (const server of [http, https]) {
         server.closeAllConnections();
