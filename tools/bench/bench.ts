@@ -18,6 +18,7 @@ import { runReminderBench } from './reminders';
 import { fairShareEnv, nginxScenario, printAnchor, runNoisyNeighbour, startNginx } from './fairness';
 import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
+import { runScanBench, scanTable } from './scans';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -231,6 +232,10 @@ async function main() {
       const reminderRows = await runReminderBench(platform, databaseUrl);
       console.log('\n| activation reminders | measured |\n|---|---|');
       for (const r of reminderRows) console.log(`| ${r.name} | ${r.value} |`);
+    }
+    if (!ONLY || ONLY.test('scans')) {
+      console.log('\nscanner...');
+      console.log(`\n${scanTable(await runScanBench(platform, databaseUrl))}`);
     }
     // A revalidation's 304 is its success (autocannon counts it as non-2xx).
     const failures = results.filter((r) => (r.non2xx > 0 && !r.name.endsWith('(304)')) || r.errors > 0);

@@ -88,7 +88,7 @@ describe('create domain: events and e-mail', () => {
     expect(mails).toEqual([]);
   });
 
-  it('when action is SCAN_INVITE, then scan.requested is written and the owner receives the invitation with the snippet', async () => {
+  it('when action is SCAN_INVITE, then scan.requested is written and, once the scan ends (here the site is down), the owner receives the invitation with the snippet', async () => {
     const p = h.partner();
     const host = uniqueHost();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN_INVITE' }))).body.result;

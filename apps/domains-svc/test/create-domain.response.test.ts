@@ -115,10 +115,10 @@ describe('create domain: response', () => {
     expect(list.body.result.map((s: { hostname: string }) => s.hostname).sort()).toEqual([`blog.${host}`, `shop.${host}`]);
   });
 
-  it('when action is SCAN_INVITE, then the domain starts INVITED', async () => {
+  it('when action is SCAN_INVITE, then the domain starts NEW (it is invited once its scan ends)', async () => {
     const p = h.partner();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { action: 'SCAN_INVITE' }))).body.result;
-    expect(d.status).toBe('INVITED');
+    expect(d.status).toBe('NEW');
   });
 
   it('when two domains with the same company_name are created at the same moment without company_setup, then both share one company', async () => {

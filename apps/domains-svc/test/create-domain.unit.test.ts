@@ -12,8 +12,8 @@ const body = (extra: Record<string, unknown> = {}): CreateDomainBody =>
 const plan = (extra: Record<string, unknown> = {}) => planNewDomain('partner-1', body(extra), SETTINGS, PRO, NOW);
 
 describe('create domain: the rows, answer, events and e-mail it decides', () => {
-  it('when the action is SCAN_INVITE and a merchant is named, then the domain starts INVITED and names that merchant; otherwise NEW and none', () => {
-    expect(plan({ action: 'SCAN_INVITE', merchant_id: 'm-1' })).toMatchObject({ status: 'INVITED', merchants: ['m-1'] });
+  it('when the action is SCAN_INVITE and a merchant is named, then the domain starts NEW (invited once scanned) and names that merchant; otherwise NEW and none', () => {
+    expect(plan({ action: 'SCAN_INVITE', merchant_id: 'm-1' })).toMatchObject({ status: 'NEW', merchants: ['m-1'] });
     expect(plan()).toMatchObject({ status: 'NEW', merchants: [] });
   });
 
@@ -53,8 +53,9 @@ describe('create domain: the rows, answer, events and e-mail it decides', () => 
   it.each([
     [{}, []],
     [{ send_intro: true }, ['intro']],
-    [{ action: 'SCAN_INVITE' }, ['invite']],
-    [{ action: 'SCAN_INVITE', send_intro: true }, ['invite', 'intro']],
+    // The invitation of a SCAN_INVITE follows its scan (scan-completion), never the create.
+    [{ action: 'SCAN_INVITE' }, []],
+    [{ action: 'SCAN_INVITE', send_intro: true }, ['intro']],
   ])('when the request is %j, then the mails queued are %j', (extra, kinds) => {
     const p = plan(extra);
     expect(welcomeMails(p, newCompany(p)).map((m) => [m.kind, m.to])).toEqual(kinds.map((kind) => [kind, 'owner@shop.example.com']));

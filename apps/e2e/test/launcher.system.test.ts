@@ -72,6 +72,10 @@ describe('npm start', () => {
       MAIL_DIR: mailDir,
       // A setting only the gateway reads: proof that npm start passes the whole environment on.
       RATE_LIMIT_PER_MINUTE: '5',
+      // Scanner settings reach domains-svc the same way (and keep its scans on this machine).
+      SCANNER_ALLOW_LOOPBACK: 'true',
+      SCANNER_CONNECT_TO: '*:443:127.0.0.1:9,*:80:127.0.0.1:9',
+      SCANNER_MODE: 'http',
       INTERNAL_JWT_PRIVATE_KEY: gatewayKeys.privateKey,
       INTERNAL_JWT_PUBLIC_KEY: gatewayKeys.publicKey,
     };
@@ -175,6 +179,11 @@ describe('npm start', () => {
       expect(await privateKeys(app)).toEqual(['SERVICE_JWT_PRIVATE_KEY']);
       expect((await environOf((await childPid(first.child.pid!, app))!)).get('INTERNAL_JWT_PUBLIC_KEY')).toBe(gatewayKeys.publicKey);
     }
+  });
+
+  it('when SCANNER_* settings are given to npm start, then domains-svc runs with them', async () => {
+    const environ = await environOf((await childPid(first.child.pid!, 'domains-svc'))!);
+    expect([environ.get('SCANNER_MODE'), environ.get('SCANNER_CONNECT_TO'), environ.get('SCANNER_ALLOW_LOOPBACK')]).toEqual(['http', env.SCANNER_CONNECT_TO, 'true']);
   });
 
   it('when npm start runs, then consent-svc alone holds the record signing keys, the ones npm start keeps in .record-signing-keys', async () => {

@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   'ROUTE.METHOD_NOT_ALLOWED': { status: 405, message: 'The method is not allowed on this endpoint.' },
   'DOMAIN.ALREADY_EXISTS': { status: 409, message: 'The domain is already registered.' },
   'DOMAIN.INVALID_STATE': { status: 409, message: 'The domain is not in a state that allows this.' },
+  'DOMAIN.SCAN_IN_PROGRESS': { status: 409, message: 'A scan of this domain is queued or running; read it with GET .../scan.' },
   'SUBDOMAIN.ALREADY_EXISTS': { status: 409, message: 'The subdomain already exists.' },
   'SUBDOMAIN.LIMIT_REACHED': { status: 409, message: 'The domain already has the maximum number of subdomains.' },
   'MERCHANT.ALREADY_EXISTS': { status: 409, message: 'A merchant with this merchant_id already exists.' },

@@ -4,7 +4,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { compileRoute, errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
 import { answerClientErrors } from './client-errors';
-import { AppError, errorObjectOf, issuesOf, sendError } from './errors';
+import { AppError, errorHeadersOf, errorObjectOf, issuesOf, sendError } from './errors';
 import { Reply, StoredReply, type Handlers } from './handlers';
 import { readJson, sendJson } from './json-io';
 import { hasBody } from './middleware';
@@ -91,7 +91,7 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
     const requestId = requestIdOf(req, res);
     if (options.onAnswer) reportAnswer(req, res, requestId, options.onAnswer, matched);
     runWithContext({ requestId }, () =>
-      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendError(res, errorObjectOf(err, options.logger))),
+      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendError(res, errorObjectOf(err, options.logger), errorHeadersOf(err))),
     );
   };
 }

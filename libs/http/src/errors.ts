@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message?: string,
     readonly data?: Record<string, unknown>,
+    /** Sent with the envelope, e.g. Retry-After on a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message ?? code);
     this.name = 'AppError';
@@ -19,6 +21,9 @@ export class AppError extends Error {
     return errorObject(this.code, this.message === this.code ? undefined : this.message, this.data);
   }
 }
+
+/** The headers a thrown AppError asks to be sent with its envelope (none for anything else). */
+export const errorHeadersOf = (err: unknown): Record<string, string> => (err instanceof AppError ? err.headers : {});
 
 export const notFound = (what = 'resource') => new AppError('RESOURCE.NOT_FOUND', `The ${what} does not exist.`);
 
@@ -78,7 +83,7 @@ const isBusyDatabase = (err: unknown) =>
 
 /** The one place errors become HTTP answers: always the envelope, never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, _req, res, _next) => sendError(res, errorObjectOf(err, logger));
+  return (err, _req, res, _next) => sendError(res, errorObjectOf(err, logger), errorHeadersOf(err));
 }
 
 /** What errorHandler answers for any thrown value (unknown ones are logged, never shown). */

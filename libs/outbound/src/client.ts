@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { AddressPolicy } from './address';
 import { systemResolver, type PinnedConnectOptions, type Resolver } from './connect';
+import type { ConnectToRule } from './connect-to';
 import { createConnections, type Connections, type HopState } from './connections';
 import { classify, OutboundError } from './errors';
 
@@ -24,6 +25,11 @@ export interface OutboundOptions extends AddressPolicy {
    * connection per request.
    */
   keepAliveMs?: number;
+  /**
+   * curl --connect-to rules (see parseConnectTo): a matching host:port connects elsewhere. Applied
+   * before the address check, so the mapped target must pass the policy too. Development and tests.
+   */
+  connectTo?: readonly ConnectToRule[];
 }
 
 export interface OutboundRequest {
@@ -31,6 +37,8 @@ export interface OutboundRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
+  /** Ends the request early (the caller gave up): it rejects with kind `aborted`. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -152,6 +160,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     ca: options.ca,
     keepAliveMs: options.keepAliveMs ?? 0,
+    connectTo: options.connectTo,
   });
   const totalTimeoutMs = options.totalTimeoutMs ?? 15_000;
   const maxBytes = options.maxResponseBytes ?? 64 * 1024;
@@ -161,13 +170,17 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   return {
     async request(req) {
       const started = performance.now();
-      const x: Exchange = { connections, maxBytes, maxRedirects, signal: AbortSignal.timeout(totalTimeoutMs), state: { connected: false, address: '' } };
+      const deadline = AbortSignal.timeout(totalTimeoutMs);
+      const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
+      const x: Exchange = { connections, maxBytes, maxRedirects, signal, state: { connected: false, address: '' } };
       try {
         if (closed) throw new OutboundError('connect', 'the outbound client is closed');
+        if (req.signal?.aborted) throw new OutboundError('aborted', 'the request was cancelled');
         const res = await follow(x, req);
         return { ...res, durationMs: performance.now() - started };
       } catch (err) {
-        throw classify(err, { deadlinePassed: x.signal.aborted, connected: x.state.connected });
+        if (req.signal?.aborted && !deadline.aborted) throw new OutboundError('aborted', 'the request was cancelled', { cause: err });
+        throw classify(err, { deadlinePassed: deadline.aborted, connected: x.state.connected });
       }
     },
     async close() {

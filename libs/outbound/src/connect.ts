@@ -3,6 +3,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { addressVerdict, type AddressPolicy } from './address';
+import { connectTarget, type ConnectToRule } from './connect-to';
 import { classify, OutboundError } from './errors';
 
 /** Every address a host name resolves to; `family` is 4 or 6. */
@@ -18,6 +19,8 @@ export interface PinnedConnectOptions {
   connectTimeoutMs: number;
   /** Trusted CA certificates instead of Node's bundled roots (private CAs, tests). */
   ca?: string | Buffer | Array<string | Buffer>;
+  /** curl --connect-to rules: where a host:port really connects (that target is what gets checked). */
+  connectTo?: readonly ConnectToRule[];
   /** Called with the checked address once the connection to it is up. */
   onConnected: (address: string) => void;
 }
@@ -66,10 +69,12 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       settle(new OutboundError('timeout', `no connection to ${hostname} within the connect deadline (${options.connectTimeoutMs} ms)${socket ? '' : ': still resolving'}`));
     }, options.connectTimeoutMs);
 
+    const https = protocol === 'https:';
+    // A connect-to rule moves only the TCP destination; TLS still names and verifies `hostname`.
+    const destination = connectTarget(options.connectTo ?? [], hostname, Number(port) || (https ? 443 : 80));
     const open = (address: string) => {
       if (settled) return;
-      const https = protocol === 'https:';
-      const target = { host: address, port: Number(port) || (https ? 443 : 80) };
+      const target = { host: address, port: destination.port };
       // No SNI for an IP literal (not allowed by RFC 6066); the certificate is then checked against the IP.
       const servername = isIP(hostname) ? undefined : hostname;
       socket = https ? tlsConnect({ ...target, servername, ca: options.ca, ALPNProtocols: ['http/1.1'] }) : netConnect(target);
@@ -86,7 +91,11 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       });
       opened.once('error', (err) => settle(err));
     };
-    checkedAddress(hostname, options.resolve, options.policy)
+    // A URL naming a refused address literally stays refused, even when a rule maps it elsewhere.
+    const literal = hostname.replace(/^\[|\]$/g, '');
+    const written = isIP(literal) ? addressVerdict(literal, options.policy) : undefined;
+    if (written && !written.allowed) return settle(new OutboundError('blocked_address', `${literal} (${written.range}) may not be contacted`));
+    checkedAddress(destination.host, options.resolve, options.policy)
       .then(open) // net.connect and tls.connect can throw synchronously (bad options): that rejects too
       .catch((err: unknown) => settle(err instanceof Error ? err : new OutboundError('connect', String(err))));
   };

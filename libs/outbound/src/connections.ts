@@ -1,12 +1,14 @@
 import { Client, Pool, type Dispatcher } from 'undici';
 import type { AddressPolicy } from './address';
 import { pinnedConnector, type PinnedConnectOptions, type Resolver } from './connect';
+import type { ConnectToRule } from './connect-to';
 
 export interface ConnectionSettings {
   policy: AddressPolicy;
   resolve: Resolver;
   connectTimeoutMs: number;
   ca?: PinnedConnectOptions['ca'];
+  connectTo?: readonly ConnectToRule[];
   /** Above 0: connections to an origin are kept this long and reused; 0: a connection per request. */
   keepAliveMs: number;
 }
@@ -39,7 +41,7 @@ export function createConnections(settings: ConnectionSettings): Connections {
   /** Kept connections per origin, least recently used first (see keepAliveMs). */
   const pools = new Map<string, { pool: Pool; address: string }>();
   const connector = (onConnected: (address: string) => void) =>
-    pinnedConnector({ resolve: settings.resolve, policy: settings.policy, connectTimeoutMs: settings.connectTimeoutMs, ca: settings.ca, onConnected });
+    pinnedConnector({ resolve: settings.resolve, policy: settings.policy, connectTimeoutMs: settings.connectTimeoutMs, ca: settings.ca, connectTo: settings.connectTo, onConnected });
 
   /** The origin's pool of kept connections; connect failures are classified by the connector, so any later failure is the answer's. */
   function pooled(url: URL, state: HopState): Connection {

@@ -7,9 +7,10 @@
  * - tls: the TLS handshake failed (certificate invalid, expired, wrong name, protocol);
  * - timeout: the connect deadline or the total deadline passed;
  * - redirect: a redirect that may not be followed (too many hops, a Location that is not http(s));
- * - response: the connection was up but the answer broke off or was not HTTP.
+ * - response: the connection was up but the answer broke off or was not HTTP;
+ * - aborted: the request's own signal ended it (the caller gave up).
  */
-export type OutboundErrorKind = 'invalid_url' | 'dns' | 'blocked_address' | 'connect' | 'tls' | 'timeout' | 'redirect' | 'response';
+export type OutboundErrorKind = 'invalid_url' | 'dns' | 'blocked_address' | 'connect' | 'tls' | 'timeout' | 'redirect' | 'response' | 'aborted';
 
 export class OutboundError extends Error {
   constructor(

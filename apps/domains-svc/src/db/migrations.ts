@@ -90,6 +90,39 @@ export const migrations: Record<string, ServiceMigration> = {
         SELECT d.property_id, r.day, p.created_at
         FROM domains d JOIN properties p ON p.id = d.property_id, UNNEST(ARRAY[2, 7, 14, 30]) AS r(day)
         WHERE d.status IN ('NEW', 'SCANNED', 'INVITED') AND d.activated_at IS NULL`.execute(db);
+      },
+    },
+  '2026_11_24_0010_scans': {
+    // The site scanner (DOMAINS_ROLE scanner): one row per scan, claimed by workers with a lease
+    // (lease_until), so a killed worker's scan is taken up again. At most one queued or running
+    // scan per domain (the partial unique index serialises them). The property keeps what the
+    // latest completed scan found, as the widget shows it (cookies, data_collection).
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE scans (
+          id uuid PRIMARY KEY,
+          partner_id text NOT NULL,
+          domain_id uuid NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
+          requested_by text NOT NULL,
+          status text NOT NULL DEFAULT 'queued',
+          mode text,
+          attempts integer NOT NULL DEFAULT 0,
+          due_at timestamptz NOT NULL DEFAULT now(),
+          lease_until timestamptz,
+          started_at timestamptz,
+          finished_at timestamptz,
+          pages jsonb NOT NULL DEFAULT '[]',
+          findings jsonb,
+          errors jsonb NOT NULL DEFAULT '[]',
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE UNIQUE INDEX scans_one_open ON scans (domain_id) WHERE status IN ('queued', 'running')`.execute(db);
+      await sql`CREATE INDEX scans_due ON scans (due_at) WHERE status IN ('queued', 'running')`.execute(db);
+      await sql`CREATE INDEX scans_domain_latest ON scans (domain_id, created_at DESC)`.execute(db);
+      await sql`
+        ALTER TABLE properties
+          ADD COLUMN scan_cookies jsonb NOT NULL DEFAULT '[]',
+          ADD COLUMN scan_data_collection jsonb NOT NULL DEFAULT '[]'`.execute(db);
     },
   },
 };

@@ -56,6 +56,9 @@ export interface PropertiesTable {
   has_continuous_scanning: Generated<boolean>;
   has_vendor_logo: Generated<boolean>;
   default_notice_type: string;
+  /** What the latest completed scan found, as the widget shows it. */
+  scan_cookies: ColumnType<unknown, string | undefined, string>;
+  scan_data_collection: ColumnType<unknown, string | undefined, string>;
   activated_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -115,7 +118,27 @@ interface DomainMerchantsTable {
   merchant_ref: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** One scan of a domain's site (see scans.repository.ts). */
+export interface ScansTable {
+  id: string;
+  partner_id: string;
+  domain_id: string;
+  requested_by: string;
+  status: Generated<string>;
+  mode: string | null;
+  attempts: Generated<number>;
+  due_at: Generated<Date>;
+  lease_until: NullableTimestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  pages: ColumnType<unknown, string | undefined, string>;
+  findings: ColumnType<unknown, string | null | undefined, string | null>;
+  errors: ColumnType<unknown, string | undefined, string>;
+  created_at: Generated<Date>;
+}
+
 export interface DomainsDb {
+  scans: ScansTable;
   companies: CompaniesTable;
   domain_merchants: DomainMerchantsTable;
   properties: PropertiesTable;

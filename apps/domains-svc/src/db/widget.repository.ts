@@ -34,6 +34,8 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
       'p.has_accessibility',
       'p.display_company',
       'p.display_dpo',
+      'p.scan_cookies',
+      'p.scan_data_collection',
       'c.name as company_name',
       'c.trade_name',
       'c.email',

@@ -4,6 +4,7 @@ import type { ConsumerSpec } from '@platform/service';
 import type { EventMessage, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
 import type { DomainsDatabase, DomainsDb } from '../db/tables';
 import type { CatalogueView } from './catalogue';
+import type { ScanWorker } from './scan-worker';
 
 /** Installation facts that appear on every domain and event. */
 export interface InstanceSettings {
@@ -30,6 +31,8 @@ export interface DomainsServiceContext extends DomainsContext {
   mailer: Transporter;
   /** The merchant-events consumer; events pushed by merchants-svc run through its handlers too. */
   merchantEvents: ConsumerSpec<DomainsDb>;
+  /** The scanner role's worker (DOMAINS_ROLE scanner or all); undefined in the api role. */
+  scanWorker: ScanWorker | undefined;
 }
 
 /** What domains-svc needs from merchants-svc; both are best effort (see merchants.client.ts). */

@@ -23,7 +23,7 @@ async function transition(trx: DomainsDatabase, partnerId: string, domainId: str
 }
 
 /** A domain linked to merchants has its committed events handed to merchants-svc before the answer, so its merchant shows the change at once. */
-async function pushMerchantLinks(ctx: DomainsContext, domain: { merchants: string[] }, messages: EventMessage[]) {
+export async function pushMerchantLinks(ctx: Pick<DomainsContext, 'merchants'>, domain: { merchants: string[] }, messages: EventMessage[]) {
   if (domain.merchants.length > 0) await ctx.merchants.push(messages);
 }
 
@@ -48,18 +48,24 @@ export async function activateDomain(ctx: DomainsContext, partnerId: string, dom
 /** INVITED + the invitation to the owner; the intro e-mail too when asked. */
 export async function inviteDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: InviteDomainBody) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
-    const domain = await transition(trx, partnerId, id, 'invite');
-    const input = {
-      partnerId,
-      to: domain.owner_email,
-      hostname: domain.hostname,
-      widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
-    };
-    await enqueueMail<DomainsDb>(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
-    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' }) };
-  });
+  const { domain, messages } = await inTransaction(ctx.db, (trx) => inviteInTransaction(ctx, trx, partnerId, id, body));
   await pushMerchantLinks(ctx, domain, messages);
+}
+
+/**
+ * The invite operation in the caller's transaction: status INVITED, the invitation (and the intro
+ * when asked) queued, domain.changed written. A SCAN_INVITE scan continues with it once it ends.
+ */
+export async function inviteInTransaction(ctx: Pick<DomainsContext, 'settings'>, trx: DomainsDatabase, partnerId: string, id: string, body: InviteDomainBody) {
+  const domain = await transition(trx, partnerId, id, 'invite');
+  const input = {
+    partnerId,
+    to: domain.owner_email,
+    hostname: domain.hostname,
+    widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
+  };
+  await enqueueMail<DomainsDb>(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
+  return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' }) };
 }
 
 /** Removes the domain, its subdomains and property (and the company when no other domain uses it). */

@@ -15,7 +15,7 @@ import type { NewDomainRows } from '../db/domain-writes.repository';
 import type { QueuedMail } from '@platform/mail';
 import { domainCompany, domainEntityData } from '../events/domain-events.writer';
 import type { InstanceSettings } from './context';
-import { inviteMail, introMail } from './mail-templates';
+import { introMail } from './mail-templates';
 import { widgetScript } from './widget';
 
 export type ChosenProduct = Extract<CatalogueResolution, { ok: true }>;
@@ -49,7 +49,8 @@ export function planNewDomain(partnerId: string, body: CreateDomainBody, setting
     product,
     now,
     ids: { domain: randomUUID(), property: randomUUID(), subscription: randomUUID() },
-    status: body.action === 'SCAN_INVITE' ? 'INVITED' : 'NEW',
+    // Every create starts NEW (spec); SCAN_INVITE is invited once its scan ends (scan-completion.ts).
+    status: 'NEW',
     merchants: body.merchant_id ? [body.merchant_id] : [],
   };
 }
@@ -222,8 +223,8 @@ export function createdState({ body, ids, status, merchants, now }: NewDomainPla
   };
 }
 
-/** The invitation (an INVITED domain) and the intro e-mail (when asked), to the company's owner. */
-export function welcomeMails({ partnerId, body, ids, status, settings }: NewDomainPlan, company: CompanyBasics): QueuedMail[] {
+/** The intro e-mail (when asked), to the company's owner; a SCAN_INVITE's invitation follows its scan. */
+export function welcomeMails({ partnerId, body, ids, settings }: NewDomainPlan, company: CompanyBasics): QueuedMail[] {
   const input = { partnerId, to: company.owner_email, hostname: body.domain, widgetSnippet: widgetScript(settings.widgetBaseUrl, ids.property), firstName: body.account_first_name };
-  return [...(status === 'INVITED' ? [inviteMail(input)] : []), ...(body.send_intro ? [introMail(input)] : [])];
+  return body.send_intro ? [introMail(input)] : [];
 }

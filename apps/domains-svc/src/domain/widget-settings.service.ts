@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CONSENT_CATEGORIES, noticeTypeSchema, type WidgetSettings } from '@platform/contracts';
+import { CONSENT_CATEGORIES, noticeTypeSchema, type DataCollectionItem, type WidgetCookie, type WidgetSettings } from '@platform/contracts';
 import { notFound } from '@platform/http';
 import { findWidgetSettingsRow, type WidgetSettingsRow } from '../db/widget.repository';
 import type { DomainsContext } from './context';
@@ -10,15 +10,22 @@ const hash = (text: string) => createHash('sha256').update(text).digest('base64u
  * A stable hash of what a visitor consents to (whether scripts are managed, the categories and
  * the data collected): a new revision makes the widget ask again; colours or texts do not.
  */
-export function consentRevision(s: Pick<WidgetSettings, 'has_scripts' | 'categories' | 'data_collection'>): string {
-  return hash(JSON.stringify([s.has_scripts, s.categories, s.data_collection])).slice(0, 22);
+export function consentRevision(s: Pick<WidgetSettings, 'has_scripts' | 'categories' | 'data_collection' | 'cookies'>): string {
+  // Before any scan (no cookies known) the hash is the one it always was, so stored choices stay valid.
+  const consented = s.cookies.length > 0 ? [s.has_scripts, s.categories, s.data_collection, s.cookies] : [s.has_scripts, s.categories, s.data_collection];
+  return hash(JSON.stringify(consented)).slice(0, 22);
 }
 
 const blankToNull = (v: string | null) => (v === null || v === '' ? null : v);
 
 export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
-  // No data collection is known yet (the scanner will fill it): [] rather than a guess.
-  const consented = { has_scripts: row.has_scripts, categories: CONSENT_CATEGORIES, data_collection: [] };
+  // What the latest completed scan found ([] before the first: nothing is guessed).
+  const consented = {
+    has_scripts: row.has_scripts,
+    categories: CONSENT_CATEGORIES,
+    data_collection: row.scan_data_collection as DataCollectionItem[],
+    cookies: row.scan_cookies as WidgetCookie[],
+  };
   return {
     property_id: row.property_id,
     hostname: row.hostname,

@@ -3,7 +3,7 @@ import type { EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { act, startSmtpServer, startTestService, type ApiResponse, type TestSmtpServer } from '@platform/testing';
 import { saveCatalogueSnapshot } from '../../src/db/catalogue.repository';
-import { domainsService } from '../../src/service';
+import { createDomainsService, type DomainsServiceOptions } from '../../src/service';
 import { TEST_CATALOGUE } from './catalogue';
 
 export interface TestPartner {
@@ -19,10 +19,18 @@ export interface OutboxRow {
 
 export const WIDGET_BASE_URL = 'https://widget.test';
 
-/** domains-svc on the chassis, in-process on port 0, on a fresh database, with a real SMTP server and real internal JWTs. */
-export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}) {
+/**
+ * domains-svc on the chassis, in-process on port 0, on a fresh database, with a real SMTP server
+ * and real internal JWTs. Its scanner sends nothing beyond loopback: every site maps to a closed
+ * port on 127.0.0.1 (SCANNER_CONNECT_TO) unless a test says otherwise.
+ */
+export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: DomainsServiceOptions = {}) {
   const smtp: TestSmtpServer = await startSmtpServer();
-  const t = await startTestService(domainsService, {
+  const t = await startTestService(createDomainsService(options), {
+    SCANNER_ALLOW_LOOPBACK: 'true',
+    SCANNER_CONNECT_TO: '*:443:127.0.0.1:9,*:80:127.0.0.1:9',
+    SCANNER_MODE: 'http',
+    SCANNER_POLL_MS: '50',
     SMTP_URL: smtp.url,
     MAIL_POLL_MS: '50',
     WIDGET_BASE_URL,
@@ -59,6 +67,7 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}) {
     base,
     deps,
     smtp,
+    context: t.service.context,
     partner,
     call,
     outbox,

@@ -15,6 +15,18 @@ export const FAST_WEBHOOKS = {
 };
 
 /**
+ * Scans of suites that do not test the scanner (SCAN and SCAN_INVITE creates) reach nothing
+ * beyond this machine: every site maps to a closed port on 127.0.0.1, so no name is resolved
+ * and each scan fails at once (the invitation of a SCAN_INVITE still follows).
+ */
+export const LOCAL_SCANS = {
+  SCANNER_ALLOW_LOOPBACK: 'true',
+  SCANNER_CONNECT_TO: '*:443:127.0.0.1:9,*:80:127.0.0.1:9',
+  SCANNER_MODE: 'http',
+  SCANNER_POLL_MS: '100',
+};
+
+/**
  * The settings of the platform every suite shares: no rate limit (nor failed-authentication
  * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, and fast webhook
  * retries. A suite that needs other settings starts a platform of its own.
@@ -25,6 +37,7 @@ export const SHARED_ENV = {
   PUBLIC_RATE_LIMIT_PER_ADDRESS: '1000000',
   PUBLIC_RATE_LIMIT_PER_PROPERTY: '1000000',
   ...FAST_WEBHOOKS,
+  ...LOCAL_SCANS,
 };
 
 /** What a test file needs to reach the shared platform, handed over in a JSON file. */

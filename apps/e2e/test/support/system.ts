@@ -1,7 +1,7 @@
 import { act, arrange, createTestDatabase, deleteEventTopology, mailboxIn, startSmtpServer, testInfra, uniqueName, type ApiResponse, type Mailbox } from '@platform/testing';
 import { Client } from 'pg';
 import { launchPlatform, runAdmin, type Platform, type ProcessName } from '@platform/launcher';
-import { sharedPlatform } from './shared-platform';
+import { LOCAL_SCANS, sharedPlatform } from './shared-platform';
 
 export interface Partner {
   id: string;
@@ -97,7 +97,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<OwnSyste
   const platform = await launchPlatform({
     databaseUrl: db.url,
     amqpUrl,
-    env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange, SMTP_URL: smtp.url, ...env },
+    env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange, SMTP_URL: smtp.url, ...LOCAL_SCANS, ...env },
   }).catch(async (err: unknown) => {
     await deleteEventTopology(amqpUrl, exchange).catch(() => undefined);
     throw err;

@@ -46,6 +46,8 @@ export interface Settings {
   consent_revision: string;
   categories: Array<{ name: string; required?: boolean; description?: string }>;
   data_collection: DataCollectionItem[];
+  /** What the site's latest scan found; older settings may lack it. */
+  cookies?: Cookie[];
   company: {
     name: string | null;
     trade_name: string | null;
@@ -54,6 +56,14 @@ export interface Settings {
     phone_number: string | null;
   } | null;
   dpo: { name: string | null; email: string | null } | null;
+}
+
+export interface Cookie {
+  name: string;
+  domain: string;
+  category: string;
+  vendor: string | null;
+  expires_at: string | null;
 }
 
 export interface ReceiptBody {

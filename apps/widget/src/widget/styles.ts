@@ -25,6 +25,7 @@ button,input,select,textarea{font:inherit}
 .cat{display:flex;gap:10px;align-items:flex-start;padding:8px 0;border-top:1px solid #ddd}
 .cat input{width:20px;height:20px;margin-top:2px;accent-color:var(--pw-primary)}
 .cat small{display:block;color:#374151}
+.cookies{margin:4px 0 0;padding-left:18px;font-size:13px;color:#374151}
 .overlay{position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:2147483647;display:flex;align-items:center;justify-content:center}
 .center{position:relative;max-width:720px;width:calc(100% - 32px);max-height:calc(100% - 32px);overflow:auto}
 .head{display:flex;justify-content:space-between;align-items:center;gap:8px}

@@ -157,7 +157,7 @@ export const scanRequestedEventSchema = z.object({
 });
 
 /** What changed in a domain.changed event; the state it carries is always whole. */
-export const DOMAIN_CHANGES = ['created', 'updated', 'invited', 'activated', 'deactivated', 'subdomains', 'merchants'] as const;
+export const DOMAIN_CHANGES = ['created', 'updated', 'scanned', 'invited', 'activated', 'deactivated', 'subdomains', 'merchants'] as const;
 
 const nullableText = z.string().nullable();
 /** The domain's company as domain.changed carries it. */

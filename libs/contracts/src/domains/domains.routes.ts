@@ -16,6 +16,7 @@ import {
 import { listDomainsQuerySchema } from './domain-query.schema';
 import { subscriptionChangeRoutes } from './subscription-change.routes';
 import { subdomainBodySchema, subdomainDeletedSchema, subdomainParamsSchema, subdomainSchema } from './subdomain.schema';
+import { scanReportSchema } from './scan.schema';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
 const write = { service: 'domains', permission: 'domains:write' } as const;
@@ -45,7 +46,9 @@ export const domainRoutes = [
     path: '/portal/domains',
     tag: DOMAINS,
     summary: 'Create a domain',
-    description: 'Creates the company (or reuses it), the property and the domain; status NEW (INVITED with action SCAN_INVITE).',
+    description:
+      'Creates the company (or reuses it), the property and the domain; status NEW. SCAN and SCAN_INVITE queue a scan of the site: ' +
+      'when it ends the domain moves to SCANNED (from NEW) and the owner gets the report (SCAN) or the invitation (SCAN_INVITE: INVITED).',
     body: createDomainBodySchema,
     response: resultOf(domainCreatedSchema),
     errors: [...withBody, 'DOMAIN.ALREADY_EXISTS'],
@@ -171,5 +174,39 @@ export const subdomainRoutes = [
   }),
 ] satisfies RouteSpec[];
 
+const SCANS = 'Scans';
+
+/** The site scanner: start a scan of a domain's site, read its latest report. */
+export const scanRoutes = [
+  defineRoute({
+    ...write,
+    operationId: 'startDomainScan',
+    method: 'post',
+    path: '/portal/domains/{domainId}/scan',
+    tag: SCANS,
+    summary: 'Scan the domain\'s site',
+    description:
+      'Queues a scan (202, the report with status queued): the home page (https, http when https cannot connect) and a bounded number of ' +
+      'same-site pages it links to, their scripts, cookies and iframes classified. 409 DOMAIN.SCAN_IN_PROGRESS while a scan of the domain ' +
+      'is queued or running; 429 RATE.LIMITED with Retry-After when the last one ended less than the minimum interval ago (10 minutes by default).',
+    params: domainIdParamsSchema,
+    response: resultOf(scanReportSchema),
+    status: 202,
+    errors: [...byId, 'DOMAIN.SCAN_IN_PROGRESS', 'RATE.LIMITED'],
+  }),
+  defineRoute({
+    ...read,
+    operationId: 'getDomainScan',
+    method: 'get',
+    path: '/portal/domains/{domainId}/scan',
+    tag: SCANS,
+    summary: 'Read the latest scan report of the domain',
+    description: 'status queued, running, completed or failed; 404 RESOURCE.NOT_FOUND when the domain was never scanned.',
+    params: domainIdParamsSchema,
+    response: resultOf(scanReportSchema),
+    errors: byId,
+  }),
+] satisfies RouteSpec[];
+
 /** What domains-svc serves. */
-export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes, ...subscriptionChangeRoutes];
+export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes, ...scanRoutes, ...subscriptionChangeRoutes];

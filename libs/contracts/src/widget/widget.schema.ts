@@ -43,6 +43,16 @@ export const dataCollectionItemSchema = z.object({
 
 const nullableString = z.string().nullable();
 
+/** A cookie the site sets, as the latest scan found it: the widget lists them per category. */
+export const widgetCookieSchema = z.object({
+  name: z.string(),
+  domain: z.string(),
+  category: z.enum(['necessary', 'functional', 'analytics', 'marketing', 'unclassified']),
+  vendor: nullableString,
+  expires_at: nullableString.meta({ description: 'null: a session cookie' }),
+});
+export type WidgetCookie = z.infer<typeof widgetCookieSchema>;
+
 export const widgetCompanySchema = z.object({
   name: z.string(),
   trade_name: nullableString,
@@ -76,9 +86,10 @@ export const widgetSettingsSchema = z
     has_accessibility: z.boolean(),
     display_company: z.boolean(),
     display_dpo: z.boolean(),
-    consent_revision: z.string().meta({ description: 'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection)' }),
+    consent_revision: z.string().meta({ description: 'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection, cookies)' }),
     categories: z.array(consentCategorySchema),
     data_collection: z.array(dataCollectionItemSchema),
+    cookies: z.array(widgetCookieSchema).meta({ description: "The cookies the site's latest scan found ([] before the first scan)" }),
     company: widgetCompanySchema,
     dpo: z.object({ name: nullableString, email: nullableString }).nullable(),
   })

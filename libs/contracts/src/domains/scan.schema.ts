@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** What a finding is for, from a maintained source (tracker database, well-known cookie names); unknown = unclassified. */
+export const FINDING_CATEGORIES = ['necessary', 'functional', 'analytics', 'marketing', 'unclassified'] as const;
+export const findingCategorySchema = z.enum(FINDING_CATEGORIES);
+export type FindingCategory = z.infer<typeof findingCategorySchema>;
+
+export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export const scanStatusSchema = z.enum(SCAN_STATUSES);
+export type ScanStatus = z.infer<typeof scanStatusSchema>;
+
+/** Who asked: the create's action (SCAN, SCAN_INVITE), the partner's POST .../scan (API) or continuous scanning (SCHEDULE). */
+export const SCAN_REQUESTERS = ['SCAN', 'SCAN_INVITE', 'API', 'SCHEDULE'] as const;
+export const scanRequesterSchema = z.enum(SCAN_REQUESTERS);
+export type ScanRequester = z.infer<typeof scanRequesterSchema>;
+
+export const scanModeSchema = z.enum(['browser', 'http']);
+
+const vendor = z.string().nullable().meta({ description: 'The company behind it, when a source names one' });
+
+export const scanFindingsSchema = z.object({
+  scripts: z.array(z.object({ url: z.string(), host: z.string(), category: findingCategorySchema, vendor })),
+  cookies: z.array(
+    z.object({
+      name: z.string(),
+      domain: z.string(),
+      expires_at: z.string().nullable().meta({ description: 'null: a session cookie' }),
+      first_party: z.boolean(),
+      category: findingCategorySchema,
+      vendor,
+    }),
+  ),
+  iframes: z.array(z.object({ url: z.string(), host: z.string(), category: findingCategorySchema })),
+  counts: z.record(findingCategorySchema, z.number().int()).meta({ description: 'Distinct scripts, cookies and iframes per category' }),
+});
+export type ScanFindings = z.infer<typeof scanFindingsSchema>;
+
+export const scanErrorSchema = z.object({
+  url: z.string(),
+  code: z.string().meta({ example: 'SCAN.TIMEOUT' }),
+  message: z.string(),
+});
+export type ScanError = z.infer<typeof scanErrorSchema>;
+
+/** The latest scan of a domain: queued, running, or its findings and the errors per page. */
+export const scanReportSchema = z
+  .object({
+    id: z.string(),
+    domain_id: z.string(),
+    status: scanStatusSchema,
+    mode: scanModeSchema.nullable().meta({ description: 'browser (headless Chromium) or http (HTML parser); null until it ran' }),
+    requested_by: scanRequesterSchema,
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    pages: z.array(z.string()).meta({ description: 'The URLs visited' }),
+    findings: scanFindingsSchema,
+    errors: z.array(scanErrorSchema),
+    created_at: z.string(),
+  })
+  .meta({ id: 'ScanReport' });
+export type ScanReport = z.infer<typeof scanReportSchema>;

@@ -1,0 +1,113 @@
+import type { BrowserContext, Page, Response } from 'playwright-core';
+import type { BrowserHost } from './browser';
+import { MainNavigation, routeBrowserRequests } from './browser-routing';
+import { pageTimeout, ScanError, tooManyRedirects } from './errors';
+import { untilAborted, within, type ModeSession, type PageVisit, type ScanRun } from './session';
+import { httpUrl, pageLinks } from './site';
+
+/** After `load`, how long a page may keep loading (scripts adding scripts, cookies) before its findings are read. */
+const SETTLE_MS = 2_000;
+/** What a closing context may take before it is left to the browser. */
+const CLOSE_MS = 5_000;
+
+const LINKS = `Array.from(document.querySelectorAll('a[href], area[href]'), (a) => a.href)`;
+const IFRAME_SOURCES = `Array.from(document.querySelectorAll('iframe[src], frame[src]'), (f) => f.src)`;
+
+/**
+ * browser mode: a fresh context per scan (no cookies, no cache) in the Scanner's Chromium, every
+ * request through routeBrowserRequests. A page loads until `load` (a script that never answers
+ * does not hold it past the page's time), then settles, then its frames, links and, at the end,
+ * the context's cookies (set by answers and by scripts) are read.
+ */
+export async function browserSession(run: ScanRun, host: BrowserHost): Promise<ModeSession> {
+  const browser = await host.browser();
+  const context = await browser.newContext({ userAgent: run.userAgent, serviceWorkers: 'block', acceptDownloads: false, viewport: { width: 1280, height: 800 } });
+  const navigation = new MainNavigation();
+  try {
+    await context.routeWebSocket(/.*/, (ws) => ws.close());
+    await routeBrowserRequests(context, run, navigation);
+    navigation.page = await context.newPage();
+    // Popups are other sites' business; only the crawler's page stays open.
+    context.on('page', (page) => void page.opener().then((opener) => opener && page.close(), () => undefined).catch(() => undefined));
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw err;
+  }
+  return {
+    visit: (url) => visitPage(run, context, navigation, url),
+    async finish() {
+      const cookies = (await within(context.cookies(), CLOSE_MS)) ?? [];
+      for (const c of cookies) run.findings.addCookie({ name: c.name, domain: c.domain, expiresAt: c.expires > 0 ? new Date(c.expires * 1000) : null });
+      await within(context.close(), CLOSE_MS);
+    },
+  };
+}
+
+async function visitPage(run: ScanRun, context: BrowserContext, navigation: MainNavigation, url: string): Promise<PageVisit> {
+  const deadline = Date.now() + run.limits.pageTimeoutMs;
+  const pageSignal = AbortSignal.any([run.signal, AbortSignal.timeout(run.limits.pageTimeoutMs)]);
+  try {
+    return await untilAborted(loadAndRead(run, context, navigation, url, deadline), pageSignal);
+  } catch (err) {
+    if (!pageSignal.aborted) throw err;
+    // A page that is stuck (or a scan that is over): the page goes, a new one takes the next URL.
+    if (!run.signal.aborted) await freshPage(context, navigation);
+    else await within(navigation.page!.close({ runBeforeUnload: false }), CLOSE_MS);
+    throw run.signal.aborted ? new ScanError('SCAN.ABORTED', 'The scan was stopped.') : pageTimeout(run.limits);
+  }
+}
+
+/**
+ * A new page for the next navigation: after a navigation the route handler refused, Chromium
+ * still commits its error page, which would interrupt the next page.goto on the same page.
+ */
+async function freshPage(context: BrowserContext, navigation: MainNavigation): Promise<void> {
+  const old = navigation.page;
+  navigation.page = await context.newPage();
+  if (old) await within(old.close({ runBeforeUnload: false }), CLOSE_MS);
+}
+
+/** page.goto, redirects of the main frame followed here (each a new navigation, checked again), at most maxRedirects. */
+async function navigate(run: ScanRun, context: BrowserContext, navigation: MainNavigation, url: string, deadline: number): Promise<Response | null> {
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    navigation.begin();
+    let failure: unknown;
+    const response = await navigation.page!.goto(current, { waitUntil: 'commit', timeout: Math.max(1, deadline - Date.now()) }).catch((err: unknown) => {
+      failure = err;
+      return null;
+    });
+    const outcome = navigation.end();
+    if (outcome.redirect !== undefined || outcome.error || failure) await freshPage(context, navigation);
+    if (outcome.redirect !== undefined) {
+      if (hops >= run.limits.maxRedirects) throw tooManyRedirects(run.limits);
+      const next = httpUrl(outcome.redirect, current);
+      if (!next) throw new ScanError('SCAN.INVALID_REDIRECT', 'A redirect pointed to a URL that is not http(s).');
+      current = next.href;
+      continue;
+    }
+    if (outcome.error) throw outcome.error;
+    if (failure) throw (failure as Error).name === 'TimeoutError' ? pageTimeout(run.limits) : new ScanError('SCAN.BROWSER_FAILED', 'The browser could not load the page.', { cause: failure });
+    return response;
+  }
+}
+
+async function loadAndRead(run: ScanRun, context: BrowserContext, navigation: MainNavigation, url: string, deadline: number): Promise<PageVisit> {
+  const response = await navigate(run, context, navigation, url, deadline);
+  const page: Page = navigation.page!;
+  // Keep a share of the page's time for reading it.
+  const reserve = Math.min(1_000, run.limits.pageTimeoutMs / 4);
+  await within(page.waitForLoadState('load'), deadline - Date.now() - reserve);
+  await within(page.waitForLoadState('networkidle'), Math.min(SETTLE_MS, deadline - Date.now() - reserve));
+  const finalUrl = page.url();
+  for (const frame of page.frames()) {
+    const frameUrl = frame === page.mainFrame() ? undefined : httpUrl(frame.url(), finalUrl);
+    if (frameUrl) run.findings.addIframe(frameUrl, frame.parentFrame()?.url() ?? finalUrl);
+  }
+  const sources = ((await page.evaluate(IFRAME_SOURCES).catch(() => [])) as string[]).map((src) => httpUrl(src, finalUrl));
+  sources.forEach((src) => src && run.findings.addIframe(src, finalUrl));
+  const status = response?.status() ?? 200;
+  const html = /^(text\/html|application\/xhtml\+xml)\b/i.test((await response?.headerValue('content-type').catch(() => null)) ?? 'text/html');
+  const hrefs = status >= 200 && status < 300 && html ? ((await page.evaluate(LINKS).catch(() => [])) as string[]) : [];
+  return { url: finalUrl, status, links: pageLinks(hrefs, finalUrl, run.targetHost) };
+}

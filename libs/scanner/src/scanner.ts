@@ -1,0 +1,157 @@
+import { createOutboundClient, type OutboundClient } from '@platform/outbound';
+import { BrowserHost, chromiumAvailable, chromiumPathOf } from './browser';
+import { browserSession } from './browser-mode';
+import { Classifier } from './classify';
+import { pageTimeout, ScanError, scanErrorOf } from './errors';
+import { FindingsCollector } from './findings';
+import { httpSession } from './http-mode';
+import { untilAborted, type ModeSession, type ScanRun } from './session';
+import { normalHost } from './site';
+import type { ScanIssue, ScanMode, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
+
+/** Connections to a site's origins are kept this long between a scan's requests. */
+const KEEP_ALIVE_MS = 2_000;
+
+/** A host name a scan may start from: a DNS name or an IP literal, nothing else (no scheme, port or path). */
+function targetHostOf(target: ScanTarget): string | undefined {
+  const host = normalHost(target.hostname ?? '');
+  try {
+    const parsed = new URL(`https://${host.includes(':') ? `[${host}]` : host}/`);
+    return normalHost(parsed.hostname) === host && host.length > 0 ? host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A page's failure as the report says it: a request cut by a deadline is that page's, or the scan's, timeout. */
+function pageError(err: unknown, run: ScanRun): ScanError {
+  const error = scanErrorOf(err, run.limits);
+  if (error.code !== 'SCAN.ABORTED') return error;
+  return run.signal.aborted ? scanTimeout(run) : pageTimeout(run.limits);
+}
+
+const scanTimeout = (run: ScanRun) => new ScanError('SCAN.TIMEOUT', `The scan took longer than ${run.limits.scanTimeoutMs} ms; pages not loaded by then were skipped.`);
+
+/** The home page: https first, http when https cannot connect (refused, or no TLS). */
+async function visitHome(session: ModeSession, run: ScanRun, errors: ScanIssue[]) {
+  for (const scheme of ['https', 'http']) {
+    const url = `${scheme}://${run.targetHost}/`;
+    try {
+      return await session.visit(url);
+    } catch (err) {
+      const error = pageError(err, run);
+      if (scheme === 'https' && (error.code === 'SCAN.CONNECT_FAILED' || error.code === 'SCAN.TLS_FAILED')) continue;
+      errors.push({ url, code: error.code, message: error.message });
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The home page, then same-site links breadth first, at most maxPages loads in all (failed ones count). */
+async function crawl(session: ModeSession, run: ScanRun): Promise<{ pages: string[]; errors: ScanIssue[]; failed: boolean }> {
+  const pages: string[] = [];
+  const errors: ScanIssue[] = [];
+  const record = (visit: { url: string; status: number }) => {
+    pages.push(visit.url);
+    if (visit.status >= 400) errors.push({ url: visit.url, code: 'SCAN.HTTP_STATUS', message: `The page answered ${visit.status}.` });
+  };
+  const home = await visitHome(session, run, errors);
+  if (!home) return { pages, errors, failed: true };
+  record(home);
+  const seen = new Set([`https://${run.targetHost}/`, `http://${run.targetHost}/`, home.url]);
+  const queue = home.links.filter((link) => !seen.has(link));
+  for (let loads = 1; queue.length > 0 && loads < run.limits.maxPages; ) {
+    const url = queue.shift()!;
+    if (seen.has(url)) continue;
+    if (run.signal.aborted) {
+      if (!errors.some((e) => e.code === 'SCAN.TIMEOUT')) errors.push({ url, ...issueOf(scanTimeout(run)) });
+      break;
+    }
+    seen.add(url);
+    loads += 1;
+    try {
+      const visit = await session.visit(url);
+      seen.add(visit.url);
+      record(visit);
+      queue.push(...visit.links.filter((link) => !seen.has(link)));
+    } catch (err) {
+      errors.push({ url, ...issueOf(pageError(err, run)) });
+    }
+  }
+  return { pages, errors, failed: false };
+}
+
+const issueOf = (error: ScanError) => ({ code: error.code, message: error.message });
+
+/** The mode's session for one scan; in auto mode a browser that cannot start leaves the scan to http mode. */
+async function openSession(run: ScanRun, mode: ScanMode, auto: boolean, host: BrowserHost): Promise<{ session: ModeSession; mode: ScanMode }> {
+  if (mode === 'http') return { session: httpSession(run), mode };
+  const opening = browserSession(run, host);
+  // Opened after the scan gave up: closed at once, never left behind.
+  opening.then(
+    (session) => (run.signal.aborted ? session.finish() : undefined),
+    () => undefined,
+  );
+  try {
+    return { session: await untilAborted(opening, run.signal), mode };
+  } catch (err) {
+    if (run.signal.aborted) throw err;
+    if (auto) return { session: httpSession(run), mode: 'http' };
+    throw new ScanError('SCAN.BROWSER_FAILED', 'The browser could not be started.', { cause: err });
+  }
+}
+
+/**
+ * The scan engine: see docs/scanner.md. One Scanner per worker process: it holds the guarded
+ * outbound client (connections kept briefly per origin) and, in browser mode, one Chromium
+ * launched on the first scan; each scan gets its own cookie jar or browser context.
+ */
+export function createScanner(options: ScannerOptions): Scanner {
+  const { limits } = options;
+  const client: OutboundClient = createOutboundClient({
+    allowLoopback: options.allowLoopback,
+    resolve: options.resolver,
+    connectTo: options.connectTo,
+    ca: options.ca,
+    maxResponseBytes: limits.maxPageBytes,
+    maxRedirects: 0, // followed by the scanner, which keeps each hop's cookies
+    totalTimeoutMs: limits.pageTimeoutMs,
+    connectTimeoutMs: Math.min(5_000, limits.pageTimeoutMs),
+    keepAliveMs: KEEP_ALIVE_MS,
+  });
+  const chromiumPath = chromiumPathOf(options.chromiumPath);
+  const browserHost = new BrowserHost(chromiumPath);
+  const mode: ScanMode = options.mode === 'auto' ? (chromiumAvailable(chromiumPath) ? 'browser' : 'http') : options.mode;
+
+  return {
+    async scan(target, signal): Promise<ScanResult> {
+      signal?.throwIfAborted();
+      const host = targetHostOf(target);
+      const findings = new FindingsCollector(await Classifier.load(), host ?? '');
+      if (!host) return { mode, pages: [], findings: findings.result(), errors: [{ url: String(target.hostname), ...issueOf(new ScanError('SCAN.INVALID_TARGET', 'Not a host name.')) }], failed: true };
+      const scanSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(limits.scanTimeoutMs)]) : AbortSignal.timeout(limits.scanTimeoutMs);
+      const run: ScanRun = { targetHost: host, limits, userAgent: options.userAgent, client, findings, signal: scanSignal };
+      let opened: { session: ModeSession; mode: ScanMode };
+      try {
+        opened = await openSession(run, mode, options.mode === 'auto', browserHost);
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        const error = run.signal.aborted ? scanTimeout(run) : scanErrorOf(err, limits);
+        return { mode, pages: [], findings: findings.result(), errors: [{ url: `https://${host}/`, ...issueOf(error) }], failed: true };
+      }
+      let outcome: Awaited<ReturnType<typeof crawl>>;
+      try {
+        outcome = await crawl(opened.session, run);
+      } finally {
+        await opened.session.finish();
+      }
+      if (signal?.aborted) throw signal.reason;
+      return { mode: opened.mode, pages: outcome.pages, findings: findings.result(), errors: outcome.errors, failed: outcome.failed };
+    },
+    async close() {
+      await browserHost.close();
+      await client.close();
+    },
+  };
+}
