@@ -1,5 +1,5 @@
 import { waitFor } from '@platform/testing';
-import { domainChanged, domainCreated, domainDeleted, domainState, receipt, receiptsPath, startConsent, type ConsentTest } from './support';
+import { domainChanged, domainCreated, domainDeleted, domainState, propertyUpdated, receipt, receiptsPath, startConsent, type ConsentTest } from './support';
 
 describe("consent-svc's projection of domains (domain.created, domain.changed, domain.deleted)", () => {
   let c: ConsentTest;
@@ -67,6 +67,31 @@ describe("consent-svc's projection of domains (domain.created, domain.changed, d
       email: 'legal@moved.example.com',
       address: { id: domain.company_id, country: 'AT', state: null, address: 'Ring 1', address_2: 'Stiege 2', postal_code: '1010', phone_number: '+49 30 1' },
     });
+  });
+
+  it("when the scanner's findings arrive (property.updated with data_collection), then later records name them with the visitor's answer per category; an older update changes nothing", async () => {
+    const p = c.partner();
+    const domain = await c.domain(p.id);
+    const item = (category: string, vendor: string) => ({
+      name: category,
+      description: `${category} technologies found on ${domain.hostname}`,
+      fields: [{ categories: [category], consent_type: 'OPT_IN', name: `${vendor}_cookie` }],
+      partners: [{ name: vendor, usage: category, url: `https://${vendor.toLowerCase()}.example` }],
+      processors: [],
+      purposes: [{ category, is_primary: false, is_profiling: category === 'marketing', legal_base: 'CONSENT', legal_description: 'why', name: category, status: 'ACTIVE', termination: 'until changed' }],
+    });
+    await c.publish(propertyUpdated(p.id, domain, 7, { data_collection: [item('analytics', 'Google'), item('marketing', 'Meta')] }));
+    await c.publish(propertyUpdated(p.id, domain, 6, { data_collection: [item('analytics', 'Stale')] }));
+    await c.publish(propertyUpdated(p.id, domain, 8, { primary_color: '#ff0000' }));
+    await settle(p.id);
+
+    const res = await c.widget('POST', receiptsPath(domain.property_id), { origin: `https://${domain.hostname}`, body: receipt({ categories: { functional: false, analytics: true, marketing: false } }) });
+    expect(res.status).toBe(201);
+    const scanned = (res.body.result.data_collection as { partners: { name: string }[]; purposes: { category: string; status: string }[] }[]).slice(1);
+    expect(scanned.map((i) => [i.partners[0].name, i.purposes[0].category, i.purposes[0].status])).toEqual([
+      ['Google', 'analytics', 'GRANTED'],
+      ['Meta', 'marketing', 'DENIED'],
+    ]);
   });
 
   it('when the domain is deleted, then widget requests for its property answer 404 and a late older domain.changed does not bring it back', async () => {

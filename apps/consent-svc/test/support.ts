@@ -107,6 +107,39 @@ export const domainDeleted = (partnerId: string, domain: DomainState, version: n
     params: { id: domain.id, domain: domain.hostname, property_id: domain.property_id, company_id: domain.company_id, subscriptions: [] },
   });
 
+/** property.updated as domains-svc's scan feed sends it: the changed settings in params, the property as its entity. */
+export const propertyUpdated = (partnerId: string, domain: DomainState, version: number, changes: Record<string, unknown>) =>
+  envelope(partnerId, domain.id, version, {
+    event: 'property.updated',
+    params: { property_id: domain.property_id, ...changes },
+    entity: {
+      kind: 'property',
+      data: {
+        id: domain.property_id,
+        name: domain.hostname,
+        description: '',
+        status: 'ACTIVE',
+        widget_font: 'Arial',
+        widget_position: 'bottom-left',
+        border_radius: '8',
+        primary_color: '#000000',
+        text_color: '#ffffff',
+        has_scripts: true,
+        has_dsar: true,
+        has_docs: true,
+        has_accessibility: true,
+        has_accessibility_icon: true,
+        display_dpo: false,
+        display_company: true,
+        has_welcome_message: false,
+        has_continuous_scanning: false,
+        company_id: domain.company_id,
+        activated_at: null,
+        created_at: domain.created_at,
+      },
+    },
+  });
+
 /** domain.created as domains-svc sends it (the company's address lives only here). */
 export function domainCreated(partnerId: string, domain: DomainState, version: number): EventMessage {
   const flags = { has_docs: true, has_dsar: true, has_scripts: true, has_accessibility: true, display_dpo: false, display_company: true };

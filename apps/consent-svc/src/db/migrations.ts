@@ -58,4 +58,10 @@ export const migrations: Record<string, ServiceMigration> = {
       await createMailQueueTable(db);
     },
   },
+  '2026_11_24_0002_scanned_collection': {
+    // What the site scanner found on the property (property.updated's data_collection), named in each record.
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE properties ADD COLUMN scanned_collection jsonb NOT NULL DEFAULT '[]'`.execute(db);
+    },
+  },
 };

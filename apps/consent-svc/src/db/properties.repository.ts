@@ -1,4 +1,5 @@
-import { sql, type Kysely } from '@platform/db';
+import type { DataCollectionItem } from '@platform/contracts';
+import { sql, type Kysely, type Transaction } from '@platform/db';
 import { EMPTY_COMPANY, type DataControllerBase, type ProjectedProperty } from '../domain/property-projection';
 import type { ConsentDb } from './tables';
 
@@ -62,3 +63,8 @@ export async function findLiveProperty(db: Kysely<ConsentDb>, propertyId: string
   return db.selectFrom('properties').selectAll().where('property_id', '=', propertyId).where('deleted', '=', false).executeTakeFirst();
 }
 export type PropertyRow = NonNullable<Awaited<ReturnType<typeof findLiveProperty>>>;
+
+/** The scanner's data collection of a partner's property (a property another partner names is left alone). */
+export async function setScannedCollection(trx: Transaction<ConsentDb>, { propertyId, partnerId, items }: { propertyId: string; partnerId: string; items: DataCollectionItem[] }) {
+  await trx.updateTable('properties').set({ scanned_collection: JSON.stringify(items) }).where('property_id', '=', propertyId).where('partner_id', '=', partnerId).execute();
+}

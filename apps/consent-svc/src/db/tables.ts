@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { MailQueueTable } from '@platform/mail';
+import type { DataCollectionItem } from '@platform/contracts';
 import type { DataControllerBase } from '../domain/property-projection';
 
 export const SCHEMA = 'consent';
@@ -22,6 +23,8 @@ export interface PropertiesTable {
   merchant_refs: string[];
   company_id: string;
   company: Json<DataControllerBase>;
+  /** The data collection the site scanner found (domains-svc's property.updated), one item per category in use. */
+  scanned_collection: ColumnType<DataCollectionItem[], string | undefined, string>;
   deleted: Generated<boolean>;
   updated_at: Timestamp;
 }

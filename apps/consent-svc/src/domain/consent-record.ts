@@ -38,6 +38,12 @@ const PURPOSES: Record<string, { name: string; legal: string; profiling: boolean
 /** What the property collects, in the spec's shape: one purpose per category, with the visitor's answer. */
 function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['categories']): DataCollectionItem[] {
   const answer = { necessary: true, ...categories } as Record<string, boolean>;
+  // What the scanner found (vendors, cookies), each purpose with the visitor's answer for its
+  // category; nobody consents to unclassified technologies, so those read DENIED.
+  const scanned = property.scanned_collection.map((item) => ({
+    ...item,
+    purposes: item.purposes.map((p) => ({ ...p, status: answer[p.category] ? 'GRANTED' : 'DENIED' })),
+  }));
   return [
     {
       name: property.hostname,
@@ -56,6 +62,7 @@ function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['catego
         termination: 'Until the visitor changes the choice',
       })),
     },
+    ...scanned,
   ];
 }
 

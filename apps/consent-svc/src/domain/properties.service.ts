@@ -1,7 +1,8 @@
-import type { DomainState, PayloadOf } from '@platform/contracts';
+import { z } from 'zod';
+import { dataCollectionItemSchema, type DomainState, type PayloadOf } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
 import { applyIfNewer } from '@platform/messaging';
-import { markPropertyDeleted, mergeCreatedProperty, upsertPropertyState } from '../db/properties.repository';
+import { markPropertyDeleted, mergeCreatedProperty, setScannedCollection, upsertPropertyState } from '../db/properties.repository';
 import { SCHEMA, type ConsentDb } from '../db/tables';
 import { companyFromDomainCreated, propertyFromDomainState } from './property-projection';
 
@@ -40,4 +41,20 @@ export async function applyDomainCreated(trx: Transaction<ConsentDb>, event: Dom
 export async function applyDomainDeleted(trx: Transaction<ConsentDb>, event: DomainEventMeta, params: PayloadOf<'domain.deleted'>['params']) {
   await applyIfNewer(trx, SCHEMA, PROJECTION, params.id, event.version);
   await markPropertyDeleted(trx, { propertyId: params.property_id, partnerId: event.partnerId, domainId: params.id, hostname: params.domain, companyId: params.company_id });
+}
+
+/** The projection of the scanner's findings: one version per property. */
+const SCANNED = 'property-scan';
+const scannedCollectionSchema = z.array(dataCollectionItemSchema);
+
+/**
+ * property.updated with a data_collection (the site scanner's findings, see domains-svc's scan
+ * feed): later records name what the site really uses. Other property.updated changes say nothing
+ * records need.
+ */
+export async function applyPropertyUpdated(trx: Transaction<ConsentDb>, event: DomainEventMeta, params: PayloadOf<'property.updated'>['params']) {
+  const scanned = scannedCollectionSchema.safeParse(params.data_collection);
+  if (!scanned.success) return;
+  if (!(await applyIfNewer(trx, SCHEMA, SCANNED, params.property_id, event.version))) return;
+  await setScannedCollection(trx, { propertyId: params.property_id, partnerId: event.partnerId, items: scanned.data });
 }
