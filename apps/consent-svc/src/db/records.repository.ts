@@ -41,19 +41,17 @@ export async function insertRecord(db: Kysely<ConsentDb>, where: { partnerId: st
 }
 
 /**
- * The domains whose records the scope may see: the one named, and/or every domain of the partner
- * that names the merchant (by merchant_id or the merchant's id); another partner's are never among them.
+ * The domains whose records the scope may see, as the relation `d(id)`: the one named, and/or every
+ * domain of the partner that names the merchant (by merchant_id or the merchant's id); another
+ * partner's are never among them. A subquery, so a read stays one round trip.
  */
-async function domainsOf(db: Kysely<ConsentDb>, scope: RecordScope): Promise<string[]> {
-  if (scope.merchantId === undefined) return scope.domainId === undefined ? [] : [scope.domainId];
-  let q = db
-    .selectFrom('properties')
-    .select('domain_id')
-    .distinct()
-    .where('partner_id', '=', scope.partnerId)
-    .where(sql<boolean>`(${scope.merchantId} = ANY(merchant_ids) OR ${scope.merchantId} = ANY(merchant_refs))`);
-  if (scope.domainId !== undefined) q = q.where('domain_id', '=', scope.domainId);
-  return (await q.execute()).map((r) => r.domain_id);
+function scopeDomains(scope: RecordScope) {
+  if (scope.merchantId === undefined) return scope.domainId === undefined ? undefined : sql`(VALUES (${scope.domainId}::text)) AS d(id)`;
+  const oneDomain = scope.domainId === undefined ? sql`` : sql`AND p.domain_id = ${scope.domainId}`;
+  return sql`(
+    SELECT DISTINCT p.domain_id FROM properties p
+    WHERE p.partner_id = ${scope.partnerId} AND (${scope.merchantId} = ANY(p.merchant_ids) OR ${scope.merchantId} = ANY(p.merchant_refs)) ${oneDomain}
+  ) AS d(id)`;
 }
 
 const toRecord = (row: { body: Record<string, unknown>; signature: string }) => ({ ...row.body, signature: row.signature }) as ConsentRecord;
@@ -64,8 +62,8 @@ const toRecord = (row: { body: Record<string, unknown>; signature: string }) => 
  * pages cost, however many records they hold.
  */
 export async function listRecords(db: Kysely<ConsentDb>, scope: RecordScope, f: RecordFilters, window: { offset: number; limitPlusOne: number }) {
-  const domains = await domainsOf(db, scope);
-  if (domains.length === 0) return [];
+  const domains = scopeDomains(scope);
+  if (!domains) return [];
   const depth = window.offset + window.limitPlusOne;
   const filters = [
     ...(f.propertyId !== undefined ? [sql`AND r.property_id = ${f.propertyId}`] : []),
@@ -74,7 +72,7 @@ export async function listRecords(db: Kysely<ConsentDb>, scope: RecordScope, f: 
   ];
   const { rows } = await sql<{ body: Record<string, unknown>; signature: string }>`
     SELECT page.body, page.signature
-    FROM unnest(${domains}::text[]) AS d(id)
+    FROM ${domains}
     CROSS JOIN LATERAL (
       SELECT r.id, r.created_at, r.body, r.signature FROM records r
       WHERE r.partner_id = ${scope.partnerId} AND r.domain_id = d.id ${sql.join(filters, sql` `)}
@@ -87,14 +85,10 @@ export async function listRecords(db: Kysely<ConsentDb>, scope: RecordScope, f: 
 }
 
 export async function findRecord(db: Kysely<ConsentDb>, scope: RecordScope, id: string) {
-  const domains = await domainsOf(db, scope);
-  if (domains.length === 0) return undefined;
-  const row = await db
-    .selectFrom('records')
-    .select(['body', 'signature'])
-    .where('partner_id', '=', scope.partnerId)
-    .where('id', '=', id)
-    .where('domain_id', 'in', domains)
-    .executeTakeFirst();
-  return row ? toRecord(row) : undefined;
+  const domains = scopeDomains(scope);
+  if (!domains) return undefined;
+  const { rows } = await sql<{ body: Record<string, unknown>; signature: string }>`
+    SELECT r.body, r.signature FROM records r
+    WHERE r.partner_id = ${scope.partnerId} AND r.id = ${id} AND r.domain_id IN (SELECT d.id FROM ${domains})`.execute(db);
+  return rows[0] ? toRecord(rows[0]) : undefined;
 }
