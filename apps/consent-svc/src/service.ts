@@ -3,6 +3,7 @@ import { consentPublicRoutes, consentRecordRoutes } from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
+import { RecordWriter } from './db/record-writer';
 import { SCHEMA, type ConsentDb } from './db/tables';
 import type { ConsentContext } from './domain/context';
 import { GeoIp } from './domain/geoip';
@@ -19,6 +20,10 @@ const consentConfig = {
   RECORD_SIGNING_KEYS: signingKeysSchema,
   /** How long a live property is remembered for receipts (0: never): a deletion reaches receipts this much after the projection. */
   LIVE_PROPERTY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(LIVE_PROPERTY_TTL_MS),
+  /** Receipt inserts running at once (the rest wait and are stored together); keep it under DB_POOL_MAX. */
+  RECEIPT_WRITERS: z.coerce.number().int().min(1).max(64).default(4),
+  /** Receipts stored in one insert at most. */
+  RECEIPT_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(200),
 };
 
 const routes = [...consentRecordRoutes, ...consentPublicRoutes];
@@ -38,6 +43,7 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
     geo: new GeoIp(),
     signer: new RecordSigner(config.RECORD_SIGNING_KEYS),
     properties: new LiveProperties(db, config.LIVE_PROPERTY_CACHE_MS),
+    records: new RecordWriter(db, { maxInFlight: config.RECEIPT_WRITERS, maxBatch: config.RECEIPT_BATCH_MAX }),
     domainEvents: domainEventsConsumer(),
     mailer: createMailTransport(config),
   }),

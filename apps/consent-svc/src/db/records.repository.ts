@@ -1,5 +1,5 @@
 import type { ConsentRecord, ReceiptStatus, ReceiptType, UnsignedConsentRecord } from '@platform/contracts';
-import { isUniqueViolation, sql, type Kysely } from '@platform/db';
+import { sql, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
 import type { ConsentDb } from './tables';
 
@@ -16,28 +16,56 @@ export interface RecordFilters {
   receiptStatus?: ReceiptStatus;
 }
 
-/** Stores a signed record; the same nonce on the property again is 400 RECEIPT.REPLAYED (nothing stored). */
-export async function insertRecord(db: Kysely<ConsentDb>, where: { partnerId: string; domainId: string; nonce: string }, record: UnsignedConsentRecord, signature: string) {
-  try {
-    await db
-      .insertInto('records')
-      .values({
-        id: record.receipt_id,
-        partner_id: where.partnerId,
-        property_id: record.property_id,
-        domain_id: where.domainId,
-        receipt_type: record.receipt_type,
-        receipt_status: record.receipt_status,
-        body: JSON.stringify(record),
-        signature,
-        nonce: where.nonce,
-        created_at: record.created_at,
-      })
-      .execute();
-  } catch (err) {
-    if (isUniqueViolation(err, 'records_nonce_key')) throw new AppError('RECEIPT.REPLAYED');
-    throw err;
-  }
+/** A signed record as it is stored: the partner and domain it belongs to, the nonce it may not repeat. */
+export interface RecordRow {
+  id: string;
+  partner_id: string;
+  property_id: string;
+  domain_id: string;
+  receipt_type: string;
+  receipt_status: string;
+  body: string;
+  signature: string;
+  nonce: string;
+  created_at: string;
+}
+
+export function recordRow(where: { partnerId: string; domainId: string; nonce: string }, record: UnsignedConsentRecord, signature: string): RecordRow {
+  return {
+    id: record.receipt_id,
+    partner_id: where.partnerId,
+    property_id: record.property_id,
+    domain_id: where.domainId,
+    receipt_type: record.receipt_type,
+    receipt_status: record.receipt_status,
+    body: JSON.stringify(record),
+    signature,
+    nonce: where.nonce,
+    created_at: record.created_at,
+  };
+}
+
+const COLUMNS = ['id', 'partner_id', 'property_id', 'domain_id', 'receipt_type', 'receipt_status', 'body', 'signature', 'nonce', 'created_at'] as const;
+
+/**
+ * Stores rows in one statement (one array per column, so the statement's text is the same for any
+ * number of rows) and answers the ids stored: a row whose nonce the property already holds (or an
+ * earlier row of the same call holds) is skipped, not an error.
+ */
+export async function storeRecords(db: Kysely<ConsentDb>, rows: RecordRow[]): Promise<Set<string>> {
+  const column = (name: (typeof COLUMNS)[number]) => rows.map((r) => r[name]);
+  const { rows: stored } = await sql<{ id: string }>`
+    INSERT INTO records (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    SELECT id, partner_id, property_id, domain_id, receipt_type, receipt_status, body::jsonb, signature, nonce, created_at::timestamptz
+    FROM unnest(${sql.join(COLUMNS.map((c) => sql`${column(c)}::text[]`))}) AS r(${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    ON CONFLICT (property_id, nonce) DO NOTHING
+    RETURNING id`.execute(db);
+  return new Set(stored.map((r) => r.id));
+}
+
+/** Stores one signed record; the same nonce on the property again is 400 RECEIPT.REPLAYED (nothing stored). */
+export async function insertRecord(db: Kysely<ConsentDb>, row: RecordRow): Promise<void> {
+  if (!(await storeRecords(db, [row])).has(row.id)) throw new AppError('RECEIPT.REPLAYED');
 }
 
 /**

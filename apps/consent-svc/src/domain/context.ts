@@ -1,5 +1,6 @@
 import type { Kysely } from '@platform/db';
 import type { ConsumerSpec } from '@platform/service';
+import type { RecordWriter } from '../db/record-writer';
 import type { ConsentDb } from '../db/tables';
 import type { GeoIp } from './geoip';
 import type { LiveProperties } from './live-properties';
@@ -11,5 +12,7 @@ export interface ConsentContext {
   geo: GeoIp;
   signer: RecordSigner;
   properties: LiveProperties;
+  /** Receipts from the widget, stored by group commit. */
+  records: RecordWriter;
   domainEvents: ConsumerSpec<ConsentDb>;
 }

@@ -3,6 +3,7 @@ import type { DsarBody } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { enqueueMail, type QueuedMail } from '@platform/mail';
 import { insertDataRequest } from '../db/data-requests.repository';
+import { insertRecord } from '../db/records.repository';
 import type { PropertyRow } from '../db/properties.repository';
 import type { ConsentDb } from '../db/tables';
 import type { ConsentContext } from './context';
@@ -58,7 +59,7 @@ export async function receiveDataRequest(
         widget_version: 'dsar',
         nonce: requestId,
       };
-      receiptId = (await recordReceipt(ctx, trx, { property, body: receipt, visitorAddress, subjectData: { request_id: requestId, request_type: body.type } })).receipt_id;
+      receiptId = (await recordReceipt(ctx, (row) => insertRecord(trx, row), { property, body: receipt, visitorAddress, subjectData: { request_id: requestId, request_type: body.type } })).receipt_id;
     }
     await insertDataRequest(trx, { id: requestId, property, body, receiptId });
     const mail = requestMail(property, requestId, body);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ConsentRecord, ReceiptBody } from '@platform/contracts';
 import { notFound } from '@platform/http';
 import { findLiveProperty, type PropertyRow } from '../db/properties.repository';
-import { insertRecord } from '../db/records.repository';
+import { recordRow, type RecordRow } from '../db/records.repository';
 import type { ConsentDb } from '../db/tables';
 import type { Kysely } from '@platform/db';
 import { buildRecord } from './consent-record';
@@ -24,17 +24,18 @@ export async function widgetProperty(properties: LiveProperties, propertyId: str
 
 /**
  * A visitor's choice as a signed record: the place comes from the visitor's address (looked up,
- * never stored), the company and purposes from the projection; a replayed nonce stores nothing.
+ * never stored), the company and purposes from the projection; `store` commits the row (a
+ * replayed nonce stores nothing and is 400 RECEIPT.REPLAYED).
  */
 export async function recordReceipt(
   ctx: Pick<ConsentContext, 'geo' | 'signer'>,
-  db: Kysely<ConsentDb>,
+  store: (row: RecordRow) => Promise<void>,
   input: { property: PropertyRow; body: ReceiptBody; visitorAddress: string | undefined; subjectData?: Record<string, unknown> },
 ): Promise<ConsentRecord> {
   const { property, body } = input;
   const place = ctx.geo.lookup(input.visitorAddress);
   const record = buildRecord({ property, body, place, subjectData: input.subjectData, now: new Date() });
   const signature = ctx.signer.sign(record);
-  await insertRecord(db, { partnerId: property.partner_id, domainId: property.domain_id, nonce: body.nonce }, record, signature);
+  await store(recordRow({ partnerId: property.partner_id, domainId: property.domain_id, nonce: body.nonce }, record, signature));
   return { ...record, signature };
 }

@@ -12,7 +12,7 @@ export function widgetHandlers(ctx: ConsentContext): Handlers<(typeof consentPub
     // caller.clientIp: the visitor's address as the gateway forwarded it (looked up for GeoIP, never stored).
     createReceipt: async ({ params, body, req, caller }) => {
       const { property, origin } = await widgetProperty(ctx.properties, params.propertyId, req);
-      const record = await recordReceipt(ctx, ctx.db, { property, body, visitorAddress: caller.clientIp });
+      const record = await recordReceipt(ctx, (row) => ctx.records.write(row), { property, body, visitorAddress: caller.clientIp });
       return reply(201, { result: record }, corsHeaders(origin));
     },
     createDataRequest: async ({ params, body, req, caller }) => {
