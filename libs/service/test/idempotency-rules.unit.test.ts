@@ -44,8 +44,8 @@ describe('Idempotency-Key rules', () => {
     expect(a.equals(requestFingerprint('POST', '/p', Buffer.from('not json')))).toBe(false);
   });
 
-  it('when the service answered below 500, then the answer is kept; a 5xx is not (the request may run again)', () => {
+  it('when the service answered below 500, then the answer is kept; a 5xx or a 429 is not (the request may run again)', () => {
     expect([200, 201, 204, 400, 404, 409, 422, 499].every(isKeptAnswer)).toBe(true);
-    expect([500, 502, 503, 504].some(isKeptAnswer)).toBe(false);
+    expect([429, 500, 502, 503, 504].some(isKeptAnswer)).toBe(false);
   });
 });

@@ -28,9 +28,12 @@ const gate = () => {
   return { promise, open };
 };
 
+/** Names refused once with 429 (then served): "not now", as a rate limit says it. */
+const busyOnce = new Set<string>();
+
 /**
  * A service whose create writes a row in inTransaction and answers 201; "refused" is a 404 after
- * its write, "broken" a 500 after its write.
+ * its write, "broken" a 500 after its write, a name in busyOnce a 429 with Retry-After the first time.
  */
 const keyedService = (schema: string): ServiceDefinition<unknown, Record<string, never>, typeof createThing, undefined> => ({
   name: 'keyed-test',
@@ -56,6 +59,7 @@ const keyedService = (schema: string): ServiceDefinition<unknown, Record<string,
       await held?.inside;
       if (body.name === 'refused') throw new AppError('RESOURCE.NOT_FOUND');
       if (body.name === 'broken') throw new Error('a bug');
+      if (busyOnce.delete(body.name)) throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': '7' });
       return reply(201, { result: { seq, name: body.name } });
     },
   }),
@@ -145,6 +149,18 @@ describe('Idempotency-Key on a service write (chassis)', () => {
     const retry = await post('{"name":"broken"}', k);
     expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([500, null]);
     expect(await rowsNamed('broken')).toBe(0);
+  });
+
+  it('when the request is refused with 429 (not now), then nothing is kept: the refusal keeps its Retry-After and a retry with the key runs', async () => {
+    const k = newKey();
+    busyOnce.add('busy');
+    const first = await post('{"name":"busy"}', k);
+    expect([first.status, first.headers.get('retry-after'), await code(first)]).toEqual([429, '7', 'RATE.LIMITED']);
+    const retry = await post('{"name":"busy"}', k);
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, null]);
+    const replay = await post('{"name":"busy"}', k);
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(await rowsNamed('busy')).toBe(1);
   });
 
   it('when a request outlives its lock and a retry takes the key over, then only one of the two writes commits, with the answer the key replays', async () => {

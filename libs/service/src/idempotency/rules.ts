@@ -49,5 +49,8 @@ export const keyReused = () =>
 export const keyInProgress = () =>
   new AppError('IDEMPOTENCY.IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed; retry later with the same key.');
 
-/** Whether an upstream answer is the request's outcome to keep (5xx are not: the request may run again). */
-export const isKeptAnswer = (status: number) => status < 500;
+/**
+ * Whether an answer is the request's outcome to keep. 5xx are not (the request may run again), nor
+ * is 429: it says "not now" (a rate limit, with its Retry-After), so the retry it asks for must run.
+ */
+export const isKeptAnswer = (status: number) => status < 500 && status !== 429;
