@@ -1,34 +1,13 @@
 // The privacy center in real Chromium: tabs follow the property's flags, open('dsar') and the
 // request form, documents, company and DPO, accessibility tools, keyboard use, axe-core, and an
 // API outage that must leave the page working with scripts blocked.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { booted, computed, eventually, evaluate, launch, screenshot, seriousViolations, visitor } from './support/browser';
+import type { Page } from 'playwright-core';
+import { booted, computed, eventually, evaluate, screenshot, seriousViolations, widgetTestBed } from './support/browser';
 import { defaultSettings, FakePlatform } from './support/fake-platform';
 
-let browser: Browser;
-let platform: FakePlatform;
-let context: BrowserContext;
+const bed = widgetTestBed();
 
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  platform = await new FakePlatform().start();
-});
-afterEach(async () => {
-  await context?.close();
-  await platform.close();
-});
-
-async function open(url = platform.pageUrl()): Promise<Page> {
-  context = await visitor(browser);
-  const page = await context.newPage();
-  await page.goto(url);
-  return page;
-}
+const open = (url?: string) => bed.open({ url });
 const CENTER = '[data-privacy-center]';
 const tabs = (page: Page) => page.locator('[data-privacy-view]').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-privacy-view')));
 const selected = (page: Page) => page.locator('[data-privacy-view][aria-selected="true"]').getAttribute('data-privacy-view');
@@ -41,7 +20,7 @@ describe('the privacy center', () => {
     [{ has_dsar: false, has_docs: false, has_accessibility: false, display_company: false, display_dpo: false }, ['consent']],
     [{ has_docs: false, display_company: false }, ['consent', 'dsar', 'accessibility', 'dpo']],
   ])('shows the tabs the flags allow (%j)', async (flags, expected) => {
-    platform.settings = defaultSettings(flags);
+    bed.platform.settings = defaultSettings(flags);
     const page = await open();
     await booted(page);
     await page.evaluate('PrivacyWidget.open()');
@@ -54,7 +33,7 @@ describe('the privacy center', () => {
   it("open('dsar') opens the requests tab; a request is posted with the visitor id and acknowledged", async () => {
     const page = await open();
     await page.locator('[data-consent-action="accept"]').click();
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     await page.evaluate("PrivacyWidget.open('dsar')");
     expect(await selected(page)).toBe('dsar');
     expect(await focusedView(page)).toBe('dsar');
@@ -63,15 +42,15 @@ describe('the privacy center', () => {
     await page.getByLabel('Name (optional)').fill('Vera Visitor');
     await page.getByRole('button', { name: 'Send request' }).click();
     await page.getByText(/Your request was received\. Reference: DSR_/).waitFor();
-    expect(platform.requests).toHaveLength(1);
-    expect(platform.requests[0].body).toEqual({ type: 'opt_out', email: 'visitor@mail.example.test', name: 'Vera Visitor', subject: receipt.body.subject });
+    expect(bed.platform.requests).toHaveLength(1);
+    expect(bed.platform.requests[0].body).toEqual({ type: 'opt_out', email: 'visitor@mail.example.test', name: 'Vera Visitor', subject: receipt.body.subject });
     expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({ necessary: true, functional: true, analytics: true, marketing: false });
-    expect(platform.receipts).toHaveLength(1); // the server turns an opt-out request into its receipt
+    expect(bed.platform.receipts).toHaveLength(1); // the server turns an opt-out request into its receipt
   });
 
   it('queues open() called before the widget loaded', async () => {
     let release = () => undefined as void;
-    platform.settingsGate = new Promise<void>((resolve) => (release = resolve));
+    bed.platform.settingsGate = new Promise<void>((resolve) => (release = resolve));
     const page = await open();
     await page.evaluate("PrivacyWidget.open('docs')");
     expect(await page.locator(CENTER).count()).toBe(0);
@@ -81,7 +60,7 @@ describe('the privacy center', () => {
   });
 
   it('generates the policies, company details and the DPO contact from the settings', async () => {
-    platform.settings = defaultSettings({ data_collection: [{ name: 'Contact data', description: 'Name and e-mail', purposes: [{ name: 'Order handling', legal_base: 'contract' }], partners: [{ name: 'Mail Co', usage: 'newsletters', url: 'https://mail.example.test' }] }] });
+    bed.platform.settings = defaultSettings({ data_collection: [{ name: 'Contact data', description: 'Name and e-mail', purposes: [{ name: 'Order handling', legal_base: 'contract' }], partners: [{ name: 'Mail Co', usage: 'newsletters', url: 'https://mail.example.test' }] }] });
     const page = await open();
     await booted(page);
     await page.evaluate("PrivacyWidget.open('docs')");
@@ -98,7 +77,7 @@ describe('the privacy center', () => {
   });
 
   it('names the DPO when one is on file', async () => {
-    platform.settings = defaultSettings({ dpo: { name: 'Dana Officer', email: 'dpo@shop.example.test' } });
+    bed.platform.settings = defaultSettings({ dpo: { name: 'Dana Officer', email: 'dpo@shop.example.test' } });
     const page = await open();
     await booted(page);
     await page.evaluate("PrivacyWidget.open('dpo')");
@@ -145,7 +124,7 @@ describe('the privacy center', () => {
   });
 
   it('has no serious or critical axe-core violation in any tab', async () => {
-    platform.settings = defaultSettings({ dpo: { name: 'Dana Officer', email: 'dpo@shop.example.test' } });
+    bed.platform.settings = defaultSettings({ dpo: { name: 'Dana Officer', email: 'dpo@shop.example.test' } });
     const page = await open();
     await booted(page);
     await page.evaluate('PrivacyWidget.open()');
@@ -159,11 +138,11 @@ describe('the privacy center', () => {
 
 describe('an API outage', () => {
   it('leaves the page working and marked scripts blocked when the settings cannot be read', async () => {
-    platform.settingsStatus = 503;
-    const served = platform.settingsServed;
+    bed.platform.settingsStatus = 503;
+    const served = bed.platform.settingsServed;
     const page = await open();
     // The settings may have been answered before open() returned: wait on the fake's own count.
-    await eventually(() => platform.settingsServed, (n) => n > served);
+    await eventually(() => bed.platform.settingsServed, (n) => n > served);
     expect(await evaluate(page, 'window.pageWorks')).toBe(true);
     await page.locator('#buy').click();
     expect(await page.locator('#buy').textContent()).toBe('Added to cart');
@@ -177,7 +156,7 @@ describe('an API outage', () => {
     const dead = await new FakePlatform().start();
     const deadBase = dead.apiBase;
     await dead.close();
-    const page = await open(platform.pageUrl('index.html') + '?api=' + encodeURIComponent(deadBase));
+    const page = await open(bed.platform.pageUrl('index.html') + '?api=' + encodeURIComponent(deadBase));
     expect(await evaluate(page, 'window.pageWorks')).toBe(true);
     expect(await evaluate(page, 'typeof window.PrivacyWidget')).toBe('undefined');
     expect(await evaluate(page, '[window.analyticsRan ?? null, window.marketingRan ?? null]')).toEqual([null, null]);

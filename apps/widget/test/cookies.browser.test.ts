@@ -1,27 +1,11 @@
 // The cookie list in real Chromium: the cookies the site's scan found (settings.cookies), listed
 // under their category in the settings view and the privacy center, with the public hooks
 // data-cc-cookie-list and data-cc-cookie="<name>".
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { booted, launch, screenshot, seriousViolations, visitor } from './support/browser';
-import { defaultSettings, FakePlatform } from './support/fake-platform';
+import type { Page } from 'playwright-core';
+import { booted, screenshot, seriousViolations, widgetTestBed } from './support/browser';
+import { defaultSettings } from './support/fake-platform';
 
-let browser: Browser;
-let platform: FakePlatform;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  platform = await new FakePlatform().start();
-});
-afterEach(async () => {
-  await context?.close();
-  await platform.close();
-});
+const bed = widgetTestBed();
 
 const COOKIES = [
   { name: 'PHPSESSID', domain: 'shop.example.test', category: 'necessary', vendor: null, expires_at: null },
@@ -31,12 +15,7 @@ const COOKIES = [
   { name: 'theme', domain: 'shop.example.test', category: 'unclassified', vendor: null, expires_at: null },
 ];
 
-async function open(): Promise<Page> {
-  context = await visitor(browser);
-  const page = await context.newPage();
-  await page.goto(platform.pageUrl());
-  return page;
-}
+const open = () => bed.open();
 
 /** { category: [cookie names] } as the visitor sees them. */
 const listed = async (page: Page, scope: string) => {
@@ -50,7 +29,7 @@ const listed = async (page: Page, scope: string) => {
 
 describe('the cookie list', () => {
   it('lists each cookie the scan found under its category in the settings view, with its vendor and expiry; categories with none have no list', async () => {
-    platform.settings = defaultSettings({ cookies: COOKIES });
+    bed.platform.settings = defaultSettings({ cookies: COOKIES });
     const page = await open();
     await page.locator('[data-consent-action="settings"]').click();
     expect(await listed(page, '[data-privacy-widget]')).toEqual({ necessary: ['PHPSESSID'], analytics: ['_ga', '_gid'], marketing: ['fr'], unclassified: ['theme'] });
@@ -63,15 +42,14 @@ describe('the cookie list', () => {
   });
 
   it('lists them in the privacy center too; with no cookies (never scanned) there is no list at all', async () => {
-    platform.settings = defaultSettings({ cookies: COOKIES });
+    bed.platform.settings = defaultSettings({ cookies: COOKIES });
     let page = await open();
     await booted(page);
     await page.evaluate('PrivacyWidget.open()');
     await page.locator('[data-privacy-center]').waitFor();
     expect(await listed(page, '[data-privacy-center]')).toEqual({ necessary: ['PHPSESSID'], analytics: ['_ga', '_gid'], marketing: ['fr'], unclassified: ['theme'] });
-    await context.close();
 
-    platform.settings = defaultSettings();
+    bed.platform.settings = defaultSettings();
     page = await open();
     await page.locator('[data-consent-action="settings"]').click();
     await page.locator('[data-consent-category="analytics"]').waitFor();

@@ -1,39 +1,18 @@
 // The consent notice in real Chromium on a customer's page: notice types, script blocking until
 // consent, remembered choices, revisions, GPC, keyboard use, accessibility (axe-core).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { booted, computed, eventually, evaluate, launch, screenshot, seriousViolations, visitor } from './support/browser';
-import { defaultSettings, FakePlatform } from './support/fake-platform';
+import type { Page } from 'playwright-core';
+import { booted, computed, eventually, evaluate, screenshot, seriousViolations, widgetTestBed } from './support/browser';
+import { defaultSettings } from './support/fake-platform';
 
-let browser: Browser;
-let platform: FakePlatform;
-let context: BrowserContext;
+const bed = widgetTestBed();
 
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  platform = await new FakePlatform().start();
-});
-afterEach(async () => {
-  await context?.close();
-  await platform.close();
-});
-
-async function open(opts: { gpc?: boolean } = {}): Promise<Page> {
-  context = await visitor(browser, opts);
-  const page = await context.newPage();
-  await page.goto(platform.pageUrl());
-  return page;
-}
+const open = (opts: { gpc?: boolean } = {}) => bed.open(opts);
 const NOTICE = '[data-privacy-widget]';
 const ran = (page: Page, flag: string) => evaluate<number | null>(page, 'window.' + flag + ' || null');
 
 describe('the notice', () => {
   it.each(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])('shows as %s, coloured with primary_color', async (type) => {
-    platform.settings = defaultSettings({ notice_type: type, primary_color: '#1d4ed8' });
+    bed.platform.settings = defaultSettings({ notice_type: type, primary_color: '#1d4ed8' });
     const page = await open();
     const notice = page.locator(NOTICE);
     await notice.waitFor();
@@ -50,7 +29,7 @@ describe('the notice', () => {
   });
 
   it('is not shown when the property has no scripts, and marked scripts are not blocked', async () => {
-    platform.settings = defaultSettings({ has_scripts: false });
+    bed.platform.settings = defaultSettings({ has_scripts: false });
     const page = await open();
     await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
     expect(await page.locator(NOTICE).count()).toBe(0);
@@ -59,10 +38,10 @@ describe('the notice', () => {
 
 describe('isolation', () => {
   it("keeps the page's styles out and its own in, and adds no globals but PrivacyWidget and dataLayer", async () => {
-    context = await visitor(browser);
+    const context = await bed.visitor();
     await context.addInitScript({ content: 'window.__before = Object.getOwnPropertyNames(window);' });
     const page = await context.newPage();
-    await page.goto(platform.pageUrl());
+    await page.goto(bed.platform.pageUrl());
     await page.locator(NOTICE).waitFor();
     const added = await evaluate<string[]>(page, 'Object.getOwnPropertyNames(window).filter((k) => !window.__before.includes(k))');
     const pageOwn = ['__before', 'consentEvents', 'pageWorks', 'analyticsBeforeBodyEnd'];
@@ -87,8 +66,8 @@ describe('script blocking and choices', () => {
     await page.locator('[data-consent-action="accept"]').click();
     await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
     await eventually(() => ran(page, 'marketingRan'), (v) => v === 1);
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
-    expect(receipt.origin).toBe('http://shop.example.test:' + platform.port);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    expect(receipt.origin).toBe('http://shop.example.test:' + bed.platform.port);
     expect(receipt.body).toEqual({
       receipt_type: 'COOKIE_CONSENT', subject: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/), consent_revision: 'rev-1',
       categories: { functional: true, analytics: true, marketing: true }, gpc: false, widget_version: expect.any(String),
@@ -102,17 +81,17 @@ describe('script blocking and choices', () => {
 
     await page.reload();
     await booted(page);
-    expect(platform.settingsAnswers).toEqual([200, 304]); // one request per page, revalidated with the ETag
+    expect(bed.platform.settingsAnswers).toEqual([200, 304]); // one request per page, revalidated with the ETag
     expect(await ran(page, 'analyticsRan')).toBe(1); // runs again on the next page, without asking
     expect(await ran(page, 'analyticsBeforeBodyEnd')).toBe(1); // ...as the page parses, before the body's last script
     expect(await page.locator(NOTICE).count()).toBe(0);
-    expect(platform.receipts).toHaveLength(1);
+    expect(bed.platform.receipts).toHaveLength(1);
   });
 
   it('never runs it after Reject all, on this page or the next', async () => {
     const page = await open();
     await page.locator('[data-consent-action="reject"]').click();
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     expect(receipt.body.categories).toEqual({ functional: false, analytics: false, marketing: false });
     expect(await page.locator(NOTICE).count()).toBe(0);
     await page.reload();
@@ -134,7 +113,7 @@ describe('script blocking and choices', () => {
     await screenshot(page, 'notice-settings');
     await page.locator('[data-consent-category="analytics"]').check();
     await page.locator('[data-consent-action="save"]').click();
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     expect(receipt.body.categories).toEqual({ functional: false, analytics: true, marketing: false });
     await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
     expect(await ran(page, 'marketingRan')).toBeNull();
@@ -143,8 +122,8 @@ describe('script blocking and choices', () => {
   it('asks again when the consent revision changes, and stops applying the old choice once it knows', async () => {
     const page = await open();
     await page.locator('[data-consent-action="accept"]').click();
-    await eventually(() => platform.receipts, (r) => r.length === 1);
-    platform.settings = defaultSettings({ consent_revision: 'rev-2' });
+    await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    bed.platform.settings = defaultSettings({ consent_revision: 'rev-2' });
     await page.reload();
     await page.locator(NOTICE).waitFor();
     await page.reload(); // the visitor did not answer: the rev-1 choice no longer runs scripts
@@ -152,19 +131,19 @@ describe('script blocking and choices', () => {
     expect(await ran(page, 'analyticsRan')).toBeNull();
     await page.locator('[data-consent-action="accept"]').click();
     await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
-    const receipts = await eventually(() => platform.receipts, (r) => r.length === 2);
+    const receipts = await eventually(() => bed.platform.receipts, (r) => r.length === 2);
     expect(receipts[1].body.consent_revision).toBe('rev-2');
   });
 
   it('keeps a choice made while receipts are down and sends its receipt from the next page, once', async () => {
-    platform.receiptStatus = 503;
+    bed.platform.receiptStatus = 503;
     const page = await open();
     const receiptAnswer = (status: number) => page.waitForResponse((r) => r.url().endsWith('/receipts') && r.status() === status);
     await Promise.all([receiptAnswer(503), page.locator('[data-consent-action="reject"]').click()]);
-    expect(platform.receipts).toHaveLength(0);
-    platform.receiptStatus = 201;
+    expect(bed.platform.receipts).toHaveLength(0);
+    bed.platform.receiptStatus = 201;
     await page.reload();
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     expect(receipt.body.categories).toEqual({ functional: false, analytics: false, marketing: false });
     expect(await page.locator(NOTICE).count()).toBe(0);
     await page.reload(); // sent: not again
@@ -172,7 +151,7 @@ describe('script blocking and choices', () => {
     await page.evaluate("PrivacyWidget.open('consent')");
     await page.locator('[data-consent-category="analytics"]').check();
     await Promise.all([receiptAnswer(201), page.locator('[data-consent-action="save"]').click()]);
-    expect(platform.receipts.map((r) => r.body.categories)).toEqual([
+    expect(bed.platform.receipts.map((r) => r.body.categories)).toEqual([
       { functional: false, analytics: false, marketing: false },
       { functional: false, analytics: true, marketing: false },
     ]);
@@ -180,7 +159,7 @@ describe('script blocking and choices', () => {
 
   it('honours Global Privacy Control: an opt-out receipt without a notice, once per revision', async () => {
     const page = await open({ gpc: true });
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     expect(receipt.body).toMatchObject({ gpc: true, categories: { functional: false, analytics: false, marketing: false }, consent_revision: 'rev-1' });
     await booted(page);
     expect(await page.locator(NOTICE).count()).toBe(0);
@@ -188,27 +167,27 @@ describe('script blocking and choices', () => {
     await page.reload();
     await booted(page);
     expect(await evaluate(page, 'PrivacyWidget.getConsent().marketing')).toBe(false);
-    expect(platform.receipts).toHaveLength(1);
+    expect(bed.platform.receipts).toHaveLength(1);
   });
 });
 
 describe('activation views', () => {
   it('posts a page view only while the property is not active', async () => {
-    platform.settings = defaultSettings({ active: false });
+    bed.platform.settings = defaultSettings({ active: false });
     const page = await open();
-    const [view] = await eventually(() => platform.views, (v) => v.length === 1);
-    expect(view.origin).toBe('http://shop.example.test:' + platform.port);
-    expect(view.body.url).toBe(platform.pageUrl());
+    const [view] = await eventually(() => bed.platform.views, (v) => v.length === 1);
+    expect(view.origin).toBe('http://shop.example.test:' + bed.platform.port);
+    expect(view.body.url).toBe(bed.platform.pageUrl());
 
     // Whatever the first page still had in flight lands before the active property's page loads.
     await page.waitForLoadState('networkidle');
-    platform.settings = defaultSettings({ active: true });
+    bed.platform.settings = defaultSettings({ active: true });
     const posted: string[] = [];
     page.on('request', (r) => posted.push(r.method() + ' ' + new URL(r.url()).pathname));
     await page.reload();
     await Promise.all([page.waitForRequest((r) => r.url().endsWith('/receipts')), page.locator('[data-consent-action="accept"]').click()]);
     expect(posted.filter((p) => p.endsWith('/views'))).toEqual([]);
-    expect(platform.views).toHaveLength(1);
+    expect(bed.platform.views).toHaveLength(1);
   });
 });
 
@@ -225,7 +204,7 @@ describe('keyboard and accessibility', () => {
     const [outline] = await computed(page.locator('[data-consent-action="accept"]'), ['outlineStyle']);
     expect(outline).toBe('solid');
     await page.keyboard.press('Enter');
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     expect(receipt.body.categories).toEqual({ functional: true, analytics: true, marketing: true });
   });
 
@@ -241,12 +220,12 @@ describe('keyboard and accessibility', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('save');
     await page.keyboard.press('Enter');
-    const [receipt] = await eventually(() => platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
     expect(receipt.body.categories).toEqual({ functional: true, analytics: false, marketing: false });
   });
 
   it.each(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])('has no serious or critical axe-core violation as %s', async (type) => {
-    platform.settings = defaultSettings({ notice_type: type });
+    bed.platform.settings = defaultSettings({ notice_type: type });
     const page = await open();
     await page.locator(NOTICE).waitFor();
     expect(await seriousViolations(page)).toEqual([]);

@@ -1,8 +1,8 @@
 // The widget tests' browser helpers: libs/testing's Chromium helpers bound to the fake site.
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { computedStyle, inPage, launchChromium, newVisitor, saveScreenshot, waitFor, widgetAxeViolations, widgetBooted } from '@platform/testing';
-import { SITE } from './fake-platform';
+import { FakePlatform, SITE } from './fake-platform';
 
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 
@@ -20,4 +20,44 @@ export function eventually<T>(read: () => T | Promise<T>, check: (v: T) => boole
     const value = await read();
     return check(value) ? { value } : undefined;
   }, { timeoutMs, what: 'a widget condition' }).then((r) => r.value);
+}
+
+/**
+ * What every widget browser test file sets up: one Chromium for the file, a fresh fake platform
+ * for each test, and a visitor (a new browser context, closed after the test or at the next one).
+ */
+export function widgetTestBed() {
+  let browser: Browser;
+  let platform: FakePlatform;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(() => browser.close());
+  beforeEach(async () => {
+    platform = await new FakePlatform().start();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+    await platform.close();
+  });
+
+  const newVisitorContext = async (opts: { gpc?: boolean } = {}) => {
+    await context?.close();
+    context = await visitor(browser, opts);
+    return context;
+  };
+  return {
+    get platform() {
+      return platform;
+    },
+    visitor: newVisitorContext,
+    /** A new visitor's page at `url` (the fake site's page by default). */
+    async open(opts: { url?: string; gpc?: boolean } = {}): Promise<Page> {
+      const page = await (await newVisitorContext(opts)).newPage();
+      await page.goto(opts.url ?? platform.pageUrl());
+      return page;
+    },
+  };
 }
