@@ -3,7 +3,7 @@ import { generateInternalKeyPair, generateRecordSigningKeys, InternalTokenMinter
 import { PERMISSIONS, type DomainState, type EventMessage } from '@platform/contracts';
 import { connectAmqp, createPublisher } from '@platform/messaging';
 import { createLogger } from '@platform/observability';
-import { act, startTestService, testInfra, waitFor, type ApiResponse } from '@platform/testing';
+import { act, domainChanged, domainDeleted, domainEvent, domainState, startTestService, testInfra, waitFor, type ApiResponse } from '@platform/testing';
 import { consentService } from '../src/service';
 
 export type ConsentTest = Awaited<ReturnType<typeof startConsent>>;
@@ -67,49 +67,11 @@ export async function startConsent(env: NodeJS.ProcessEnv = {}) {
   };
 }
 
-export function domainState(overrides: Partial<DomainState> = {}): DomainState {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    hostname: `shop-${randomUUID().slice(0, 8)}.example.com`,
-    subdomains: [],
-    status: 'NEW',
-    is_active: true,
-    source: 'API',
-    property_id: randomUUID(),
-    company_id: randomUUID(),
-    company_name: 'Shop GmbH',
-    owner_email: 'owner@example.com',
-    merchants: [],
-    created_at: now,
-    updated_at: now,
-    activated_at: null,
-    ...overrides,
-  };
-}
-
-const envelope = (partnerId: string, aggregateId: string, version: number, payload: EventMessage['payload']): EventMessage => ({
-  id: randomUUID(),
-  partner_id: partnerId,
-  occurred_at: new Date().toISOString(),
-  source: 'domains-svc',
-  aggregate_id: aggregateId,
-  version,
-  payload,
-});
-
-export const domainChanged = (partnerId: string, domain: DomainState, version: number) =>
-  envelope(partnerId, domain.id, version, { event: 'domain.changed', params: { change: version <= 2 ? 'created' : 'updated', domain } });
-
-export const domainDeleted = (partnerId: string, domain: DomainState, version: number) =>
-  envelope(partnerId, domain.id, version, {
-    event: 'domain.deleted',
-    params: { id: domain.id, domain: domain.hostname, property_id: domain.property_id, company_id: domain.company_id, subscriptions: [] },
-  });
+export { domainChanged, domainDeleted, domainState };
 
 /** property.updated as domains-svc's scan feed sends it: the changed settings in params, the property as its entity. */
 export const propertyUpdated = (partnerId: string, domain: DomainState, version: number, changes: Record<string, unknown>) =>
-  envelope(partnerId, domain.id, version, {
+  domainEvent(partnerId, domain.id, version, {
     event: 'property.updated',
     params: { property_id: domain.property_id, ...changes },
     entity: {
@@ -143,7 +105,7 @@ export const propertyUpdated = (partnerId: string, domain: DomainState, version:
 /** domain.created as domains-svc sends it (the company's address lives only here). */
 export function domainCreated(partnerId: string, domain: DomainState, version: number): EventMessage {
   const flags = { has_docs: true, has_dsar: true, has_scripts: true, has_accessibility: true, display_dpo: false, display_company: true };
-  return envelope(partnerId, domain.id, version, {
+  return domainEvent(partnerId, domain.id, version, {
     event: 'domain.created',
     params: {
       domain_id: domain.id,

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
-import { PERMISSIONS, type DomainState, type EventMessage, type Price, type PriceList, type Product } from '@platform/contracts';
+import { PERMISSIONS, type EventMessage, type Price, type PriceList, type Product } from '@platform/contracts';
 import { connectAmqp, createPublisher } from '@platform/messaging';
 import { createLogger } from '@platform/observability';
-import { act, startTestService, testInfra, type ApiResponse } from '@platform/testing';
+import { act, domainChanged, domainDeleted, domainState, startTestService, testInfra, type ApiResponse } from '@platform/testing';
 import { merchantsService } from '../src/service';
 
 const list = (id: number, code: string): PriceList => ({ id, code, type: 'PUBLIC' });
@@ -53,42 +52,4 @@ export async function startMerchants() {
   };
 }
 
-export function domainState(overrides: Partial<DomainState> = {}): DomainState {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    hostname: `shop-${randomUUID().slice(0, 8)}.example.com`,
-    subdomains: [],
-    status: 'NEW',
-    is_active: true,
-    source: 'API',
-    property_id: randomUUID(),
-    company_id: randomUUID(),
-    company_name: 'Shop Ltd',
-    owner_email: 'owner@example.com',
-    merchants: [],
-    created_at: now,
-    updated_at: now,
-    activated_at: null,
-    ...overrides,
-  };
-}
-
-const envelope = (partnerId: string, aggregateId: string, version: number, payload: EventMessage['payload']): EventMessage => ({
-  id: randomUUID(),
-  partner_id: partnerId,
-  occurred_at: new Date().toISOString(),
-  source: 'domains-svc',
-  aggregate_id: aggregateId,
-  version,
-  payload,
-});
-
-export const domainChanged = (partnerId: string, domain: DomainState, version: number) =>
-  envelope(partnerId, domain.id, version, { event: 'domain.changed', params: { change: version === 1 ? 'created' : 'updated', domain } });
-
-export const domainDeleted = (partnerId: string, domain: DomainState, version: number) =>
-  envelope(partnerId, domain.id, version, {
-    event: 'domain.deleted',
-    params: { id: domain.id, domain: domain.hostname, property_id: domain.property_id, company_id: domain.company_id, subscriptions: [] },
-  });
+export { domainChanged, domainDeleted, domainState };

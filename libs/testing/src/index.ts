@@ -8,3 +8,4 @@ export * from './api';
 export * from './raw-http';
 export * from './migrations';
 export * from './browser';
+export * from './domain-events';
