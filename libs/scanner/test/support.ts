@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { parseConnectTo, type ConnectToRule, type Resolver, type ScanLimits } from '../src';
 
@@ -151,33 +150,4 @@ export const testLimits = (overrides: Partial<ScanLimits> = {}): ScanLimits => (
   ...overrides,
 });
 
-/**
- * Every socket Node opens goes through net.connect or tls.connect: both are watched, and anything
- * but 127.0.0.1 throws instead of connecting. So even a broken guard cannot send a packet to a
- * private or public address. (Chromium has no network of its own: see CHROMIUM_ARGS.)
- */
-export function fenceNetwork() {
-  const attempts: string[] = [];
-  const realNet = net.connect;
-  const realTls = tls.connect;
-  const check = (options: unknown) => {
-    const host = typeof options === 'object' && options !== null ? (options as { host?: string }).host : String(options);
-    attempts.push(String(host));
-    if (host !== '127.0.0.1') throw new Error(`test fence: refused to connect to ${host}`);
-  };
-  const netSpy = jest.spyOn(net, 'connect').mockImplementation(((...args: Parameters<typeof net.connect>) => {
-    check(args[0]);
-    return realNet.apply(net, args);
-  }) as typeof net.connect);
-  const tlsSpy = jest.spyOn(tls, 'connect').mockImplementation(((...args: Parameters<typeof tls.connect>) => {
-    check(args[0]);
-    return realTls.apply(tls, args);
-  }) as typeof tls.connect);
-  return {
-    attempts,
-    restore() {
-      netSpy.mockRestore();
-      tlsSpy.mockRestore();
-    },
-  };
-}
+export { fenceNetwork } from '@platform/testing';

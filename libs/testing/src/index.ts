@@ -9,3 +9,4 @@ export * from './raw-http';
 export * from './migrations';
 export * from './browser';
 export * from './domain-events';
+export * from './network-fence';
