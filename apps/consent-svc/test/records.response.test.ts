@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { sql } from '@platform/db';
 import { act, envelope, waitFor } from '@platform/testing';
+import { scopeDomains } from '../src/db/records.repository';
+import { SCHEMA } from '../src/db/tables';
 import { receipt, receiptsPath, startConsent, type ConsentTest } from './support';
 
 describe('records API: GET /portal/instance/company/records[/{id}]', () => {
@@ -69,6 +74,23 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
     expect(await ids(p, 'merchant_id=m-2')).toEqual([y]);
     expect(await ids(p, `merchant_id=m-1&domain_id=${first.id}`)).toEqual([x]);
     expect(await ids(p, 'merchant_id=nobody')).toEqual([]);
+  });
+
+  it("when a partner has thousands of properties, then a merchant's domains are found through the merchant arrays' GIN indexes, not a scan of them", async () => {
+    const partnerId = `many-${randomUUID()}`;
+    await sql`
+      INSERT INTO properties (property_id, partner_id, domain_id, hostname, status, merchant_ids, merchant_refs, company_id, company)
+      SELECT gen_random_uuid()::text, ${partnerId}, gen_random_uuid()::text, 'shop' || g || '.example.com', 'ACTIVE',
+             ARRAY['m-' || g], ARRAY['ref-' || g], 'c', '{}'::jsonb
+      FROM generate_series(1, 5000) g`.execute(c.db);
+    // As the owner: the service's role may not ANALYZE (PostgreSQL then skips it with a warning).
+    const owner = new Client({ connectionString: c.databaseUrl });
+    await owner.connect();
+    await owner.query(`ANALYZE ${SCHEMA}.properties`).finally(() => owner.end());
+    const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT d.id FROM ${scopeDomains({ partnerId, merchantId: 'm-42' })!}`.execute(c.db);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('properties_merchants');
+    expect(plan).toContain('properties_merchant_refs');
   });
 
   it("when a record is read by id, then it is the listed record; under another domain or merchant, or an unknown id, 404", async () => {

@@ -52,6 +52,8 @@ export async function startConsent(env: NodeJS.ProcessEnv = {}) {
   return {
     t,
     db: t.service.runtime.db,
+    /** The test database as its owner (statistics, plans). */
+    databaseUrl: t.databaseUrl,
     signingKeys,
     tokenFor,
     partner,

@@ -64,4 +64,10 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`ALTER TABLE properties ADD COLUMN scanned_collection jsonb NOT NULL DEFAULT '[]'`.execute(db);
     },
   },
+  '2026_11_24_0003_merchant_refs_index': {
+    // A merchant's records are found by merchant_id or by the merchant's own id: both arrays indexed.
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE INDEX properties_merchant_refs ON properties USING gin (merchant_refs)`.execute(db);
+    },
+  },
 };
