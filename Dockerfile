@@ -2,7 +2,8 @@
 #   docker build --build-arg APP=domains-svc --build-arg PORT=8081 -t platform/domains-svc .
 # APP: gateway, domains-svc, billing-svc, merchants-svc, consent-svc or webhook-svc; PORT: the port
 # it listens on (8080 ... 8085), documented by EXPOSE. Its admin port (health, readiness, /metrics;
-# PORT + 1000) listens on the container's loopback and is not exposed. See docs/operations.md#docker.
+# PORT + 1000) listens on the container's loopback and is not exposed. CHROMIUM=1 adds Chromium
+# (the scanner's image). See docs/operations.md#docker.
 # APP and PORT are declared after the installs, so every app's image shares those layers.
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
@@ -29,6 +30,11 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm ls --omit=dev --omit=optional >/dev/null \
  && node -e "for (const d of Object.keys(require('./package.json').dependencies)) require.resolve(d)" \
  && npm cache clean --force
+# CHROMIUM=1 adds Debian's Chromium for the site scanner's browser mode (domains-svc with
+# DOMAINS_ROLE=scanner); without it a scanner runs in http mode and its reports say so.
+ARG CHROMIUM=
+RUN if [ "$CHROMIUM" = 1 ]; then apt-get update && apt-get install -y --no-install-recommends chromium \
+    && rm -rf /var/lib/apt/lists/* && test -x /usr/bin/chromium; fi
 ARG APP
 ARG PORT
 COPY --from=build /repo/dist/apps/$APP ./

@@ -34,6 +34,7 @@ in_image() { docker run --rm --network host "$(image gateway)" node -e "$@"; }
 
 cleanup() {
   local status=$?
+  [[ -n ${SITE_PID:-} ]] && kill "$SITE_PID" 2>/dev/null
   if [[ ${DOCKER_CHECK_KEEP:-} == 1 ]]; then
     log "kept: containers ${CONTAINERS[*]:-none}, database $RUN_ID, exchange $EXCHANGE, clone $WORK"
     return
@@ -101,9 +102,14 @@ for name in sorted(apps):
         problems.append(f"{name}: holds the gateway private key")
     if "/health/ready" not in " ".join((s.get("healthcheck") or {}).get("test") or []):
         problems.append(f"{name}: no healthcheck of its admin /health/ready")
+scanner = services.get("domains-scanner") or {}
+if ((scanner.get("build") or {}).get("args") or {}).get("CHROMIUM") != "1" or (scanner.get("environment") or {}).get("DOMAINS_ROLE") != "scanner":
+    problems.append("domains-scanner: not the scanner role of domains-svc built with CHROMIUM=1")
+if (services["domains-svc"].get("environment") or {}).get("DOMAINS_ROLE") != "api":
+    problems.append("domains-svc: not the api role (scans would run without Chromium)")
 if problems:
     sys.exit("\n".join(problems))
-print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses, readiness healthchecks")
+print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses, readiness healthchecks; the scanner role with Chromium")
 ') || fail "docker-compose.yml wiring: $wiring"
   log "docker-compose config: no warnings; $wiring"
 }
@@ -129,6 +135,12 @@ build_images() {
       || fail "$app: no source map or source maps not enabled"
     log "built $(image "$app") in $(($(date +%s) - t0))s"
   done
+  local t0=$(date +%s)
+  docker build -q --build-arg APP=domains-svc --build-arg PORT=8081 --build-arg CHROMIUM=1 -t "$(image domains-scanner)" "$REPO" >/dev/null 2>"$WORK/build-scanner.log" \
+    || { cat "$WORK/build-scanner.log"; fail "docker build of the scanner image (CHROMIUM=1)"; }
+  local version
+  version=$(docker run --rm "$(image domains-scanner)" /usr/bin/chromium --version) || fail "the scanner image has no working Chromium"
+  log "built $(image domains-scanner) (domains-svc with CHROMIUM=1: $version) in $(($(date +%s) - t0))s"
 }
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
@@ -150,8 +162,16 @@ start_containers() {
       -e "INTERNAL_JWT_PUBLIC_KEY=$(cat "$keys/internal-public.pem")"
       -e "SERVICE_JWT_PUBLIC_KEY=$(cat "$keys/service-public.pem")" -e "SERVICE_JWT_PRIVATE_KEY=$(cat "$keys/service-private.pem")")
     [[ $app == webhook-svc ]] && env+=(-e "WEBHOOK_SECRET_KEY=$(cat "$keys/webhook-secret.key")")
+    [[ $app == domains-svc ]] && env+=(-e DOMAINS_ROLE=api)
     run_container "$app" "${env[@]}"
   done
+  # The scanner role with Chromium; the customer's site is a local server (SCANNER_CONNECT_TO, loopback allowed).
+  ADMIN_PORT[domains-scanner]=$(free_port)
+  SITE_PORT=$(free_port)
+  run_container domains-scanner "${common[@]}" -e DOMAINS_ROLE=scanner -e "DOMAINS_PORT=$(free_port)" -e "DOMAINS_ADMIN_PORT=${ADMIN_PORT[domains-scanner]}" \
+    -e "INTERNAL_JWT_PUBLIC_KEY=$(cat "$keys/internal-public.pem")" \
+    -e "SERVICE_JWT_PUBLIC_KEY=$(cat "$keys/service-public.pem")" -e "SERVICE_JWT_PRIVATE_KEY=$(cat "$keys/service-private.pem")" \
+    -e SCANNER_ALLOW_LOOPBACK=true -e "SCANNER_CONNECT_TO=*.example.com:443:127.0.0.1:$(free_port),*.example.com:80:127.0.0.1:$SITE_PORT"
   run_container gateway "${common[@]}" -e "GATEWAY_PORT=${PORT[gateway]}" -e "GATEWAY_ADMIN_PORT=${ADMIN_PORT[gateway]}" -e "INTERNAL_JWT_PRIVATE_KEY=$(cat "$keys/internal-private.pem")"
 }
 
@@ -177,13 +197,19 @@ wait_ready() {
     [[ $metrics == 404 ]] || fail "$app answers /metrics on its public port ${PORT[$app]} ($metrics)"
     log "$app answers ready on admin port 127.0.0.1:${ADMIN_PORT[$app]}, /metrics 404 on 127.0.0.1:${PORT[$app]}"
   done
+  local deadline=$(($(date +%s) + READY_TIMEOUT_S))
+  until curl -sf -o /dev/null "http://127.0.0.1:${ADMIN_PORT[domains-scanner]}/health/ready"; do
+    (($(date +%s) <= deadline)) || { docker logs --tail 30 "$RUN_ID-domains-scanner" 2>&1; fail "the scanner did not answer ready"; }
+    sleep 0.5
+  done
+  log "domains-scanner (DOMAINS_ROLE=scanner) answers ready on admin port 127.0.0.1:${ADMIN_PORT[domains-scanner]}"
 }
 
 json_field() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const v=process.argv[1].split('.').reduce((o,k)=>o?.[k],JSON.parse(s));if(v==null)process.exit(1);console.log(typeof v==='object'?JSON.stringify(v):v)})" "$1"; }
 admin() { docker run --rm --network host -e "DATABASE_URL=$DATABASE_URL" "$(image gateway)" node admin.js "$@" --json; }
 
 create_domain_through_gateway() {
-  local partner key body status answer id gateway="http://127.0.0.1:${PORT[gateway]}"
+  local partner body status answer gateway="http://127.0.0.1:${PORT[gateway]}"
   partner=$(admin partner create --name "docker-check $RUN_ID" | json_field id) || fail "admin: partner create"
   key=$(admin key create --partner "$partner" --name docker-check | json_field key) || fail "admin: key create"
   log "admin CLI (gateway image): partner $partner, key ${key:0:12}..."
@@ -201,6 +227,30 @@ create_domain_through_gateway() {
   log "GET /portal/domains/$id -> 200, subscription $(json_field status <<<"$subscription") $(json_field price.product.name <<<"$subscription")"
 }
 
+# A customer's site with a script that sets a cookie (seen only by a browser), scanned by the
+# scanner container through the gateway; the report must say browser mode and list the cookie.
+scan_in_browser_mode() {
+  local gateway="http://127.0.0.1:${PORT[gateway]}" site="$WORK/site" answer status report
+  mkdir -p "$site"
+  printf '%s' '<!doctype html><html lang="en"><head><title>Shop</title><script>document.cookie="_ga=GA1.1.1; max-age=86400; path=/"</script></head><body>Shop</body></html>' >"$site/index.html"
+  python3 -m http.server "$SITE_PORT" --bind 127.0.0.1 --directory "$site" >"$WORK/site.log" 2>&1 &
+  SITE_PID=$!
+  answer=$(curl -s -w '\n%{http_code}' -X POST -H "Authorization: Bearer $key" "$gateway/portal/domains/$id/scan")
+  status=${answer##*$'\n'}
+  [[ $status == 202 ]] || fail "POST /portal/domains/$id/scan answered $status: ${answer%$'\n'*}"
+  local deadline=$(($(date +%s) + 120))
+  while :; do
+    report=$(curl -s -H "Authorization: Bearer $key" "$gateway/portal/domains/$id/scan")
+    case $(json_field result.status <<<"$report") in completed | failed) break ;; esac
+    (($(date +%s) <= deadline)) || { docker logs --tail 30 "$RUN_ID-domains-scanner" 2>&1; fail "the scan did not end: $report"; }
+    sleep 1
+  done
+  [[ $(json_field result.status <<<"$report") == completed && $(json_field result.mode <<<"$report") == browser ]] \
+    || fail "the scan did not complete in browser mode: $report"
+  json_field result.findings.cookies <<<"$report" | grep -q '"_ga"' || fail "the browser-mode report lacks the script's cookie: $report"
+  log "POST /portal/domains/$id/scan -> 202; the scanner container's report: completed in browser mode, the script-set _ga cookie found"
+}
+
 clone_head
 check_compose_config
 build_images
@@ -208,3 +258,4 @@ make_keys
 start_containers
 wait_ready
 create_domain_through_gateway
+scan_in_browser_mode
