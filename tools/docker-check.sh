@@ -97,6 +97,8 @@ for name in sorted(apps):
     keys = ["INTERNAL_JWT_PRIVATE_KEY"] if name == "gateway" else ["INTERNAL_JWT_PUBLIC_KEY", "SERVICE_JWT_PUBLIC_KEY", "SERVICE_JWT_PRIVATE_KEY"]
     if app == "webhook-svc":
         keys.append("WEBHOOK_SECRET_KEY")
+    if app == "consent-svc":
+        keys.append("RECORD_SIGNING_KEYS")
     problems += [f"{name}: {k} not set" for k in keys if k + "=" not in cmd]
     if name != "gateway" and "INTERNAL_JWT_PRIVATE_KEY" in cmd:
         problems.append(f"{name}: holds the gateway private key")
@@ -120,10 +122,10 @@ make_keys() {
   script=$(cd "$REPO" && docker-compose config | python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["services"]["keys"]["command"][2])')
   mkdir -p "$WORK/keys"
   docker run --rm -v "$WORK/keys:/keys" node:20-bookworm-slim node -e "$script"
-  for f in internal-private.pem internal-public.pem service-private.pem service-public.pem webhook-secret.key; do
+  for f in internal-private.pem internal-public.pem service-private.pem service-public.pem webhook-secret.key record-signing-keys.json; do
     [[ -s $WORK/keys/$f ]] || fail "compose's keys script wrote no $f"
   done
-  log "compose's keys script wrote both key pairs and the webhook secret key"
+  log "compose's keys script wrote both key pairs, the webhook secret key and the record signing keys"
 }
 
 build_images() {
@@ -162,6 +164,7 @@ start_containers() {
       -e "INTERNAL_JWT_PUBLIC_KEY=$(cat "$keys/internal-public.pem")"
       -e "SERVICE_JWT_PUBLIC_KEY=$(cat "$keys/service-public.pem")" -e "SERVICE_JWT_PRIVATE_KEY=$(cat "$keys/service-private.pem")")
     [[ $app == webhook-svc ]] && env+=(-e "WEBHOOK_SECRET_KEY=$(cat "$keys/webhook-secret.key")")
+    [[ $app == consent-svc ]] && env+=(-e "RECORD_SIGNING_KEYS=$(cat "$keys/record-signing-keys.json")")
     [[ $app == domains-svc ]] && env+=(-e DOMAINS_ROLE=api)
     run_container "$app" "${env[@]}"
   done
