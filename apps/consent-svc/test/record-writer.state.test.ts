@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createDb } from '@platform/db';
+import { testInfra } from '@platform/testing';
 import { RecordWriter } from '../src/db/record-writer';
 import type { RecordRow } from '../src/db/records.repository';
+import { SCHEMA, type ConsentDb } from '../src/db/tables';
 import { startConsent, type ConsentTest } from './support';
 
 describe('receipts stored by group commit', () => {
@@ -65,4 +68,19 @@ describe('receipts stored by group commit', () => {
     expect(answers[2]).toBe('stored');
     expect(await storedNonces(property)).toEqual(['a', 'b', 'first']);
   });
+
+  it('when the database cannot be reached, then every receipt of the group fails with that error, and no row is retried alone', async () => {
+    const { db, pool } = createDb<ConsentDb>({ url: `${(await testInfra()).databaseUrl.replace(/\/[^/]*$/, '')}/no_such_database_${Date.now()}`, schema: SCHEMA });
+    try {
+      const writer = new RecordWriter(db, { maxInFlight: 1, maxBatch: 50 });
+      const property = propertyId();
+      const answers = await Promise.all(['a', 'b', 'c'].map((n) => writer.write(row(property, n)).then(() => 'stored', (err: { code?: string }) => err.code)));
+      expect(answers).toEqual(['3D000', '3D000', '3D000']);
+      // The first alone, then the other two as one group: two inserts, none row by row.
+      expect(writer.totals).toEqual({ inserts: 2, rows: 3 });
+    } finally {
+      await pool.end();
+    }
+  });
 });
+

@@ -1,4 +1,4 @@
-import type { Kysely } from '@platform/db';
+import { pgErrorCode, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
 import { storeRecords, type RecordRow } from './records.repository';
 import type { ConsentDb } from './tables';
@@ -56,8 +56,10 @@ export class RecordWriter {
     try {
       settle(batch, await this.store(batch));
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
-      // Whatever failed the group (a full pool, a bad row) is each row's own answer: each goes alone.
+      // A row PostgreSQL refused (a data or integrity error) must not fail its group: each goes
+      // alone. Anything else (a full pool, a lost connection) is every row's answer, not retried
+      // row by row at the moment the database is least able to take it.
+      if (batch.length === 1 || !isRowError(err)) return batch.forEach((w) => w.reject(err));
       await Promise.all(batch.map((w) => this.store([w]).then((stored) => settle([w], stored), w.reject)));
     }
   }
@@ -68,6 +70,9 @@ export class RecordWriter {
     return storeRecords(this.db, batch.map((w) => w.row));
   }
 }
+
+/** SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): one row's fault. */
+const isRowError = (err: unknown) => /^2[23]/.test(pgErrorCode(err) ?? '');
 
 function settle(batch: Waiting[], stored: Set<string>): void {
   for (const w of batch) {
