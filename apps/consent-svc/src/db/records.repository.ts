@@ -1,7 +1,7 @@
 import type { ConsentRecord, ReceiptStatus, ReceiptType, UnsignedConsentRecord } from '@platform/contracts';
 import { sql, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
-import type { ConsentDb } from './tables';
+import type { ConsentDb, RecordsTable } from './tables';
 
 /** Which records a read may see: the partner's, through one domain or one merchant (or both). */
 export interface RecordScope {
@@ -16,19 +16,8 @@ export interface RecordFilters {
   receiptStatus?: ReceiptStatus;
 }
 
-/** A signed record as it is stored: the partner and domain it belongs to, the nonce it may not repeat. */
-export interface RecordRow {
-  id: string;
-  partner_id: string;
-  property_id: string;
-  domain_id: string;
-  receipt_type: string;
-  receipt_status: string;
-  body: string;
-  signature: string;
-  nonce: string;
-  created_at: string;
-}
+/** A signed record as it is stored (the table's row, its body as JSON text and its time as ISO text). */
+export type RecordRow = Omit<RecordsTable, 'body' | 'created_at'> & { body: string; created_at: string };
 
 export function recordRow(where: { partnerId: string; domainId: string; nonce: string }, record: UnsignedConsentRecord, signature: string): RecordRow {
   return {
