@@ -11,7 +11,7 @@ export { afterCommit } from './after-commit';
 export { SharedTransaction } from './shared-transaction';
 export { listen, type Listener } from './listen';
 export { migrateToLatest } from './migrate';
-export { isUniqueViolation, PG_FOREIGN_KEY_VIOLATION, pgErrorCode, rethrowUnique } from './pg-errors';
+export { isDataError, isUniqueViolation, PG_FOREIGN_KEY_VIOLATION, rethrowUnique } from './pg-errors';
 export { ensureServiceRole, serviceRoleName, serviceRoleUrl } from './service-role';
 export type { Kysely, Transaction, Migration };
 

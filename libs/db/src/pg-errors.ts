@@ -20,6 +20,9 @@ export function rethrowUnique(err: unknown, code: ErrorCode, message?: string, c
 }
 
 
+/** PostgreSQL refused the data itself (SQLSTATE class 22 data exception, 23 integrity violation): the row's fault, not the database's. */
+export const isDataError = (err: unknown) => /^2[23]/.test(pgErrorCode(err) ?? '');
+
 /** Failures PostgreSQL asks the client to resolve by running the transaction again. */
 export const isRetryable = (err: unknown) => {
   const code = pgErrorCode(err);

@@ -1,4 +1,4 @@
-import { pgErrorCode, type Kysely } from '@platform/db';
+import { isDataError, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
 import { storeRecords, type RecordRow } from './records.repository';
 import type { ConsentDb } from './tables';
@@ -59,7 +59,7 @@ export class RecordWriter {
       // A row PostgreSQL refused (a data or integrity error) must not fail its group: each goes
       // alone. Anything else (a full pool, a lost connection) is every row's answer, not retried
       // row by row at the moment the database is least able to take it.
-      if (batch.length === 1 || !isRowError(err)) return batch.forEach((w) => w.reject(err));
+      if (batch.length === 1 || !isDataError(err)) return batch.forEach((w) => w.reject(err));
       await Promise.all(batch.map((w) => this.store([w]).then((stored) => settle([w], stored), w.reject)));
     }
   }
@@ -70,9 +70,6 @@ export class RecordWriter {
     return storeRecords(this.db, batch.map((w) => w.row));
   }
 }
-
-/** SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): one row's fault. */
-const isRowError = (err: unknown) => /^2[23]/.test(pgErrorCode(err) ?? '');
 
 function settle(batch: Waiting[], stored: Set<string>): void {
   for (const w of batch) {

@@ -34,7 +34,20 @@ export function recordRow(where: { partnerId: string; domainId: string; nonce: s
   };
 }
 
-const COLUMNS = ['id', 'partner_id', 'property_id', 'domain_id', 'receipt_type', 'receipt_status', 'body', 'signature', 'nonce', 'created_at'] as const;
+/** The records table's columns as the insert sends them: one array each, of the column's type. */
+const COLUMN_ARRAYS = {
+  id: 'text[]',
+  partner_id: 'text[]',
+  property_id: 'text[]',
+  domain_id: 'text[]',
+  receipt_type: 'text[]',
+  receipt_status: 'text[]',
+  body: 'jsonb[]',
+  signature: 'text[]',
+  nonce: 'text[]',
+  created_at: 'timestamptz[]',
+} as const satisfies Record<keyof RecordRow, string>;
+const COLUMNS = Object.keys(COLUMN_ARRAYS) as (keyof RecordRow)[];
 
 /**
  * Stores rows in one statement (one array per column, so the statement's text is the same for any
@@ -42,11 +55,10 @@ const COLUMNS = ['id', 'partner_id', 'property_id', 'domain_id', 'receipt_type',
  * earlier row of the same call holds) is skipped, not an error.
  */
 export async function storeRecords(db: Kysely<ConsentDb>, rows: RecordRow[]): Promise<Set<string>> {
-  const column = (name: (typeof COLUMNS)[number]) => rows.map((r) => r[name]);
+  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(COLUMN_ARRAYS[c])}`);
   const { rows: stored } = await sql<{ id: string }>`
     INSERT INTO records (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
-    SELECT id, partner_id, property_id, domain_id, receipt_type, receipt_status, body::jsonb, signature, nonce, created_at::timestamptz
-    FROM unnest(${sql.join(COLUMNS.map((c) => sql`${column(c)}::text[]`))}) AS r(${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    SELECT * FROM unnest(${sql.join(arrays)})
     ON CONFLICT (property_id, nonce) DO NOTHING
     RETURNING id`.execute(db);
   return new Set(stored.map((r) => r.id));
