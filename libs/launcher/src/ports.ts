@@ -1,8 +1,40 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
-/** A port that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
+/** Below this, Linux never picks a port for an outgoing connection (ip_local_port_range's start). */
+function ephemeralStart(): number {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(start) && start > 1024 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const LOWEST = 20_000;
+/** Ports this process handed out: never given twice, so two launches in one test process never share one. */
+const handedOut = new Set<number>();
+
+/**
+ * A port that was free a moment ago, for a server a child process is about to start. Taken below
+ * the ephemeral range: a port the OS picked (listen on 0) is one it also gives to outgoing
+ * connections, so between this answer and the child's listen any connection to PostgreSQL or
+ * RabbitMQ could take it (EADDRINUSE). Falls back to the OS's pick if the range is full.
+ */
+export async function freePort(): Promise<number> {
+  const highest = ephemeralStart() - 1;
+  for (let attempt = 0; attempt < 50 && highest > LOWEST; attempt += 1) {
+    const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
+    if (handedOut.has(port)) continue;
+    // Reserved before the check, so concurrent calls never pick the same one.
+    handedOut.add(port);
+    if (!(await portInUse(port))) return port;
+  }
+  return osPickedPort();
+}
+
+function osPickedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
