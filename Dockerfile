@@ -5,7 +5,7 @@
 # PORT + 1000) listens on the container's loopback and is not exposed. CHROMIUM=1 adds Chromium
 # (the scanner's image). See docs/operations.md#docker.
 # APP and PORT are declared after the installs, so every app's image shares those layers.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json ./
 # npm can exit 0 after "Exit handler never called" with a partial install: check what the build needs.
@@ -19,7 +19,7 @@ COPY . .
 RUN NX_DAEMON=false NX_NO_CLOUD=true npx nx run "$APP:build" --skip-nx-cache \
  && test -f "dist/apps/$APP/main.js" && test -f "dist/apps/$APP/main.js.map"
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 # Stack traces name the TypeScript sources (the bundles ship with their .map files).
 ENV NODE_OPTIONS=--enable-source-maps

@@ -14,7 +14,7 @@ await build({
   outdir: path.join('dist', root),
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'cjs',
   packages: 'external',
   sourcemap: true,

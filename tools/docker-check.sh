@@ -121,7 +121,7 @@ make_keys() {
   local script
   script=$(cd "$REPO" && docker-compose config | python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["services"]["keys"]["command"][2])')
   mkdir -p "$WORK/keys"
-  docker run --rm -v "$WORK/keys:/keys" node:20-bookworm-slim node -e "$script"
+  docker run --rm -v "$WORK/keys:/keys" node:24-bookworm-slim node -e "$script"
   for f in internal-private.pem internal-public.pem service-private.pem service-public.pem webhook-secret.key record-signing-keys.json; do
     [[ -s $WORK/keys/$f ]] || fail "compose's keys script wrote no $f"
   done
