@@ -3,10 +3,11 @@ import nx from '@nx/eslint-plugin';
 
 // Layer rules Nx tags cannot express (they see projects, not folders or test files).
 const testingOnlyInTests = { name: '@platform/testing', message: 'libs/testing is for tests only.' };
-const noExpress = { name: 'express', message: 'Only libs/http and the apps\' http/ layers use Express.' };
+const noExpress = { name: 'express', message: "Only libs/http and the apps' http/ layers use Express." };
 const domainMustStayPure = ['express', 'kysely', 'pg', 'amqplib'].map((name) => ({
   name,
-  message: 'domain/ holds use cases and rules: SQL goes through db/ repositories, messages through events/, HTTP through http/.',
+  message:
+    'domain/ holds use cases and rules: SQL goes through db/ repositories, messages through events/, HTTP through http/.',
 }));
 const restrict = (paths) => ({ 'no-restricted-imports': ['error', { paths }] });
 
@@ -35,14 +36,33 @@ export default tseslint.config(
     },
   },
   // Later entries win for the same rule, so each lists everything its files may not import.
-  { files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'], ignores: ['libs/testing/**', 'tools/test/**'], rules: restrict([testingOnlyInTests]) },
-  { files: ['libs/*/src/**/*.ts'], ignores: ['libs/http/**', 'libs/testing/**'], rules: restrict([testingOnlyInTests, noExpress]) },
+  {
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['libs/testing/**', 'tools/test/**'],
+    rules: restrict([testingOnlyInTests]),
+  },
+  {
+    files: ['libs/*/src/**/*.ts'],
+    ignores: ['libs/http/**', 'libs/testing/**'],
+    rules: restrict([testingOnlyInTests, noExpress]),
+  },
   { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
   // The widget runs in visitors' browsers: no server code, no Node built-ins (types it needs are its own).
   {
     files: ['apps/widget/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [testingOnlyInTests], patterns: [{ group: ['@platform/*', 'node:*', 'express', 'pg', 'kysely', 'amqplib'], message: 'The widget is browser code: it may not import server libraries.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [testingOnlyInTests],
+          patterns: [
+            {
+              group: ['@platform/*', 'node:*', 'express', 'pg', 'kysely', 'amqplib'],
+              message: 'The widget is browser code: it may not import server libraries.',
+            },
+          ],
+        },
+      ],
     },
   },
   // A file does one job and a function fits on a screen: past these, split by job or into named steps.

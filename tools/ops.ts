@@ -26,11 +26,16 @@ async function webhookStats(limit: number) {
   try {
     const ch = await conn.createChannel();
     ch.on('error', () => undefined);
-    queueDepth = await ch.checkQueue(queue).then((q) => q.messageCount, () => null);
+    queueDepth = await ch.checkQueue(queue).then(
+      (q) => q.messageCount,
+      () => null,
+    );
   } finally {
     await conn.close().catch(() => undefined);
   }
-  const db = new Client({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  const db = new Client({
+    connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  });
   await db.connect();
   try {
     const totals = await db.query(`
@@ -55,7 +60,11 @@ async function webhookStats(limit: number) {
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { queue: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { queue: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+    });
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${USAGE}`);
     return 2;
@@ -63,7 +72,11 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parsed;
   const command = positionals.join(' ');
   const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (!['parked list', 'parked replay', 'webhooks stats'].includes(command) || (!values.queue && command !== 'webhooks stats') || (limit !== undefined && !(Number.isInteger(limit) && limit > 0))) {
+  if (
+    !['parked list', 'parked replay', 'webhooks stats'].includes(command) ||
+    (!values.queue && command !== 'webhooks stats') ||
+    (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -71,8 +84,13 @@ async function main(argv: string[]): Promise<number> {
     const stats = await webhookStats(limit ?? 20);
     if (values.json) console.log(JSON.stringify(stats));
     else {
-      console.log(`queue ${stats.queue}: ${stats.queue_depth === null ? 'not declared yet' : `${stats.queue_depth} message(s)`}; ${stats.due} due now, ${stats.failed} failed; ${Number(stats.attempts_per_second).toFixed(1)} attempts/s (last minute)`);
-      for (const e of stats.endpoints) console.log(`  ${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  due ${e.due}  waiting ${e.waiting}  failed ${e.failed}  ${e.url}`);
+      console.log(
+        `queue ${stats.queue}: ${stats.queue_depth === null ? 'not declared yet' : `${stats.queue_depth} message(s)`}; ${stats.due} due now, ${stats.failed} failed; ${Number(stats.attempts_per_second).toFixed(1)} attempts/s (last minute)`,
+      );
+      for (const e of stats.endpoints)
+        console.log(
+          `  ${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  due ${e.due}  waiting ${e.waiting}  failed ${e.failed}  ${e.url}`,
+        );
     }
     return 0;
   }
@@ -86,11 +104,16 @@ async function main(argv: string[]): Promise<number> {
       if (values.json) console.log(JSON.stringify(result));
       else {
         console.log(`${result.total} parked in ${values.queue}.parked`);
-        for (const m of result.messages) console.log(`  ${m.messageId ?? '?'}  ${m.event ?? '?'}  ${m.reason ?? ''}${m.attempts ? ` after ${m.attempts} attempts` : ''}  ${m.lastError ?? ''}`);
+        for (const m of result.messages)
+          console.log(
+            `  ${m.messageId ?? '?'}  ${m.event ?? '?'}  ${m.reason ?? ''}${m.attempts ? ` after ${m.attempts} attempts` : ''}  ${m.lastError ?? ''}`,
+          );
       }
     } else {
       const moved = await replayParked({ amqp, queue, logger, limit });
-      console.log(values.json ? JSON.stringify({ replayed: moved }) : `${moved} message(s) moved back to ${values.queue}`);
+      console.log(
+        values.json ? JSON.stringify({ replayed: moved }) : `${moved} message(s) moved back to ${values.queue}`,
+      );
     }
     return 0;
   } finally {

@@ -8,7 +8,16 @@ import path from 'node:path';
 import { generateRecordSigningKeys } from '@platform/auth';
 import amqp from 'amqplib';
 import { Client } from 'pg';
-import { assertPortsFree, launchPlatform, platformPorts, PortsInUseError, startMailFolder, type PortClaim, type Platform, type SmtpCatcher } from '@platform/launcher';
+import {
+  assertPortsFree,
+  launchPlatform,
+  platformPorts,
+  PortsInUseError,
+  startMailFolder,
+  type PortClaim,
+  type Platform,
+  type SmtpCatcher,
+} from '@platform/launcher';
 
 // Keep the console readable: the banner matters more than info logs here (LOG_LEVEL=info to see them).
 process.env.LOG_LEVEL ??= 'warn';
@@ -84,10 +93,12 @@ function localRecordSigningKeys(): string {
 
 async function main() {
   // Before anything starts, so a second npm start creates nothing (no catcher, partner or key).
-  await assertPortsFree([...platformPorts(process.env), ...(mailCatcherPort ? [mailCatcherPort] : [])]).catch((err: unknown) => {
-    if (err instanceof PortsInUseError) fail(err.message);
-    throw err;
-  });
+  await assertPortsFree([...platformPorts(process.env), ...(mailCatcherPort ? [mailCatcherPort] : [])]).catch(
+    (err: unknown) => {
+      if (err instanceof PortsInUseError) fail(err.message);
+      throw err;
+    },
+  );
   await checkPostgres();
   await checkRabbit();
   const mail = await startMailCatcher();
@@ -112,13 +123,16 @@ async function main() {
   let stopped: Promise<void> | undefined;
   // Every process stops (no restart), then the catcher; a second Ctrl+C does not start it twice.
   const stopAll = () => (stopped ??= platform.stop().then(() => mail.catcher?.close()));
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll().then(() => process.exit(0)));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => void stopAll().then(() => process.exit(0)));
 
   let demo: { id: string };
   let key: { key: string };
   try {
     const partners = await platform.admin<{ result: { id: string; name: string }[] }>('partner', 'list');
-    demo = partners.result.find((p) => p.name === 'Demo Partner') ?? (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
+    demo =
+      partners.result.find((p) => p.name === 'Demo Partner') ??
+      (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
     key = await platform.admin<{ key: string }>('key', 'create', '--partner', demo.id, '--name', 'npm start');
   } catch (err) {
     // Leave no service running behind a failed start.

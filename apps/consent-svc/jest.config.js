@@ -4,6 +4,9 @@ const preset = require('../../jest.preset.js');
 module.exports = {
   ...preset,
   rootDir: __dirname,
-  transform: { ...preset.transform, '/jose/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' } }] },
+  transform: {
+    ...preset.transform,
+    '/jose/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' } }],
+  },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
 };

@@ -44,7 +44,9 @@ const withAdmin = <T>(fn: (c: Client) => Promise<T>) => withDb(adminUrl, fn);
 function startCeiling(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, [path.join(__dirname, 'ceiling.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve) => {
-    createInterface({ input: child.stdout! }).once('line', (port) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => child.kill() }));
+    createInterface({ input: child.stdout! }).once('line', (port) =>
+      resolve({ url: `http://127.0.0.1:${port}`, stop: () => child.kill() }),
+    );
   });
 }
 
@@ -77,7 +79,10 @@ async function main() {
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
   const ceiling = await startCeiling();
-  const nginx = !ONLY || ONLY.test('nginx get by id') ? await startNginx(platform.urls['domains-svc'], await freePort()) : undefined;
+  const nginx =
+    !ONLY || ONLY.test('nginx get by id')
+      ? await startNginx(platform.urls['domains-svc'], await freePort())
+      : undefined;
   try {
     const partners: { id: string; key: string }[] = [];
     for (let i = 0; i < PARTNERS; i++) {
@@ -86,26 +91,50 @@ async function main() {
       partners.push({ id: p.id, key: k.key });
     }
     const started = Date.now();
-    await seedDomains(databaseUrl, partners.map((p) => p.id), Math.floor(TOTAL_DOMAINS / PARTNERS));
+    await seedDomains(
+      databaseUrl,
+      partners.map((p) => p.id),
+      Math.floor(TOTAL_DOMAINS / PARTNERS),
+    );
     const deepPartner = await platform.admin<{ id: string }>('partner', 'create', '--name', 'Bench deep partner');
     const deepKey = (await platform.admin<{ key: string }>('key', 'create', '--partner', deepPartner.id)).key;
     await seedDomains(databaseUrl, [deepPartner.id], DEEP_DOMAINS, 'deep');
-    console.log(`seeded ${TOTAL_DOMAINS} domains for ${PARTNERS} partners and ${DEEP_DOMAINS} for one more in ${Date.now() - started} ms`);
+    console.log(
+      `seeded ${TOTAL_DOMAINS} domains for ${PARTNERS} partners and ${DEEP_DOMAINS} for one more in ${Date.now() - started} ms`,
+    );
 
     const me = partners[0];
     const ids = await sampleDomainIds(databaseUrl, me.id, 1000);
     const minter = new InternalTokenMinter(platform.keys.gatewayPrivateKey, 3600);
-    const internal = minter.mint({ partnerId: me.id, keyId: 'bench', permissions: [...PERMISSIONS], requiredFields: [] }, 'domains');
+    const internal = minter.mint(
+      { partnerId: me.id, keyId: 'bench', permissions: [...PERMISSIONS], requiredFields: [] },
+      'domains',
+    );
     const viaGateway = { url: platform.urls.gateway, auth: `Bearer ${me.key}` };
     const direct = { url: platform.urls['domains-svc'], auth: `Bearer ${internal}` };
-    const consent = consentScenarios({ gateway: platform.urls.gateway, consent: platform.urls['consent-svc'] }, { key: me.key, publicToken: minter.mintPublic('consent') });
+    const consent = consentScenarios(
+      { gateway: platform.urls.gateway, consent: platform.urls['consent-svc'] },
+      { key: me.key, publicToken: minter.mintPublic('consent') },
+    );
 
-    const reads = (name: string, target: { url: string; auth: string }, withTargets: boolean): Scenario[] => [
-      { name: `${name} list limit=10`, paths: ['/portal/domains?limit=10'], target: withTargets ? { rps: 2000, p99Ms: 30 } : undefined },
-      { name: `${name} list 2 filters`, paths: ['/portal/domains?limit=10&status=NEW&has_scripts=true'] },
-      { name: `${name} list filtered page 50`, paths: ['/portal/domains?limit=10&status=NEW&has_scripts=true&page=50'] },
-      { name: `${name} get by id`, paths: ids.map((id) => `/portal/domains/${id}`), target: withTargets ? { rps: 3000, p99Ms: 20 } : undefined },
-    ].map((s) => ({ ...s, url: target.url, headers: { authorization: target.auth } }));
+    const reads = (name: string, target: { url: string; auth: string }, withTargets: boolean): Scenario[] =>
+      [
+        {
+          name: `${name} list limit=10`,
+          paths: ['/portal/domains?limit=10'],
+          target: withTargets ? { rps: 2000, p99Ms: 30 } : undefined,
+        },
+        { name: `${name} list 2 filters`, paths: ['/portal/domains?limit=10&status=NEW&has_scripts=true'] },
+        {
+          name: `${name} list filtered page 50`,
+          paths: ['/portal/domains?limit=10&status=NEW&has_scripts=true&page=50'],
+        },
+        {
+          name: `${name} get by id`,
+          paths: ids.map((id) => `/portal/domains/${id}`),
+          target: withTargets ? { rps: 3000, p99Ms: 20 } : undefined,
+        },
+      ].map((s) => ({ ...s, url: target.url, headers: { authorization: target.auth } }));
 
     const runId = Date.now().toString(36);
     const scenarios: Scenario[] = [
@@ -116,7 +145,13 @@ async function main() {
         method: 'POST',
         headers: { authorization: viaGateway.auth, 'content-type': 'application/json' },
         paths: ['/portal/domains'],
-        body: (n) => JSON.stringify({ domain: `new${n}-${runId}.bench.example.com`, company_name: `Bench Co ${n}`, account_email: `o${n}@bench.example.com`, company_setup: true }),
+        body: (n) =>
+          JSON.stringify({
+            domain: `new${n}-${runId}.bench.example.com`,
+            company_name: `Bench Co ${n}`,
+            account_email: `o${n}@bench.example.com`,
+            company_setup: true,
+          }),
         target: { rps: 500 },
       },
       {
@@ -126,7 +161,13 @@ async function main() {
         method: 'POST',
         headers: { authorization: viaGateway.auth, 'content-type': 'application/json' },
         paths: ['/portal/domains'],
-        body: (n) => JSON.stringify({ domain: `keyed${n}-${runId}.bench.example.com`, company_name: `Bench Co ${n}`, account_email: `o${n}@bench.example.com`, company_setup: true }),
+        body: (n) =>
+          JSON.stringify({
+            domain: `keyed${n}-${runId}.bench.example.com`,
+            company_name: `Bench Co ${n}`,
+            account_email: `o${n}@bench.example.com`,
+            company_setup: true,
+          }),
         idempotencyKeyPrefix: `bench-${runId}`,
       },
       {
@@ -164,7 +205,9 @@ async function main() {
         body: (n) => {
           const window = n % Math.floor(ids.length / 100);
           const product = Math.floor(n / Math.floor(ids.length / 100)) % 2 ? 'PRO' : 'ENTERPRISE';
-          return JSON.stringify({ domains: ids.slice(window * 100, window * 100 + 100).map((id) => ({ id, product, price_list: 'STANDARD' })) });
+          return JSON.stringify({
+            domains: ids.slice(window * 100, window * 100 + 100).map((id) => ({ id, product, price_list: 'STANDARD' })),
+          });
         },
         target: { p99Ms: 300 },
       },
@@ -175,11 +218,17 @@ async function main() {
         connections: 4,
         url: viaGateway.url,
         headers: { authorization: `Bearer ${deepKey}` },
-        paths: Array.from({ length: 50 }, (_, i) => `/portal/domains?limit=10&subscription_status=ACTIVE&merchant_id=merchant-${i * 37}`),
+        paths: Array.from(
+          { length: 50 },
+          (_, i) => `/portal/domains?limit=10&subscription_status=ACTIVE&merchant_id=merchant-${i * 37}`,
+        ),
         target: { p99Ms: 30 },
       },
       ...reads('direct', direct, false),
-      ...nginxScenario(nginx, reads('direct', direct, false).find((s) => s.name === 'direct get by id')),
+      ...nginxScenario(
+        nginx,
+        reads('direct', direct, false).find((s) => s.name === 'direct get by id'),
+      ),
       ...(await widgetScenarios(databaseUrl, me.id, platform.urls.gateway)),
       ...consent.scenarios,
       { name: 'ceiling node:http', url: ceiling.url, headers: {}, paths: ['/'] },
@@ -189,19 +238,25 @@ async function main() {
     const results: Result[] = [];
     for (const s of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
       const r = await runScenario(s, DURATION_SEC);
-      console.log(`  ${r.name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, non-2xx ${r.non2xx} (first: ${r.firstFailure})` : ''}`);
+      console.log(
+        `  ${r.name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, non-2xx ${r.non2xx} (first: ${r.firstFailure})` : ''}`,
+      );
       results.push(r);
     }
     const byName = new Map(results.map((r) => [r.name, r]));
     const ceilingRps = byName.get('ceiling node:http')?.rps ?? NaN;
-    console.log(`\n${TOTAL_DOMAINS} domains, ${PARTNERS} partners, ${CONNECTIONS} connections, ${DURATION_SEC} s per scenario\n`);
+    console.log(
+      `\n${TOTAL_DOMAINS} domains, ${PARTNERS} partners, ${CONNECTIONS} connections, ${DURATION_SEC} s per scenario\n`,
+    );
     console.log(table(results));
     console.log('\n| read | gateway/direct | gateway/ceiling |\n|---|---|---|');
     for (const r of ['list limit=10', 'list 2 filters', 'list filtered page 50', 'get by id']) {
       const g = byName.get(`gateway ${r}`)?.rps;
       const d = byName.get(`direct ${r}`)?.rps;
       if (g === undefined || d === undefined) continue;
-      console.log(`| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`);
+      console.log(
+        `| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`,
+      );
     }
     printAnchor(byName);
     if (!ONLY || ONLY.test('noisy neighbour')) {
@@ -214,17 +269,35 @@ async function main() {
     }
     if (!ONLY || ONLY.test('contended bulk change')) {
       const secondKey = (await platform.admin<{ key: string }>('key', 'create', '--partner', me.id)).key;
-      const row = await runContentionBench({ url: platform.urls.gateway, keys: [me.key, secondKey], ids: ids.slice(0, 100), durationSec: DURATION_SEC });
+      const row = await runContentionBench({
+        url: platform.urls.gateway,
+        keys: [me.key, secondKey],
+        ids: ids.slice(0, 100),
+        durationSec: DURATION_SEC,
+      });
       console.log(`\n${contentionTable(row)}`);
     }
     let webhookRows: WebhookBenchRow[] = [];
     if (!ONLY || ONLY.test('webhooks')) {
       console.log('\nwebhooks...');
-      webhookRows = await runWebhookBench(platform, path.resolve(__dirname, '..', '..'), `${dbName}.events`, amqpUrl, databaseUrl);
+      webhookRows = await runWebhookBench(
+        platform,
+        path.resolve(__dirname, '..', '..'),
+        `${dbName}.events`,
+        amqpUrl,
+        databaseUrl,
+      );
       console.log('\n| webhooks | measured | target |\n|---|---|---|');
-      for (const r of webhookRows) console.log(`| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`);
+      for (const r of webhookRows)
+        console.log(
+          `| ${r.name} | ${r.value} | ${r.target}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' FAIL'} |`,
+        );
       // One webhook latency run creates domains at a steady rate: the same lag at that load.
-      await printProjectionLag(databaseUrl, 'wh%.bench.example.com', `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`);
+      await printProjectionLag(
+        databaseUrl,
+        'wh%.bench.example.com',
+        `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`,
+      );
     }
     if (!ONLY || ONLY.test('widget size')) printWidgetSizes(path.resolve(__dirname, '..', '..'));
     if (!ONLY || ONLY.test('reminders')) {
@@ -245,7 +318,9 @@ async function main() {
     nginx?.stop();
     await platform.stop();
     // Quorum queues left behind cost RabbitMQ (and every later run) CPU and memory.
-    await deleteEventTopology(amqpUrl, `${dbName}.events`, platform.queues()).catch((err: Error) => console.error(`bench: ${err.message}`));
+    await deleteEventTopology(amqpUrl, `${dbName}.events`, platform.queues()).catch((err: Error) =>
+      console.error(`bench: ${err.message}`),
+    );
     if (!process.env.BENCH_KEEP_DB) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
   }
 }
@@ -269,12 +344,15 @@ async function printProjectionLag(databaseUrl: string, hostnames: string, label:
         [hostnames],
       );
       const pending = rows.find((r) => r.ms === null)?.pending ?? 0;
-      if (pending === 0 || Date.now() > until) return rows.flatMap((r) => (r.ms === null ? [] : [r.ms])).sort((a, b) => a - b);
+      if (pending === 0 || Date.now() > until)
+        return rows.flatMap((r) => (r.ms === null ? [] : [r.ms])).sort((a, b) => a - b);
       await new Promise((r) => setTimeout(r, 200));
     }
   });
   const at = (p: number) => Math.round(lag[Math.min(lag.length - 1, Math.ceil((p / 100) * lag.length) - 1)] ?? NaN);
-  console.log(`\n| projection lag (domain commit -> billing subscription), ${label} | p50 ${at(50)} ms | p99 ${at(99)} ms ${at(99) < 1000 ? 'PASS' : 'FAIL'} (< 1000) | ${lag.length} domains |`);
+  console.log(
+    `\n| projection lag (domain commit -> billing subscription), ${label} | p50 ${at(50)} ms | p99 ${at(99)} ms ${at(99) < 1000 ? 'PASS' : 'FAIL'} (< 1000) | ${lag.length} domains |`,
+  );
 }
 
 main().catch((err) => {

@@ -1,7 +1,9 @@
 // The machine's ceiling for the benchmark: a bare node:http server answering a small JSON body.
 import { createServer } from 'node:http';
 
-const body = JSON.stringify({ result: { id: '00000000-0000-0000-0000-000000000000', hostname: 'ceiling.example.com' } });
+const body = JSON.stringify({
+  result: { id: '00000000-0000-0000-0000-000000000000', hostname: 'ceiling.example.com' },
+});
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);

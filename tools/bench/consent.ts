@@ -36,7 +36,22 @@ const TEMPLATE = {
       })),
     },
   ],
-  data_controller: { name: 'Bench AB', logo: null, phone_number: null, url: `https://${HOSTNAME}`, email: 'owner@bench.example.com', address: { id: 'c1', country: 'SE', state: null, address: 'Gatan 1', address_2: null, postal_code: '11122', phone_number: null } },
+  data_controller: {
+    name: 'Bench AB',
+    logo: null,
+    phone_number: null,
+    url: `https://${HOSTNAME}`,
+    email: 'owner@bench.example.com',
+    address: {
+      id: 'c1',
+      country: 'SE',
+      state: null,
+      address: 'Gatan 1',
+      address_2: null,
+      postal_code: '11122',
+      phone_number: null,
+    },
+  },
   subject_auth: 'ANONYMOUS',
   subject_data: { categories: { necessary: true, functional: true, analytics: true, marketing: true } },
 };
@@ -53,7 +68,13 @@ async function seedRecords(databaseUrl: string, partnerId: string): Promise<void
       await db.query(
         `INSERT INTO consent.properties (property_id, partner_id, domain_id, hostname, status, merchant_ids, company_id, company)
          VALUES ($1, $2, $3, $4, 'ACTIVE', ARRAY['bench-merchant'], 'c1', $5)`,
-        [PROPERTIES[i], partnerId, domainId, i === 0 ? HOSTNAME : `b.${HOSTNAME}`, JSON.stringify({ name: 'Bench AB', email: 'owner@bench.example.com' })],
+        [
+          PROPERTIES[i],
+          partnerId,
+          domainId,
+          i === 0 ? HOSTNAME : `b.${HOSTNAME}`,
+          JSON.stringify({ name: 'Bench AB', email: 'owner@bench.example.com' }),
+        ],
       );
     }
     await db.query(
@@ -79,7 +100,10 @@ async function seedRecords(databaseUrl: string, partnerId: string): Promise<void
  * gateway routes public paths, receipts go to consent-svc's port (a gateway-minted token, the
  * Origin and X-Forwarded-For the gateway forwards).
  */
-export function consentScenarios(urls: { gateway: string; consent: string }, auth: { key: string; publicToken: string }) {
+export function consentScenarios(
+  urls: { gateway: string; consent: string },
+  auth: { key: string; publicToken: string },
+) {
   const runId = randomBytes(4).toString('hex');
   const records = (name: string, query: string, target?: Scenario['target']): Scenario => ({
     name: `gateway records list ${name} (${RECORDS.toLocaleString('en')} records, 4 conn.)`,
@@ -94,7 +118,12 @@ export function consentScenarios(urls: { gateway: string; consent: string }, aut
     name,
     url,
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', origin: `https://${HOSTNAME}`, 'x-forwarded-for': '89.160.20.112' },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      origin: `https://${HOSTNAME}`,
+      'x-forwarded-for': '89.160.20.112',
+    },
     paths: [`/widget/v1/properties/${PROPERTY}/receipts`],
     body: (n) =>
       JSON.stringify({

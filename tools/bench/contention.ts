@@ -25,7 +25,13 @@ interface Tally {
 }
 
 /** One key's connections, switching every domain of the batch to `product` over and over. */
-function runKey(url: string, key: string, entries: { id: string; product: string }[], durationSec: number, tally: Tally) {
+function runKey(
+  url: string,
+  key: string,
+  entries: { id: string; product: string }[],
+  durationSec: number,
+  tally: Tally,
+) {
   const body = JSON.stringify({ domains: entries.map((e) => ({ ...e, price_list: 'STANDARD' })) });
   return autocannon({
     url,
@@ -57,12 +63,20 @@ function runKey(url: string, key: string, entries: { id: string; product: string
  * second key's batch in reverse order (the shape that deadlocks rows locked in the order given),
  * 8 connections each, through the gateway, domains-svc and billing-svc.
  */
-export async function runContentionBench(options: { url: string; keys: [string, string]; ids: string[]; durationSec: number }): Promise<ContentionRow> {
+export async function runContentionBench(options: {
+  url: string;
+  keys: [string, string];
+  ids: string[];
+  durationSec: number;
+}): Promise<ContentionRow> {
   const { url, keys, ids, durationSec } = options;
   const tally: Tally = { changed: 0, fiveXx: 0, other: 0 };
   const up = ids.map((id) => ({ id, product: 'PRO' }));
   const down = [...ids].reverse().map((id) => ({ id, product: 'ENTERPRISE' }));
-  const [a, b] = await Promise.all([runKey(url, keys[0], up, durationSec, tally), runKey(url, keys[1], down, durationSec, tally)]);
+  const [a, b] = await Promise.all([
+    runKey(url, keys[0], up, durationSec, tally),
+    runKey(url, keys[1], down, durationSec, tally),
+  ]);
   return {
     name: `contended bulk change, 2 keys x ${CONNECTIONS_PER_KEY} conn., same ${ids.length} domains, opposite products`,
     callsPerSec: Math.round(a.requests.average + b.requests.average),

@@ -11,7 +11,8 @@ import type { Platform } from '@platform/launcher';
 import type { Result, Scenario } from './load';
 
 /** FAIR_SHARE_* settings of the bench's shell, passed to its gateway (e.g. to compare caps). */
-export const fairShareEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('FAIR_SHARE_')));
+export const fairShareEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('FAIR_SHARE_')));
 
 const NGINX = process.env.BENCH_NGINX ?? '/usr/sbin/nginx';
 
@@ -63,10 +64,13 @@ http {
 }
 `,
   );
-  const child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const until = Date.now() + 10_000;
   while (!(await listening(port))) {
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`nginx did not listen on ${port}; see ${dir}/error.log`);
+    if (Date.now() > until || child.exitCode !== null)
+      throw new Error(`nginx did not listen on ${port}; see ${dir}/error.log`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url: `http://127.0.0.1:${port}`, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) };
@@ -85,7 +89,9 @@ export function printAnchor(byName: Map<string, Result>) {
   const share = g.rps / n.rps;
   console.log('\n| proxy hop anchor | req/s | p99 ms | gateway as % of it |\n|---|---|---|---|');
   if (d) console.log(`| direct get by id | ${d.rps} | ${d.p99} | ${((100 * g.rps) / d.rps).toFixed(0)}% |`);
-  console.log(`| nginx get by id | ${n.rps} | ${n.p99} | ${(100 * share).toFixed(0)}% ${share >= 0.8 ? 'PASS' : 'FAIL'} (>= 80%) |`);
+  console.log(
+    `| nginx get by id | ${n.rps} | ${n.p99} | ${(100 * share).toFixed(0)}% ${share >= 0.8 ? 'PASS' : 'FAIL'} (>= 80%) |`,
+  );
 }
 
 export interface FairnessParties {
@@ -104,9 +110,17 @@ async function readerP99(url: string, a: FairnessParties['a'], rate: number, dur
     overallRate: rate,
     duration: durationSec,
     headers: { authorization: `Bearer ${a.key}` },
-    requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `/portal/domains/${a.ids[n++ % a.ids.length]}` }) }],
+    requests: [
+      { setupRequest: (req: autocannon.Request) => ({ ...req, path: `/portal/domains/${a.ids[n++ % a.ids.length]}` }) },
+    ],
   });
-  return { p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  return {
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    rps: Math.round(r.requests.average),
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
 }
 
 interface FloodStats {
@@ -118,14 +132,30 @@ interface FloodStats {
 /** B's flood in its own process (its answers must not slow the process that times A), 32 connections. */
 function startFlood(url: string, key: string, durationSec: number): Promise<FloodStats> {
   const cli = require.resolve('autocannon/autocannon.js');
-  const args = [cli, '-j', '-c', '32', '-d', String(durationSec), '-H', `authorization=Bearer ${key}`, `${url}/portal/domains?limit=100`];
+  const args = [
+    cli,
+    '-j',
+    '-c',
+    '32',
+    '-d',
+    String(durationSec),
+    '-H',
+    `authorization=Bearer ${key}`,
+    `${url}/portal/domains?limit=100`,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   return new Promise((resolve, reject) =>
     child.on('close', () => {
       try {
-        const r = JSON.parse(out) as { '2xx': number; '4xx': number; '5xx': number; non2xx: number; statusCodeStats?: Record<string, { count: number }> };
+        const r = JSON.parse(out) as {
+          '2xx': number;
+          '4xx': number;
+          '5xx': number;
+          non2xx: number;
+          statusCodeStats?: Record<string, { count: number }>;
+        };
         const limited = r.statusCodeStats?.['429']?.count ?? 0;
         resolve({ ok: r['2xx'], limited, other: r.non2xx - limited });
       } catch (err) {
@@ -141,12 +171,19 @@ function startFlood(url: string, key: string, durationSec: number): Promise<Floo
  * production defaults (the default rate limit, the default fair-share settings), so B floods at the rate a
  * real key gets, then restores the bench gateway. Both phases run in the same run, on the same gateway.
  */
-export async function runNoisyNeighbour(platform: Platform, parties: FairnessParties, durationSec = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 20)) {
+export async function runNoisyNeighbour(
+  platform: Platform,
+  parties: FairnessParties,
+  durationSec = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 20),
+) {
   // Half of A's own default limit (6,000 a minute): A stays within it, only B floods.
   const rate = Number(process.env.BENCH_FAIRNESS_RATE ?? 50);
   // 6,000 a minute: RATE_LIMIT_PER_MINUTE's default (docs/configuration.md).
   // The fair share's default (8 in flight per partner and service), unless the shell names one.
-  await platform.start('gateway', { RATE_LIMIT_PER_MINUTE: '6000', FAIR_SHARE_MAX_IN_FLIGHT: process.env.FAIR_SHARE_MAX_IN_FLIGHT ?? '8' });
+  await platform.start('gateway', {
+    RATE_LIMIT_PER_MINUTE: '6000',
+    FAIR_SHARE_MAX_IN_FLIGHT: process.env.FAIR_SHARE_MAX_IN_FLIGHT ?? '8',
+  });
   try {
     const url = platform.urls.gateway;
     await readerP99(url, parties.a, rate, 2); // warm-up
@@ -155,7 +192,9 @@ export async function runNoisyNeighbour(platform: Platform, parties: FairnessPar
     const loud = await readerP99(url, parties.a, rate, durationSec);
     const b = await flood;
     const ratio = loud.p99 / Math.max(quiet.p99, 1);
-    console.log(`\n| noisy neighbour (A get by id at ${rate}/s, B ?limit=100 at 32 conn., default limits) | A p50 ms | A p99 ms | A non-2xx | B answers |`);
+    console.log(
+      `\n| noisy neighbour (A get by id at ${rate}/s, B ?limit=100 at 32 conn., default limits) | A p50 ms | A p99 ms | A non-2xx | B answers |`,
+    );
     console.log('|---|---|---|---|---|');
     console.log(`| A alone | ${quiet.p50} | ${quiet.p99} | ${quiet.non2xx + quiet.errors} | |`);
     console.log(

@@ -39,16 +39,25 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
       method: s.method ?? 'GET',
       // The first non-2xx answer is kept, so a failing scenario says why.
       onResponse: (status: number, body: string) => {
-        if ((status < 200 || status >= 300) && firstFailure === undefined) firstFailure = `${status} ${String(body).slice(0, 300)}`;
+        if ((status < 200 || status >= 300) && firstFailure === undefined)
+          firstFailure = `${status} ${String(body).slice(0, 300)}`;
       },
       setupRequest: (req: autocannon.Request) => {
         n += 1;
-        const keyed = s.idempotencyKeyPrefix === undefined ? {} : { headers: { ...req.headers, 'idempotency-key': `${s.idempotencyKeyPrefix}-${n}` } };
+        const keyed =
+          s.idempotencyKeyPrefix === undefined
+            ? {}
+            : { headers: { ...req.headers, 'idempotency-key': `${s.idempotencyKeyPrefix}-${n}` } };
         return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}), ...keyed };
       },
     },
   ];
-  const options: autocannon.Options = { url: s.url, connections: s.connections ?? CONNECTIONS, headers: s.headers, requests };
+  const options: autocannon.Options = {
+    url: s.url,
+    connections: s.connections ?? CONNECTIONS,
+    headers: s.headers,
+    requests,
+  };
   if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec });
   const r = await autocannon({ ...options, duration: durationSec });
   return {
@@ -65,15 +74,27 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
 
 export function verdict(r: Result): string {
   if (!r.target) return '';
-  const ok = (r.target.rps === undefined || r.rps >= r.target.rps) && (r.target.p99Ms === undefined || r.p99 < r.target.p99Ms);
-  const parts = [r.target.rps ? `>= ${r.target.rps} req/s` : '', r.target.p99Ms ? `p99 < ${r.target.p99Ms} ms` : ''].filter(Boolean);
+  const ok =
+    (r.target.rps === undefined || r.rps >= r.target.rps) && (r.target.p99Ms === undefined || r.p99 < r.target.p99Ms);
+  const parts = [
+    r.target.rps ? `>= ${r.target.rps} req/s` : '',
+    r.target.p99Ms ? `p99 < ${r.target.p99Ms} ms` : '',
+  ].filter(Boolean);
   return `${ok ? 'PASS' : 'FAIL'} (${parts.join(', ')})`;
 }
 
 export function table(results: Result[]): string {
   const rows = [
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'target'],
-    ...results.map((r) => [r.name, String(r.rps), String(r.p50), String(r.p99), String(r.non2xx), String(r.errors), verdict(r)]),
+    ...results.map((r) => [
+      r.name,
+      String(r.rps),
+      String(r.p50),
+      String(r.p99),
+      String(r.non2xx),
+      String(r.errors),
+      verdict(r),
+    ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

@@ -27,24 +27,42 @@ function startSite(): Promise<http.Server> {
     `<body><h1>Page ${n}</h1>${Array.from({ length: PAGES }, (_, i) => `<a href="/${i === 0 ? '' : `p${i}`}">page ${i}</a>`).join(' ')}<p>${'Lorem ipsum dolor sit amet. '.repeat(200)}</p></body></html>`;
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
-    if (req.headers.host?.startsWith('www.google-analytics.com')) return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ga = function () {};');
-    if (url === '/app.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('document.cookie = "_ga=GA1.1.1.1; path=/; max-age=86400";');
+    if (req.headers.host?.startsWith('www.google-analytics.com'))
+      return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ga = function () {};');
+    if (url === '/app.js')
+      return res
+        .writeHead(200, { 'content-type': 'text/javascript' })
+        .end('document.cookie = "_ga=GA1.1.1.1; path=/; max-age=86400";');
     const n = url === '/' ? 0 : Number(/^\/p(\d)$/.exec(url)?.[1] ?? NaN);
     if (!(n >= 0 && n < PAGES)) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': 'session_id=abc; Path=/' }).end(page(n));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': 'session_id=abc; Path=/' })
+      .end(page(n));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 async function call(gateway: string, key: string, method: 'GET' | 'POST', url: string, body?: unknown) {
-  const res = await request(`${gateway}${url}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await request(`${gateway}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.body.text();
-  if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`bench: ${method} ${url} answered ${res.statusCode}: ${text}`);
+  if (res.statusCode < 200 || res.statusCode >= 300)
+    throw new Error(`bench: ${method} ${url} answered ${res.statusCode}: ${text}`);
   return JSON.parse(text) as { result: { id: string } };
 }
 
 /** Queues `count` scans at once and measures until the last one ended, with domains-svc restarted in the given mode. */
-async function runMode(platform: Platform, databaseUrl: string, key: string, mode: 'http' | 'browser', count: number, connectTo: string): Promise<ScanBenchRow> {
+async function runMode(
+  platform: Platform,
+  databaseUrl: string,
+  key: string,
+  mode: 'http' | 'browser',
+  count: number,
+  connectTo: string,
+): Promise<ScanBenchRow> {
   await platform.start('domains-svc', {
     SCANNER_MODE: mode,
     SCANNER_ALLOW_LOOPBACK: 'true',
@@ -57,7 +75,16 @@ async function runMode(platform: Platform, databaseUrl: string, key: string, mod
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const host = `${mode}${i}-${Date.now().toString(36)}.${SITE_ROOT}`;
-    ids.push((await call(platform.urls.gateway, key, 'POST', '/portal/domains', { domain: host, company_name: `Scan bench ${host}`, account_email: `o@${host}`, company_setup: true })).result.id);
+    ids.push(
+      (
+        await call(platform.urls.gateway, key, 'POST', '/portal/domains', {
+          domain: host,
+          company_name: `Scan bench ${host}`,
+          account_email: `o@${host}`,
+          company_setup: true,
+        })
+      ).result.id,
+    );
   }
   const c = new Client({ connectionString: databaseUrl });
   await c.connect();
@@ -66,7 +93,10 @@ async function runMode(platform: Platform, databaseUrl: string, key: string, mod
     for (const id of ids) await call(platform.urls.gateway, key, 'POST', `/portal/domains/${id}/scan`);
     const deadline = Date.now() + 15 * 60_000;
     for (;;) {
-      const { rows } = await c.query<{ open: number }>(`SELECT count(*)::int AS open FROM domains.scans WHERE domain_id = ANY($1::uuid[]) AND status IN ('queued', 'running')`, [ids]);
+      const { rows } = await c.query<{ open: number }>(
+        `SELECT count(*)::int AS open FROM domains.scans WHERE domain_id = ANY($1::uuid[]) AND status IN ('queued', 'running')`,
+        [ids],
+      );
       if (rows[0].open === 0) break;
       if (Date.now() > deadline) throw new Error(`bench: ${rows[0].open} ${mode} scans still open after 15 minutes`);
       await new Promise((r) => setTimeout(r, 100));
@@ -76,7 +106,14 @@ async function runMode(platform: Platform, databaseUrl: string, key: string, mod
       `SELECT avg(jsonb_array_length(pages))::float8 AS pages, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM domains.scans WHERE domain_id = ANY($1::uuid[])`,
       [ids],
     );
-    return { mode, scans: count, seconds: Math.round(seconds * 10) / 10, perMinute: Math.round((count / seconds) * 60 * 10) / 10, pagesPerScan: rows[0].pages, failed: rows[0].failed };
+    return {
+      mode,
+      scans: count,
+      seconds: Math.round(seconds * 10) / 10,
+      perMinute: Math.round((count / seconds) * 60 * 10) / 10,
+      pagesPerScan: rows[0].pages,
+      failed: rows[0].failed,
+    };
   } finally {
     await c.end();
   }
@@ -86,7 +123,11 @@ async function runMode(platform: Platform, databaseUrl: string, key: string, mod
 export async function runScanBench(platform: Platform, databaseUrl: string): Promise<ScanBenchRow[]> {
   const site = await startSite();
   const port = (site.address() as AddressInfo).port;
-  const connectTo = [`*:443:127.0.0.1:9`, `*.${SITE_ROOT}:80:127.0.0.1:${port}`, `www.google-analytics.com:80:127.0.0.1:${port}`].join(',');
+  const connectTo = [
+    `*:443:127.0.0.1:9`,
+    `*.${SITE_ROOT}:80:127.0.0.1:${port}`,
+    `www.google-analytics.com:80:127.0.0.1:${port}`,
+  ].join(',');
   const p = await platform.admin<{ id: string }>('partner', 'create', '--name', 'Bench scan partner');
   const key = (await platform.admin<{ key: string }>('key', 'create', '--partner', p.id)).key;
   try {
@@ -102,7 +143,11 @@ export async function runScanBench(platform: Platform, databaseUrl: string): Pro
 }
 
 export function scanTable(rows: ScanBenchRow[]): string {
-  const lines = ['| scanner (1 worker, 2 scans at once, ten-page local site) | scans | seconds | scans/min | pages/scan | failed |', '|---|---|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.mode} mode | ${r.scans} | ${r.seconds} | ${r.perMinute} | ${r.pagesPerScan} | ${r.failed} |`);
+  const lines = [
+    '| scanner (1 worker, 2 scans at once, ten-page local site) | scans | seconds | scans/min | pages/scan | failed |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of rows)
+    lines.push(`| ${r.mode} mode | ${r.scans} | ${r.seconds} | ${r.perMinute} | ${r.pagesPerScan} | ${r.failed} |`);
   return lines.join('\n');
 }

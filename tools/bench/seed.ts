@@ -4,7 +4,12 @@ import { Client } from 'pg';
  * Seeds domains straight into domains-svc's schema with SQL (not through the API): one company
  * and one property per domain, statuses and widget flags spread so filters select real subsets.
  */
-export async function seedDomains(databaseUrl: string, partnerIds: string[], perPartner: number, tag = 'p'): Promise<void> {
+export async function seedDomains(
+  databaseUrl: string,
+  partnerIds: string[],
+  perPartner: number,
+  tag = 'p',
+): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -38,7 +43,10 @@ export async function seedDomains(databaseUrl: string, partnerIds: string[], per
          FROM generate_series(1, $2::int) g`,
         params,
       );
-      await db.query(`INSERT INTO domains.domain_merchants (partner_id, merchant_id, domain_id) SELECT partner_id, merchants[1], id FROM domains.domains WHERE partner_id = $1`, [partnerId]);
+      await db.query(
+        `INSERT INTO domains.domain_merchants (partner_id, merchant_id, domain_id) SELECT partner_id, merchants[1], id FROM domains.domains WHERE partner_id = $1`,
+        [partnerId],
+      );
     }
     // What autovacuum does to a live table: statistics, and the visibility map index-only scans need.
     await db.query('VACUUM ANALYZE domains.companies, domains.properties, domains.domains, domains.domain_merchants');
@@ -52,7 +60,10 @@ export async function sampleDomainIds(databaseUrl: string, partnerId: string, co
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const { rows } = await db.query<{ id: string }>('SELECT id FROM domains.domains WHERE partner_id = $1 AND is_active ORDER BY random() LIMIT $2', [partnerId, count]);
+    const { rows } = await db.query<{ id: string }>(
+      'SELECT id FROM domains.domains WHERE partner_id = $1 AND is_active ORDER BY random() LIMIT $2',
+      [partnerId, count],
+    );
     return rows.map((r) => r.id);
   } finally {
     await db.end();

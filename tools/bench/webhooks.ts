@@ -6,7 +6,15 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { request, type Dispatcher } from 'undici';
 import { exampleEventPayload, type EventMessage } from '@platform/contracts';
-import { freePort, startProcess, startWebhookReceiver, waitUntilReady, type ManagedProcess, type Platform, type ReceivedWebhook } from '@platform/launcher';
+import {
+  freePort,
+  startProcess,
+  startWebhookReceiver,
+  waitUntilReady,
+  type ManagedProcess,
+  type Platform,
+  type ReceivedWebhook,
+} from '@platform/launcher';
 import { connectAmqp } from '@platform/messaging';
 import { createLogger } from '@platform/observability';
 
@@ -17,7 +25,8 @@ export interface WebhookBenchRow {
   pass?: boolean;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const until = async (check: () => boolean, timeoutMs: number, what: string) => {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -41,7 +50,8 @@ async function call(gateway: string, key: string, method: Dispatcher.HttpMethod,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.body.text();
-  if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`bench: ${method} ${url} answered ${res.statusCode}: ${text}`);
+  if (res.statusCode < 200 || res.statusCode >= 300)
+    throw new Error(`bench: ${method} ${url} answered ${res.statusCode}: ${text}`);
   return JSON.parse(text) as { result: { id: string } };
 }
 
@@ -64,7 +74,13 @@ async function committedAt(databaseUrl: string): Promise<Map<string, number>> {
   }
 }
 
-export async function runWebhookBench(platform: Platform, distDir: string, exchange: string, amqpUrl: string, databaseUrl: string): Promise<WebhookBenchRow[]> {
+export async function runWebhookBench(
+  platform: Platform,
+  distDir: string,
+  exchange: string,
+  amqpUrl: string,
+  databaseUrl: string,
+): Promise<WebhookBenchRow[]> {
   const rows: WebhookBenchRow[] = [];
   const gateway = platform.urls.gateway;
   const arrivals = new Map<string, ReceivedWebhook[]>();
@@ -91,20 +107,39 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       const ch = await amqp.createConfirmChannel();
       const payload = exampleEventPayload('domain.deleted');
       for (let i = 0; i < EVENTS; i++) {
-        const message: EventMessage = { id: randomUUID(), partner_id: thr.id, occurred_at: new Date().toISOString(), source: 'bench', aggregate_id: randomUUID(), version: 1, payload };
-        ch.publish(exchange, payload.event, Buffer.from(JSON.stringify(message)), { persistent: true, messageId: message.id, contentType: 'application/json' });
+        const message: EventMessage = {
+          id: randomUUID(),
+          partner_id: thr.id,
+          occurred_at: new Date().toISOString(),
+          source: 'bench',
+          aggregate_id: randomUUID(),
+          version: 1,
+          payload,
+        };
+        ch.publish(exchange, payload.event, Buffer.from(JSON.stringify(message)), {
+          persistent: true,
+          messageId: message.id,
+          contentType: 'application/json',
+        });
       }
       await ch.waitForConfirms();
       await ch.close();
     };
-    const countSlow = () => [...arrivals.entries()].filter(([p]) => p.startsWith('/slow-')).reduce((n, [, list]) => n + list.length, 0);
+    const countSlow = () =>
+      [...arrivals.entries()].filter(([p]) => p.startsWith('/slow-')).reduce((n, [, list]) => n + list.length, 0);
     for (const workers of [1, 2]) {
       if (workers === 2) {
         const [port, adminPort] = [await freePort(), await freePort()];
         const worker = startProcess({
           name: 'webhook-worker-2',
           script: path.join(distDir, 'apps', 'webhook-svc', 'main.js'),
-          env: { ...platform.env, WEBHOOK_ROLE: 'worker', WEBHOOKS_PORT: String(port), WEBHOOKS_ADMIN_PORT: String(adminPort), SERVICE_JWT_PRIVATE_KEY: platform.keys.servicesPrivateKey },
+          env: {
+            ...platform.env,
+            WEBHOOK_ROLE: 'worker',
+            WEBHOOKS_PORT: String(port),
+            WEBHOOKS_ADMIN_PORT: String(adminPort),
+            SERVICE_JWT_PRIVATE_KEY: platform.keys.servicesPrivateKey,
+          },
         });
         extraWorkers.push(worker);
         await waitUntilReady(worker, `http://127.0.0.1:${adminPort}/health/ready`);
@@ -114,8 +149,15 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       await publishBacklog();
       await until(() => countSlow() - before >= EVENTS * ENDPOINTS, 180_000, 'the throughput backlog');
       const perSecond = Math.round((EVENTS * ENDPOINTS) / ((Date.now() - started) / 1000));
-      console.log(`  webhooks: ${workers} worker(s): ${perSecond} deliveries/s (${EVENTS * ENDPOINTS} deliveries, receiver answering in 50 ms)`);
-      rows.push({ name: `deliveries/s, ${workers} worker${workers > 1 ? 's' : ''} (receiver answers in 50 ms)`, value: String(perSecond), target: workers === 1 ? '>= 1000' : '', pass: workers === 1 ? perSecond >= 1000 : undefined });
+      console.log(
+        `  webhooks: ${workers} worker(s): ${perSecond} deliveries/s (${EVENTS * ENDPOINTS} deliveries, receiver answering in 50 ms)`,
+      );
+      rows.push({
+        name: `deliveries/s, ${workers} worker${workers > 1 ? 's' : ''} (receiver answers in 50 ms)`,
+        value: String(perSecond),
+        target: workers === 1 ? '>= 1000' : '',
+        pass: workers === 1 ? perSecond >= 1000 : undefined,
+      });
     }
     await amqp.close();
     for (const w of extraWorkers.splice(0)) await w.stop();
@@ -131,11 +173,24 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
     const partners: { id: string; key: string; domains: string[] }[] = [];
     for (let i = 0; i < 10; i++) {
       const p = await partnerWithKey(platform, `Bench webhooks latency ${i}`);
-      await call(gateway, p.key, 'POST', '/portal/webhooks', { url: `${receiver.url}/latency-${i}`, events: ['domain.created', 'property.updated'] });
+      await call(gateway, p.key, 'POST', '/portal/webhooks', {
+        url: `${receiver.url}/latency-${i}`,
+        events: ['domain.created', 'property.updated'],
+      });
       const domains = [];
       for (let d = 0; d < DOMAINS_PER_PARTNER; d++) {
         const host = `wset${d}-${i}-${randomUUID().slice(0, 8)}.bench.example.com`;
-        domains.push((await call(gateway, p.key, 'POST', '/portal/domains', { domain: host, company_name: `WH ${host}`, account_email: `o@${host}`, company_setup: true, action: 'CREATE_SILENT' })).result.id);
+        domains.push(
+          (
+            await call(gateway, p.key, 'POST', '/portal/domains', {
+              domain: host,
+              company_name: `WH ${host}`,
+              account_email: `o@${host}`,
+              company_setup: true,
+              action: 'CREATE_SILENT',
+            })
+          ).result.id,
+        );
       }
       partners.push({ ...p, domains });
     }
@@ -146,11 +201,18 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       const p = partners[n % 10];
       if (kind === 'create') {
         const host = `wh${n}-${runId}.bench.example.com`;
-        return call(gateway, p.key, 'POST', '/portal/domains', { domain: host, company_name: `WH ${host}`, account_email: `o@${host}`, company_setup: true });
+        return call(gateway, p.key, 'POST', '/portal/domains', {
+          domain: host,
+          company_name: `WH ${host}`,
+          account_email: `o@${host}`,
+          company_setup: true,
+        });
       }
       const colour = `#${(++colours).toString(16).padStart(6, '0')}`;
       sentAt.set(colour, Date.now());
-      return call(gateway, p.key, 'PUT', `/portal/domains/${p.domains[Math.floor(n / 10) % DOMAINS_PER_PARTNER]}`, { primary_color: colour });
+      return call(gateway, p.key, 'PUT', `/portal/domains/${p.domains[Math.floor(n / 10) % DOMAINS_PER_PARTNER]}`, {
+        primary_color: colour,
+      });
     };
     /** Changes at `rate` per second for `seconds`; resolves with how many reach healthy endpoints, and the refused calls. */
     const drive = async (kind: 'update' | 'create', rate: number, seconds: number, timingOut: number) => {
@@ -176,7 +238,8 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
         await new Promise((r) => setTimeout(r, 20));
       }
       await Promise.all(inFlight);
-      if (failures.length) console.log(`  webhooks: ${failures.length} of ${sent} ${kind}s refused (first: ${failures[0].slice(0, 200)})`);
+      if (failures.length)
+        console.log(`  webhooks: ${failures.length} of ${sent} ${kind}s refused (first: ${failures[0].slice(0, 200)})`);
       return { expected, refused: failures.length };
     };
     /**
@@ -184,14 +247,25 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
      * the update's commit, or when the update was sent (adds the call's own time through the gateway).
      */
     const changedAt = (r: ReceivedWebhook, commits: Map<string, number>, from: 'commit' | 'call') => {
-      const body = JSON.parse(r.body) as { event: string; params: { primary_color?: string }; entity: { data: { created_at: string } } };
+      const body = JSON.parse(r.body) as {
+        event: string;
+        params: { primary_color?: string };
+        entity: { data: { created_at: string } };
+      };
       if (body.event === 'domain.created') return Date.parse(body.entity.data.created_at);
       const at = (from === 'commit' ? commits : sentAt).get(body.params.primary_color ?? '');
       if (at === undefined) throw new Error(`bench: no ${from} time for colour ${body.params.primary_color}`);
       return at;
     };
-    const latencyRun = async (kind: 'update' | 'create', rate: number, label: string, timingOut: number, limit?: number) => {
-      for (let i = 0; i < 10; i++) receiver.route(`/latency-${i}`, () => (i < timingOut ? { hang: true } : { status: 204 }));
+    const latencyRun = async (
+      kind: 'update' | 'create',
+      rate: number,
+      label: string,
+      timingOut: number,
+      limit?: number,
+    ) => {
+      for (let i = 0; i < 10; i++)
+        receiver.route(`/latency-${i}`, () => (i < timingOut ? { hang: true } : { status: 204 }));
       const healthy = [...Array(10 - timingOut).keys()].map((i) => `/latency-${i + timingOut}`);
       const seen = () => healthy.reduce((n, p) => n + (arrivals.get(p)?.length ?? 0), 0);
       // Warm-up at the same rate (as the HTTP scenarios have), then the measured run.
@@ -204,10 +278,13 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       await until(() => seen() - before >= expected, 60_000, `${label} deliveries`);
       const received = healthy.flatMap((p) => (arrivals.get(p) ?? []).slice(beforeByPath.get(p)));
       const commits = kind === 'update' ? await committedAt(databaseUrl) : new Map<string, number>();
-      const latencies = (from: 'commit' | 'call') => received.map((r) => r.receivedAt - changedAt(r, commits, from)).sort((a, b) => a - b);
+      const latencies = (from: 'commit' | 'call') =>
+        received.map((r) => r.receivedAt - changedAt(r, commits, from)).sort((a, b) => a - b);
       const fromCommit = latencies('commit');
       const [p50, p99] = [percentile(fromCommit, 50), percentile(fromCommit, 99)];
-      console.log(`  webhooks: ${label}: commit -> receiver p50 ${p50} ms, p99 ${p99} ms over ${fromCommit.length} deliveries`);
+      console.log(
+        `  webhooks: ${label}: commit -> receiver p50 ${p50} ms, p99 ${p99} ms over ${fromCommit.length} deliveries`,
+      );
       rows.push({
         name: `commit -> receiver, ${label} (p50 / p99 ms)`,
         value: `${p50} / ${p99}${refused ? ` (${refused} refused)` : ''}`,
@@ -217,8 +294,14 @@ export async function runWebhookBench(platform: Platform, distDir: string, excha
       if (kind === 'update') {
         // The same deliveries from when the partner's call was sent: the target's span plus the call's own queueing.
         const fromCall = latencies('call');
-        console.log(`  webhooks: ${label}: call -> receiver p50 ${percentile(fromCall, 50)} ms, p99 ${percentile(fromCall, 99)} ms`);
-        rows.push({ name: `call -> receiver, ${label} (p50 / p99 ms)`, value: `${percentile(fromCall, 50)} / ${percentile(fromCall, 99)}`, target: '' });
+        console.log(
+          `  webhooks: ${label}: call -> receiver p50 ${percentile(fromCall, 50)} ms, p99 ${percentile(fromCall, 99)} ms`,
+        );
+        rows.push({
+          name: `call -> receiver, ${label} (p50 / p99 ms)`,
+          value: `${percentile(fromCall, 50)} / ${percentile(fromCall, 99)}`,
+          target: '',
+        });
       }
     };
     // Creates first: the run with hanging endpoints leaves their breakers open for a while.

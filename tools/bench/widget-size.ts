@@ -13,6 +13,8 @@ export function printWidgetSizes(distDir: string): void {
   console.log('\n| widget (gzip -9) | bytes | budget |\n|---|---|---|');
   for (const r of rows) {
     const bytes = gzipSync(readFileSync(path.join(dir, r.file)), { level: 9 }).length;
-    console.log(`| ${r.name} | ${bytes.toLocaleString('en')} | ${r.budget.toLocaleString('en')} ${bytes <= r.budget ? 'PASS' : 'FAIL'} |`);
+    console.log(
+      `| ${r.name} | ${bytes.toLocaleString('en')} | ${r.budget.toLocaleString('en')} ${bytes <= r.budget ? 'PASS' : 'FAIL'} |`,
+    );
   }
 }

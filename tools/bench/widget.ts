@@ -10,7 +10,10 @@ export async function widgetScenarios(databaseUrl: string, partnerId: string, ga
   const c = new Client({ connectionString: databaseUrl });
   await c.connect();
   try {
-    const { rows } = await c.query<{ hostname: string; property_id: string }>('SELECT hostname, property_id FROM domains.domains WHERE partner_id = $1 ORDER BY created_at LIMIT 1', [partnerId]);
+    const { rows } = await c.query<{ hostname: string; property_id: string }>(
+      'SELECT hostname, property_id FROM domains.domains WHERE partner_id = $1 ORDER BY created_at LIMIT 1',
+      [partnerId],
+    );
     const { hostname, property_id: propertyId } = rows[0];
     const path = `/widget/v1/properties/${propertyId}/settings`;
     const origin = `https://${hostname}`;
@@ -20,7 +23,12 @@ export async function widgetScenarios(databaseUrl: string, partnerId: string, ga
     return [
       { name: 'widget settings (no key, warm)', url: gatewayUrl, headers: { origin }, paths: [path] },
       // autocannon counts a 304 as non-2xx: this row's non-2xx is expected to equal its requests.
-      { name: 'widget settings revalidated (304)', url: gatewayUrl, headers: { origin, 'if-none-match': etag }, paths: [path] },
+      {
+        name: 'widget settings revalidated (304)',
+        url: gatewayUrl,
+        headers: { origin, 'if-none-match': etag },
+        paths: [path],
+      },
     ];
   } finally {
     await c.end();

@@ -7,14 +7,20 @@ const ESLINT = path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
 /** The repository's own `eslint` (what npm run lint runs) on a snippet, as if it lived at filePath. */
 function restrictedImports(filePath: string, code: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ESLINT, '--stdin', '--stdin-filename', filePath, '--format', 'json'], { cwd: ROOT });
+    const child = spawn(process.execPath, [ESLINT, '--stdin', '--stdin-filename', filePath, '--format', 'json'], {
+      cwd: ROOT,
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
     child.on('close', () => {
       try {
         const [result] = JSON.parse(out) as { messages: { ruleId: string | null; message: string }[] }[];
-        resolve(result.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message));
+        resolve(
+          result.messages
+            .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@nx/enforce-module-boundaries')
+            .map((m) => m.message),
+        );
       } catch (err) {
         reject(new Error(`eslint gave no JSON: ${out.slice(0, 500)} (${String(err)})`));
       }
@@ -30,24 +36,34 @@ describe('layer boundaries enforced by npm run lint', () => {
     ["import amqp from 'amqplib';", 'amqplib'],
     ["import { waitFor } from '@platform/testing';", 'testing'],
   ])('when a service domain/ file has %s, then lint fails', async (code, what) => {
-    const messages = await restrictedImports('apps/domains-svc/src/domain/new-use-case.ts', `${code}\nexport const x = 1;\n`);
+    const messages = await restrictedImports(
+      'apps/domains-svc/src/domain/new-use-case.ts',
+      `${code}\nexport const x = 1;\n`,
+    );
     expect(messages.join('\n')).toMatch(new RegExp(what === 'testing' ? 'tests only' : 'domain/ holds use cases'));
   });
 
   it('when a service source file outside tests imports libs/testing, then lint fails; a test file may', async () => {
     const code = "import { waitFor } from '@platform/testing';\nexport const x = waitFor;\n";
-    expect(await restrictedImports('apps/billing-svc/src/new-file.ts', code)).toEqual([expect.stringContaining('tests only')]);
+    expect(await restrictedImports('apps/billing-svc/src/new-file.ts', code)).toEqual([
+      expect.stringContaining('tests only'),
+    ]);
     expect(await restrictedImports('apps/billing-svc/test/new-file.test.ts', code)).toEqual([]);
   });
 
   it('when a lib other than libs/http imports express, then lint fails; libs/http may', async () => {
     const code = "import express from 'express';\nexport const x = express;\n";
-    expect(await restrictedImports('libs/messaging/src/new-file.ts', code)).toEqual([expect.stringContaining('Only libs/http')]);
+    expect(await restrictedImports('libs/messaging/src/new-file.ts', code)).toEqual([
+      expect.stringContaining('Only libs/http'),
+    ]);
     expect(await restrictedImports('libs/http/src/new-file.ts', code)).toEqual([]);
   });
 
   it('when an app imports another app, then lint fails', async () => {
-    const messages = await restrictedImports('apps/billing-svc/src/new-file.ts', "import { buildServer } from '../../domains-svc/src/app';\nexport const x = buildServer;\n");
+    const messages = await restrictedImports(
+      'apps/billing-svc/src/new-file.ts',
+      "import { buildServer } from '../../domains-svc/src/app';\nexport const x = buildServer;\n",
+    );
     expect(messages.length).toBeGreaterThan(0);
   });
 });

@@ -12,7 +12,12 @@ import { internalHandlers } from './http/internal.handlers';
 const routes = [...productRoutes, ...billingInternalRoutes];
 
 /** Products, price lists, prices and subscriptions (opened and ended by domain events, changed by domains-svc): on the chassis. */
-export const billingService: ServiceDefinition<BillingDb, Record<string, never>, (typeof routes)[number], BillingContext> = {
+export const billingService: ServiceDefinition<
+  BillingDb,
+  Record<string, never>,
+  (typeof routes)[number],
+  BillingContext
+> = {
   name: 'billing-svc',
   schema: SCHEMA,
   audience: 'billing',

@@ -20,17 +20,33 @@ describe('billing-svc product changes under write contention', () => {
   afterAll(() => t?.close());
 
   const change = async (partnerId: string, changes: unknown[]) => {
-    const token = minter.mint({ partnerId, keyId: `svc-${partnerId}`, permissions: [...PERMISSIONS], requiredFields: [] }, 'billing');
-    const res = await fetch(`${t.url}/internal/subscriptions/product`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ changes }) });
+    const token = minter.mint(
+      { partnerId, keyId: `svc-${partnerId}`, permissions: [...PERMISSIONS], requiredFields: [] },
+      'billing',
+    );
+    const res = await fetch(`${t.url}/internal/subscriptions/product`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ changes }),
+    });
     const body = (await res.json()) as { error?: { code: string } };
     return `${res.status} ${body.error?.code ?? ''}`.trim();
   };
 
   /** Opens SUBSCRIPTIONS subscriptions and answers the opposite batches over them, and a runner that tallies answers. */
   const contended = async () => {
-    const ids = Array.from({ length: SUBSCRIPTIONS }, () => ({ subscription_id: randomUUID(), domain_id: randomUUID(), start_date: new Date().toISOString() }));
+    const ids = Array.from({ length: SUBSCRIPTIONS }, () => ({
+      subscription_id: randomUUID(),
+      domain_id: randomUUID(),
+      start_date: new Date().toISOString(),
+    }));
     // The first call opens them all (a change that arrives before domain.created opens its subscription).
-    expect(await change('contended', ids.map((s) => ({ ...s, product_id: 1, price_list_id: 1, price_id: 101 })))).toBe('200');
+    expect(
+      await change(
+        'contended',
+        ids.map((s) => ({ ...s, product_id: 1, price_list_id: 1, price_id: 101 })),
+      ),
+    ).toBe('200');
     const up = ids.map((s) => ({ ...s, product_id: 3, price_list_id: 1, price_id: 301 }));
     const down = [...ids].reverse().map((s) => ({ ...s, product_id: 1, price_list_id: 1, price_id: 101 }));
     const answers = new Map<string, number>();
@@ -43,7 +59,8 @@ describe('billing-svc product changes under write contention', () => {
         answers.set(answer, (answers.get(answer) ?? 0) + 1);
       }
     };
-    const load = (connections: number, calls: number) => Promise.all(Array.from({ length: connections }, () => [run(up, calls), run(down, calls)]).flat());
+    const load = (connections: number, calls: number) =>
+      Promise.all(Array.from({ length: connections }, () => [run(up, calls), run(down, calls)]).flat());
     return { answers, load, slowest: () => slowestMs };
   };
 
@@ -53,7 +70,7 @@ describe('billing-svc product changes under write contention', () => {
     expect(Object.fromEntries(answers)).toEqual({ '200': 2 * CONNECTIONS * CALLS });
   });
 
-  it('when more batches arrive than the pool has connections (20+20), then each answers within the callers\' 4 s deadline, 200 or 503, never 500', async () => {
+  it("when more batches arrive than the pool has connections (20+20), then each answers within the callers' 4 s deadline, 200 or 503, never 500", async () => {
     const { answers, load, slowest } = await contended();
     await load(20, 2);
     expect(Object.keys(answers).filter((answer) => !['200', '503 SERVICE.UNAVAILABLE'].includes(answer))).toEqual([]);

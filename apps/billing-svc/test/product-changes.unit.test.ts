@@ -13,8 +13,16 @@ const holding = (productId: number, priceListId = 1) => ({ product_id: productId
 
 describe('subscription product changes: which change something', () => {
   it('when a change names the product and price list the subscription has, then it is no change; another product or price list is', () => {
-    const current = new Map([['a', holding(1)], ['b', holding(1)], ['c', holding(1)]]);
-    const { changed, wanted } = decideProductChanges([change('a', 1), change('b', 2), change('c', 1, 2)], current, new Set());
+    const current = new Map([
+      ['a', holding(1)],
+      ['b', holding(1)],
+      ['c', holding(1)],
+    ]);
+    const { changed, wanted } = decideProductChanges(
+      [change('a', 1), change('b', 2), change('c', 1, 2)],
+      current,
+      new Set(),
+    );
     expect(changed).toEqual([false, true, true]);
     expect([...wanted]).toEqual([
       ['b', { productId: 2, priceListId: 1, priceId: 201 }],
@@ -33,7 +41,11 @@ describe('subscription product changes: which change something', () => {
   it('when the call just opened the subscription, then its first change counts as made (it opened with it) and is not applied again', () => {
     const current = new Map([['new', holding(2)]]);
     const justOpened = new Set(['new']);
-    const { changed, wanted } = decideProductChanges([change('new', 2), change('new', 2), change('new', 3)], current, justOpened);
+    const { changed, wanted } = decideProductChanges(
+      [change('new', 2), change('new', 2), change('new', 3)],
+      current,
+      justOpened,
+    );
     expect(changed).toEqual([true, false, true]);
     expect([...wanted]).toEqual([['new', { productId: 3, priceListId: 1, priceId: 301 }]]);
     expect([...justOpened]).toEqual(['new']);

@@ -25,7 +25,13 @@ describe('billing-svc product catalogue', () => {
     expect(new Set(prices.map((p) => p.price_list.code))).toEqual(new Set(['STANDARD', 'PARTNER', 'EU', 'UK']));
     expect(new Set(prices.map((p) => p.currency.id))).toEqual(new Set(['USD', 'EUR', 'GBP']));
     expect(new Set(prices.map((p) => p.frequency))).toEqual(new Set(['MONTH', 'YEAR']));
-    expect(products.find((p) => p.code === 'PRO')!.prices).toContainEqual({ id: 202, frequency: 'YEAR', currency: { id: 'USD', name: 'US Dollar' }, price_amount: 190, price_list: { id: 1, code: 'STANDARD', type: 'PUBLIC' } });
+    expect(products.find((p) => p.code === 'PRO')!.prices).toContainEqual({
+      id: 202,
+      frequency: 'YEAR',
+      currency: { id: 'USD', name: 'US Dollar' },
+      price_amount: 190,
+      price_list: { id: 1, code: 'STANDARD', type: 'PUBLIC' },
+    });
   });
 
   it('when one product is asked for by id or by code, then it answers that product; an unknown one is 404', async () => {
@@ -35,7 +41,11 @@ describe('billing-svc product catalogue', () => {
     expect(byCode.body.result).toMatchObject({ id: 2, code: 'PRO', type: 'SUBSCRIPTION' });
     for (const missing of ['NOPE', '99', 'pro', '2.0']) {
       const res = await get(`/portal/products/${missing}`);
-      expect({ missing, status: res.status, code: res.body.error?.code }).toEqual({ missing, status: 404, code: 'RESOURCE.NOT_FOUND' });
+      expect({ missing, status: res.status, code: res.body.error?.code }).toEqual({
+        missing,
+        status: 404,
+        code: 'RESOURCE.NOT_FOUND',
+      });
     }
   });
 

@@ -52,6 +52,7 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => propertyHostnameLookup(ctx.db, propertyId),
   consumers: (ctx) => [ctx.domainEvents],
-  jobs: (ctx, { config, logger }) => mailJobs<ConsentDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
+  jobs: (ctx, { config, logger }) =>
+    mailJobs<ConsentDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
   closeContext: (ctx) => ctx.mailer.close(),
 };

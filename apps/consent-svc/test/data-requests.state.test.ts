@@ -20,14 +20,25 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
     const domain = await c.domain(p.id, { owner_email: 'dpo@shop.example.com' });
     const res = await c.widget('POST', requestsPath(domain.property_id), {
       origin: `https://${domain.hostname}`,
-      body: { type: 'access', email: 'visitor@example.net', name: 'Vera Visitor', message: 'What do you keep about me?' },
+      body: {
+        type: 'access',
+        email: 'visitor@example.net',
+        name: 'Vera Visitor',
+        message: 'What do you keep about me?',
+      },
     });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ result: { request_id: expect.stringMatching(/^DSR_[0-9a-f]{32}$/), status: 'received' } });
+    expect(res.body).toEqual({
+      result: { request_id: expect.stringMatching(/^DSR_[0-9a-f]{32}$/), status: 'received' },
+    });
     const id = res.body.result.request_id;
-    expect(await c.db.selectFrom('data_requests').select(['id', 'type', 'email', 'name', 'receipt_id']).where('id', '=', id).execute()).toEqual([
-      { id, type: 'access', email: 'visitor@example.net', name: 'Vera Visitor', receipt_id: null },
-    ]);
+    expect(
+      await c.db
+        .selectFrom('data_requests')
+        .select(['id', 'type', 'email', 'name', 'receipt_id'])
+        .where('id', '=', id)
+        .execute(),
+    ).toEqual([{ id, type: 'access', email: 'visitor@example.net', name: 'Vera Visitor', receipt_id: null }]);
     const mail = await smtp.waitForMessage((m) => m.decoded.includes(id));
     expect(mail.to).toEqual(['dpo@shop.example.com']);
     expect(mail.subject).toBe(`Data subject request (access) for ${domain.hostname}`);
@@ -38,11 +49,22 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
     const p = c.partner();
     const domain = await c.domain(p.id);
     const subject = token();
-    const res = await c.widget('POST', requestsPath(domain.property_id), { origin: `https://${domain.hostname}`, body: { type: 'opt_out', email: 'v@example.net', subject } });
+    const res = await c.widget('POST', requestsPath(domain.property_id), {
+      origin: `https://${domain.hostname}`,
+      body: { type: 'opt_out', email: 'v@example.net', subject },
+    });
     expect(res.status).toBe(202);
     const [record] = (await p.get(`/portal/instance/company/records?domain_id=${domain.id}`)).body.result;
-    expect(record).toMatchObject({ receipt_status: 'DENIED', subject, subject_data: { request_id: res.body.result.request_id, request_type: 'opt_out' } });
-    const stored = await c.db.selectFrom('data_requests').select('receipt_id').where('id', '=', res.body.result.request_id).executeTakeFirst();
+    expect(record).toMatchObject({
+      receipt_status: 'DENIED',
+      subject,
+      subject_data: { request_id: res.body.result.request_id, request_type: 'opt_out' },
+    });
+    const stored = await c.db
+      .selectFrom('data_requests')
+      .select('receipt_id')
+      .where('id', '=', res.body.result.request_id)
+      .executeTakeFirst();
     expect(stored?.receipt_id).toBe(record.receipt_id);
   });
 
@@ -50,9 +72,21 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
     const p = c.partner();
     const domain = await c.domain(p.id);
     const path = requestsPath(domain.property_id);
-    expect((await c.widget('POST', path, { origin: 'https://elsewhere.example.org', body: { type: 'access', email: 'v@example.net' } })).body).toEqual(envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403));
-    const bad = await c.widget('POST', path, { origin: `https://${domain.hostname}`, body: { type: 'sell-my-data', email: 'not-an-address' } });
+    expect(
+      (
+        await c.widget('POST', path, {
+          origin: 'https://elsewhere.example.org',
+          body: { type: 'access', email: 'v@example.net' },
+        })
+      ).body,
+    ).toEqual(envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403));
+    const bad = await c.widget('POST', path, {
+      origin: `https://${domain.hostname}`,
+      body: { type: 'sell-my-data', email: 'not-an-address' },
+    });
     expect(bad.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual(['body.email', 'body.type']);
-    expect(await c.db.selectFrom('data_requests').select('id').where('property_id', '=', domain.property_id).execute()).toEqual([]);
+    expect(
+      await c.db.selectFrom('data_requests').select('id').where('property_id', '=', domain.property_id).execute(),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,15 @@
 import { waitFor } from '@platform/testing';
-import { domainChanged, domainCreated, domainDeleted, domainState, propertyUpdated, receipt, receiptsPath, startConsent, type ConsentTest } from './support';
+import {
+  domainChanged,
+  domainCreated,
+  domainDeleted,
+  domainState,
+  propertyUpdated,
+  receipt,
+  receiptsPath,
+  startConsent,
+  type ConsentTest,
+} from './support';
 
 describe("consent-svc's projection of domains (domain.created, domain.changed, domain.deleted)", () => {
   let c: ConsentTest;
@@ -29,13 +39,22 @@ describe("consent-svc's projection of domains (domain.created, domain.changed, d
       subdomains: ['blog.x.example.com'],
       merchant_ids: ['m-1'],
       merchant_refs: [],
-      company: expect.objectContaining({ name: 'Renamed GmbH', country: 'DE', city: 'Berlin', postal_code: '10117', email: 'owner@example.com' }),
+      company: expect.objectContaining({
+        name: 'Renamed GmbH',
+        country: 'DE',
+        city: 'Berlin',
+        postal_code: '10117',
+        email: 'owner@example.com',
+      }),
       deleted: false,
     };
-    const projected = await waitFor(async () => {
-      const row = await c.property(domain.property_id);
-      return row?.company.country === 'DE' ? row : undefined;
-    }, { what: 'both events applied' });
+    const projected = await waitFor(
+      async () => {
+        const row = await c.property(domain.property_id);
+        return row?.company.country === 'DE' ? row : undefined;
+      },
+      { what: 'both events applied' },
+    );
     expect(projected).toMatchObject(expected);
 
     // The same message again (at-least-once delivery) and an older state arriving late.
@@ -44,28 +63,61 @@ describe("consent-svc's projection of domains (domain.created, domain.changed, d
     await settle(partnerId);
     expect(await c.property(domain.property_id)).toEqual(projected);
 
-    await c.publish(domainChanged(partnerId, { ...domain, company_name: 'Renamed GmbH', hostname: 'new.example.com', merchants: ['m-2'] }, 4));
-    const moved = await waitFor(async () => {
-      const row = await c.property(domain.property_id);
-      return row?.hostname === 'new.example.com' ? row : undefined;
-    }, { what: 'version 4' });
+    await c.publish(
+      domainChanged(
+        partnerId,
+        { ...domain, company_name: 'Renamed GmbH', hostname: 'new.example.com', merchants: ['m-2'] },
+        4,
+      ),
+    );
+    const moved = await waitFor(
+      async () => {
+        const row = await c.property(domain.property_id);
+        return row?.hostname === 'new.example.com' ? row : undefined;
+      },
+      { what: 'version 4' },
+    );
     expect(moved).toMatchObject({ ...expected, hostname: 'new.example.com', merchant_ids: ['m-2'] });
   });
 
-  it("when domain.changed carries the company (its address changed), then the next record names the new address", async () => {
+  it('when domain.changed carries the company (its address changed), then the next record names the new address', async () => {
     const p = c.partner();
     const domain = await c.domain(p.id);
-    const company = { name: 'Moved GmbH', trade_name: 'Moved', email: 'legal@moved.example.com', phone_number: '+49 30 1', country: 'AT', state: null, city: 'Wien', address: 'Ring 1', address_2: 'Stiege 2', postal_code: '1010' };
+    const company = {
+      name: 'Moved GmbH',
+      trade_name: 'Moved',
+      email: 'legal@moved.example.com',
+      phone_number: '+49 30 1',
+      country: 'AT',
+      state: null,
+      city: 'Wien',
+      address: 'Ring 1',
+      address_2: 'Stiege 2',
+      postal_code: '1010',
+    };
     await c.publish(domainChanged(p.id, { ...domain, company }, 3));
-    await waitFor(async () => (await c.property(domain.property_id))?.company.country === 'AT', { what: 'the new address' });
-    const res = await c.widget('POST', receiptsPath(domain.property_id), { origin: `https://${domain.hostname}`, body: receipt() });
+    await waitFor(async () => (await c.property(domain.property_id))?.company.country === 'AT', {
+      what: 'the new address',
+    });
+    const res = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin: `https://${domain.hostname}`,
+      body: receipt(),
+    });
     expect(res.body.result.data_controller).toEqual({
       name: 'Moved',
       logo: null,
       phone_number: '+49 30 1',
       url: `https://${domain.hostname}`,
       email: 'legal@moved.example.com',
-      address: { id: domain.company_id, country: 'AT', state: null, address: 'Ring 1', address_2: 'Stiege 2', postal_code: '1010', phone_number: '+49 30 1' },
+      address: {
+        id: domain.company_id,
+        country: 'AT',
+        state: null,
+        address: 'Ring 1',
+        address_2: 'Stiege 2',
+        postal_code: '1010',
+        phone_number: '+49 30 1',
+      },
     });
   });
 
@@ -78,16 +130,37 @@ describe("consent-svc's projection of domains (domain.created, domain.changed, d
       fields: [{ categories: [category], consent_type: 'OPT_IN', name: `${vendor}_cookie` }],
       partners: [{ name: vendor, usage: category, url: `https://${vendor.toLowerCase()}.example` }],
       processors: [],
-      purposes: [{ category, is_primary: false, is_profiling: category === 'marketing', legal_base: 'CONSENT', legal_description: 'why', name: category, status: 'ACTIVE', termination: 'until changed' }],
+      purposes: [
+        {
+          category,
+          is_primary: false,
+          is_profiling: category === 'marketing',
+          legal_base: 'CONSENT',
+          legal_description: 'why',
+          name: category,
+          status: 'ACTIVE',
+          termination: 'until changed',
+        },
+      ],
     });
-    await c.publish(propertyUpdated(p.id, domain, 7, { data_collection: [item('analytics', 'Google'), item('marketing', 'Meta')] }));
+    await c.publish(
+      propertyUpdated(p.id, domain, 7, { data_collection: [item('analytics', 'Google'), item('marketing', 'Meta')] }),
+    );
     await c.publish(propertyUpdated(p.id, domain, 6, { data_collection: [item('analytics', 'Stale')] }));
     await c.publish(propertyUpdated(p.id, domain, 8, { primary_color: '#ff0000' }));
     await settle(p.id);
 
-    const res = await c.widget('POST', receiptsPath(domain.property_id), { origin: `https://${domain.hostname}`, body: receipt({ categories: { functional: false, analytics: true, marketing: false } }) });
+    const res = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin: `https://${domain.hostname}`,
+      body: receipt({ categories: { functional: false, analytics: true, marketing: false } }),
+    });
     expect(res.status).toBe(201);
-    const scanned = (res.body.result.data_collection as { partners: { name: string }[]; purposes: { category: string; status: string }[] }[]).slice(1);
+    const scanned = (
+      res.body.result.data_collection as {
+        partners: { name: string }[];
+        purposes: { category: string; status: string }[];
+      }[]
+    ).slice(1);
     expect(scanned.map((i) => [i.partners[0].name, i.purposes[0].category, i.purposes[0].status])).toEqual([
       ['Google', 'analytics', 'GRANTED'],
       ['Meta', 'marketing', 'DENIED'],

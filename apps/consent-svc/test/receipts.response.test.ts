@@ -11,7 +11,8 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
   });
   afterAll(() => c?.close());
 
-  const stored = async (propertyId: string) => c.db.selectFrom('records').selectAll().where('property_id', '=', propertyId).execute();
+  const stored = async (propertyId: string) =>
+    c.db.selectFrom('records').selectAll().where('property_id', '=', propertyId).execute();
 
   it('when a page on the property accepts all, then 201 answers the record (ALLOWED, RCPT_ id, place from the forwarded address, company as controller) with CORS for that origin only', async () => {
     const p = c.partner();
@@ -43,7 +44,9 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     });
     expect(record.receipt_id).toMatch(/^RCPT_[A-Za-z0-9]{32}$/);
     expect(record.signature).toMatch(/^[\w-]+\.\.[\w-]+$/);
-    expect(record.data_collection[0].purposes.map((x: { category: string; status: string }) => [x.category, x.status])).toEqual([
+    expect(
+      record.data_collection[0].purposes.map((x: { category: string; status: string }) => [x.category, x.status]),
+    ).toEqual([
       ['necessary', 'GRANTED'],
       ['functional', 'GRANTED'],
       ['analytics', 'GRANTED'],
@@ -59,11 +62,24 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     const p = c.partner();
     const domain = await c.domain(p.id);
     const origin = `https://${domain.hostname}`;
-    const partial = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ categories: { functional: true, analytics: false, marketing: false } }) });
-    const denied = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ categories: { functional: false, analytics: false, marketing: false }, gpc: true }) });
+    const partial = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin,
+      body: receipt({ categories: { functional: true, analytics: false, marketing: false } }),
+    });
+    const denied = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin,
+      body: receipt({ categories: { functional: false, analytics: false, marketing: false }, gpc: true }),
+    });
     expect([partial.status, partial.body.result.receipt_status]).toEqual([201, 'PARTIAL']);
-    expect([denied.status, denied.body.result.receipt_status, denied.body.result.meta.gpc]).toEqual([201, 'DENIED', true]);
-    const age = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ receipt_type: 'AGE_CONFIRMATION', granted: true }) });
+    expect([denied.status, denied.body.result.receipt_status, denied.body.result.meta.gpc]).toEqual([
+      201,
+      'DENIED',
+      true,
+    ]);
+    const age = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin,
+      body: receipt({ receipt_type: 'AGE_CONFIRMATION', granted: true }),
+    });
     expect([age.status, age.body.result.receipt_status]).toEqual([201, 'ALLOWED']);
   });
 
@@ -74,7 +90,11 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     for (const forwardedFor of ['10.1.2.3', undefined]) {
       const res = await c.widget('POST', receiptsPath(domain.property_id), { origin, forwardedFor, body: receipt() });
       expect(res.status).toBe(201);
-      expect([res.body.result.country, res.body.result.region, res.body.result.jurisdiction]).toEqual([null, null, null]);
+      expect([res.body.result.country, res.body.result.region, res.body.result.jurisdiction]).toEqual([
+        null,
+        null,
+        null,
+      ]);
     }
   });
 
@@ -82,16 +102,32 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     const p = c.partner();
     const domain = await c.domain(p.id);
     const path = receiptsPath(domain.property_id);
-    expect((await c.widget('POST', path, { origin: `http://blog.${domain.hostname}:8443`, body: receipt() })).status).toBe(201);
-    for (const origin of ['https://elsewhere.example.org', `https://${domain.hostname}.evil.test`, `https://x${domain.hostname}`, 'null', undefined]) {
+    expect(
+      (await c.widget('POST', path, { origin: `http://blog.${domain.hostname}:8443`, body: receipt() })).status,
+    ).toBe(201);
+    for (const origin of [
+      'https://elsewhere.example.org',
+      `https://${domain.hostname}.evil.test`,
+      `https://x${domain.hostname}`,
+      'null',
+      undefined,
+    ]) {
       const res = await c.widget('POST', path, { origin, body: receipt() });
-      expect({ origin, status: res.status, body: res.body, cors: res.headers.get('access-control-allow-origin') }).toEqual({ origin, status: 403, body: envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403), cors: null });
+      expect({
+        origin,
+        status: res.status,
+        body: res.body,
+        cors: res.headers.get('access-control-allow-origin'),
+      }).toEqual({ origin, status: 403, body: envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403), cors: null });
     }
     expect(await stored(domain.property_id)).toHaveLength(1);
   });
 
   it('when the property is unknown, then 404', async () => {
-    const res = await c.widget('POST', receiptsPath('no-such-property'), { origin: 'https://shop.example.com', body: receipt() });
+    const res = await c.widget('POST', receiptsPath('no-such-property'), {
+      origin: 'https://shop.example.com',
+      body: receipt(),
+    });
     expect([res.status, res.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
   });
 
@@ -101,7 +137,10 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     const origin = `https://${domain.hostname}`;
     const nonce = token();
     const first = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ nonce }) });
-    const again = await c.widget('POST', receiptsPath(domain.property_id), { origin, body: receipt({ nonce, categories: { functional: false, analytics: false, marketing: false } }) });
+    const again = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin,
+      body: receipt({ nonce, categories: { functional: false, analytics: false, marketing: false } }),
+    });
     expect(first.status).toBe(201);
     expect([again.status, again.body]).toEqual([400, envelope('RECEIPT.REPLAYED', 400)]);
     expect((await stored(domain.property_id)).map((r) => r.id)).toEqual([first.body.result.receipt_id]);
@@ -112,11 +151,23 @@ describe('receipts: a visitor choice becomes a signed consent record', () => {
     const domain = await c.domain(p.id);
     const origin = `https://${domain.hostname}`;
     const path = receiptsPath(domain.property_id);
-    expect((await c.widget('POST', path, { origin, body: '{"receipt_type":' })).body).toEqual(envelope('VALIDATION.MALFORMED_JSON', 400));
-    const bad = await c.widget('POST', path, { origin, body: receipt({ receipt_type: 'SOMETHING', subject: 'short', nonce: undefined }) });
+    expect((await c.widget('POST', path, { origin, body: '{"receipt_type":' })).body).toEqual(
+      envelope('VALIDATION.MALFORMED_JSON', 400),
+    );
+    const bad = await c.widget('POST', path, {
+      origin,
+      body: receipt({ receipt_type: 'SOMETHING', subject: 'short', nonce: undefined }),
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual(['body.nonce', 'body.receipt_type', 'body.subject']);
-    const huge = await c.widget('POST', path, { origin, body: receipt({ widget_version: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(bad.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'body.nonce',
+      'body.receipt_type',
+      'body.subject',
+    ]);
+    const huge = await c.widget('POST', path, {
+      origin,
+      body: receipt({ widget_version: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect([huge.status, huge.body]).toEqual([413, envelope('REQUEST.TOO_LARGE', 413)]);
     expect(await stored(domain.property_id)).toEqual([]);
   });

@@ -28,8 +28,14 @@ describe('receipts stored by group commit', () => {
     ...overrides,
   });
   const storedNonces = async (property: string) =>
-    (await c.db.selectFrom('records').select('nonce').where('property_id', '=', property).execute()).map((r) => r.nonce).sort();
-  const outcome = (p: Promise<void>) => p.then(() => 'stored', (err: { code?: string }) => err.code ?? String(err));
+    (await c.db.selectFrom('records').select('nonce').where('property_id', '=', property).execute())
+      .map((r) => r.nonce)
+      .sort();
+  const outcome = (p: Promise<void>) =>
+    p.then(
+      () => 'stored',
+      (err: { code?: string }) => err.code ?? String(err),
+    );
 
   it('when 300 receipts arrive at once, then each is answered only once stored, and they go in a few inserts rather than 300', async () => {
     const writer = new RecordWriter(c.db, { maxInFlight: 2, maxBatch: 100 });
@@ -60,7 +66,9 @@ describe('receipts stored by group commit', () => {
     const writer = new RecordWriter(c.db, { maxInFlight: 1, maxBatch: 50 });
     const property = propertyId();
     const first = writer.write(row(property, 'first'));
-    const group = ['a', 'bad', 'b'].map((n) => outcome(writer.write(row(property, n, n === 'bad' ? { created_at: 'not a time' } : {}))));
+    const group = ['a', 'bad', 'b'].map((n) =>
+      outcome(writer.write(row(property, n, n === 'bad' ? { created_at: 'not a time' } : {}))),
+    );
     await first;
     const answers = await Promise.all(group);
     expect(answers[0]).toBe('stored');
@@ -70,11 +78,21 @@ describe('receipts stored by group commit', () => {
   });
 
   it('when the database cannot be reached, then every receipt of the group fails with that error, and no row is retried alone', async () => {
-    const { db, pool } = createDb<ConsentDb>({ url: `${(await testInfra()).databaseUrl.replace(/\/[^/]*$/, '')}/no_such_database_${Date.now()}`, schema: SCHEMA });
+    const { db, pool } = createDb<ConsentDb>({
+      url: `${(await testInfra()).databaseUrl.replace(/\/[^/]*$/, '')}/no_such_database_${Date.now()}`,
+      schema: SCHEMA,
+    });
     try {
       const writer = new RecordWriter(db, { maxInFlight: 1, maxBatch: 50 });
       const property = propertyId();
-      const answers = await Promise.all(['a', 'b', 'c'].map((n) => writer.write(row(property, n)).then(() => 'stored', (err: { code?: string }) => err.code)));
+      const answers = await Promise.all(
+        ['a', 'b', 'c'].map((n) =>
+          writer.write(row(property, n)).then(
+            () => 'stored',
+            (err: { code?: string }) => err.code,
+          ),
+        ),
+      );
       expect(answers).toEqual(['3D000', '3D000', '3D000']);
       // The first alone, then the other two as one group: two inserts, none row by row.
       expect(writer.totals).toEqual({ inserts: 2, rows: 3 });
@@ -83,4 +101,3 @@ describe('receipts stored by group commit', () => {
     }
   });
 });
-

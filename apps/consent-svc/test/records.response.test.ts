@@ -14,12 +14,22 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
   afterAll(() => c?.close());
 
   type Partner = ReturnType<ConsentTest['partner']>;
-  const categories = { ALLOWED: { functional: true, analytics: true, marketing: true }, DENIED: { functional: false, analytics: false, marketing: false }, PARTIAL: { functional: true, analytics: false, marketing: false } };
+  const categories = {
+    ALLOWED: { functional: true, analytics: true, marketing: true },
+    DENIED: { functional: false, analytics: false, marketing: false },
+    PARTIAL: { functional: true, analytics: false, marketing: false },
+  };
   /** Records on the domain, one per status given, in that order (oldest first); answers their ids. */
-  const record = async (domain: { hostname: string; property_id: string }, ...statuses: (keyof typeof categories)[]) => {
+  const record = async (
+    domain: { hostname: string; property_id: string },
+    ...statuses: (keyof typeof categories)[]
+  ) => {
     const ids: string[] = [];
     for (const status of statuses) {
-      const res = await c.widget('POST', receiptsPath(domain.property_id), { origin: `https://${domain.hostname}`, body: receipt({ categories: categories[status] }) });
+      const res = await c.widget('POST', receiptsPath(domain.property_id), {
+        origin: `https://${domain.hostname}`,
+        body: receipt({ categories: categories[status] }),
+      });
       ids.push(res.body.result.receipt_id);
       // created_at has millisecond precision: the next record is made in a later millisecond, so newest-first is one order.
       const at = Date.parse(res.body.result.created_at);
@@ -35,10 +45,17 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
 
   it('when neither merchant_id nor domain_id is given, then list and get answer 400 naming both', async () => {
     const p = c.partner();
-    for (const path of ['/portal/instance/company/records', '/portal/instance/company/records?property_id=x', '/portal/instance/company/records/RCPT_x']) {
+    for (const path of [
+      '/portal/instance/company/records',
+      '/portal/instance/company/records?property_id=x',
+      '/portal/instance/company/records/RCPT_x',
+    ]) {
       const res = await p.get(path);
       expect([res.status, res.body]).toEqual([400, envelope('VALIDATION.INVALID', 400)]);
-      expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toEqual(['query.merchant_id', 'query.domain_id']);
+      expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toEqual([
+        'query.merchant_id',
+        'query.domain_id',
+      ]);
     }
   });
 
@@ -50,19 +67,28 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
     await record(other, 'ALLOWED');
     expect(await ids(p, `domain_id=${domain.id}`)).toEqual([d, b, a]);
     const page1 = await p.get(`/portal/instance/company/records?domain_id=${domain.id}&limit=2`);
-    expect([page1.body.meta, page1.body.result.map((r: { receipt_id: string }) => r.receipt_id)]).toEqual([{ current_page: 1, next_page: 2 }, [d, b]]);
+    expect([page1.body.meta, page1.body.result.map((r: { receipt_id: string }) => r.receipt_id)]).toEqual([
+      { current_page: 1, next_page: 2 },
+      [d, b],
+    ]);
     const page2 = await p.get(`/portal/instance/company/records?domain_id=${domain.id}&limit=2&page=2`);
-    expect([page2.body.meta, page2.body.result.map((r: { receipt_id: string }) => r.receipt_id)]).toEqual([{ current_page: 2, prev_page: 1 }, [a]]);
+    expect([page2.body.meta, page2.body.result.map((r: { receipt_id: string }) => r.receipt_id)]).toEqual([
+      { current_page: 2, prev_page: 1 },
+      [a],
+    ]);
     expect(await ids(p, `domain_id=${domain.id}&receipt_status=DENIED`)).toEqual([b]);
     expect(await ids(p, `domain_id=${domain.id}&receipt_type=COOKIE_CONSENT&receipt_status=ALLOWED`)).toEqual([a]);
     expect(await ids(p, `domain_id=${domain.id}&receipt_type=VPPA`)).toEqual([]);
     expect(await ids(p, `domain_id=${domain.id}&property_id=${other.property_id}`)).toEqual([]);
     expect(await ids(p, `domain_id=${domain.id}&property_id=${domain.property_id}&limit=1`)).toEqual([d]);
     const bad = await p.get(`/portal/instance/company/records?domain_id=${domain.id}&receipt_status=MAYBE&limit=0`);
-    expect(bad.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual(['query.limit', 'query.receipt_status']);
+    expect(bad.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'query.limit',
+      'query.receipt_status',
+    ]);
   });
 
-  it("when listed by merchant_id, then the records of every domain that names the merchant come, and only those", async () => {
+  it('when listed by merchant_id, then the records of every domain that names the merchant come, and only those', async () => {
     const p = c.partner();
     const first = await c.domain(p.id, { merchants: ['m-1'] });
     const second = await c.domain(p.id, { merchants: ['m-1', 'm-2'] });
@@ -87,25 +113,31 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
     const owner = new Client({ connectionString: c.databaseUrl });
     await owner.connect();
     await owner.query(`ANALYZE ${SCHEMA}.properties`).finally(() => owner.end());
-    const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT d.id FROM ${scopeDomains({ partnerId, merchantId: 'm-42' })!}`.execute(c.db);
+    const { rows } = await sql<{
+      'QUERY PLAN': string;
+    }>`EXPLAIN SELECT d.id FROM ${scopeDomains({ partnerId, merchantId: 'm-42' })!}`.execute(c.db);
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toContain('properties_merchants');
     expect(plan).toContain('properties_merchant_refs');
   });
 
-  it("when a record is read by id, then it is the listed record; under another domain or merchant, or an unknown id, 404", async () => {
+  it('when a record is read by id, then it is the listed record; under another domain or merchant, or an unknown id, 404', async () => {
     const p = c.partner();
     const domain = await c.domain(p.id, { merchants: ['m-1'] });
     const other = await c.domain(p.id);
     const [id] = await record(domain, 'PARTIAL');
     const listed = (await p.get(`/portal/instance/company/records?domain_id=${domain.id}`)).body.result[0];
-    expect((await p.get(`/portal/instance/company/records/${id}?domain_id=${domain.id}`)).body).toEqual({ result: listed });
+    expect((await p.get(`/portal/instance/company/records/${id}?domain_id=${domain.id}`)).body).toEqual({
+      result: listed,
+    });
     expect((await p.get(`/portal/instance/company/records/${id}?merchant_id=m-1`)).body).toEqual({ result: listed });
     for (const query of [`domain_id=${other.id}`, 'merchant_id=m-2']) {
       const res = await p.get(`/portal/instance/company/records/${id}?${query}`);
       expect([query, res.status, res.body]).toEqual([query, 404, envelope('RESOURCE.NOT_FOUND', 404)]);
     }
-    expect((await p.get(`/portal/instance/company/records/RCPT_${'0'.repeat(32)}?domain_id=${domain.id}`)).status).toBe(404);
+    expect((await p.get(`/portal/instance/company/records/RCPT_${'0'.repeat(32)}?domain_id=${domain.id}`)).status).toBe(
+      404,
+    );
   });
 
   it("when another partner asks for a partner's domain, merchant or record, then it lists nothing and gets 404", async () => {
@@ -122,7 +154,9 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
   });
 
   it('when the caller lacks records:read, then 403 naming it', async () => {
-    const res = await act(c.t.url, 'GET', '/portal/instance/company/records?domain_id=x', { token: c.tokenFor('partner_x', ['domains:read']) });
+    const res = await act(c.t.url, 'GET', '/portal/instance/company/records?domain_id=x', {
+      token: c.tokenFor('partner_x', ['domains:read']),
+    });
     expect([res.status, res.body.error.data]).toEqual([403, { required: 'records:read' }]);
   });
 });

@@ -19,7 +19,10 @@ describe('record signatures: detached compact JWS (EdDSA) over the RFC 8785 JSON
   let before: ConsentTest;
   let after: ConsentTest;
   beforeAll(async () => {
-    [before, after] = await Promise.all([startConsent({ RECORD_SIGNING_KEYS: old }), startConsent({ RECORD_SIGNING_KEYS: rotated })]);
+    [before, after] = await Promise.all([
+      startConsent({ RECORD_SIGNING_KEYS: old }),
+      startConsent({ RECORD_SIGNING_KEYS: rotated }),
+    ]);
   });
   afterAll(() => Promise.all([before?.close(), after?.close()]));
 
@@ -31,7 +34,11 @@ describe('record signatures: detached compact JWS (EdDSA) over the RFC 8785 JSON
   const signed = async (c: ConsentTest) => {
     const p = c.partner();
     const domain = await c.domain(p.id);
-    const res = await c.widget('POST', receiptsPath(domain.property_id), { origin: `https://${domain.hostname}`, forwardedFor: '81.2.69.142', body: receipt() });
+    const res = await c.widget('POST', receiptsPath(domain.property_id), {
+      origin: `https://${domain.hostname}`,
+      forwardedFor: '81.2.69.142',
+      body: receipt(),
+    });
     const listed = (await p.get(`/portal/instance/company/records?domain_id=${domain.id}`)).body.result[0];
     expect(listed).toEqual(res.body.result);
     return listed as Record<string, unknown>;
@@ -49,7 +56,12 @@ describe('record signatures: detached compact JWS (EdDSA) over the RFC 8785 JSON
   it('when any field of the record is changed, then the signature no longer verifies', async () => {
     const record = await signed(after);
     const jwks = await jwksOf(after);
-    for (const changed of [{ receipt_status: 'DENIED' }, { country: 'US' }, { subject_data: { categories: {} } }, { extra: true }]) {
+    for (const changed of [
+      { receipt_status: 'DENIED' },
+      { country: 'US' },
+      { subject_data: { categories: {} } },
+      { extra: true },
+    ]) {
       await expect(verifyRecord({ ...record, ...changed }, jwks)).rejects.toThrow('signature verification failed');
     }
   });

@@ -3,7 +3,17 @@ import { generateInternalKeyPair, generateRecordSigningKeys, InternalTokenMinter
 import { PERMISSIONS, type DomainState, type EventMessage } from '@platform/contracts';
 import { connectAmqp, createPublisher } from '@platform/messaging';
 import { createLogger } from '@platform/observability';
-import { act, domainChanged, domainDeleted, domainEvent, domainState, startTestService, testInfra, waitFor, type ApiResponse } from '@platform/testing';
+import {
+  act,
+  domainChanged,
+  domainDeleted,
+  domainEvent,
+  domainState,
+  startTestService,
+  testInfra,
+  waitFor,
+  type ApiResponse,
+} from '@platform/testing';
 import { consentService } from '../src/service';
 
 export type ConsentTest = Awaited<ReturnType<typeof startConsent>>;
@@ -17,14 +27,20 @@ export async function startConsent(env: NodeJS.ProcessEnv = {}) {
   // The gateway's key pair: the tests mint what the gateway forwards (a partner's token, a widget call's).
   const gatewayKeys = generateInternalKeyPair();
   const minter = new InternalTokenMinter(gatewayKeys.privateKey);
-  const t = await startTestService(consentService, { RECORD_SIGNING_KEYS: signingKeys, SMTP_URL: 'smtp://127.0.0.1:1', ...env, INTERNAL_JWT_PUBLIC_KEY: gatewayKeys.publicKey });
+  const t = await startTestService(consentService, {
+    RECORD_SIGNING_KEYS: signingKeys,
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    ...env,
+    INTERNAL_JWT_PUBLIC_KEY: gatewayKeys.publicKey,
+  });
   const logger = createLogger('consent-test', 'silent');
   const amqp = await connectAmqp((await testInfra()).amqpUrl, logger);
   await amqp.ready();
   const publisher = createPublisher(amqp, logger);
   // What the gateway forwards a widget call with: its public token.
   const anyone = minter.mintPublic('consent');
-  const tokenFor = (partnerId: string, permissions: string[] = [...PERMISSIONS]) => minter.mint({ partnerId, keyId: randomUUID(), permissions, requiredFields: [] }, 'consent');
+  const tokenFor = (partnerId: string, permissions: string[] = [...PERMISSIONS]) =>
+    minter.mint({ partnerId, keyId: randomUUID(), permissions, requiredFields: [] }, 'consent');
 
   const partner = () => {
     const id = `partner_${randomUUID()}`;
@@ -32,20 +48,33 @@ export async function startConsent(env: NodeJS.ProcessEnv = {}) {
     return { id, get: (path: string): Promise<ApiResponse> => act(t.url, 'GET', path, { token: partnerToken }) };
   };
   /** A widget call from a page: its Origin and the visitor address the gateway forwards. */
-  const widget = (method: string, path: string, options: { origin?: string; forwardedFor?: string; body?: unknown } = {}) =>
+  const widget = (
+    method: string,
+    path: string,
+    options: { origin?: string; forwardedFor?: string; body?: unknown } = {},
+  ) =>
     act(t.url, method, path, {
       token: anyone,
       body: options.body,
-      headers: { ...(options.origin ? { origin: options.origin } : {}), ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}) },
+      headers: {
+        ...(options.origin ? { origin: options.origin } : {}),
+        ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}),
+      },
     });
-  const publish = (message: EventMessage) => publisher.publish(t.exchange, message.payload.event, Buffer.from(JSON.stringify(message)), { messageId: message.id });
-  const property = (propertyId: string) => t.service.runtime.db.selectFrom('properties').selectAll().where('property_id', '=', propertyId).executeTakeFirst();
+  const publish = (message: EventMessage) =>
+    publisher.publish(t.exchange, message.payload.event, Buffer.from(JSON.stringify(message)), {
+      messageId: message.id,
+    });
+  const property = (propertyId: string) =>
+    t.service.runtime.db.selectFrom('properties').selectAll().where('property_id', '=', propertyId).executeTakeFirst();
   /** Publishes a domain's created state (domain.created and domain.changed) and waits until the projection has it. */
   const domain = async (partnerId: string, overrides: Partial<DomainState> = {}) => {
     const state = domainState(overrides);
     await publish(domainCreated(partnerId, state, 1));
     await publish(domainChanged(partnerId, state, 2));
-    await waitFor(async () => ((await property(state.property_id))?.company.country === 'DE' ? true : undefined), { what: 'the projected property' });
+    await waitFor(async () => ((await property(state.property_id))?.company.country === 'DE' ? true : undefined), {
+      what: 'the projected property',
+    });
     return state;
   };
 
@@ -72,7 +101,12 @@ export async function startConsent(env: NodeJS.ProcessEnv = {}) {
 export { domainChanged, domainDeleted, domainState };
 
 /** property.updated as domains-svc's scan feed sends it: the changed settings in params, the property as its entity. */
-export const propertyUpdated = (partnerId: string, domain: DomainState, version: number, changes: Record<string, unknown>) =>
+export const propertyUpdated = (
+  partnerId: string,
+  domain: DomainState,
+  version: number,
+  changes: Record<string, unknown>,
+) =>
   domainEvent(partnerId, domain.id, version, {
     event: 'property.updated',
     params: { property_id: domain.property_id, ...changes },
@@ -106,7 +140,14 @@ export const propertyUpdated = (partnerId: string, domain: DomainState, version:
 
 /** domain.created as domains-svc sends it (the company's address lives only here). */
 export function domainCreated(partnerId: string, domain: DomainState, version: number): EventMessage {
-  const flags = { has_docs: true, has_dsar: true, has_scripts: true, has_accessibility: true, display_dpo: false, display_company: true };
+  const flags = {
+    has_docs: true,
+    has_dsar: true,
+    has_scripts: true,
+    has_accessibility: true,
+    display_dpo: false,
+    display_company: true,
+  };
   return domainEvent(partnerId, domain.id, version, {
     event: 'domain.created',
     params: {

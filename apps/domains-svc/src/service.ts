@@ -52,7 +52,12 @@ type DomainsConfig = ServiceConfig & z.infer<z.ZodObject<typeof domainsConfig>>;
 
 const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   widgetBaseUrl: config.WIDGET_BASE_URL,
-  instance: { id: config.INSTANCE_ID, name: config.INSTANCE_NAME, hostname: config.INSTANCE_HOSTNAME, region: config.INSTANCE_REGION },
+  instance: {
+    id: config.INSTANCE_ID,
+    name: config.INSTANCE_NAME,
+    hostname: config.INSTANCE_HOSTNAME,
+    region: config.INSTANCE_REGION,
+  },
   systemSegmentId: config.SYSTEM_SEGMENT_ID,
   widgetVersion: config.WIDGET_VERSION,
 });
@@ -97,11 +102,16 @@ export const createDomainsService = (
   context: ({ config, db, call, logger }) => {
     const mailer = createMailTransport(config);
     const billing = billingClient(() => call('billing'));
-    const catalogue = new CatalogueView({ load: () => loadCatalogueSnapshot(db), save: (products) => saveCatalogueSnapshot(db, products), fetch: () => billing.catalogue() });
+    const catalogue = new CatalogueView({
+      load: () => loadCatalogueSnapshot(db),
+      save: (products) => saveCatalogueSnapshot(db, products),
+      fetch: () => billing.catalogue(),
+    });
     const merchants = merchantsClient(() => call('merchants'), logger);
     const base = { db, settings: instanceSettings(config), catalogue, billing, merchants };
     // A lease shorter than a scan would hand a live worker's scan to another.
-    if (runsScans(config) && config.SCAN_LEASE_MS <= config.SCANNER_SCAN_TIMEOUT_MS) throw new Error('SCAN_LEASE_MS must be longer than SCANNER_SCAN_TIMEOUT_MS');
+    if (runsScans(config) && config.SCAN_LEASE_MS <= config.SCANNER_SCAN_TIMEOUT_MS)
+      throw new Error('SCAN_LEASE_MS must be longer than SCANNER_SCAN_TIMEOUT_MS');
     const engine = options.scanEngine ?? scanEngineFromConfig;
     const scanWorker = runsScans(config)
       ? new ScanWorker({
@@ -123,11 +133,17 @@ export const createDomainsService = (
     ...subscriptionHandlers(ctx),
     ...widgetHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
-    ...internalHandlers(ctx.db, { ...ctx.merchantEvents, queue: consumerQueue(MERCHANT_EVENTS_CONSUMER), schema: SCHEMA, logger }),
+    ...internalHandlers(ctx.db, {
+      ...ctx.merchantEvents,
+      queue: consumerQueue(MERCHANT_EVENTS_CONSUMER),
+      schema: SCHEMA,
+      logger,
+    }),
   }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => findPropertyHostname(ctx.db, propertyId),
-  consumers: (ctx, { config }) => (servesApi(config) ? [subscriptionEventsConsumer(), ctx.merchantEvents, scanRequestsConsumer()] : []),
+  consumers: (ctx, { config }) =>
+    servesApi(config) ? [subscriptionEventsConsumer(), ctx.merchantEvents, scanRequestsConsumer()] : [],
   jobs: (ctx, { config, logger }) => [
     ...mailJobs<DomainsDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
     ...(servesApi(config)
@@ -136,7 +152,11 @@ export const createDomainsService = (
           { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
           scanScheduleJob(config),
           // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
-          activationReminderJob({ dayMs: config.ACTIVATION_REMINDER_DAY_MS, widgetBaseUrl: config.WIDGET_BASE_URL, approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL }),
+          activationReminderJob({
+            dayMs: config.ACTIVATION_REMINDER_DAY_MS,
+            widgetBaseUrl: config.WIDGET_BASE_URL,
+            approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
+          }),
         ]
       : []),
     ...(ctx.scanWorker ? [scanClaimJob(ctx.scanWorker, config)] : []),

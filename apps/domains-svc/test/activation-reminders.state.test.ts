@@ -5,14 +5,34 @@ import { createLogger } from '@platform/observability';
 import { waitFor } from '@platform/testing';
 import { activateOnFirstView } from '../src/db/widget.repository';
 import type { DomainsDb } from '../src/db/tables';
-import { activationReminderJob, emitDueReminders, type ActivationReminderSettings } from '../src/domain/activation-reminders.service';
+import {
+  activationReminderJob,
+  emitDueReminders,
+  type ActivationReminderSettings,
+} from '../src/domain/activation-reminders.service';
 import { recordWidgetView } from '../src/domain/widget-views.service';
-import { createBody, startDomainsSvc, uniqueHost, WIDGET_BASE_URL, type Harness, type TestPartner } from './support/harness';
+import {
+  createBody,
+  startDomainsSvc,
+  uniqueHost,
+  WIDGET_BASE_URL,
+  type Harness,
+  type TestPartner,
+} from './support/harness';
 
 const DAY = 86_400_000;
 const logger = createLogger('reminders-test', 'silent');
-const SETTINGS: ActivationReminderSettings = { dayMs: DAY, widgetBaseUrl: WIDGET_BASE_URL, approvalUrlTemplate: 'https://partner.test/approve/{property_id}?site={domain_name}' };
-const REMINDERS = ['property.activation.reminder.day2', 'property.activation.reminder.day7', 'property.activation.reminder.day14', 'property.activation.reminder.day30'];
+const SETTINGS: ActivationReminderSettings = {
+  dayMs: DAY,
+  widgetBaseUrl: WIDGET_BASE_URL,
+  approvalUrlTemplate: 'https://partner.test/approve/{property_id}?site={domain_name}',
+};
+const REMINDERS = [
+  'property.activation.reminder.day2',
+  'property.activation.reminder.day7',
+  'property.activation.reminder.day14',
+  'property.activation.reminder.day30',
+];
 
 /** A clock that starts now (the properties' creation time is real) and moves by days. */
 function movableClock() {
@@ -38,7 +58,15 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
   };
   const reminders = async (p: TestPartner) => (await h.outbox(p.id)).filter((r) => REMINDERS.includes(r.routing_key));
   const reminderMails = async (p: TestPartner) =>
-    (await sql<{ kind: string; to_address: string; text_body: string }>`SELECT kind, to_address, text_body FROM domains.mail_queue WHERE partner_id = ${p.id} AND kind LIKE 'reminder_%' ORDER BY id`.execute(h.deps.db)).rows;
+    (
+      await sql<{
+        kind: string;
+        to_address: string;
+        text_body: string;
+      }>`SELECT kind, to_address, text_body FROM domains.mail_queue WHERE partner_id = ${p.id} AND kind LIKE 'reminder_%' ORDER BY id`.execute(
+        h.deps.db,
+      )
+    ).rows;
   const emit = (now: Date) => emitDueReminders(h.deps.db, now, SETTINGS);
 
   it('when a property stays inactive, then each reminder is emitted once on its day, in order, with the spec params and the owner e-mail', async () => {
@@ -54,7 +82,9 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
       toDay(day);
       await emit(now());
       await emit(now());
-      expect((await reminders(p)).map((r) => r.routing_key)).toEqual(REMINDERS.slice(0, [2, 7, 14, 30].indexOf(day) + 1));
+      expect((await reminders(p)).map((r) => r.routing_key)).toEqual(
+        REMINDERS.slice(0, [2, 7, 14, 30].indexOf(day) + 1),
+      );
     }
     toDay(400);
     await emit(now());
@@ -78,10 +108,17 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
       expect(row.message.aggregate_id).toBe(d.id);
     }
     const mails = await reminderMails(p);
-    expect(mails.map((m) => [m.kind, m.to_address])).toEqual([2, 7, 14, 30].map((day) => [`reminder_day${day}`, `owner@${d.host}`]));
+    expect(mails.map((m) => [m.kind, m.to_address])).toEqual(
+      [2, 7, 14, 30].map((day) => [`reminder_day${day}`, `owner@${d.host}`]),
+    );
     expect(mails[0].text_body).toContain(`${WIDGET_BASE_URL}/widget/v1/${d.propertyId}/loader.js`);
     // The service's mail sender delivers them to the owner.
-    await waitFor(() => h.smtp.messages.filter((m) => m.to.includes(`owner@${d.host}`) && m.subject.startsWith('Reminder')).length === 4 || undefined, { what: 'the four reminder e-mails' });
+    await waitFor(
+      () =>
+        h.smtp.messages.filter((m) => m.to.includes(`owner@${d.host}`) && m.subject.startsWith('Reminder')).length ===
+          4 || undefined,
+      { what: 'the four reminder e-mails' },
+    );
   });
 
   it('when the service was down past several days, then the late reminders are caught up in order in one run, once', async () => {
@@ -106,25 +143,38 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
     const { now, toDay } = movableClock();
     toDay(2);
     await emit(now());
-    expect((await reminders(p)).map((r) => r.message.payload.params.property_id)).toEqual(expect.arrayContaining([activated.propertyId, deleted.propertyId, invited.propertyId]));
+    expect((await reminders(p)).map((r) => r.message.payload.params.property_id)).toEqual(
+      expect.arrayContaining([activated.propertyId, deleted.propertyId, invited.propertyId]),
+    );
 
     expect(await recordWidgetView({ db: h.deps.db }, activated.propertyId)).toEqual({ activated: true });
     expect((await h.call(p, 'DELETE', `/portal/domains/${deleted.id}`)).body).toEqual({ result: { deleted: true } });
     toDay(31);
     await emit(now());
 
-    const byProperty = (id: string) => reminders(p).then((rows) => rows.filter((r) => r.message.payload.params.property_id === id).map((r) => r.routing_key));
+    const byProperty = (id: string) =>
+      reminders(p).then((rows) =>
+        rows.filter((r) => r.message.payload.params.property_id === id).map((r) => r.routing_key),
+      );
     expect(await byProperty(activated.propertyId)).toEqual(REMINDERS.slice(0, 1));
     expect(await byProperty(deleted.propertyId)).toEqual(REMINDERS.slice(0, 1));
     // An invited (not yet active) property keeps getting them.
     expect(await byProperty(invited.propertyId)).toEqual(REMINDERS);
     const left = await sql<{ day: number; emitted: boolean; cancelled: boolean }>`
-      SELECT day, emitted_at IS NOT NULL AS emitted, cancelled_at IS NOT NULL AS cancelled FROM domains.activation_reminders WHERE property_id = ${activated.propertyId} ORDER BY day`.execute(h.deps.db);
+      SELECT day, emitted_at IS NOT NULL AS emitted, cancelled_at IS NOT NULL AS cancelled FROM domains.activation_reminders WHERE property_id = ${activated.propertyId} ORDER BY day`.execute(
+      h.deps.db,
+    );
     expect(left.rows).toEqual([
       { day: 2, emitted: true, cancelled: false },
       ...[7, 14, 30].map((day) => ({ day, emitted: false, cancelled: true })),
     ]);
-    expect((await sql`SELECT 1 FROM domains.activation_reminders WHERE property_id = ${deleted.propertyId}`.execute(h.deps.db)).rows).toEqual([]);
+    expect(
+      (
+        await sql`SELECT 1 FROM domains.activation_reminders WHERE property_id = ${deleted.propertyId}`.execute(
+          h.deps.db,
+        )
+      ).rows,
+    ).toEqual([]);
   });
 
   it('when an activation or a deletion holds the domain while the reminder falls due, then the reminder waits for it and is never sent', async () => {
@@ -135,22 +185,35 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
     toDay(2);
 
     // The widget's first view and the partner's delete, each in its own transaction, not yet committed.
-    const holding = (work: (trx: Kysely<DomainsDb>) => Promise<void>, finish: (trx: Kysely<DomainsDb>) => Promise<void>) => {
+    const holding = (
+      work: (trx: Kysely<DomainsDb>) => Promise<void>,
+      finish: (trx: Kysely<DomainsDb>) => Promise<void>,
+    ) => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       let started!: () => void;
       const holds = new Promise<void>((resolve) => (started = resolve));
-      const done = inTransaction(h.deps.db, async (trx) => {
-        await work(trx);
-        started();
-        await released;
-        await finish(trx);
-      }, 1);
+      const done = inTransaction(
+        h.deps.db,
+        async (trx) => {
+          await work(trx);
+          started();
+          await released;
+          await finish(trx);
+        },
+        1,
+      );
       return { holds, release, done };
     };
-    const activation = holding(async (trx) => void expect(await activateOnFirstView(trx, activated.propertyId)).toBeDefined(), async () => undefined);
+    const activation = holding(
+      async (trx) => void expect(await activateOnFirstView(trx, activated.propertyId)).toBeDefined(),
+      async () => undefined,
+    );
     const deletion = holding(
-      async (trx) => void (await sql`SELECT 1 FROM domains.domains WHERE property_id = ${deleted.propertyId} FOR UPDATE`.execute(trx)),
+      async (trx) =>
+        void (await sql`SELECT 1 FROM domains.domains WHERE property_id = ${deleted.propertyId} FOR UPDATE`.execute(
+          trx,
+        )),
       async (trx) => {
         await trx.deleteFrom('domains').where('property_id', '=', deleted.propertyId).execute();
         await trx.deleteFrom('properties').where('id', '=', deleted.propertyId).execute();
@@ -172,7 +235,11 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
     const p = h.partner();
     const created = await Promise.all(Array.from({ length: 25 }, () => create(p)));
     const { clock, toDay } = movableClock();
-    const runners = Array.from({ length: 4 }, () => new JobRunner<DomainsDb>({ db: h.deps.db, logger, clock, random: () => 0 }).every(activationReminderJob(SETTINGS)));
+    const runners = Array.from({ length: 4 }, () =>
+      new JobRunner<DomainsDb>({ db: h.deps.db, logger, clock, random: () => 0 }).every(
+        activationReminderJob(SETTINGS),
+      ),
+    );
 
     for (const day of [2, 31]) {
       toDay(day);
@@ -182,7 +249,9 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
     const rows = await reminders(p);
     expect(rows).toHaveLength(25 * 4);
     for (const d of created) {
-      expect(rows.filter((r) => r.message.payload.params.property_id === d.propertyId).map((r) => r.routing_key)).toEqual(REMINDERS);
+      expect(
+        rows.filter((r) => r.message.payload.params.property_id === d.propertyId).map((r) => r.routing_key),
+      ).toEqual(REMINDERS);
     }
     expect((await reminderMails(p)).length).toBe(25 * 4);
   });

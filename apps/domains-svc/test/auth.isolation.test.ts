@@ -26,11 +26,12 @@ describe('auth and partner isolation', () => {
     for (const who of [undefined, forged]) {
       expect((await h.call(who, 'GET', '/portal/domains')).body).toEqual(envelope('AUTH.API_KEY', 401));
       expect((await h.call(who, 'POST', '/portal/domains', createBody(uniqueHost()))).status).toBe(401);
-      for (const [method, path, body] of routes(randomUUID())) expect((await h.call(who, method, path, body)).status).toBe(401);
+      for (const [method, path, body] of routes(randomUUID()))
+        expect((await h.call(who, method, path, body)).status).toBe(401);
     }
   });
 
-  it('when the token lacks the route\'s permission, then 403 AUTH.FORBIDDEN names it (the service checks, not only the gateway)', async () => {
+  it("when the token lacks the route's permission, then 403 AUTH.FORBIDDEN names it (the service checks, not only the gateway)", async () => {
     const reader = h.partner([], ['domains:read']);
     const res = await h.call(reader, 'POST', '/portal/domains', createBody(uniqueHost()));
     expect(res.body).toEqual(envelope('AUTH.FORBIDDEN', 403));
@@ -41,7 +42,8 @@ describe('auth and partner isolation', () => {
   it("when another partner's domain id, an unknown uuid or a non-uuid is used, then every route answers 404 RESOURCE.NOT_FOUND and nothing changes", async () => {
     const owner = h.partner();
     const intruder = h.partner();
-    const d = (await h.call(owner, 'POST', '/portal/domains', createBody(uniqueHost(), { subdomains: ['shop'] }))).body.result;
+    const d = (await h.call(owner, 'POST', '/portal/domains', createBody(uniqueHost(), { subdomains: ['shop'] }))).body
+      .result;
     for (const id of [d.id, randomUUID(), 'not-a-uuid', '1']) {
       for (const [method, path, body] of routes(id)) {
         const res = await h.call(intruder, method, path, body);

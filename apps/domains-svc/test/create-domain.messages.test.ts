@@ -1,8 +1,4 @@
-import {
-  domainChangedEventSchema,
-  domainCreatedEventSchema,
-  scanRequestedEventSchema,
-} from '@platform/contracts';
+import { domainChangedEventSchema, domainCreatedEventSchema, scanRequestedEventSchema } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { createBody, startDomainsSvc, uniqueHost, type Harness } from './support/harness';
 
@@ -16,7 +12,15 @@ describe('create domain: events and e-mail', () => {
   it('when a domain is created, then exactly one domain.created with the spec params and entity is in the outbox, then domain.changed', async () => {
     const p = h.partner();
     const host = uniqueHost();
-    const body = createBody(host, { country: 'DE', city: 'Berlin', vat_number: 'DE1', merchant_id: 'm-9', product: 'PRO', has_dsar: false, account_first_name: 'Ada' });
+    const body = createBody(host, {
+      country: 'DE',
+      city: 'Berlin',
+      vat_number: 'DE1',
+      merchant_id: 'm-9',
+      product: 'PRO',
+      has_dsar: false,
+      account_first_name: 'Ada',
+    });
     const d = (await h.call(p, 'POST', '/portal/domains', body)).body.result;
     const rows = await h.outbox(p.id);
     expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'domain.changed']);
@@ -92,7 +96,10 @@ describe('create domain: events and e-mail', () => {
     const p = h.partner();
     const host = uniqueHost();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN_INVITE' }))).body.result;
-    expect((await h.outbox(p.id, 'scan.requested'))[0].message.payload.params).toMatchObject({ action: 'SCAN_INVITE', invite: true });
+    expect((await h.outbox(p.id, 'scan.requested'))[0].message.payload.params).toMatchObject({
+      action: 'SCAN_INVITE',
+      invite: true,
+    });
     const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
     expect(mail.subject).toBe(`Activate the privacy widget on ${host}`);
     expect(mail.decoded).toContain(d.privacy_widget);
@@ -108,7 +115,9 @@ describe('create domain: events and e-mail', () => {
     expect(mail.subject).toContain(intro);
     expect(mail.decoded).toContain(d.privacy_widget);
     expect(h.smtp.messages.filter((m) => m.to.includes(`owner@${silent}`))).toEqual([]);
-    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
+    const { rows } = await sql<{
+      n: string;
+    }>`SELECT count(*) AS n FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
     expect(Number(rows[0].n)).toBe(1);
   });
 
@@ -127,7 +136,9 @@ describe('create domain: events and e-mail', () => {
     const rows = await h.outbox(p.id);
     expect(rows.map((r) => r.message.version)).toEqual(rows.map((_r, i) => i + 1));
     expect(new Set(rows.map((r) => r.message.aggregate_id))).toEqual(new Set([d.id]));
-    const changes = rows.filter((r) => r.routing_key === 'domain.changed').map((r) => domainChangedEventSchema.parse(r.message.payload).params);
+    const changes = rows
+      .filter((r) => r.routing_key === 'domain.changed')
+      .map((r) => domainChangedEventSchema.parse(r.message.payload).params);
     expect(changes.map((c) => [c.change, c.domain.status, c.domain.company_name, c.domain.subdomains])).toEqual([
       ['created', 'NEW', `Company of ${host}`, [`a.${host}`, `b.${host}`]],
       ['invited', 'INVITED', `Company of ${host}`, [`a.${host}`, `b.${host}`]],

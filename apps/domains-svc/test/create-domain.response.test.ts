@@ -32,7 +32,9 @@ describe('create domain: response', () => {
       display_dpo: true,
       default_notice_type: 'CLASSIC',
     });
-    expect(d.privacy_widget).toBe(`<script src="${WIDGET_BASE_URL}/widget/v1/${d.instance_property_id}/loader.js"></script>`);
+    expect(d.privacy_widget).toBe(
+      `<script src="${WIDGET_BASE_URL}/widget/v1/${d.instance_property_id}/loader.js"></script>`,
+    );
     expect(d.privacy_center_link).toContain('PrivacyWidget.open()');
     expect(d.privacy_dnt_link).toContain("open('dsar')");
     expect(Date.parse(d.created_at)).not.toBeNaN();
@@ -83,7 +85,13 @@ describe('create domain: response', () => {
         id: created.instance_company_id,
         name: `Company of ${host}`,
         email: `owner@${host}`,
-        address: { country: 'GB', city: 'London', address: '1 Main St', postal_code: 'N1', phone_number: '+44 20 1234' },
+        address: {
+          country: 'GB',
+          city: 'London',
+          address: '1 Main St',
+          postal_code: 'N1',
+          phone_number: '+44 20 1234',
+        },
         owner: { id: expect.any(String), email: `owner@${host}`, first_name: 'Ada', last_name: 'Lovelace' },
       },
     });
@@ -99,7 +107,8 @@ describe('create domain: response', () => {
     const shared = { company_name: 'Shared Co' };
     const a = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), shared))).body.result;
     const b = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), shared))).body.result;
-    const c = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { ...shared, company_setup: true }))).body.result;
+    const c = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { ...shared, company_setup: true })))
+      .body.result;
     expect(b.instance_company_id).toBe(a.instance_company_id);
     expect(c.instance_company_id).not.toBe(a.instance_company_id);
     // Another partner never shares a company.
@@ -110,21 +119,29 @@ describe('create domain: response', () => {
   it('when subdomains are given as labels and hostnames, then they are stored as full hostnames', async () => {
     const p = h.partner();
     const host = uniqueHost();
-    const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { subdomains: ['blog', `shop.${host}`, 'BLOG'] }))).body.result;
+    const d = (
+      await h.call(p, 'POST', '/portal/domains', createBody(host, { subdomains: ['blog', `shop.${host}`, 'BLOG'] }))
+    ).body.result;
     const list = await h.call(p, 'GET', `/portal/domains/${d.id}/subdomains`);
-    expect(list.body.result.map((s: { hostname: string }) => s.hostname).sort()).toEqual([`blog.${host}`, `shop.${host}`]);
+    expect(list.body.result.map((s: { hostname: string }) => s.hostname).sort()).toEqual([
+      `blog.${host}`,
+      `shop.${host}`,
+    ]);
   });
 
   it('when action is SCAN_INVITE, then the domain starts NEW (it is invited once its scan ends)', async () => {
     const p = h.partner();
-    const d = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { action: 'SCAN_INVITE' }))).body.result;
+    const d = (await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { action: 'SCAN_INVITE' }))).body
+      .result;
     expect(d.status).toBe('NEW');
   });
 
   it('when two domains with the same company_name are created at the same moment without company_setup, then both share one company', async () => {
     const p = h.partner();
     const name = `Race Ltd ${uniqueHost()}`;
-    const [a, b] = await Promise.all([0, 1].map(() => h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { company_name: name }))));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { company_name: name }))),
+    );
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.result.instance_company_id).toBe(b.body.result.instance_company_id);
   });

@@ -1,14 +1,33 @@
 import { createDomainBodySchema, resolveProductCodes, type CreateDomainBody } from '@platform/contracts';
 import type { InstanceSettings } from '../src/domain/context';
-import { createdEvents, createdState, createdView, newCompany, newDomainRows, planNewDomain, welcomeMails, type ChosenProduct } from '../src/domain/new-domain';
+import {
+  createdEvents,
+  createdState,
+  createdView,
+  newCompany,
+  newDomainRows,
+  planNewDomain,
+  welcomeMails,
+  type ChosenProduct,
+} from '../src/domain/new-domain';
 import { TEST_CATALOGUE } from './support/catalogue';
 
-const SETTINGS: InstanceSettings = { widgetBaseUrl: 'https://widget.test', instance: { id: 7, name: 'i', hostname: 'i.test', region: 'eu' }, systemSegmentId: 1, widgetVersion: 3 };
+const SETTINGS: InstanceSettings = {
+  widgetBaseUrl: 'https://widget.test',
+  instance: { id: 7, name: 'i', hostname: 'i.test', region: 'eu' },
+  systemSegmentId: 1,
+  widgetVersion: 3,
+};
 const PRO = resolveProductCodes('PRO', 'PARTNER', TEST_CATALOGUE) as ChosenProduct;
 const NOW = new Date('2026-01-02T03:04:05.000Z');
 
 const body = (extra: Record<string, unknown> = {}): CreateDomainBody =>
-  createDomainBodySchema.parse({ domain: 'shop.example.com', company_name: 'Shop Ltd', account_email: 'owner@shop.example.com', ...extra });
+  createDomainBodySchema.parse({
+    domain: 'shop.example.com',
+    company_name: 'Shop Ltd',
+    account_email: 'owner@shop.example.com',
+    ...extra,
+  });
 const plan = (extra: Record<string, unknown> = {}) => planNewDomain('partner-1', body(extra), SETTINGS, PRO, NOW);
 
 describe('create domain: the rows, answer, events and e-mail it decides', () => {
@@ -19,23 +38,77 @@ describe('create domain: the rows, answer, events and e-mail it decides', () => 
 
   it('when the company is reused, then only the property, domain and subdomains are inserted, all with the chosen product and the same ids', () => {
     const p = plan({ subdomains: ['b', 'a'] });
-    const address = { phone_number: null, country: 'DE', state: null, city: 'Berlin', address: 'Str. 1', address_2: null, postal_code: '10117' };
-    const reused = { id: 'company-1', name: 'Shop Ltd', trade_name: null, id_number: null, owner_email: 'owner@shop.example.com', email: 'owner@shop.example.com', ...address };
+    const address = {
+      phone_number: null,
+      country: 'DE',
+      state: null,
+      city: 'Berlin',
+      address: 'Str. 1',
+      address_2: null,
+      postal_code: '10117',
+    };
+    const reused = {
+      id: 'company-1',
+      name: 'Shop Ltd',
+      trade_name: null,
+      id_number: null,
+      owner_email: 'owner@shop.example.com',
+      email: 'owner@shop.example.com',
+      ...address,
+    };
     const rows = newDomainRows(p, reused, undefined);
     expect(rows.company).toBeUndefined();
-    expect(rows.property).toMatchObject({ id: p.ids.property, company_id: 'company-1', name: 'shop.example.com', created_at: NOW });
-    expect(rows.domain).toMatchObject({ id: p.ids.domain, property_id: p.ids.property, company_id: 'company-1', subscription_id: p.ids.subscription, product_id: 2, price_list_id: 2, price_id: 203, instance_id: 7, widget_version: 3 });
+    expect(rows.property).toMatchObject({
+      id: p.ids.property,
+      company_id: 'company-1',
+      name: 'shop.example.com',
+      created_at: NOW,
+    });
+    expect(rows.domain).toMatchObject({
+      id: p.ids.domain,
+      property_id: p.ids.property,
+      company_id: 'company-1',
+      subscription_id: p.ids.subscription,
+      product_id: 2,
+      price_list_id: 2,
+      price_id: 203,
+      instance_id: 7,
+      widget_version: 3,
+    });
     expect(rows.subdomains.map((s) => s.hostname)).toEqual(p.body.subdomains);
-    expect(createdState(p, reused)).toMatchObject({ id: p.ids.domain, company_id: 'company-1', subdomains: [...p.body.subdomains].sort(), created_at: NOW.toISOString() });
+    expect(createdState(p, reused)).toMatchObject({
+      id: p.ids.domain,
+      company_id: 'company-1',
+      subdomains: [...p.body.subdomains].sort(),
+      created_at: NOW.toISOString(),
+    });
     // The reused company, not the body's, is the one projections learn.
-    expect(createdState(p, reused).company).toEqual({ name: 'Shop Ltd', trade_name: null, email: 'owner@shop.example.com', ...address });
+    expect(createdState(p, reused).company).toEqual({
+      name: 'Shop Ltd',
+      trade_name: null,
+      email: 'owner@shop.example.com',
+      ...address,
+    });
   });
 
   it('when the company is new, then it is inserted from the request and the answer shows it', () => {
     const p = plan({ company_trade_name: 'Shop', account_first_name: 'Ada' });
     const company = newCompany(p);
-    expect(newDomainRows(p, company, company).company).toMatchObject({ name: 'Shop Ltd', trade_name: 'Shop', owner_email: 'owner@shop.example.com', owner_first_name: 'Ada', partner_id: 'partner-1' });
-    expect(createdView(p, company)).toMatchObject({ id: p.ids.domain, company_id: company.id, company_name: 'Shop Ltd', company_trade_name: 'Shop', status: 'NEW', activated_at: null });
+    expect(newDomainRows(p, company, company).company).toMatchObject({
+      name: 'Shop Ltd',
+      trade_name: 'Shop',
+      owner_email: 'owner@shop.example.com',
+      owner_first_name: 'Ada',
+      partner_id: 'partner-1',
+    });
+    expect(createdView(p, company)).toMatchObject({
+      id: p.ids.domain,
+      company_id: company.id,
+      company_name: 'Shop Ltd',
+      company_trade_name: 'Shop',
+      status: 'NEW',
+      activated_at: null,
+    });
   });
 
   it.each([
@@ -47,7 +120,11 @@ describe('create domain: the rows, answer, events and e-mail it decides', () => 
     const payloads = createdEvents(p, createdView(p, newCompany(p)));
     expect(payloads.map((e) => e.event)).toEqual(events);
     const scans = payloads.slice(1).map((e) => e.params);
-    expect(scans).toEqual(events.slice(1).map(() => expect.objectContaining({ invite: action === 'SCAN_INVITE', property_id: p.ids.property })));
+    expect(scans).toEqual(
+      events
+        .slice(1)
+        .map(() => expect.objectContaining({ invite: action === 'SCAN_INVITE', property_id: p.ids.property })),
+    );
   });
 
   it.each([
@@ -58,6 +135,8 @@ describe('create domain: the rows, answer, events and e-mail it decides', () => 
     [{ action: 'SCAN_INVITE', send_intro: true }, ['intro']],
   ])('when the request is %j, then the mails queued are %j', (extra, kinds) => {
     const p = plan(extra);
-    expect(welcomeMails(p, newCompany(p)).map((m) => [m.kind, m.to])).toEqual(kinds.map((kind) => [kind, 'owner@shop.example.com']));
+    expect(welcomeMails(p, newCompany(p)).map((m) => [m.kind, m.to])).toEqual(
+      kinds.map((kind) => [kind, 'owner@shop.example.com']),
+    );
   });
 });

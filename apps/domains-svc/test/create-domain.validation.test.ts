@@ -1,6 +1,7 @@
 import { createBody, envelope, startDomainsSvc, uniqueHost, type Harness } from './support/harness';
 
-const pathsOf = (body: { error: { data: { issues: { path: string }[] } } }) => body.error.data.issues.map((i) => i.path);
+const pathsOf = (body: { error: { data: { issues: { path: string }[] } } }) =>
+  body.error.data.issues.map((i) => i.path);
 
 describe('create domain: validation', () => {
   let h: Harness;
@@ -9,15 +10,23 @@ describe('create domain: validation', () => {
   });
   afterAll(() => h?.close());
 
-  it.each(['127.0.0.1', 'http://10.0.0.1/x', '[::1]', 'localhost', 'app.localhost', 'intranet', 'bad_host.example.com', '-x.example.com', 'exa mple.com', ''])(
-    'when domain is %p, then 400 VALIDATION.INVALID on body.domain',
-    async (domain) => {
-      const res = await h.call(h.partner(), 'POST', '/portal/domains', createBody('x.example.com', { domain }));
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
-      expect(pathsOf(res.body)).toContain('body.domain');
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    'http://10.0.0.1/x',
+    '[::1]',
+    'localhost',
+    'app.localhost',
+    'intranet',
+    'bad_host.example.com',
+    '-x.example.com',
+    'exa mple.com',
+    '',
+  ])('when domain is %p, then 400 VALIDATION.INVALID on body.domain', async (domain) => {
+    const res = await h.call(h.partner(), 'POST', '/portal/domains', createBody('x.example.com', { domain }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
+    expect(pathsOf(res.body)).toContain('body.domain');
+  });
 
   it('when several fields are wrong, then every problem is listed in data.issues and nothing is written', async () => {
     const p = h.partner();
@@ -53,7 +62,12 @@ describe('create domain: validation', () => {
 
   it('when a subdomain lies outside the domain, then 400 names its index', async () => {
     const host = uniqueHost();
-    const res = await h.call(h.partner(), 'POST', '/portal/domains', createBody(host, { subdomains: ['ok', 'shop.other.org'] }));
+    const res = await h.call(
+      h.partner(),
+      'POST',
+      '/portal/domains',
+      createBody(host, { subdomains: ['ok', 'shop.other.org'] }),
+    );
     expect(res.status).toBe(400);
     expect(pathsOf(res.body)).toEqual(['body.subdomains.1']);
   });
@@ -63,7 +77,12 @@ describe('create domain: validation', () => {
     const product = await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { product: 'GOLD' }));
     expect(product.status).toBe(400);
     expect(pathsOf(product.body)).toEqual(['body.product']);
-    const list = await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { product: 'PRO', price_list: 'VIP' }));
+    const list = await h.call(
+      p,
+      'POST',
+      '/portal/domains',
+      createBody(uniqueHost(), { product: 'PRO', price_list: 'VIP' }),
+    );
     expect(list.status).toBe(400);
     expect(pathsOf(list.body)).toEqual(['body.price_list']);
     expect(await h.outbox(p.id)).toEqual([]);
@@ -74,7 +93,12 @@ describe('create domain: validation', () => {
     const res = await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { account_first_name: 'Ada' }));
     expect(res.status).toBe(400);
     expect(pathsOf(res.body).sort()).toEqual(['body.account_last_name', 'body.phone_number']);
-    const ok = await h.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { account_first_name: 'Ada', account_last_name: 'L', phone_number: '1' }));
+    const ok = await h.call(
+      p,
+      'POST',
+      '/portal/domains',
+      createBody(uniqueHost(), { account_first_name: 'Ada', account_last_name: 'L', phone_number: '1' }),
+    );
     expect(ok.status).toBe(200);
   });
 
@@ -82,7 +106,10 @@ describe('create domain: validation', () => {
     const p = h.partner();
     const host = uniqueHost();
     expect((await h.call(p, 'POST', '/portal/domains', createBody(host))).status).toBe(200);
-    const again = await h.call(p, 'POST', '/portal/domains', { ...createBody(host), domain: `HTTP://${host.toUpperCase()}/other` });
+    const again = await h.call(p, 'POST', '/portal/domains', {
+      ...createBody(host),
+      domain: `HTTP://${host.toUpperCase()}/other`,
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual(envelope('DOMAIN.ALREADY_EXISTS', 409));
     expect(await h.outbox(p.id, 'domain.created')).toHaveLength(1);

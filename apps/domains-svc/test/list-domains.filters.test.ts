@@ -68,11 +68,14 @@ describe('list domains: filters and pagination', () => {
     ['widget_version=2', []],
     ['id=not-a-uuid', []],
     ['unknown_param=1&limit=1', [4]],
-  ] as [string, number[]][])('when filtered by %s, then only the matching domains are listed', async (query, expected) => {
-    const res = await list(query);
-    expect(res.status).toBe(200);
-    expect(idsOf(res)).toEqual(expected.map((i) => ids[i]));
-  });
+  ] as [string, number[]][])(
+    'when filtered by %s, then only the matching domains are listed',
+    async (query, expected) => {
+      const res = await list(query);
+      expect(res.status).toBe(200);
+      expect(idsOf(res)).toEqual(expected.map((i) => ids[i]));
+    },
+  );
 
   it('when filtered by id, search, property or company id, then the matching domain is listed', async () => {
     const d = (await h.call(p, 'GET', `/portal/domains/${ids[1]}`)).body.result;

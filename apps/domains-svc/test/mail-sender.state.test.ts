@@ -47,17 +47,33 @@ describe('mail sender job', () => {
     const to = Array.from({ length: count }, (_, i) => `${partnerId}-${i}@example.com`);
     for (const address of to) {
       await sql`INSERT INTO domains.mail_queue (partner_id, kind, to_address, subject, text_body, next_attempt_at)
-                VALUES (${partnerId}, 'invite', ${address}, 'Welcome', 'Hello', ${new Date(T0 + dueInMs)})`.execute(h.deps.db);
+                VALUES (${partnerId}, 'invite', ${address}, 'Welcome', 'Hello', ${new Date(T0 + dueInMs)})`.execute(
+        h.deps.db,
+      );
     }
     return { partnerId, to };
   }
   const rows = async (partnerId: string) =>
-    (await sql<MailRow>`SELECT to_address, attempts, sent_at, failed_at, next_attempt_at, last_error FROM domains.mail_queue WHERE partner_id = ${partnerId} ORDER BY to_address`.execute(h.deps.db)).rows;
+    (
+      await sql<MailRow>`SELECT to_address, attempts, sent_at, failed_at, next_attempt_at, last_error FROM domains.mail_queue WHERE partner_id = ${partnerId} ORDER BY to_address`.execute(
+        h.deps.db,
+      )
+    ).rows;
   const received = (to: string[]) => h.smtp.messages.filter((m) => m.to.some((r) => to.includes(r)));
 
-  function sender(clock: Clock, transport: Transporter = nodemailer.createTransport({ url: h.smtp.url }), options: Partial<MailJobOptions> = {}) {
+  function sender(
+    clock: Clock,
+    transport: Transporter = nodemailer.createTransport({ url: h.smtp.url }),
+    options: Partial<MailJobOptions> = {},
+  ) {
     // Due at every tick: the test's clock moves decide.
-    const [send] = mailJobs<DomainsDb>(transport, logger, { from: 'test@example.com', pollMs: 1, leaseMs: LEASE, retentionMs: 7 * 86_400_000, ...options });
+    const [send] = mailJobs<DomainsDb>(transport, logger, {
+      from: 'test@example.com',
+      pollMs: 1,
+      leaseMs: LEASE,
+      retentionMs: 7 * 86_400_000,
+      ...options,
+    });
     return new JobRunner<DomainsDb>({ db: h.deps.db, logger, clock }).every(send);
   }
 
@@ -72,8 +88,14 @@ describe('mail sender job', () => {
     move(60_000);
     await Promise.all([a.tick(), b.tick()]);
 
-    expect(received(to).flatMap((m) => m.to).sort()).toEqual(to);
-    expect((await rows(partnerId)).map((r) => ({ sent: r.sent_at?.getTime(), attempts: r.attempts }))).toEqual(to.map(() => ({ sent: T0 + 60_000, attempts: 1 })));
+    expect(
+      received(to)
+        .flatMap((m) => m.to)
+        .sort(),
+    ).toEqual(to);
+    expect((await rows(partnerId)).map((r) => ({ sent: r.sent_at?.getTime(), attempts: r.attempts }))).toEqual(
+      to.map(() => ({ sent: T0 + 60_000, attempts: 1 })),
+    );
   });
 
   it('when a sender crashed after claiming a mail, then nobody sends it before its lease ends, and then it is sent once', async () => {
@@ -95,17 +117,28 @@ describe('mail sender job', () => {
   it('when the SMTP server refuses a mail, then it is retried after its backoff, and given up after the last attempt', async () => {
     const { clock, move } = movableClock();
     const { partnerId } = await queue(1);
-    const refusing = { sendMail: async () => Promise.reject(new Error('550 mailbox unavailable')) } as unknown as Transporter;
+    const refusing = {
+      sendMail: async () => Promise.reject(new Error('550 mailbox unavailable')),
+    } as unknown as Transporter;
     const runner = sender(clock, refusing, { maxAttempts: 2 });
 
     await runner.tick();
-    expect(await rows(partnerId)).toEqual([expect.objectContaining({ attempts: 1, next_attempt_at: new Date(T0 + 5_000), failed_at: null, last_error: '550 mailbox unavailable' })]);
+    expect(await rows(partnerId)).toEqual([
+      expect.objectContaining({
+        attempts: 1,
+        next_attempt_at: new Date(T0 + 5_000),
+        failed_at: null,
+        last_error: '550 mailbox unavailable',
+      }),
+    ]);
     move(4_999);
     await runner.tick();
     expect((await rows(partnerId))[0].attempts).toBe(1);
     move(1);
     await runner.tick();
-    expect(await rows(partnerId)).toEqual([expect.objectContaining({ attempts: 2, failed_at: new Date(T0 + 5_000), sent_at: null })]);
+    expect(await rows(partnerId)).toEqual([
+      expect.objectContaining({ attempts: 2, failed_at: new Date(T0 + 5_000), sent_at: null }),
+    ]);
   });
 
   it('when a send-mail run passes its deadline, then it claims no further mail, and the mail in flight is still sent once', async () => {
@@ -149,7 +182,11 @@ describe('mail sender: SMTP timeouts', () => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as net.AddressInfo;
-    h = await startDomainsSvc({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: String(SMTP_TIMEOUT), MAIL_LEASE_MS: String(MAIL_LEASE) });
+    h = await startDomainsSvc({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_TIMEOUT_MS: String(SMTP_TIMEOUT),
+      MAIL_LEASE_MS: String(MAIL_LEASE),
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -159,11 +196,16 @@ describe('mail sender: SMTP timeouts', () => {
 
   it('when the SMTP server never greets, then the send fails at SMTP_TIMEOUT_MS, well inside the lease, and the mail is rescheduled', async () => {
     const queuedAt = Date.now();
-    await sql`INSERT INTO domains.mail_queue (partner_id, kind, to_address, subject, text_body) VALUES ('silent-partner', 'invite', 'someone@example.com', 'Hi', 'Hello')`.execute(h.deps.db);
+    await sql`INSERT INTO domains.mail_queue (partner_id, kind, to_address, subject, text_body) VALUES ('silent-partner', 'invite', 'someone@example.com', 'Hi', 'Hello')`.execute(
+      h.deps.db,
+    );
 
     const [row] = await waitFor(
       async () => {
-        const { rows } = await sql<MailRow>`SELECT to_address, attempts, sent_at, failed_at, next_attempt_at, last_error FROM domains.mail_queue WHERE partner_id = 'silent-partner'`.execute(h.deps.db);
+        const { rows } =
+          await sql<MailRow>`SELECT to_address, attempts, sent_at, failed_at, next_attempt_at, last_error FROM domains.mail_queue WHERE partner_id = 'silent-partner'`.execute(
+            h.deps.db,
+          );
         return rows[0]?.last_error ? rows : undefined;
       },
       { what: 'the send to fail', timeoutMs: 15_000 },

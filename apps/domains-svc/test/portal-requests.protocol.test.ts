@@ -11,7 +11,13 @@ describe('portal request protocol', () => {
   afterAll(() => h?.close());
 
   const raw = (path: string, init: RequestInit = {}, who: TestPartner | undefined = p) =>
-    fetch(`${h.base}${path}`, { ...init, headers: { ...(who ? { authorization: `Bearer ${who.token}` } : {}), ...(init.headers as Record<string, string>) } });
+    fetch(`${h.base}${path}`, {
+      ...init,
+      headers: {
+        ...(who ? { authorization: `Bearer ${who.token}` } : {}),
+        ...(init.headers as Record<string, string>),
+      },
+    });
 
   it('when a request carries x-request-id, then the answer echoes it; without one, then a new id is sent', async () => {
     const echoed = await raw('/portal/domains', { headers: { 'x-request-id': 'req-123.abc' } });
@@ -30,13 +36,31 @@ describe('portal request protocol', () => {
   });
 
   it('when a body is not JSON, then 415; when it is over 1 MB, then 413; both in the envelope', async () => {
-    const text = await raw('/portal/domains', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
-    expect({ status: text.status, body: await text.json() }).toEqual({ status: 415, body: envelope('REQUEST.UNSUPPORTED_MEDIA_TYPE', 415) });
-    const latin = await raw('/portal/domains', { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}' });
+    const text = await raw('/portal/domains', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect({ status: text.status, body: await text.json() }).toEqual({
+      status: 415,
+      body: envelope('REQUEST.UNSUPPORTED_MEDIA_TYPE', 415),
+    });
+    const latin = await raw('/portal/domains', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: '{}',
+    });
     expect(latin.status).toBe(415);
     const huge = JSON.stringify({ domain: 'x'.repeat(1024 * 1024 + 10) });
-    const large = await raw('/portal/domains', { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
-    expect({ status: large.status, body: await large.json() }).toEqual({ status: 413, body: envelope('REQUEST.TOO_LARGE', 413) });
+    const large = await raw('/portal/domains', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: huge,
+    });
+    expect({ status: large.status, body: await large.json() }).toEqual({
+      status: 413,
+      body: envelope('REQUEST.TOO_LARGE', 413),
+    });
   });
 
   it('when several inputs are invalid, then one 400 lists every issue by location (body.x, query.x)', async () => {
@@ -45,7 +69,10 @@ describe('portal request protocol', () => {
     expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toEqual(['body.subdomain']);
     const list = await h.call(p, 'GET', '/portal/domains?limit=abc&page=0');
     expect(list.body).toEqual(envelope('VALIDATION.INVALID', 400));
-    expect(list.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual(['query.limit', 'query.page']);
+    expect(list.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'query.limit',
+      'query.page',
+    ]);
   });
 
   it('when a required body is missing, then 400 VALIDATION.INVALID at path body', async () => {
@@ -57,6 +84,9 @@ describe('portal request protocol', () => {
   it('when health or an unknown non-portal path is called, then Express still answers (200 / 404 envelope)', async () => {
     expect((await raw('/health/live', {}, undefined)).status).toBe(200);
     const unknown = await raw('/nowhere', {}, undefined);
-    expect({ status: unknown.status, body: await unknown.json() }).toEqual({ status: 404, body: envelope('ROUTE.NOT_FOUND', 404) });
+    expect({ status: unknown.status, body: await unknown.json() }).toEqual({
+      status: 404,
+      body: envelope('ROUTE.NOT_FOUND', 404),
+    });
   });
 });

@@ -25,7 +25,14 @@ const engine: ScanEngine = {
   close: async () => undefined,
 };
 
-const counts = (c: Partial<ScanFindings['counts']>): ScanFindings['counts'] => ({ necessary: 0, functional: 0, analytics: 0, marketing: 0, unclassified: 0, ...c });
+const counts = (c: Partial<ScanFindings['counts']>): ScanFindings['counts'] => ({
+  necessary: 0,
+  functional: 0,
+  analytics: 0,
+  marketing: 0,
+  unclassified: 0,
+  ...c,
+});
 
 function siteWithAnalytics(hostname: string): EngineResult {
   return {
@@ -33,10 +40,31 @@ function siteWithAnalytics(hostname: string): EngineResult {
     failed: false,
     pages: [`https://${hostname}/`, `https://${hostname}/about`],
     findings: {
-      scripts: [{ url: 'https://www.google-analytics.com/analytics.js', host: 'www.google-analytics.com', category: 'analytics', vendor: 'Google' }],
+      scripts: [
+        {
+          url: 'https://www.google-analytics.com/analytics.js',
+          host: 'www.google-analytics.com',
+          category: 'analytics',
+          vendor: 'Google',
+        },
+      ],
       cookies: [
-        { name: '_ga', domain: `.${hostname}`, expires_at: '2027-11-24T00:00:00.000Z', first_party: true, category: 'analytics', vendor: 'Google' },
-        { name: 'session', domain: hostname, expires_at: null, first_party: true, category: 'unclassified', vendor: null },
+        {
+          name: '_ga',
+          domain: `.${hostname}`,
+          expires_at: '2027-11-24T00:00:00.000Z',
+          first_party: true,
+          category: 'analytics',
+          vendor: 'Google',
+        },
+        {
+          name: 'session',
+          domain: hostname,
+          expires_at: null,
+          first_party: true,
+          category: 'unclassified',
+          vendor: null,
+        },
       ],
       iframes: [],
       counts: counts({ analytics: 2, unclassified: 1 }),
@@ -86,7 +114,8 @@ const finished = (p: TestPartner, domainId: string) =>
     },
     { what: 'the scan to end' },
   );
-const statusOf = async (p: TestPartner, domainId: string) => (await h.call(p, 'GET', `/portal/domains/${domainId}`)).body.result.status;
+const statusOf = async (p: TestPartner, domainId: string) =>
+  (await h.call(p, 'GET', `/portal/domains/${domainId}`)).body.result.status;
 
 describe('scans: POST and GET /portal/domains/{domainId}/scan', () => {
   it('when a partner starts a scan, then it answers 202 queued and the report, once completed, has the pages, findings and counts', async () => {
@@ -95,10 +124,24 @@ describe('scans: POST and GET /portal/domains/{domainId}/scan', () => {
     sites.set(d.host, async () => siteWithAnalytics(d.host));
     const started = await h.call(p, 'POST', `/portal/domains/${d.id}/scan`);
     expect(started.status).toBe(202);
-    expect(started.body.result).toMatchObject({ domain_id: d.id, status: 'queued', requested_by: 'API', mode: null, pages: [], errors: [] });
+    expect(started.body.result).toMatchObject({
+      domain_id: d.id,
+      status: 'queued',
+      requested_by: 'API',
+      mode: null,
+      pages: [],
+      errors: [],
+    });
     const report = await finished(p, d.id);
-    expect(report).toMatchObject({ id: started.body.result.id, status: 'completed', mode: 'http', pages: [`https://${d.host}/`, `https://${d.host}/about`] });
-    expect(report.findings.scripts).toEqual([expect.objectContaining({ host: 'www.google-analytics.com', category: 'analytics', vendor: 'Google' })]);
+    expect(report).toMatchObject({
+      id: started.body.result.id,
+      status: 'completed',
+      mode: 'http',
+      pages: [`https://${d.host}/`, `https://${d.host}/about`],
+    });
+    expect(report.findings.scripts).toEqual([
+      expect.objectContaining({ host: 'www.google-analytics.com', category: 'analytics', vendor: 'Google' }),
+    ]);
     expect(report.findings.counts).toEqual(counts({ analytics: 2, unclassified: 1 }));
     expect(Date.parse(report.finished_at)).toBeGreaterThanOrEqual(Date.parse(report.started_at));
   });
@@ -109,8 +152,14 @@ describe('scans: POST and GET /portal/domains/{domainId}/scan', () => {
     const release = slowSite(d.host);
     const answers = await Promise.all([0, 1, 2].map(() => h.call(p, 'POST', `/portal/domains/${d.id}/scan`)));
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409]);
-    expect(answers.find((a) => a.status === 409)!.body.error).toMatchObject({ code: 'DOMAIN.SCAN_IN_PROGRESS', status: 409 });
-    await waitFor(async () => (await h.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.result.status === 'running', { what: 'running' });
+    expect(answers.find((a) => a.status === 409)!.body.error).toMatchObject({
+      code: 'DOMAIN.SCAN_IN_PROGRESS',
+      status: 409,
+    });
+    await waitFor(
+      async () => (await h.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.result.status === 'running',
+      { what: 'running' },
+    );
     expect((await h.call(p, 'POST', `/portal/domains/${d.id}/scan`)).status).toBe(409);
     release();
     await finished(p, d.id);
@@ -130,11 +179,14 @@ describe('scans: POST and GET /portal/domains/{domainId}/scan', () => {
     expect(retryAfter).toBeLessThanOrEqual(600);
   });
 
-  it('when the domain was never scanned, or is another partner\'s, or the id is no uuid, then GET and POST answer 404', async () => {
+  it("when the domain was never scanned, or is another partner's, or the id is no uuid, then GET and POST answer 404", async () => {
     const p = h.partner();
     const other = h.partner();
     const d = await createDomain(p);
-    expect((await h.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.error).toMatchObject({ code: 'RESOURCE.NOT_FOUND', status: 404 });
+    expect((await h.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.error).toMatchObject({
+      code: 'RESOURCE.NOT_FOUND',
+      status: 404,
+    });
     expect((await h.call(other, 'POST', `/portal/domains/${d.id}/scan`)).status).toBe(404);
     sites.set(d.host, async () => siteWithAnalytics(d.host));
     await h.call(p, 'POST', `/portal/domains/${d.id}/scan`);
@@ -156,7 +208,9 @@ describe('scans: what a finished scan does', () => {
     const p = h.partner();
     const host = uniqueHost();
     sites.set(host, async () => siteWithAnalytics(host));
-    const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN', account_first_name: 'Ada' }))).body.result;
+    const d = (
+      await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN', account_first_name: 'Ada' }))
+    ).body.result;
     const report = await finished(p, d.id);
     expect(report).toMatchObject({ status: 'completed', requested_by: 'SCAN' });
     expect(await statusOf(p, d.id)).toBe('SCANNED');
@@ -165,7 +219,9 @@ describe('scans: what a finished scan does', () => {
     expect(mail.decoded).toContain('Hello Ada,');
     expect(mail.decoded).toContain('analytics: 2');
     expect(mail.decoded).toContain('_ga (analytics, Google)');
-    const changes = (await h.outbox(p.id, 'domain.changed')).map((r) => domainChangedEventSchema.parse(r.message.payload).params);
+    const changes = (await h.outbox(p.id, 'domain.changed')).map(
+      (r) => domainChangedEventSchema.parse(r.message.payload).params,
+    );
     expect(changes.map((c) => [c.change, c.domain.status])).toEqual([
       ['created', 'NEW'],
       ['scanned', 'SCANNED'],
@@ -183,9 +239,13 @@ describe('scans: what a finished scan does', () => {
     expect(mail.subject).toBe(`Activate the privacy widget on ${host}`);
     expect(mail.decoded).toContain(d.privacy_widget);
     expect(await statusOf(p, d.id)).toBe('INVITED');
-    const changes = (await h.outbox(p.id, 'domain.changed')).map((r) => domainChangedEventSchema.parse(r.message.payload).params.change);
+    const changes = (await h.outbox(p.id, 'domain.changed')).map(
+      (r) => domainChangedEventSchema.parse(r.message.payload).params.change,
+    );
     expect(changes).toEqual(['created', 'scanned', 'invited']);
-    const { rows } = await sql<{ kind: string }>`SELECT kind FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
+    const { rows } = await sql<{
+      kind: string;
+    }>`SELECT kind FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
     expect(rows.map((r) => r.kind)).toEqual(['invite']);
   });
 
@@ -194,7 +254,11 @@ describe('scans: what a finished scan does', () => {
     const host = uniqueHost();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN' }))).body.result;
     const report = await finished(p, d.id);
-    expect(report).toMatchObject({ status: 'failed', pages: [], errors: [{ url: `https://${host}/`, code: 'SCAN.CONNECT_FAILED', message: 'connection refused' }] });
+    expect(report).toMatchObject({
+      status: 'failed',
+      pages: [],
+      errors: [{ url: `https://${host}/`, code: 'SCAN.CONNECT_FAILED', message: 'connection refused' }],
+    });
     expect(await statusOf(p, d.id)).toBe('NEW');
     const { rows } = await sql`SELECT 1 FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
     expect(rows).toEqual([]);
@@ -223,21 +287,46 @@ describe('scans: what a finished scan does', () => {
     await finished(p, d.id);
     const after = (await widgetSettings(h.context, d.propertyId)).body.result;
     expect(after.cookies).toEqual([
-      { name: '_ga', domain: `.${d.host}`, category: 'analytics', vendor: 'Google', expires_at: '2027-11-24T00:00:00.000Z' },
+      {
+        name: '_ga',
+        domain: `.${d.host}`,
+        category: 'analytics',
+        vendor: 'Google',
+        expires_at: '2027-11-24T00:00:00.000Z',
+      },
       { name: 'session', domain: d.host, category: 'unclassified', vendor: null, expires_at: null },
     ]);
-    expect(after.data_collection.map((i) => [i.purposes[0].category, i.partners.map((x) => x.name), i.fields.map((f) => f.name)])).toEqual([
+    expect(
+      after.data_collection.map((i) => [
+        i.purposes[0].category,
+        i.partners.map((x) => x.name),
+        i.fields.map((f) => f.name),
+      ]),
+    ).toEqual([
       ['analytics', ['Google'], ['_ga']],
       ['unclassified', [], ['session']],
     ]);
     expect(after.consent_revision).not.toBe(before.consent_revision);
-    const updates = (await h.outbox(p.id, 'property.updated')).map((r) => propertyUpdatedEventSchema.parse(r.message.payload).params);
-    expect(updates).toEqual([expect.objectContaining({ property_id: d.propertyId, cookies: after.cookies, data_collection: after.data_collection })]);
+    const updates = (await h.outbox(p.id, 'property.updated')).map(
+      (r) => propertyUpdatedEventSchema.parse(r.message.payload).params,
+    );
+    expect(updates).toEqual([
+      expect.objectContaining({
+        property_id: d.propertyId,
+        cookies: after.cookies,
+        data_collection: after.data_collection,
+      }),
+    ]);
 
     // The same findings again (after the interval): no new revision, no event.
-    await sql`UPDATE domains.scans SET finished_at = now() - interval '1 hour' WHERE domain_id = ${d.id}`.execute(h.deps.db);
+    await sql`UPDATE domains.scans SET finished_at = now() - interval '1 hour' WHERE domain_id = ${d.id}`.execute(
+      h.deps.db,
+    );
     expect((await h.call(p, 'POST', `/portal/domains/${d.id}/scan`)).status).toBe(202);
-    await waitFor(async () => (await h.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.result.status === 'completed' && true, { what: 'second scan' });
+    await waitFor(
+      async () => (await h.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.result.status === 'completed' && true,
+      { what: 'second scan' },
+    );
     expect((await widgetSettings(h.context, d.propertyId)).body.result.consent_revision).toBe(after.consent_revision);
     expect(await h.outbox(p.id, 'property.updated')).toHaveLength(1);
   });
@@ -248,7 +337,9 @@ describe('scans: requests, leases and the schedule', () => {
     const p = h.partner();
     const d = await createDomain(p);
     await h.call(p, 'DELETE', `/portal/domains/${d.id}`);
-    const queued = await inTransaction(h.deps.db, (trx) => queueRequestedScan(trx, p.id, { domain_id: d.id, action: 'SCAN' }));
+    const queued = await inTransaction(h.deps.db, (trx) =>
+      queueRequestedScan(trx, p.id, { domain_id: d.id, action: 'SCAN' }),
+    );
     expect(queued).toBeUndefined();
     const { rows } = await sql`SELECT 1 FROM domains.scans WHERE domain_id = ${d.id}`.execute(h.deps.db);
     expect(rows).toEqual([]);
@@ -265,7 +356,10 @@ describe('scans: requests, leases and the schedule', () => {
       RETURNING lease_until`.execute(h.deps.db);
     const report = await finished(p, d.id);
     expect(report.status).toBe('completed');
-    const { rows } = await sql<{ attempts: number; finished_at: Date }>`SELECT attempts, finished_at FROM domains.scans WHERE domain_id = ${d.id}`.execute(h.deps.db);
+    const { rows } = await sql<{
+      attempts: number;
+      finished_at: Date;
+    }>`SELECT attempts, finished_at FROM domains.scans WHERE domain_id = ${d.id}`.execute(h.deps.db);
     expect(rows[0].attempts).toBe(2);
     expect(rows[0].finished_at.getTime()).toBeGreaterThanOrEqual(held[0].lease_until.getTime());
   });
@@ -274,16 +368,31 @@ describe('scans: requests, leases and the schedule', () => {
     const p = h.partner();
     const on = await createDomain(p);
     const off = await createDomain(p);
-    await sql`UPDATE domains.properties SET has_continuous_scanning = true WHERE id = ${on.propertyId}`.execute(h.deps.db);
+    await sql`UPDATE domains.properties SET has_continuous_scanning = true WHERE id = ${on.propertyId}`.execute(
+      h.deps.db,
+    );
     const now = new Date();
     await queueScheduledScans(h.deps.db, { now, intervalMs: 3_600_000, limit: 10_000 });
-    const queued = async (domainId: string) => (await sql<{ requested_by: string }>`SELECT requested_by FROM domains.scans WHERE domain_id = ${domainId}`.execute(h.deps.db)).rows;
+    const queued = async (domainId: string) =>
+      (
+        await sql<{
+          requested_by: string;
+        }>`SELECT requested_by FROM domains.scans WHERE domain_id = ${domainId}`.execute(h.deps.db)
+      ).rows;
     expect(await queued(on.id)).toEqual([{ requested_by: 'SCHEDULE' }]);
     expect(await queued(off.id)).toEqual([]);
     await finished(p, on.id);
-    await queueScheduledScans(h.deps.db, { now: new Date(now.getTime() + 60_000), intervalMs: 3_600_000, limit: 10_000 });
+    await queueScheduledScans(h.deps.db, {
+      now: new Date(now.getTime() + 60_000),
+      intervalMs: 3_600_000,
+      limit: 10_000,
+    });
     expect(await queued(on.id)).toHaveLength(1);
-    await queueScheduledScans(h.deps.db, { now: new Date(now.getTime() + 3_700_000), intervalMs: 3_600_000, limit: 10_000 });
+    await queueScheduledScans(h.deps.db, {
+      now: new Date(now.getTime() + 3_700_000),
+      intervalMs: 3_600_000,
+      limit: 10_000,
+    });
     expect(await queued(on.id)).toHaveLength(2);
   });
 });

@@ -8,7 +8,12 @@ import { startSystem, type OwnSystem, type Partner } from './support/system';
 
 /** A short reminder day: day 2 at 1.2 s, day 7 at 4.2 s, day 14 at 8.4 s, day 30 at 18 s after a domain's creation. */
 const DAY_MS = 600;
-const REMINDERS = ['property.activation.reminder.day2', 'property.activation.reminder.day7', 'property.activation.reminder.day14', 'property.activation.reminder.day30'];
+const REMINDERS = [
+  'property.activation.reminder.day2',
+  'property.activation.reminder.day7',
+  'property.activation.reminder.day14',
+  'property.activation.reminder.day30',
+];
 
 interface Payload {
   event: string;
@@ -36,27 +41,48 @@ describe('activation reminders with two domains-svc instances and a short day', 
     return res.body.result as { id: string; hostname: string; instance_property_id: string; privacy_widget: string };
   };
   const view = (propertyId: string, hostname: string) =>
-    sys.call(undefined, 'POST', `/widget/v1/properties/${propertyId}/views`, { url: `https://${hostname}/page` }, { origin: `https://${hostname}` });
+    sys.call(
+      undefined,
+      'POST',
+      `/widget/v1/properties/${propertyId}/views`,
+      { url: `https://${hostname}/page` },
+      { origin: `https://${hostname}` },
+    );
   const hooksOf = (propertyId: string) =>
     receiver.received
       .filter((r) => r.path === hookPath)
       .map((r) => ({ r, payload: JSON.parse(r.body) as Payload }))
       .filter(({ payload }) => payload.params.property_id === propertyId);
   const eventsOf = (propertyId: string) => hooksOf(propertyId).map(({ payload }) => payload.event);
-  const createdAt = async (propertyId: string) => ((await db.query('SELECT created_at FROM domains.properties WHERE id = $1', [propertyId])).rows[0].created_at as Date).getTime();
+  const createdAt = async (propertyId: string) =>
+    (
+      (await db.query('SELECT created_at FROM domains.properties WHERE id = $1', [propertyId])).rows[0]
+        .created_at as Date
+    ).getTime();
   const reminderRuns = async (adminUrl: string) => {
     const text = await (await fetch(`${adminUrl}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('job_runs_total{') && l.includes('job="activation-reminders"') && l.includes('outcome="ok"'));
+    const line = text
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('job_runs_total{') && l.includes('job="activation-reminders"') && l.includes('outcome="ok"'),
+      );
     return line ? Number(line.split(' ').pop()) : 0;
   };
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    sys = await startSystem({ ACTIVATION_REMINDER_DAY_MS: String(DAY_MS), ACTIVATION_APPROVAL_URL: 'https://partner.test/approve/{property_id}' });
+    sys = await startSystem({
+      ACTIVATION_REMINDER_DAY_MS: String(DAY_MS),
+      ACTIVATION_APPROVAL_URL: 'https://partner.test/approve/{property_id}',
+    });
     second = await sys.platform.startInstance('domains-svc');
     partner = await sys.partner();
     db = await sys.db();
-    const ep = await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}${hookPath}`, events: REMINDERS });
+    const ep = await sys.arrange(partner, 'POST', '/portal/webhooks', {
+      url: `${receiver.url}${hookPath}`,
+      events: REMINDERS,
+    });
     secret = (ep.body.result as { secret: string }).secret;
   });
   afterAll(async () => {
@@ -74,7 +100,9 @@ describe('activation reminders with two domains-svc instances and a short day', 
         return d;
       }),
       createDomain().then(async (d) => {
-        expect((await sys.arrange(partner, 'DELETE', `/portal/domains/${d.id}`)).body).toEqual({ result: { deleted: true } });
+        expect((await sys.arrange(partner, 'DELETE', `/portal/domains/${d.id}`)).body).toEqual({
+          result: { deleted: true },
+        });
         return d;
       }),
     ]);
@@ -83,15 +111,25 @@ describe('activation reminders with two domains-svc instances and a short day', 
     const activatedLater = await createDomain();
 
     // Activated after its day-2 reminder reached the receiver, before day 7.
-    await waitFor(() => (eventsOf(activatedLater.instance_property_id).length > 0 ? true : undefined), { timeoutMs: 10_000, what: 'the day-2 reminder of the property activated later' });
+    await waitFor(() => (eventsOf(activatedLater.instance_property_id).length > 0 ? true : undefined), {
+      timeoutMs: 10_000,
+      what: 'the day-2 reminder of the property activated later',
+    });
     expect((await view(activatedLater.instance_property_id, activatedLater.hostname)).status).toBe(202);
 
     for (const d of inactive) {
-      await waitFor(() => (eventsOf(d.instance_property_id).length >= 4 ? true : undefined), { timeoutMs: 40_000, what: `the four reminders of ${d.hostname}` });
+      await waitFor(() => (eventsOf(d.instance_property_id).length >= 4 ? true : undefined), {
+        timeoutMs: 40_000,
+        what: `the four reminders of ${d.hostname}`,
+      });
     }
     // A few more days pass: nothing more comes for anyone.
     const quiet = Date.now() + 4 * DAY_MS;
-    await waitFor(() => (Date.now() > quiet ? true : undefined), { timeoutMs: 10_000, intervalMs: 100, what: 'four more days' });
+    await waitFor(() => (Date.now() > quiet ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'four more days',
+    });
 
     for (const d of inactive) {
       const hooks = hooksOf(d.instance_property_id);
@@ -120,15 +158,30 @@ describe('activation reminders with two domains-svc instances and a short day', 
     // The owners' e-mails, one per reminder, in the mail catcher.
     const smtp = sys.smtp as TestSmtpServer;
     for (const d of inactive) {
-      await waitFor(() => (smtp.messages.filter((m) => m.to.includes(`owner@${d.hostname}`) && m.subject.startsWith('Reminder')).length >= 4 ? true : undefined), {
-        timeoutMs: 15_000,
-        what: `the four reminder e-mails to owner@${d.hostname}`,
-      });
-      const mails = smtp.messages.filter((m) => m.to.includes(`owner@${d.hostname}`) && m.subject.startsWith('Reminder'));
+      await waitFor(
+        () =>
+          smtp.messages.filter((m) => m.to.includes(`owner@${d.hostname}`) && m.subject.startsWith('Reminder'))
+            .length >= 4
+            ? true
+            : undefined,
+        {
+          timeoutMs: 15_000,
+          what: `the four reminder e-mails to owner@${d.hostname}`,
+        },
+      );
+      const mails = smtp.messages.filter(
+        (m) => m.to.includes(`owner@${d.hostname}`) && m.subject.startsWith('Reminder'),
+      );
       expect(mails).toHaveLength(4);
       expect(mails.map((m) => m.decoded.match(/(\d+) days after/)?.[1]).sort()).toEqual(['14', '2', '30', '7']);
     }
-    expect(smtp.messages.filter((m) => m.subject.startsWith('Reminder') && [activatedEarly, deletedEarly].some((d) => m.to.includes(`owner@${d.hostname}`)))).toEqual([]);
+    expect(
+      smtp.messages.filter(
+        (m) =>
+          m.subject.startsWith('Reminder') &&
+          [activatedEarly, deletedEarly].some((d) => m.to.includes(`owner@${d.hostname}`)),
+      ),
+    ).toEqual([]);
 
     // Both instances ran the job all along.
     expect(await reminderRuns(sys.platform.adminUrls['domains-svc'])).toBeGreaterThan(10);

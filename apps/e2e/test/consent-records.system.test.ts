@@ -11,7 +11,10 @@ describe('consent records through the gateway (records:read), made by consent-sv
   let other: Partner;
   /** A page's call through the gateway's public path (no API key); the gateway believes the test's X-Forwarded-For (TRUSTED_PROXIES). */
   const widget = (method: string, path: string, origin?: string, body?: unknown): Promise<ApiResponse> =>
-    act(sys.gateway, method, path, { body, headers: { ...(origin ? { origin } : {}), 'x-forwarded-for': '89.160.20.112' } });
+    act(sys.gateway, method, path, {
+      body,
+      headers: { ...(origin ? { origin } : {}), 'x-forwarded-for': '89.160.20.112' },
+    });
 
   beforeAll(async () => {
     sys = await startSystem({ TRUSTED_PROXIES: 'loopback' });
@@ -21,8 +24,19 @@ describe('consent records through the gateway (records:read), made by consent-sv
 
   const createDomain = async (who: Partner, merchantId?: string) => {
     const hostname = `consent-${randomUUID().slice(0, 8)}.example.com`;
-    const body = { domain: hostname, company_name: `Consent ${hostname}`, account_email: `owner@${hostname}`, company_setup: true, country: 'SE', ...(merchantId ? { merchant_id: merchantId } : {}) };
-    const created = (await sys.arrange(who, 'POST', '/portal/domains', body)).body.result as { id: string; hostname: string; instance_property_id: string };
+    const body = {
+      domain: hostname,
+      company_name: `Consent ${hostname}`,
+      account_email: `owner@${hostname}`,
+      company_setup: true,
+      country: 'SE',
+      ...(merchantId ? { merchant_id: merchantId } : {}),
+    };
+    const created = (await sys.arrange(who, 'POST', '/portal/domains', body)).body.result as {
+      id: string;
+      hostname: string;
+      instance_property_id: string;
+    };
     return { id: created.id, hostname: created.hostname, property_id: created.instance_property_id };
   };
   const receipt = () => ({
@@ -35,26 +49,51 @@ describe('consent records through the gateway (records:read), made by consent-sv
   });
   /** A receipt from a page on the domain, once consent-svc has learned the property from domains-svc's events. */
   const accept = (domain: { hostname: string; property_id: string }, body: Record<string, unknown> = receipt()) =>
-    waitFor(async () => {
-      const res = await widget('POST', `/widget/v1/properties/${domain.property_id}/receipts`, `https://${domain.hostname}`, body);
-      return res.status === 201 ? (res.body.result as Record<string, unknown>) : undefined;
-    }, { what: 'consent-svc to know the property' });
+    waitFor(
+      async () => {
+        const res = await widget(
+          'POST',
+          `/widget/v1/properties/${domain.property_id}/receipts`,
+          `https://${domain.hostname}`,
+          body,
+        );
+        return res.status === 201 ? (res.body.result as Record<string, unknown>) : undefined;
+      },
+      { what: 'consent-svc to know the property' },
+    );
 
   it('when a receipt was recorded, then the partner lists and reads it by domain_id and merchant_id, exactly as signed, and the signature verifies against the JWKS', async () => {
     const merchantId = `m-${randomUUID().slice(0, 8)}`;
     const domain = await createDomain(partner, merchantId);
     const record = await accept(domain);
-    expect(record).toMatchObject({ receipt_status: 'PARTIAL', country: 'SE', jurisdiction: 'GDPR', data_controller: { name: `Consent ${domain.hostname}`, address: { country: 'SE' } } });
+    expect(record).toMatchObject({
+      receipt_status: 'PARTIAL',
+      country: 'SE',
+      jurisdiction: 'GDPR',
+      data_controller: { name: `Consent ${domain.hostname}`, address: { country: 'SE' } },
+    });
     const byDomain = await sys.call(partner, 'GET', `/portal/instance/company/records?domain_id=${domain.id}`);
     expect([byDomain.status, byDomain.body]).toEqual([200, { meta: { current_page: 1 }, result: [record] }]);
-    expect((await sys.call(partner, 'GET', `/portal/instance/company/records?merchant_id=${merchantId}`)).body.result).toEqual([record]);
-    expect((await sys.call(partner, 'GET', `/portal/instance/company/records/${String(record.receipt_id)}?domain_id=${domain.id}`)).body).toEqual({ result: record });
+    expect(
+      (await sys.call(partner, 'GET', `/portal/instance/company/records?merchant_id=${merchantId}`)).body.result,
+    ).toEqual([record]);
+    expect(
+      (
+        await sys.call(
+          partner,
+          'GET',
+          `/portal/instance/company/records/${String(record.receipt_id)}?domain_id=${domain.id}`,
+        )
+      ).body,
+    ).toEqual({ result: record });
 
     const jwks = (await widget('GET', '/.well-known/jwks.json')).body as { keys: { kid: string }[] };
     const { signature, ...unsigned } = record;
     const [header, , sig] = String(signature).split('.');
     const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { kid: string };
-    const key = createPublicKey({ key: jwks.keys.find((k) => k.kid === kid)!, format: 'jwk' } as Parameters<typeof createPublicKey>[0]);
+    const key = createPublicKey({ key: jwks.keys.find((k) => k.kid === kid)!, format: 'jwk' } as Parameters<
+      typeof createPublicKey
+    >[0]);
     const signingInput = `${header}.${Buffer.from(canonicalize(unsigned)!).toString('base64url')}`;
     expect(verify(null, Buffer.from(signingInput), key, Buffer.from(sig, 'base64url'))).toBe(true);
   });
@@ -62,7 +101,10 @@ describe('consent records through the gateway (records:read), made by consent-sv
   it('when neither merchant_id nor domain_id is given, then 400; a key without records:read gets 403', async () => {
     const res = await sys.call(partner, 'GET', '/portal/instance/company/records');
     expect([res.status, res.body]).toEqual([400, envelope('VALIDATION.INVALID', 400)]);
-    expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toEqual(['query.merchant_id', 'query.domain_id']);
+    expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toEqual([
+      'query.merchant_id',
+      'query.domain_id',
+    ]);
     const readOnly = await sys.partner(undefined, ['--permissions', 'domains:read']);
     const forbidden = await sys.call(readOnly, 'GET', '/portal/instance/company/records?domain_id=x');
     expect([forbidden.status, forbidden.body.error.data]).toEqual([403, { required: 'records:read' }]);
@@ -73,7 +115,11 @@ describe('consent records through the gateway (records:read), made by consent-sv
     const record = await accept(domain);
     const list = await sys.call(other, 'GET', `/portal/instance/company/records?domain_id=${domain.id}`);
     expect([list.status, list.body.result]).toEqual([200, []]);
-    const one = await sys.call(other, 'GET', `/portal/instance/company/records/${String(record.receipt_id)}?domain_id=${domain.id}`);
+    const one = await sys.call(
+      other,
+      'GET',
+      `/portal/instance/company/records/${String(record.receipt_id)}?domain_id=${domain.id}`,
+    );
     expect([one.status, one.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
   });
 
@@ -81,7 +127,8 @@ describe('consent records through the gateway (records:read), made by consent-sv
     const domain = await createDomain(partner);
     const first = receipt();
     await accept(domain, first);
-    const post = (body: unknown) => widget('POST', `/widget/v1/properties/${domain.property_id}/receipts`, `https://${domain.hostname}`, body);
+    const post = (body: unknown) =>
+      widget('POST', `/widget/v1/properties/${domain.property_id}/receipts`, `https://${domain.hostname}`, body);
 
     const replayed = await post({ ...first, subject: visitorToken() });
     expect([replayed.status, replayed.body]).toEqual([400, envelope('RECEIPT.REPLAYED', 400)]);

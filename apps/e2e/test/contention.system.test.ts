@@ -34,7 +34,14 @@ describe('write contention on one partner never spreads to another, and never an
 
   const createDomain = async (who: Partner, tag: string) => {
     const host = `${tag}-${Math.random().toString(36).slice(2, 10)}.example.com`;
-    return (await sys.arrange(who, 'POST', '/portal/domains', { domain: host, company_name: host, account_email: `o@${host}`, company_setup: true })).body.result.id as string;
+    return (
+      await sys.arrange(who, 'POST', '/portal/domains', {
+        domain: host,
+        company_name: host,
+        account_email: `o@${host}`,
+        company_setup: true,
+      })
+    ).body.result.id as string;
   };
 
   beforeAll(async () => {
@@ -42,7 +49,12 @@ describe('write contention on one partner never spreads to another, and never an
     [noisy, quiet] = await Promise.all([sys.partner(), sys.partner()]);
     secondKey = { id: noisy.id, key: (await sys.admin<{ key: string }>('key', 'create', '--partner', noisy.id)).key };
     // Created eight at a time: the arrange step is not what this test measures.
-    for (let i = 0; i < DOMAINS; i += 8) domains.push(...(await Promise.all(Array.from({ length: Math.min(8, DOMAINS - i) }, () => createDomain(noisy, 'contended')))));
+    for (let i = 0; i < DOMAINS; i += 8)
+      domains.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(8, DOMAINS - i) }, () => createDomain(noisy, 'contended')),
+        )),
+      );
     for (let i = 0; i < 3; i++) quietDomains.push(await createDomain(quiet, 'quiet'));
   });
   afterAll(() => sys?.close());
@@ -59,7 +71,10 @@ describe('write contention on one partner never spreads to another, and never an
     let reads = 0;
     const quietRead = async () => {
       const id = quietDomains[reads++ % quietDomains.length];
-      const [what, res] = reads % 2 ? ['get by id', await sys.call(quiet, 'GET', `/portal/domains/${id}`)] : ['list', await sys.call(quiet, 'GET', '/portal/domains?limit=10')];
+      const [what, res] =
+        reads % 2
+          ? ['get by id', await sys.call(quiet, 'GET', `/portal/domains/${id}`)]
+          : ['list', await sys.call(quiet, 'GET', '/portal/domains?limit=10')];
       return { status: res.status, what, body: res.body };
     };
     let writes = 0;
@@ -68,10 +83,17 @@ describe('write contention on one partner never spreads to another, and never an
       const id = quietDomains[writes++ % quietDomains.length];
       if (writes % 4 === 0) {
         const host = `quiet-${Math.random().toString(36).slice(2, 10)}.example.com`;
-        const res = await sys.call(quiet, 'POST', '/portal/domains', { domain: host, company_name: host, account_email: `o@${host}` });
+        const res = await sys.call(quiet, 'POST', '/portal/domains', {
+          domain: host,
+          company_name: host,
+          account_email: `o@${host}`,
+        });
         return { status: res.status, what: 'create', body: res.body };
       }
-      const res = await sys.call(quiet, 'POST', `/portal/domains/${id}/subscription/product`, { product: writes % 2 ? 'PRO' : 'FREE', price_list: 'STANDARD' });
+      const res = await sys.call(quiet, 'POST', `/portal/domains/${id}/subscription/product`, {
+        product: writes % 2 ? 'PRO' : 'FREE',
+        price_list: 'STANDARD',
+      });
       return { status: res.status, what: 'product change', body: res.body };
     };
     const noisyTally = tally();
@@ -87,6 +109,9 @@ describe('write contention on one partner never spreads to another, and never an
     expect(noisyTally.statuses.get(200) ?? 0).toBeGreaterThan(0);
     expect(quietTally.statuses.get(200) ?? 0).toBeGreaterThan(20);
     const noisy500 = Object.keys(noisyTally.failures).filter((name) => name.startsWith('500 '));
-    expect({ quiet: quietTally.failures, noisy500: Object.fromEntries(noisy500.map((name) => [name, noisyTally.failures[name]])) }).toEqual({ quiet: {}, noisy500: {} });
+    expect({
+      quiet: quietTally.failures,
+      noisy500: Object.fromEntries(noisy500.map((name) => [name, noisyTally.failures[name]])),
+    }).toEqual({ quiet: {}, noisy500: {} });
   });
 });

@@ -36,7 +36,16 @@ describe('domains and subdomains through the gateway', () => {
       display_company: true,
       display_dpo: true,
     });
-    for (const field of ['id', 'instance_property_id', 'instance_company_id', 'created_at', 'updated_at', 'privacy_widget', 'privacy_center_link', 'privacy_dnt_link']) {
+    for (const field of [
+      'id',
+      'instance_property_id',
+      'instance_company_id',
+      'created_at',
+      'updated_at',
+      'privacy_widget',
+      'privacy_center_link',
+      'privacy_dnt_link',
+    ]) {
       expect(typeof d[field]).toBe('string');
     }
     expect(d.privacy_widget).toContain(d.instance_property_id);
@@ -45,22 +54,42 @@ describe('domains and subdomains through the gateway', () => {
 
   it('when a domain is read, then it carries every Domain field and its property with company, address and owner', async () => {
     const h = host();
-    const created = (await sys.call(partner, 'POST', '/portal/domains', createBody(h, { account_first_name: 'Ada', account_last_name: 'Lovelace', city: 'London', country: 'GB' }))).body.result;
+    const created = (
+      await sys.call(
+        partner,
+        'POST',
+        '/portal/domains',
+        createBody(h, { account_first_name: 'Ada', account_last_name: 'Lovelace', city: 'London', country: 'GB' }),
+      )
+    ).body.result;
     const res = await sys.call(partner, 'GET', `/portal/domains/${created.id}`);
     expect(res.status).toBe(200);
     const d = res.body.result;
     expect(d).toMatchObject({ id: created.id, hostname: h, status: 'NEW', partner_id: partner.id });
     for (const field of ['has_vendor_logo', 'is_active']) expect(typeof d[field]).toBe('boolean');
-    for (const field of ['widget_version', 'instance_id', 'system_segment_id']) expect(Number.isInteger(d[field])).toBe(true);
-    expect(d.instance).toEqual(expect.objectContaining({ id: expect.any(Number), name: expect.any(String), hostname: expect.any(String) }));
+    for (const field of ['widget_version', 'instance_id', 'system_segment_id'])
+      expect(Number.isInteger(d[field])).toBe(true);
+    expect(d.instance).toEqual(
+      expect.objectContaining({ id: expect.any(Number), name: expect.any(String), hostname: expect.any(String) }),
+    );
     expect(Array.isArray(d.merchants)).toBe(true);
-    expect(d.property).toMatchObject({ id: created.instance_property_id, company: { id: created.instance_company_id, address: expect.objectContaining({ city: 'London', country: 'GB' }), owner: expect.objectContaining({ email: `owner@${h}`, first_name: 'Ada', last_name: 'Lovelace' }) } });
+    expect(d.property).toMatchObject({
+      id: created.instance_property_id,
+      company: {
+        id: created.instance_company_id,
+        address: expect.objectContaining({ city: 'London', country: 'GB' }),
+        owner: expect.objectContaining({ email: `owner@${h}`, first_name: 'Ada', last_name: 'Lovelace' }),
+      },
+    });
   });
 
   it('when domains are listed, then the newest come first with pagination meta and filters apply', async () => {
     const p = await sys.partner();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await sys.call(p, 'POST', '/portal/domains', createBody(host(), { has_docs: i !== 1 }))).body.result.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await sys.call(p, 'POST', '/portal/domains', createBody(host(), { has_docs: i !== 1 }))).body.result.id,
+      );
     const page1 = await sys.call(p, 'GET', '/portal/domains?limit=2');
     expect(page1.status).toBe(200);
     expect(page1.body.meta).toEqual({ current_page: 1, next_page: 2 });
@@ -73,7 +102,15 @@ describe('domains and subdomains through the gateway', () => {
   });
 
   it('when list parameters are out of range or malformed, then 400 VALIDATION.INVALID lists each issue', async () => {
-    for (const query of ['limit=101', 'limit=0', 'page=0', 'page=abc', 'is_active=maybe', 'status=GONE', 'created_at_start=yesterday']) {
+    for (const query of [
+      'limit=101',
+      'limit=0',
+      'page=0',
+      'page=abc',
+      'is_active=maybe',
+      'status=GONE',
+      'created_at_start=yesterday',
+    ]) {
       const res = await sys.call(partner, 'GET', `/portal/domains?${query}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
@@ -82,7 +119,10 @@ describe('domains and subdomains through the gateway', () => {
   });
 
   it('when a subscription filter has a value outside its set, then 400 names it', async () => {
-    for (const [query, field] of [['subscription_status=GONE', 'query.subscription_status'], ['has_subscription=maybe', 'query.has_subscription']]) {
+    for (const [query, field] of [
+      ['subscription_status=GONE', 'query.subscription_status'],
+      ['has_subscription=maybe', 'query.has_subscription'],
+    ]) {
       const res = await sys.call(partner, 'GET', `/portal/domains?${query}`);
       expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
       expect(res.body.error.data.issues).toEqual([expect.objectContaining({ path: field })]);
@@ -91,10 +131,16 @@ describe('domains and subdomains through the gateway', () => {
 
   it('when the create body is invalid, then 400 lists every issue and nothing is stored', async () => {
     const p = await sys.partner();
-    const res = await sys.call(p, 'POST', '/portal/domains', { domain: 'localhost', account_email: 'not-an-email', subdomains: Array(101).fill('a') });
+    const res = await sys.call(p, 'POST', '/portal/domains', {
+      domain: 'localhost',
+      account_email: 'not-an-email',
+      subdomains: Array(101).fill('a'),
+    });
     expect(res.status).toBe(400);
     const paths = res.body.error.data.issues.map((i: { path: string }) => i.path);
-    expect(paths).toEqual(expect.arrayContaining(['body.domain', 'body.company_name', 'body.account_email', 'body.subdomains']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['body.domain', 'body.company_name', 'body.account_email', 'body.subdomains']),
+    );
     expect((await sys.call(p, 'GET', '/portal/domains')).body.result).toEqual([]);
   });
 
@@ -108,7 +154,11 @@ describe('domains and subdomains through the gateway', () => {
 
   it('when a domain is updated, then the change is visible on the next read', async () => {
     const d = (await sys.call(partner, 'POST', '/portal/domains', createBody(host()))).body.result;
-    const res = await sys.call(partner, 'PUT', `/portal/domains/${d.id}`, { company_trade_name: 'Trade Co', has_scripts: false, default_notice_type: 'FOOTER' });
+    const res = await sys.call(partner, 'PUT', `/portal/domains/${d.id}`, {
+      company_trade_name: 'Trade Co',
+      has_scripts: false,
+      default_notice_type: 'FOOTER',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: expect.objectContaining({ id: d.id }) });
     const read = (await sys.call(partner, 'GET', `/portal/domains/${d.id}`)).body.result;
@@ -134,19 +184,24 @@ describe('domains and subdomains through the gateway', () => {
     const deactivate = await sys.call(partner, 'POST', `/portal/domains/${d.id}/deactivate`);
     expect(deactivate.status).toBe(409);
     expect(deactivate.body).toEqual(envelope('DOMAIN.INVALID_STATE', 409));
-    expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/activate`)).body).toEqual(envelope('DOMAIN.INVALID_STATE', 409));
+    expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/activate`)).body).toEqual(
+      envelope('DOMAIN.INVALID_STATE', 409),
+    );
   });
 
   it('when subdomains are added by label and hostname, listed and deleted, then each answer has the contract shape', async () => {
     const h = host();
-    const d = (await sys.call(partner, 'POST', '/portal/domains', createBody(h, { subdomains: [`blog.${h}`] }))).body.result;
+    const d = (await sys.call(partner, 'POST', '/portal/domains', createBody(h, { subdomains: [`blog.${h}`] }))).body
+      .result;
     const byLabel = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subdomains`, { subdomain: 'shop' });
     expect(byLabel.status).toBe(200);
     expect(byLabel.body.result).toMatchObject({ hostname: `shop.${h}`, domain_id: d.id });
     const dup = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subdomains`, { subdomain: `shop.${h}` });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual(envelope('SUBDOMAIN.ALREADY_EXISTS', 409));
-    const outside = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subdomains`, { subdomain: 'shop.other.org' });
+    const outside = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subdomains`, {
+      subdomain: 'shop.other.org',
+    });
     expect(outside.status).toBe(400);
     const list = await sys.call(partner, 'GET', `/portal/domains/${d.id}/subdomains`);
     expect(list.body.result.map((s: { hostname: string }) => s.hostname).sort()).toEqual([`blog.${h}`, `shop.${h}`]);
@@ -172,7 +227,9 @@ describe('domains and subdomains through the gateway', () => {
     const res = await sys.call(partner, 'DELETE', `/portal/domains/${d.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: { deleted: true } });
-    expect((await sys.call(partner, 'GET', `/portal/domains/${d.id}`)).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+    expect((await sys.call(partner, 'GET', `/portal/domains/${d.id}`)).body).toEqual(
+      envelope('RESOURCE.NOT_FOUND', 404),
+    );
     expect((await sys.call(partner, 'DELETE', `/portal/domains/${d.id}`)).status).toBe(404);
   });
 

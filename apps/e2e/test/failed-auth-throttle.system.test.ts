@@ -5,7 +5,8 @@ const BAD_KEYS = 150;
 const CONCURRENCY = 10;
 
 /** A well-formed key nobody holds: a fresh prefix each time, so every one is looked up. */
-const randomKey = () => `pdm_live_${Math.random().toString(36).slice(2, 14).padEnd(12, 'x')}_${Math.random().toString(36).slice(2).padEnd(40, 'y')}`;
+const randomKey = () =>
+  `pdm_live_${Math.random().toString(36).slice(2, 14).padEnd(12, 'x')}_${Math.random().toString(36).slice(2).padEnd(40, 'y')}`;
 
 describe('failed authentication is throttled per client address', () => {
   let sys: OwnSystem;

@@ -25,10 +25,18 @@ describe("fair share: one partner's flood waits in its own line at the gateway",
   let bDomain: string;
 
   beforeAll(async () => {
-    sys = await startSystem({ FAIR_SHARE_MAX_IN_FLIGHT: String(SHARE), FAIR_SHARE_QUEUE_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '1000000' });
+    sys = await startSystem({
+      FAIR_SHARE_MAX_IN_FLIGHT: String(SHARE),
+      FAIR_SHARE_QUEUE_TIMEOUT_MS: '1000',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    });
     [a, b] = [await sys.partner(), await sys.partner()];
     const create = (p: Partner, name: string) =>
-      sys.arrange(p, 'POST', '/portal/domains', { domain: `${name}-${Date.now()}.example.com`, company_name: 'Fair Co', account_email: 'owner@example.com' });
+      sys.arrange(p, 'POST', '/portal/domains', {
+        domain: `${name}-${Date.now()}.example.com`,
+        company_name: 'Fair Co',
+        account_email: 'owner@example.com',
+      });
     aDomain = (await create(a, 'reader')).body.result.id;
     bDomain = (await create(b, 'flooder')).body.result.id;
   });
@@ -48,10 +56,14 @@ describe("fair share: one partner's flood waits in its own line at the gateway",
       const settled: ApiResponse[] = [];
       answers = Promise.all(
         Array.from({ length: FLOOD }, (_, i) =>
-          sys.call(b, 'PUT', `/portal/domains/${bDomain}`, { primary_color: `#0000${String(i).padStart(2, '0')}` }).then((r) => (settled.push(r), r)),
+          sys
+            .call(b, 'PUT', `/portal/domains/${bDomain}`, { primary_color: `#0000${String(i).padStart(2, '0')}` })
+            .then((r) => (settled.push(r), r)),
         ),
       );
-      await waitFor(async () => (await lockWaiters(watcher)) >= SHARE, { what: `${SHARE} of B's updates waiting on the row lock` });
+      await waitFor(async () => (await lockWaiters(watcher)) >= SHARE, {
+        what: `${SHARE} of B's updates waiting on the row lock`,
+      });
 
       const started = Date.now();
       const read = await sys.call(a, 'GET', `/portal/domains/${aDomain}`);

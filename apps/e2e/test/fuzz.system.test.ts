@@ -12,7 +12,13 @@ const storedState = async (sys: System, partner: Partner, domainId: string) =>
     (await sys.call(partner, 'GET', `/portal/domains/${domainId}/subdomains`)).body,
   ]);
 
-type JsonSchema = { type?: string; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; enum?: unknown[] };
+type JsonSchema = {
+  type?: string;
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  enum?: unknown[];
+};
 
 /** Whether a field takes text (a string, an enum of strings, or either in an anyOf), and whether as an array. */
 function textKind(schema: JsonSchema): 'text' | 'array' | undefined {
@@ -37,26 +43,54 @@ const UNSTORABLE = { nul: 'a\u0000b', 'lone surrogate': 'a\ud800b', 'lone low su
 
 /** Values of the wrong JSON type for a field of the given kind, so every generated body is invalid. */
 const wrongFor = (kind: 'string' | 'boolean' | 'enum' | 'array') => {
-  const notString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.integer(), { maxKeys: 2 }));
+  const notString = fc.oneof(
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(fc.string(), fc.integer(), { maxKeys: 2 }),
+  );
   switch (kind) {
     case 'string':
       return notString;
     case 'boolean':
       return fc.oneof(fc.string(), fc.integer({ min: 2 }), fc.constant(null), fc.array(fc.boolean(), { maxLength: 2 }));
     case 'enum':
-      return fc.oneof(notString, fc.string().filter((s) => !/^[A-Z_]+$/.test(s)));
+      return fc.oneof(
+        notString,
+        fc.string().filter((s) => !/^[A-Z_]+$/.test(s)),
+      );
     case 'array':
-      return fc.oneof(fc.string(), fc.integer(), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }), fc.array(fc.integer(), { minLength: 1, maxLength: 3 }));
+      return fc.oneof(
+        fc.string(),
+        fc.integer(),
+        fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+        fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
+      );
   }
 };
 
 const CREATE_FIELDS = {
-  domain: 'string', company_name: 'string', account_email: 'string', has_scripts: 'boolean', has_dsar: 'boolean',
-  display_dpo: 'boolean', subdomains: 'array', default_notice_type: 'enum', action: 'enum', company_setup: 'boolean',
+  domain: 'string',
+  company_name: 'string',
+  account_email: 'string',
+  has_scripts: 'boolean',
+  has_dsar: 'boolean',
+  display_dpo: 'boolean',
+  subdomains: 'array',
+  default_notice_type: 'enum',
+  action: 'enum',
+  company_setup: 'boolean',
 } as const;
 const UPDATE_FIELDS = {
-  company_name: 'string', company_trade_name: 'string', country: 'string', primary_color: 'string', has_scripts: 'boolean',
-  has_docs: 'boolean', display_company: 'boolean', default_notice_type: 'enum',
+  company_name: 'string',
+  company_trade_name: 'string',
+  country: 'string',
+  primary_color: 'string',
+  has_scripts: 'boolean',
+  has_docs: 'boolean',
+  display_company: 'boolean',
+  default_notice_type: 'enum',
 } as const;
 
 /** An object with at least one known field of the wrong type, plus random extra keys. */
@@ -64,7 +98,11 @@ const invalidObject = (fields: Record<string, 'string' | 'boolean' | 'enum' | 'a
   fc
     .record(Object.fromEntries(Object.entries(fields).map(([k, kind]) => [k, wrongFor(kind)])), { requiredKeys: [] })
     .filter((o) => Object.keys(o).length > 0)
-    .chain((o) => fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((extra) => ({ ...extra, ...o })));
+    .chain((o) =>
+      fc
+        .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
+        .map((extra) => ({ ...extra, ...o })),
+    );
 
 /** Bodies that are not an acceptable JSON object at all: garbage text, scalars, arrays, deep nesting. */
 const notAnObject = fc.oneof(
@@ -81,16 +119,29 @@ const notAnObject = fc.oneof(
       }
     })
     .map((raw) => ({ raw })),
-  fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => ({ raw: JSON.stringify(v) })),
+  fc
+    .jsonValue({ maxDepth: 3 })
+    .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+    .map((v) => ({ raw: JSON.stringify(v) })),
   fc.constant({ raw: '{"a":'.repeat(200) }),
 );
 
 const body = (fields: Record<string, 'string' | 'boolean' | 'enum' | 'array'>) =>
-  fc.oneof(invalidObject(fields).map((o) => ({ raw: JSON.stringify(o) })), notAnObject);
+  fc.oneof(
+    invalidObject(fields).map((o) => ({ raw: JSON.stringify(o) })),
+    notAnObject,
+  );
 
 const QUERY_INVALID = {
-  page: fc.oneof(fc.constant('0'), fc.string().filter((s) => !/^\d+$/.test(s))),
-  limit: fc.oneof(fc.integer({ min: 101, max: 10 ** 9 }).map(String), fc.constant('-1'), fc.string().filter((s) => !/^\d+$/.test(s))),
+  page: fc.oneof(
+    fc.constant('0'),
+    fc.string().filter((s) => !/^\d+$/.test(s)),
+  ),
+  limit: fc.oneof(
+    fc.integer({ min: 101, max: 10 ** 9 }).map(String),
+    fc.constant('-1'),
+    fc.string().filter((s) => !/^\d+$/.test(s)),
+  ),
   is_active: fc.string().filter((s) => !['true', 'false', '1', '0'].includes(s)),
   status: fc.string().filter((s) => !['NEW', 'SCANNED', 'INVITED', 'ACTIVE', 'INACTIVE'].includes(s)),
   created_at_start: fc.string().filter((s) => Number.isNaN(Date.parse(s)) || !s.includes('T')),
@@ -107,15 +158,32 @@ describe('fuzzing every domains endpoint with malformed input', () => {
     sys = await sharedSystem();
     partner = await sys.partner();
     const host = `fuzz-${Date.now()}.example.com`;
-    domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Fuzz Co', account_email: 'f@example.com', subdomains: [`a.${host}`] })).body.result.id;
+    domainId = (
+      await sys.arrange(partner, 'POST', '/portal/domains', {
+        domain: host,
+        company_name: 'Fuzz Co',
+        account_email: 'f@example.com',
+        subdomains: [`a.${host}`],
+      })
+    ).body.result.id;
     snapshot = () => storedState(sys, partner, domainId);
   });
   afterAll(() => sys?.close());
 
-  const expectEnvelope = (res: { status: number; body: { error?: { code: string; ns: string; status: number; message: string } } }) => {
+  const expectEnvelope = (res: {
+    status: number;
+    body: { error?: { code: string; ns: string; status: number; message: string } };
+  }) => {
     expect(res.status).toBeLessThan(500);
     expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body?.error).toEqual(expect.objectContaining({ code: expect.any(String), ns: expect.any(String), message: expect.any(String), status: res.status }));
+    expect(res.body?.error).toEqual(
+      expect.objectContaining({
+        code: expect.any(String),
+        ns: expect.any(String),
+        message: expect.any(String),
+        status: res.status,
+      }),
+    );
   };
 
   it('when bodies are malformed or mistyped on every write endpoint, then always a 4xx envelope and stored data unchanged', async () => {
@@ -143,7 +211,11 @@ describe('fuzzing every domains endpoint with malformed input', () => {
     const param = fc.oneof(...Object.entries(QUERY_INVALID).map(([k, v]) => v.map((value) => [k, value] as const)));
     await fc.assert(
       fc.asyncProperty(fc.array(param, { minLength: 1, maxLength: 3 }), async (pairs) => {
-        const res = await sys.call(partner, 'GET', `/portal/domains?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString()}`);
+        const res = await sys.call(
+          partner,
+          'GET',
+          `/portal/domains?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString()}`,
+        );
         expect(res.status).toBe(400);
         expectEnvelope(res);
       }),
@@ -162,11 +234,20 @@ describe('fuzzing every domains endpoint with malformed input', () => {
       ['DELETE', (id) => `/portal/domains/${domainId}/subdomains/${id}x`],
     ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...templates), fc.string({ minLength: 1, maxLength: 60, unit: 'binary-ascii' }), fc.string({ maxLength: 40, unit: 'binary-ascii' }), async ([method, path], id, query) => {
-        const res = await sys.call(partner, method, `${path(encodeURIComponent(id))}?${encodeURIComponent(query)}=${encodeURIComponent(id)}`);
-        if (res.status >= 400) expectEnvelope(res);
-        else expect(res.status).toBe(200);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...templates),
+        fc.string({ minLength: 1, maxLength: 60, unit: 'binary-ascii' }),
+        fc.string({ maxLength: 40, unit: 'binary-ascii' }),
+        async ([method, path], id, query) => {
+          const res = await sys.call(
+            partner,
+            method,
+            `${path(encodeURIComponent(id))}?${encodeURIComponent(query)}=${encodeURIComponent(id)}`,
+          );
+          if (res.status >= 400) expectEnvelope(res);
+          else expect(res.status).toBe(200);
+        },
+      ),
       { numRuns: 200 },
     );
     expect(await snapshot()).toBe(before);
@@ -185,36 +266,67 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     sys = await sharedSystem();
     partner = await sys.partner();
     host = `text-${Date.now()}.example.com`;
-    const created = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Text Co', account_email: 't@example.com', subdomains: [`a.${host}`] })).body.result;
+    const created = (
+      await sys.arrange(partner, 'POST', '/portal/domains', {
+        domain: host,
+        company_name: 'Text Co',
+        account_email: 't@example.com',
+        subdomains: [`a.${host}`],
+      })
+    ).body.result;
     [domainId, propertyId] = [created.id, created.instance_property_id];
     snapshot = () => storedState(sys, partner, domainId);
   });
   afterAll(() => sys?.close());
 
-  const pathOf = (route: RouteSpec) => route.path.replace('{domainId}', domainId).replace('{subdomain}', `a.${host}`).replace('{propertyId}', propertyId);
+  const pathOf = (route: RouteSpec) =>
+    route.path.replace('{domainId}', domainId).replace('{subdomain}', `a.${host}`).replace('{propertyId}', propertyId);
   /** A public (widget) route answers only to a page on the property's hostname. */
-  const headersOf = (route: RouteSpec): Record<string, string> => (route.access === 'public' ? { origin: `https://${host}` } : {});
+  const headersOf = (route: RouteSpec): Record<string, string> =>
+    route.access === 'public' ? { origin: `https://${host}` } : {};
   /** A body that is valid but for the field under test, so only the text check can refuse it. */
   const baseBody = (route: RouteSpec): Record<string, unknown> =>
-    route.operationId === 'createDomain' ? { domain: `new-${Date.now()}.example.com`, company_name: 'New Co', account_email: 'n@example.com' } : {};
+    route.operationId === 'createDomain'
+      ? { domain: `new-${Date.now()}.example.com`, company_name: 'New Co', account_email: 'n@example.com' }
+      : {};
 
   const bodyCases = ROUTES.flatMap((route) =>
     textFields(route.body).flatMap(([field, kind]) =>
-      Object.entries(UNSTORABLE).map(([what, value]) => [`${route.operationId} body.${field} (${what})`, route, field, kind === 'array' ? [value] : value] as const),
+      Object.entries(UNSTORABLE).map(
+        ([what, value]) =>
+          [`${route.operationId} body.${field} (${what})`, route, field, kind === 'array' ? [value] : value] as const,
+      ),
     ),
   );
-  const queryCases = ROUTES.flatMap((route) => textFields(route.query).map(([field]) => [`${route.operationId} query.${field}`, route, field] as const));
+  const queryCases = ROUTES.flatMap((route) =>
+    textFields(route.query).map(([field]) => [`${route.operationId} query.${field}`, route, field] as const),
+  );
 
   it('when create bodies carry arbitrary text in every text field (any code unit, NUL and lone surrogates included), then never a 5xx', async () => {
     const before = await snapshot();
     const anyText = fc.string({ unit: 'binary', maxLength: 30 });
-    const fields = textFields(ROUTES.find((r) => r.operationId === 'createDomain')!.body).filter(([name]) => name !== 'domain');
+    const fields = textFields(ROUTES.find((r) => r.operationId === 'createDomain')!.body).filter(
+      ([name]) => name !== 'domain',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.record(Object.fromEntries(fields.map(([name, kind]) => [name, kind === 'array' ? fc.array(anyText, { maxLength: 2 }) : anyText])), { requiredKeys: [] }), async (extra) => {
-        const res = await sys.call(partner, 'POST', '/portal/domains', { domain: `any-${Date.now()}-${Math.random().toString(36).slice(2)}.example.com`, company_name: 'Any Co', account_email: 'a@example.com', ...extra });
-        expect(res.status).not.toBeGreaterThanOrEqual(500);
-        if (res.status >= 400) expect(res.body.error.status).toBe(res.status);
-      }),
+      fc.asyncProperty(
+        fc.record(
+          Object.fromEntries(
+            fields.map(([name, kind]) => [name, kind === 'array' ? fc.array(anyText, { maxLength: 2 }) : anyText]),
+          ),
+          { requiredKeys: [] },
+        ),
+        async (extra) => {
+          const res = await sys.call(partner, 'POST', '/portal/domains', {
+            domain: `any-${Date.now()}-${Math.random().toString(36).slice(2)}.example.com`,
+            company_name: 'Any Co',
+            account_email: 'a@example.com',
+            ...extra,
+          });
+          expect(res.status).not.toBeGreaterThanOrEqual(500);
+          if (res.status >= 400) expect(res.body.error.status).toBe(res.status);
+        },
+      ),
       { numRuns: 150 },
     );
     // Creates never touch another domain; the list grew, the first domain did not change.
@@ -230,9 +342,19 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     const before = await snapshot();
     const failures: string[] = [];
     for (const [name, route, field, value] of bodyCases) {
-      const res = await sys.call(partner, route.method.toUpperCase(), pathOf(route), { ...baseBody(route), [field]: value }, headersOf(route));
+      const res = await sys.call(
+        partner,
+        route.method.toUpperCase(),
+        pathOf(route),
+        { ...baseBody(route), [field]: value },
+        headersOf(route),
+      );
       const paths: string[] = res.body?.error?.data?.issues?.map((i: { path: string }) => i.path) ?? [];
-      if (res.status !== 400 || res.body.error.code !== 'VALIDATION.INVALID' || !paths.some((p) => p === `body.${field}` || p.startsWith(`body.${field}.`))) {
+      if (
+        res.status !== 400 ||
+        res.body.error.code !== 'VALIDATION.INVALID' ||
+        !paths.some((p) => p === `body.${field}` || p.startsWith(`body.${field}.`))
+      ) {
         failures.push(`${name}: ${res.status} ${res.text.slice(0, 200)}`);
       }
     }
@@ -245,7 +367,8 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     for (const [name, route, field] of queryCases) {
       const res = await sys.call(partner, route.method.toUpperCase(), `${pathOf(route)}?${field}=a%00b`);
       const paths: string[] = res.body?.error?.data?.issues?.map((i: { path: string }) => i.path) ?? [];
-      if (res.status !== 400 || !paths.includes(`query.${field}`)) failures.push(`${name}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status !== 400 || !paths.includes(`query.${field}`))
+        failures.push(`${name}: ${res.status} ${res.text.slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -257,9 +380,15 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     for (const route of withParams) {
       const path = route.path.replace('{domainId}', '%00').replace('{subdomain}', 'a%00');
       const res = await sys.call(partner, route.method.toUpperCase(), path);
-      expect([route.operationId, res.status < 500 && res.status >= 400, res.body?.error?.status]).toEqual([route.operationId, true, res.status]);
+      expect([route.operationId, res.status < 500 && res.status >= 400, res.body?.error?.status]).toEqual([
+        route.operationId,
+        true,
+        res.status,
+      ]);
     }
-    const key = await sys.call(partner, 'PUT', `/portal/domains/${domainId}`, '{"\\ud800":1,"a\\u0000":2}', { 'content-type': 'application/json' });
+    const key = await sys.call(partner, 'PUT', `/portal/domains/${domainId}`, '{"\\ud800":1,"a\\u0000":2}', {
+      'content-type': 'application/json',
+    });
     expect(key.status).toBe(400);
     expect(await snapshot()).toBe(before);
   });
@@ -271,21 +400,35 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     ['zstd-not-really', 415],
     ['compress', 415],
   ])('when a body claims Content-Encoding %s but is plain JSON, then %i in the envelope', async (encoding, status) => {
-    const res = await sys.call(partner, 'PUT', `/portal/domains/${domainId}`, '{"city":"Oslo"}', { 'content-type': 'application/json', 'content-encoding': encoding });
+    const res = await sys.call(partner, 'PUT', `/portal/domains/${domainId}`, '{"city":"Oslo"}', {
+      'content-type': 'application/json',
+      'content-encoding': encoding,
+    });
     expect(res.status).toBe(status);
-    expect(res.body.error).toEqual(expect.objectContaining({ status, ns: expect.any(String), code: expect.any(String) }));
+    expect(res.body.error).toEqual(
+      expect.objectContaining({ status, ns: expect.any(String), code: expect.any(String) }),
+    );
   });
 
   it('when a body is really gzip or deflate encoded, then it is decoded and applied', async () => {
-    for (const [encoding, encode] of [['gzip', gzipSync], ['deflate', deflateSync]] as const) {
+    for (const [encoding, encode] of [
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+    ] as const) {
       const city = `City ${encoding}`;
       const res = await fetch(`${sys.gateway}/portal/domains/${domainId}`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json', 'content-encoding': encoding },
+        headers: {
+          authorization: `Bearer ${partner.key}`,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
         body: encode(Buffer.from(JSON.stringify({ city }))),
       });
       expect(res.status).toBe(200);
-      expect((await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body.result.property.company.address.city).toBe(city);
+      expect(
+        (await sys.call(partner, 'GET', `/portal/domains/${domainId}`)).body.result.property.company.address.city,
+      ).toBe(city);
     }
   });
 });
@@ -297,14 +440,28 @@ describe('fuzzing the merchant and product-change routes with malformed input', 
   let merchantId: string;
   let snapshot: () => Promise<string>;
 
-  const MERCHANT_FIELDS = { merchant_id: 'string', company_name: 'string', description: 'string', default_product: 'string', default_price_list: 'string' } as const;
+  const MERCHANT_FIELDS = {
+    merchant_id: 'string',
+    company_name: 'string',
+    description: 'string',
+    default_product: 'string',
+    default_price_list: 'string',
+  } as const;
   const PRODUCT_FIELDS = { product: 'string', price_list: 'string' } as const;
 
   beforeAll(async () => {
     sys = await sharedSystem();
     partner = await sys.partner();
     const host = `fuzz-m-${Date.now()}.example.com`;
-    domainId = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: 'Fuzz M', account_email: 'f@example.com', merchant_id: 'fuzz-m', product: 'PRO' })).body.result.id;
+    domainId = (
+      await sys.arrange(partner, 'POST', '/portal/domains', {
+        domain: host,
+        company_name: 'Fuzz M',
+        account_email: 'f@example.com',
+        merchant_id: 'fuzz-m',
+        product: 'PRO',
+      })
+    ).body.result.id;
     merchantId = (await sys.arrange(partner, 'GET', '/portal/merchants?merchant_id=fuzz-m')).body.result[0].id;
     // Also what billing-svc and merchants-svc hold, not only what domains-svc shows.
     snapshot = async () =>
@@ -318,11 +475,16 @@ describe('fuzzing the merchant and product-change routes with malformed input', 
 
   it('when bodies are malformed or mistyped, then always a 4xx envelope and stored data unchanged', async () => {
     const before = await snapshot();
-    const bulkEntry = fc.oneof(invalidObject(PRODUCT_FIELDS), fc.jsonValue({ maxDepth: 2 }).filter((v) => typeof v !== 'object' || v === null));
+    const bulkEntry = fc.oneof(
+      invalidObject(PRODUCT_FIELDS),
+      fc.jsonValue({ maxDepth: 2 }).filter((v) => typeof v !== 'object' || v === null),
+    );
     const bulk = fc.oneof(
       body({ domains: 'array' }),
       fc.array(bulkEntry, { minLength: 1, maxLength: 5 }).map((domains) => ({ raw: JSON.stringify({ domains }) })),
-      fc.constant({ raw: JSON.stringify({ domains: Array.from({ length: 101 }, () => ({ id: domainId, product: 'FREE' })) }) }),
+      fc.constant({
+        raw: JSON.stringify({ domains: Array.from({ length: 101 }, () => ({ id: domainId, product: 'FREE' })) }),
+      }),
     );
     const endpoints: [string, string, fc.Arbitrary<{ raw: string }>][] = [
       ['POST', '/portal/merchants', body(MERCHANT_FIELDS)],
@@ -336,7 +498,9 @@ describe('fuzzing the merchant and product-change routes with malformed input', 
           const res = await sys.call(partner, method, path, raw, { 'content-type': 'application/json' });
           expect(res.status).toBeGreaterThanOrEqual(400);
           expect(res.status).toBeLessThan(500);
-          expect(res.body?.error).toEqual(expect.objectContaining({ code: expect.any(String), ns: expect.any(String), status: res.status }));
+          expect(res.body?.error).toEqual(
+            expect.objectContaining({ code: expect.any(String), ns: expect.any(String), status: res.status }),
+          );
         }),
         { numRuns: 50 },
       );
@@ -354,11 +518,16 @@ describe('fuzzing the merchant and product-change routes with malformed input', 
       ['GET', (id) => `/portal/merchants?meta.${id}=${id}`],
     ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...templates), fc.string({ minLength: 1, maxLength: 60, unit: 'binary-ascii' }), async ([method, path], id) => {
-        const res = await sys.call(partner, method, path(encodeURIComponent(id)));
-        expect(res.status).toBeLessThan(500);
-        if (res.status >= 400) expect(res.body?.error).toEqual(expect.objectContaining({ status: res.status, code: expect.any(String) }));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...templates),
+        fc.string({ minLength: 1, maxLength: 60, unit: 'binary-ascii' }),
+        async ([method, path], id) => {
+          const res = await sys.call(partner, method, path(encodeURIComponent(id)));
+          expect(res.status).toBeLessThan(500);
+          if (res.status >= 400)
+            expect(res.body?.error).toEqual(expect.objectContaining({ status: res.status, code: expect.any(String) }));
+        },
+      ),
       { numRuns: 150 },
     );
     expect(await snapshot()).toBe(before);

@@ -23,18 +23,50 @@ describe('gateway edge through real processes', () => {
   });
 
   it('when a key has expired or is used from another IP, then 401 AUTH.API_KEY', async () => {
-    const expired = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--expires-at', '2020-01-01T00:00:00Z');
+    const expired = await sys.admin<{ key: string }>(
+      'key',
+      'create',
+      '--partner',
+      partner.id,
+      '--expires-at',
+      '2020-01-01T00:00:00Z',
+    );
     expect((await sys.call(expired.key, 'GET', '/portal/domains')).body).toEqual(envelope('AUTH.API_KEY', 401));
-    const pinned = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--allowed-ip', '203.0.113.9');
+    const pinned = await sys.admin<{ key: string }>(
+      'key',
+      'create',
+      '--partner',
+      partner.id,
+      '--allowed-ip',
+      '203.0.113.9',
+    );
     expect((await sys.call(pinned.key, 'GET', '/portal/domains')).status).toBe(401);
-    const local = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--allowed-ip', '127.0.0.1');
+    const local = await sys.admin<{ key: string }>(
+      'key',
+      'create',
+      '--partner',
+      partner.id,
+      '--allowed-ip',
+      '127.0.0.1',
+    );
     expect((await sys.call(local.key, 'GET', '/portal/domains')).status).toBe(200);
   });
 
   it('when a key lacks the permission, then 403 AUTH.FORBIDDEN names it', async () => {
-    const readOnly = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--permissions', 'domains:read');
+    const readOnly = await sys.admin<{ key: string }>(
+      'key',
+      'create',
+      '--partner',
+      partner.id,
+      '--permissions',
+      'domains:read',
+    );
     expect((await sys.call(readOnly.key, 'GET', '/portal/domains')).status).toBe(200);
-    const res = await sys.call(readOnly.key, 'POST', '/portal/domains', { domain: 'x.example.com', company_name: 'X', account_email: 'a@x.example.com' });
+    const res = await sys.call(readOnly.key, 'POST', '/portal/domains', {
+      domain: 'x.example.com',
+      company_name: 'X',
+      account_email: 'a@x.example.com',
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual(envelope('AUTH.FORBIDDEN', 403));
     expect(res.body.error.data.required).toBe('domains:write');
@@ -46,21 +78,39 @@ describe('gateway edge through real processes', () => {
     expect(wrongMethod.body).toEqual(envelope('ROUTE.METHOD_NOT_ALLOWED', 405));
     const text = await sys.call(partner, 'POST', '/portal/domains', 'domain=x', { 'content-type': 'text/plain' });
     expect(text.body).toEqual(envelope('REQUEST.UNSUPPORTED_MEDIA_TYPE', 415));
-    const big = await sys.call(partner, 'POST', '/portal/domains', JSON.stringify({ domain: 'a.example.com', pad: 'x'.repeat(1_100_000) }), { 'content-type': 'application/json' });
+    const big = await sys.call(
+      partner,
+      'POST',
+      '/portal/domains',
+      JSON.stringify({ domain: 'a.example.com', pad: 'x'.repeat(1_100_000) }),
+      { 'content-type': 'application/json' },
+    );
     expect(big.body).toEqual(envelope('REQUEST.TOO_LARGE', 413));
-    const malformed = await sys.call(partner, 'POST', '/portal/domains', '{"domain":', { 'content-type': 'application/json' });
+    const malformed = await sys.call(partner, 'POST', '/portal/domains', '{"domain":', {
+      'content-type': 'application/json',
+    });
     expect(malformed.body).toEqual(envelope('VALIDATION.MALFORMED_JSON', 400));
   });
 
   it('when a service is called directly without the internal token, then it refuses with 401', async () => {
-    const res = await fetch(`${sys.urls['domains-svc']}/portal/domains`, { headers: { authorization: `Bearer ${partner.key}` } });
+    const res = await fetch(`${sys.urls['domains-svc']}/portal/domains`, {
+      headers: { authorization: `Bearer ${partner.key}` },
+    });
     expect(res.status).toBe(401);
   });
 
   it('when /openapi.json and /docs are requested, then the generated OpenAPI 3.1 document and a reference page answer', async () => {
-    const doc = (await (await fetch(`${sys.gateway}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${sys.gateway}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe('3.1.0');
-    for (const path of ['/portal/domains', '/portal/domains/{domainId}', '/portal/domains/{domainId}/invite', '/portal/domains/{domainId}/subdomains']) {
+    for (const path of [
+      '/portal/domains',
+      '/portal/domains/{domainId}',
+      '/portal/domains/{domainId}/invite',
+      '/portal/domains/{domainId}/subdomains',
+    ]) {
       expect(doc.paths[path]).toBeDefined();
     }
     const page = await fetch(`${sys.gateway}/docs`);

@@ -1,6 +1,14 @@
 import { deflateSync } from 'node:zlib';
 import { waitFor } from '@platform/testing';
-import { envelope, sharedSystem, startSystem, type ApiResponse, type OwnSystem, type Partner, type System } from './support/system';
+import {
+  envelope,
+  sharedSystem,
+  startSystem,
+  type ApiResponse,
+  type OwnSystem,
+  type Partner,
+  type System,
+} from './support/system';
 
 const unique = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 const createBody = (hostname: string, extra: Record<string, unknown> = {}) => ({
@@ -29,8 +37,16 @@ describe('one partner cannot take the API down for another', () => {
     () => sys.call(attacker, 'POST', '/portal/domains', createBody(unique('nul'), { company_name: 'Bad\u0000Co' })),
     () => sys.call(attacker, 'POST', '/portal/domains', createBody(unique('sur'), { company_name: 'Bad\ud800Co' })),
     () => sys.call(attacker, 'POST', '/portal/domains', '{"domain":', { 'content-type': 'application/json' }),
-    () => sys.call(attacker, 'POST', '/portal/domains', JSON.stringify(createBody(unique('enc'))), { 'content-type': 'application/json', 'content-encoding': 'deflate' }),
-    () => sys.call(attacker, 'POST', '/portal/domains', JSON.stringify(createBody(unique('br'))), { 'content-type': 'application/json', 'content-encoding': 'br' }),
+    () =>
+      sys.call(attacker, 'POST', '/portal/domains', JSON.stringify(createBody(unique('enc'))), {
+        'content-type': 'application/json',
+        'content-encoding': 'deflate',
+      }),
+    () =>
+      sys.call(attacker, 'POST', '/portal/domains', JSON.stringify(createBody(unique('br'))), {
+        'content-type': 'application/json',
+        'content-encoding': 'br',
+      }),
   ];
 
   it('when one partner bursts bad requests, then every one gets a 4xx envelope and another partner meanwhile always succeeds', async () => {
@@ -81,7 +97,9 @@ describe('concurrent writes', () => {
   it('when 20 creates with one company name run at once, then they all succeed and share one company', async () => {
     const company = `Shared Co ${Date.now()}`;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => sys.call(partner, 'POST', '/portal/domains', createBody(unique('same'), { company_name: company }))),
+      Array.from({ length: 20 }, () =>
+        sys.call(partner, 'POST', '/portal/domains', createBody(unique('same'), { company_name: company })),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => a.body.result.instance_company_id)).size).toBe(1);
@@ -91,10 +109,17 @@ describe('concurrent writes', () => {
     const created: string[] = [];
     for (let round = 0; round < 6; round++) {
       const company = `Race Co ${Date.now()}-${round}`;
-      const first = await sys.arrange(partner, 'POST', '/portal/domains', createBody(unique('race'), { company_name: company }));
+      const first = await sys.arrange(
+        partner,
+        'POST',
+        '/portal/domains',
+        createBody(unique('race'), { company_name: company }),
+      );
       const answers = await Promise.all([
         sys.call(partner, 'DELETE', `/portal/domains/${first.body.result.id}`),
-        ...Array.from({ length: 8 }, () => sys.call(partner, 'POST', '/portal/domains', createBody(unique('race'), { company_name: company }))),
+        ...Array.from({ length: 8 }, () =>
+          sys.call(partner, 'POST', '/portal/domains', createBody(unique('race'), { company_name: company })),
+        ),
       ]);
       expect(answers.map((a) => a.status)).toEqual(Array(9).fill(200));
       created.push(...answers.slice(1).map((a) => a.body.result.id));
@@ -117,7 +142,11 @@ describe('concurrent writes', () => {
   it('when a body is sent deflate-encoded for real, then it is accepted', async () => {
     const res = await fetch(`${sys.gateway}/portal/domains`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json', 'content-encoding': 'deflate' },
+      headers: {
+        authorization: `Bearer ${partner.key}`,
+        'content-type': 'application/json',
+        'content-encoding': 'deflate',
+      },
       body: deflateSync(Buffer.from(JSON.stringify(createBody(unique('deflate'))))),
     });
     expect(res.status).toBe(200);
@@ -161,7 +190,7 @@ describe('a create that timed out', () => {
         const res = await sys.call(partner, 'POST', '/portal/domains', createBody(hostname), headers);
         return res.status === 409 && res.body.error.code === 'IDEMPOTENCY.IN_PROGRESS' ? undefined : res;
       },
-      { timeoutMs: 15_000, what: 'the key\'s outcome' },
+      { timeoutMs: 15_000, what: "the key's outcome" },
     );
     expect(replay.status).toBe(200);
     expect(replay.body.result.hostname).toBe(hostname);

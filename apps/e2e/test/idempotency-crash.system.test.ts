@@ -33,7 +33,9 @@ describe('a keyed write survives a crash between its commit and its answer', () 
         IF NEW.message->'payload'->'params'->>'domain' = '${hostname}' THEN PERFORM pg_advisory_xact_lock_shared(${HOLD}); END IF;
         RETURN NULL;
       END $$`);
-    await db.query(`CREATE CONSTRAINT TRIGGER e2e_hold_commit AFTER INSERT ON domains.outbox DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION domains.e2e_hold_commit()`);
+    await db.query(
+      `CREATE CONSTRAINT TRIGGER e2e_hold_commit AFTER INSERT ON domains.outbox DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION domains.e2e_hold_commit()`,
+    );
     await db.query('SELECT pg_advisory_lock($1)', [HOLD]);
   }
   async function dropHold() {
@@ -44,22 +46,33 @@ describe('a keyed write survives a crash between its commit and its answer', () 
 
   it('when domains-svc is SIGKILLed after committing a create with an Idempotency-Key and before answering, then the retry with that key answers the original 200 with the same domain, and one domain exists', async () => {
     const hostname = `keyed-crash-${Date.now()}.example.com`;
-    const body = { domain: hostname, company_name: 'Keyed Crash Co', account_email: `owner@${hostname}`, country: 'DE', has_docs: false };
+    const body = {
+      domain: hostname,
+      company_name: 'Keyed Crash Co',
+      account_email: `owner@${hostname}`,
+      country: 'DE',
+      has_docs: false,
+    };
     const headers = { 'Idempotency-Key': `create-${hostname}` };
     const domains = sys.platform.processes.get('domains-svc')!;
     await holdCommitOf(hostname);
     try {
       const first = sys.call(partner, 'POST', '/portal/domains', body, headers);
       await waitFor(
-        async () => (await db.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [HOLD])).rows[0],
+        async () =>
+          (await db.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [HOLD]))
+            .rows[0],
         { timeoutMs: 10_000, what: "the create's COMMIT waiting" },
       );
       domains.child.kill('SIGSTOP');
       await db.query('SELECT pg_advisory_unlock($1)', [HOLD]);
-      const committed = await waitFor(async () => (await db.query('SELECT id FROM domains.domains WHERE hostname = $1', [hostname])).rows[0], {
-        timeoutMs: 10_000,
-        what: 'the create committed',
-      });
+      const committed = await waitFor(
+        async () => (await db.query('SELECT id FROM domains.domains WHERE hostname = $1', [hostname])).rows[0],
+        {
+          timeoutMs: 10_000,
+          what: 'the create committed',
+        },
+      );
       await domains.stop('SIGKILL');
       const lost = await first;
       expect(lost.status).toBeGreaterThanOrEqual(500);

@@ -61,7 +61,11 @@ describe('tenant isolation', () => {
   });
 
   it('when another partner registers the same hostname, then it is its own domain, not a conflict', async () => {
-    const res = await sys.call(other, 'POST', '/portal/domains', { domain: hostname, company_name: 'Other Co', account_email: 'x@example.org' });
+    const res = await sys.call(other, 'POST', '/portal/domains', {
+      domain: hostname,
+      company_name: 'Other Co',
+      account_email: 'x@example.org',
+    });
     expect(res.status).toBe(200);
     expect(res.body.result.id).not.toBe(domainId);
   });

@@ -18,7 +18,11 @@ interface Started {
 
 function startNpmStart(env: NodeJS.ProcessEnv): Started {
   // Its own process group, like a terminal's foreground job: Ctrl+C signals the whole group.
-  const child = spawn(process.execPath, [START], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [START], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -28,7 +32,9 @@ function startNpmStart(env: NodeJS.ProcessEnv): Started {
 
 /** The pid of the platform process running dist/apps/<app>/main.js under this npm start. */
 async function childPid(parent: number, app: string): Promise<number | undefined> {
-  const { stdout } = await run('pgrep', ['-P', String(parent), '-f', `dist/apps/${app}/main.js`]).catch(() => ({ stdout: '' }));
+  const { stdout } = await run('pgrep', ['-P', String(parent), '-f', `dist/apps/${app}/main.js`]).catch(() => ({
+    stdout: '',
+  }));
   const pid = Number(stdout.trim().split('\n')[0]);
   return pid > 0 ? pid : undefined;
 }
@@ -36,7 +42,12 @@ async function childPid(parent: number, app: string): Promise<number | undefined
 /** The environment a process runs with, read from /proc. */
 async function environOf(pid: number): Promise<Map<string, string>> {
   const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-  return new Map(environ.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  return new Map(
+    environ
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 }
 
 describe('npm start', () => {
@@ -83,14 +94,20 @@ describe('npm start', () => {
     gatewayAdmin = `http://127.0.0.1:${ports.GATEWAY_ADMIN_PORT}`;
     domainsAdmin = `http://127.0.0.1:${ports.DOMAINS_ADMIN_PORT}`;
     first = startNpmStart(env);
-    await waitFor(() => first.output().includes('Partner platform is running'), { timeoutMs: 60_000, what: 'the banner' });
+    await waitFor(() => first.output().includes('Partner platform is running'), {
+      timeoutMs: 60_000,
+      what: 'the banner',
+    });
     key = /API key\s+(\S+)/.exec(first.output())![1];
     // Each service's ready answer names the queues its consumers declared: deleted after the run.
     const answers = await Promise.all(
       ['DOMAINS', 'BILLING', 'MERCHANTS', 'CONSENT', 'WEBHOOKS'].map((app) =>
         fetch(`http://127.0.0.1:${ports[`${app}_ADMIN_PORT`]}/health/ready`)
           .then((r) => r.json() as Promise<{ queues?: string[] }>)
-          .then((b) => b.queues ?? [], () => []),
+          .then(
+            (b) => b.queues ?? [],
+            () => [],
+          ),
       ),
     );
     named = answers.flat();
@@ -103,12 +120,15 @@ describe('npm start', () => {
     }
     await db?.drop();
     await rm(mailDir, { recursive: true, force: true });
-    await deleteEventTopology((await testInfra()).amqpUrl, exchange, [...new Set([...platformQueues(exchange), ...named])]);
+    await deleteEventTopology((await testInfra()).amqpUrl, exchange, [
+      ...new Set([...platformQueues(exchange), ...named]),
+    ]);
   });
 
   it('when a setting is given to npm start, then the service reading it gets it (rate limit 5 per minute)', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await fetch(`${gateway}/portal/domains`, { headers: { authorization: `Bearer ${key}` } })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await fetch(`${gateway}/portal/domains`, { headers: { authorization: `Bearer ${key}` } })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
@@ -116,14 +136,28 @@ describe('npm start', () => {
     // A key of its own: the first one used up its window in the previous test.
     const partnerId = /Demo partner\s+(\S+)/.exec(first.output())![1];
     const admin = path.resolve(__dirname, '../../../dist/apps/gateway/admin.js');
-    const other = JSON.parse((await run(process.execPath, [admin, 'key', 'create', '--partner', partnerId, '--json'], { env: { ...process.env, DATABASE_URL: db.url } })).stdout).key;
+    const other = JSON.parse(
+      (
+        await run(process.execPath, [admin, 'key', 'create', '--partner', partnerId, '--json'], {
+          env: { ...process.env, DATABASE_URL: db.url },
+        })
+      ).stdout,
+    ).key;
     const res = await fetch(`${gateway}/portal/domains`, {
       method: 'POST',
       headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ domain: 'launcher-mail.example.com', company_name: 'Mail Co', account_email: 'owner@launcher-mail.example.com', action: 'SCAN_INVITE' }),
+      body: JSON.stringify({
+        domain: 'launcher-mail.example.com',
+        company_name: 'Mail Co',
+        account_email: 'owner@launcher-mail.example.com',
+        action: 'SCAN_INVITE',
+      }),
     });
     expect(res.status).toBe(200);
-    const file = await waitFor(async () => (await readdir(mailDir)).find((f) => f.endsWith('.eml')), { timeoutMs: 15_000, what: 'a .eml file' });
+    const file = await waitFor(async () => (await readdir(mailDir)).find((f) => f.endsWith('.eml')), {
+      timeoutMs: 15_000,
+      what: 'a .eml file',
+    });
     const mail = await readFile(path.join(mailDir, file), 'utf8');
     expect(mail).toMatch(/^To: owner@launcher-mail\.example\.com$/m);
     expect(mail).toContain('Subject: Activate the privacy widget on launcher-mail.example.com');
@@ -136,7 +170,14 @@ describe('npm start', () => {
     await waitFor(
       async () => {
         const pid = await childPid(first.child.pid!, 'domains-svc');
-        return pid !== undefined && pid !== before && (await fetch(`${domainsAdmin}/health/ready`).then((r) => r.ok, () => false)) ? pid : undefined;
+        return pid !== undefined &&
+          pid !== before &&
+          (await fetch(`${domainsAdmin}/health/ready`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+          ? pid
+          : undefined;
       },
       { timeoutMs: 15_000, what: 'domains-svc back' },
     );
@@ -149,17 +190,29 @@ describe('npm start', () => {
     const admin = path.resolve(__dirname, '../../../dist/apps/gateway/admin.js');
     const partnerId = /Demo partner\s+(\S+)/.exec(first.output())![1];
     const keys = async () =>
-      JSON.parse((await run(process.execPath, [admin, 'key', 'list', '--partner', partnerId, '--json'], { env: { ...process.env, DATABASE_URL: db.url } })).stdout).result.length;
+      JSON.parse(
+        (
+          await run(process.execPath, [admin, 'key', 'list', '--partner', partnerId, '--json'], {
+            env: { ...process.env, DATABASE_URL: db.url },
+          })
+        ).stdout,
+      ).result.length;
     const keysBefore = await keys();
     const gatewayPid = await childPid(first.child.pid!, 'gateway');
 
     const second = startNpmStart(env);
     expect(await second.exited).toBe(1);
     const out = second.output();
-    expect(out).toContain(`port ${new URL(gateway).port} (gateway, GATEWAY_PORT) is already in use by pid ${gatewayPid}: `);
-    expect(out).toContain(`port ${new URL(gatewayAdmin).port} (gateway admin, GATEWAY_ADMIN_PORT) is already in use by pid ${gatewayPid}: `);
+    expect(out).toContain(
+      `port ${new URL(gateway).port} (gateway, GATEWAY_PORT) is already in use by pid ${gatewayPid}: `,
+    );
+    expect(out).toContain(
+      `port ${new URL(gatewayAdmin).port} (gateway admin, GATEWAY_ADMIN_PORT) is already in use by pid ${gatewayPid}: `,
+    );
     // The mail catcher runs inside the first npm start itself.
-    expect(out).toContain(`port ${env.MAIL_CATCHER_PORT} (mail catcher, MAIL_CATCHER_PORT) is already in use by pid ${first.child.pid}: `);
+    expect(out).toContain(
+      `port ${env.MAIL_CATCHER_PORT} (mail catcher, MAIL_CATCHER_PORT) is already in use by pid ${first.child.pid}: `,
+    );
     expect(out).toMatch(/Is another npm start running\?.*\n.*GATEWAY_PORT=\d+ /);
     expect(out).not.toContain('Partner platform is running');
     expect(await keys()).toBe(keysBefore);
@@ -167,7 +220,7 @@ describe('npm start', () => {
     expect((await fetch(`${gatewayAdmin}/health/ready`)).status).toBe(200);
   });
 
-  it('when a key pair is in npm start\'s environment, then only the gateway gets its private key, and only services the services\' one', async () => {
+  it("when a key pair is in npm start's environment, then only the gateway gets its private key, and only services the services' one", async () => {
     const privateKeys = async (app: string) => {
       const environ = await environOf((await childPid(first.child.pid!, app))!);
       return [...environ.keys()].filter((k) => k.endsWith('_PRIVATE_KEY'));
@@ -177,13 +230,19 @@ describe('npm start', () => {
     expect(await privateKeys('gateway')).toEqual(['INTERNAL_JWT_PRIVATE_KEY']);
     for (const app of ['domains-svc', 'billing-svc', 'merchants-svc', 'consent-svc', 'webhook-svc']) {
       expect(await privateKeys(app)).toEqual(['SERVICE_JWT_PRIVATE_KEY']);
-      expect((await environOf((await childPid(first.child.pid!, app))!)).get('INTERNAL_JWT_PUBLIC_KEY')).toBe(gatewayKeys.publicKey);
+      expect((await environOf((await childPid(first.child.pid!, app))!)).get('INTERNAL_JWT_PUBLIC_KEY')).toBe(
+        gatewayKeys.publicKey,
+      );
     }
   });
 
   it('when SCANNER_* settings are given to npm start, then domains-svc runs with them', async () => {
     const environ = await environOf((await childPid(first.child.pid!, 'domains-svc'))!);
-    expect([environ.get('SCANNER_MODE'), environ.get('SCANNER_CONNECT_TO'), environ.get('SCANNER_ALLOW_LOOPBACK')]).toEqual(['http', env.SCANNER_CONNECT_TO, 'true']);
+    expect([
+      environ.get('SCANNER_MODE'),
+      environ.get('SCANNER_CONNECT_TO'),
+      environ.get('SCANNER_ALLOW_LOOPBACK'),
+    ]).toEqual(['http', env.SCANNER_CONNECT_TO, 'true']);
   });
 
   it('when npm start runs, then consent-svc alone holds the record signing keys, the ones npm start keeps in .record-signing-keys', async () => {
@@ -191,7 +250,10 @@ describe('npm start', () => {
     expect(JSON.parse(kept).keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', d: expect.any(String) });
     for (const app of ['gateway', 'domains-svc', 'billing-svc', 'merchants-svc', 'consent-svc', 'webhook-svc']) {
       const environ = await environOf((await childPid(first.child.pid!, app))!);
-      expect({ app, keys: environ.get('RECORD_SIGNING_KEYS') }).toEqual({ app, keys: app === 'consent-svc' ? kept : undefined });
+      expect({ app, keys: environ.get('RECORD_SIGNING_KEYS') }).toEqual({
+        app,
+        keys: app === 'consent-svc' ? kept : undefined,
+      });
     }
   });
 
@@ -202,7 +264,10 @@ describe('npm start', () => {
     process.kill(-group, 'SIGINT');
     expect(await first.exited).toBe(0);
     expect(first.output().slice(before)).not.toContain('[launcher]');
-    const left = await run('pgrep', ['-g', String(group)]).then(({ stdout }) => stdout.trim(), () => '');
+    const left = await run('pgrep', ['-g', String(group)]).then(
+      ({ stdout }) => stdout.trim(),
+      () => '',
+    );
     expect(left).toBe('');
     await expect(fetch(`${gateway}/health/live`)).rejects.toThrow();
   });
@@ -217,7 +282,13 @@ describe('launchPlatform with supervision', () => {
   beforeAll(async () => {
     const { amqpUrl } = await testInfra();
     db = await createTestDatabase('supervised');
-    platform = await launchPlatform({ databaseUrl: db.url, amqpUrl, supervise: true, log: (line) => lines.push(line), env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange } });
+    platform = await launchPlatform({
+      databaseUrl: db.url,
+      amqpUrl,
+      supervise: true,
+      log: (line) => lines.push(line),
+      env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange },
+    });
   });
 
   afterAll(async () => {
@@ -231,7 +302,10 @@ describe('launchPlatform with supervision', () => {
     const before = platform.processes.get('domains-svc')!;
     const backLines = lines.filter((l) => l === '[launcher] domains-svc is back').length;
     before.child.kill('SIGKILL');
-    await waitFor(() => lines.filter((l) => l === '[launcher] domains-svc is back').length > backLines, { timeoutMs: 15_000, what: 'domains-svc back' });
+    await waitFor(() => lines.filter((l) => l === '[launcher] domains-svc is back').length > backLines, {
+      timeoutMs: 15_000,
+      what: 'domains-svc back',
+    });
     const after = platform.processes.get('domains-svc')!;
     expect(after.child.pid).not.toBe(before.child.pid);
     expect((await fetch(`${platform.adminUrls['domains-svc']}/health/ready`)).status).toBe(200);
@@ -247,7 +321,10 @@ describe('launchPlatform with supervision', () => {
     // Still wired: the admin CLI works and the gateway reaches the restarted service.
     const partner = await platform.admin<{ id: string }>('partner', 'create', '--name', uniqueName('supervised'));
     const key = await platform.admin<{ key: string }>('key', 'create', '--partner', partner.id);
-    expect((await fetch(`${platform.urls.gateway}/portal/domains`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${platform.urls.gateway}/portal/domains`, { headers: { authorization: `Bearer ${key.key}` } }))
+        .status,
+    ).toBe(200);
   });
 
   it('when platform.stop() runs, then every process exits and none is restarted', async () => {

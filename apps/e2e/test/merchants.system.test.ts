@@ -7,7 +7,15 @@ interface MerchantView {
   id: string;
   merchant_id: string;
   registered_at: string | null;
-  domain: { id: string; hostname: string; status: string; is_active: boolean; created_at: string; email: string; source: string } | null;
+  domain: {
+    id: string;
+    hostname: string;
+    status: string;
+    is_active: boolean;
+    created_at: string;
+    email: string;
+    source: string;
+  } | null;
 }
 
 /** Domains and merchants of one system, set up and read through the gateway. */
@@ -16,15 +24,26 @@ const helpersOf = (system: () => System) => {
   return {
     createDomain: async (who: Partner, extra: Record<string, unknown> = {}) => {
       const h = host();
-      return (await system().arrange(who, 'POST', '/portal/domains', { domain: h, company_name: `Merch ${h}`, account_email: `o@${h}`, company_setup: true, ...extra })).body.result as {
+      return (
+        await system().arrange(who, 'POST', '/portal/domains', {
+          domain: h,
+          company_name: `Merch ${h}`,
+          account_email: `o@${h}`,
+          company_setup: true,
+          ...extra,
+        })
+      ).body.result as {
         id: string;
         hostname: string;
         email: string;
       };
     },
     merchantsWith: async (who: Partner, merchantId: string) =>
-      (await system().arrange(who, 'GET', `/portal/merchants?merchant_id=${encodeURIComponent(merchantId)}`)).body.result as MerchantView[],
-    productOf: async (who: Partner, domainId: string) => (await system().arrange(who, 'GET', `/portal/domains/${domainId}`)).body.result.subscription.price.product.id as number,
+      (await system().arrange(who, 'GET', `/portal/merchants?merchant_id=${encodeURIComponent(merchantId)}`)).body
+        .result as MerchantView[],
+    productOf: async (who: Partner, domainId: string) =>
+      (await system().arrange(who, 'GET', `/portal/domains/${domainId}`)).body.result.subscription.price.product
+        .id as number,
   };
 };
 
@@ -43,17 +62,38 @@ describe('merchants through the gateway (merchants-svc, linked by domains-svc), 
   });
 
   it('when a merchant is created, read, updated and deleted, then each answers in the contract shape; a duplicate merchant_id is 409', async () => {
-    const created = await sys.call(partner, 'POST', '/portal/merchants', { merchant_id: 'crud-1', company_name: 'Crud Ltd', description: 'first', meta: { tier: 'gold' } });
+    const created = await sys.call(partner, 'POST', '/portal/merchants', {
+      merchant_id: 'crud-1',
+      company_name: 'Crud Ltd',
+      description: 'first',
+      meta: { tier: 'gold' },
+    });
     expect(created.status).toBe(201);
     const m = created.body.result;
-    expect(m).toMatchObject({ merchant_id: 'crud-1', company_name: 'Crud Ltd', description: 'first', meta: { tier: 'gold' }, partner_id: partner.id, domain: null, registered_at: null });
+    expect(m).toMatchObject({
+      merchant_id: 'crud-1',
+      company_name: 'Crud Ltd',
+      description: 'first',
+      meta: { tier: 'gold' },
+      partner_id: partner.id,
+      domain: null,
+      registered_at: null,
+    });
     expect((await sys.call(partner, 'GET', `/portal/merchants/${m.id}`)).body.result).toEqual(m);
-    expect((await sys.call(partner, 'POST', '/portal/merchants', { merchant_id: 'crud-1' })).body).toEqual(envelope('MERCHANT.ALREADY_EXISTS', 409));
+    expect((await sys.call(partner, 'POST', '/portal/merchants', { merchant_id: 'crud-1' })).body).toEqual(
+      envelope('MERCHANT.ALREADY_EXISTS', 409),
+    );
     const updated = await sys.call(partner, 'PUT', `/portal/merchants/${m.id}`, { description: 'second' });
     expect(updated.body.result).toMatchObject({ id: m.id, merchant_id: 'crud-1', description: 'second' });
-    expect((await sys.call(partner, 'GET', '/portal/merchants?meta.tier=gold')).body.result.map((x: MerchantView) => x.id)).toEqual([m.id]);
-    expect((await sys.call(partner, 'DELETE', `/portal/merchants/${m.id}`)).body).toEqual({ result: { deleted: true } });
-    expect((await sys.call(partner, 'GET', `/portal/merchants/${m.id}`)).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+    expect(
+      (await sys.call(partner, 'GET', '/portal/merchants?meta.tier=gold')).body.result.map((x: MerchantView) => x.id),
+    ).toEqual([m.id]);
+    expect((await sys.call(partner, 'DELETE', `/portal/merchants/${m.id}`)).body).toEqual({
+      result: { deleted: true },
+    });
+    expect((await sys.call(partner, 'GET', `/portal/merchants/${m.id}`)).body).toEqual(
+      envelope('RESOURCE.NOT_FOUND', 404),
+    );
   });
 
   it("when another partner uses a merchant's id, then every merchant route answers 404 and the list does not show it", async () => {
@@ -70,19 +110,36 @@ describe('merchants through the gateway (merchants-svc, linked by domains-svc), 
   it('when a domain is created with a new merchant_id, then the very next reads show the merchant registered with its domain, and the domain list filters by it', async () => {
     const d = await createDomain(partner, { merchant_id: 'ryw-1' });
     const [m] = await merchantsWith(partner, 'ryw-1');
-    expect(m).toMatchObject({ merchant_id: 'ryw-1', registered_at: expect.any(String), domain: { id: d.id, hostname: d.hostname, status: 'NEW', is_active: true, email: d.email, source: 'API' } });
+    expect(m).toMatchObject({
+      merchant_id: 'ryw-1',
+      registered_at: expect.any(String),
+      domain: { id: d.id, hostname: d.hostname, status: 'NEW', is_active: true, email: d.email, source: 'API' },
+    });
     expect((await sys.arrange(partner, 'GET', `/portal/merchants/${m.id}`)).body.result.domain.id).toBe(d.id);
-    expect((await sys.arrange(partner, 'GET', '/portal/merchants?is_registered=true&limit=100')).body.result.map((x: MerchantView) => x.id)).toContain(m.id);
-    expect((await sys.arrange(partner, 'GET', '/portal/domains?merchant_id=ryw-1')).body.result.map((x: { id: string }) => x.id)).toEqual([d.id]);
+    expect(
+      (await sys.arrange(partner, 'GET', '/portal/merchants?is_registered=true&limit=100')).body.result.map(
+        (x: MerchantView) => x.id,
+      ),
+    ).toContain(m.id);
+    expect(
+      (await sys.arrange(partner, 'GET', '/portal/domains?merchant_id=ryw-1')).body.result.map(
+        (x: { id: string }) => x.id,
+      ),
+    ).toEqual([d.id]);
     expect((await sys.arrange(partner, 'GET', `/portal/domains/${d.id}`)).body.result.merchants).toEqual(['ryw-1']);
   });
 
   it("when a linked domain is invited and then deleted, then its merchant's domain object shows each change on the next read", async () => {
-    const existing = (await sys.arrange(partner, 'POST', '/portal/merchants', { merchant_id: 'ryw-2', company_name: 'Known' })).body.result;
+    const existing = (
+      await sys.arrange(partner, 'POST', '/portal/merchants', { merchant_id: 'ryw-2', company_name: 'Known' })
+    ).body.result;
     const d = await createDomain(partner, { merchant_id: 'ryw-2' });
     expect((await merchantsWith(partner, 'ryw-2')).map((x) => x.id)).toEqual([existing.id]);
     await sys.arrange(partner, 'POST', `/portal/domains/${d.id}/invite`, { send_intro: false });
-    expect((await sys.arrange(partner, 'GET', `/portal/merchants/${existing.id}`)).body.result.domain).toMatchObject({ id: d.id, status: 'INVITED' });
+    expect((await sys.arrange(partner, 'GET', `/portal/merchants/${existing.id}`)).body.result.domain).toMatchObject({
+      id: d.id,
+      status: 'INVITED',
+    });
     await sys.arrange(partner, 'DELETE', `/portal/domains/${d.id}`);
     expect((await sys.arrange(partner, 'GET', `/portal/merchants/${existing.id}`)).body.result.domain).toBeNull();
   });
@@ -90,10 +147,25 @@ describe('merchants through the gateway (merchants-svc, linked by domains-svc), 
   it("when a domain names no product, then the merchant's default applies, else the partner's (set with partner update), else billing's entry product", async () => {
     const fresh = await sys.partner();
     expect(await productOf(fresh, (await createDomain(fresh)).id)).toBe(1);
-    await sys.admin('partner', 'update', '--partner', fresh.id, '--default-product', 'PRO', '--default-price-list', 'EU');
+    await sys.admin(
+      'partner',
+      'update',
+      '--partner',
+      fresh.id,
+      '--default-product',
+      'PRO',
+      '--default-price-list',
+      'EU',
+    );
     const byPartner = await createDomain(fresh);
-    expect((await sys.arrange(fresh, 'GET', `/portal/domains/${byPartner.id}`)).body.result.subscription.price).toMatchObject({ product: { id: 2 }, price_list: { code: 'EU' } });
-    await sys.arrange(fresh, 'POST', '/portal/merchants', { merchant_id: 'big-1', default_product: 'ENTERPRISE', default_price_list: 'STANDARD' });
+    expect(
+      (await sys.arrange(fresh, 'GET', `/portal/domains/${byPartner.id}`)).body.result.subscription.price,
+    ).toMatchObject({ product: { id: 2 }, price_list: { code: 'EU' } });
+    await sys.arrange(fresh, 'POST', '/portal/merchants', {
+      merchant_id: 'big-1',
+      default_product: 'ENTERPRISE',
+      default_price_list: 'STANDARD',
+    });
     expect(await productOf(fresh, (await createDomain(fresh, { merchant_id: 'big-1' })).id)).toBe(3);
     expect(await productOf(fresh, (await createDomain(fresh, { merchant_id: 'big-1', product: 'FREE' })).id)).toBe(1);
   });
@@ -122,7 +194,8 @@ describe('merchants and subscriptions while billing-svc and merchants-svc are do
     let restarted = false;
     try {
       const created: { id: string }[] = [];
-      for (let i = 0; i < 3; i++) created.push(await createDomain(partner, { merchant_id: `down-${i}`, product: 'ENTERPRISE' }));
+      for (let i = 0; i < 3; i++)
+        created.push(await createDomain(partner, { merchant_id: `down-${i}`, product: 'ENTERPRISE' }));
       created.push(await createDomain(partner, { merchant_id: 'down-0', product: 'PRO' }));
       expect(await productOf(partner, created[3].id)).toBe(2);
       for (const name of stopped) await sys.platform.start(name);
@@ -130,14 +203,24 @@ describe('merchants and subscriptions while billing-svc and merchants-svc are do
       const ids = created.map((d) => d.id);
       const linked = await waitFor(
         async () => {
-          const { rows } = await db.query(`SELECT requested_as AS merchant_id, domain_id FROM merchants.domain_links WHERE domain_id = ANY($1) ORDER BY merchant_id`, [ids]);
+          const { rows } = await db.query(
+            `SELECT requested_as AS merchant_id, domain_id FROM merchants.domain_links WHERE domain_id = ANY($1) ORDER BY merchant_id`,
+            [ids],
+          );
           return rows.length === 4 ? rows : undefined;
         },
         { timeoutMs: 20_000, what: 'the merchant links' },
       );
       expect(linked.map((r) => r.merchant_id)).toEqual(['down-0', 'down-0', 'down-1', 'down-2']);
-      const merchants = await db.query(`SELECT merchant_id, count(*)::int AS n FROM merchants.merchants WHERE partner_id = $1 AND merchant_id LIKE 'down-%' GROUP BY 1 ORDER BY 1`, [partner.id]);
-      expect(merchants.rows).toEqual([{ merchant_id: 'down-0', n: 1 }, { merchant_id: 'down-1', n: 1 }, { merchant_id: 'down-2', n: 1 }]);
+      const merchants = await db.query(
+        `SELECT merchant_id, count(*)::int AS n FROM merchants.merchants WHERE partner_id = $1 AND merchant_id LIKE 'down-%' GROUP BY 1 ORDER BY 1`,
+        [partner.id],
+      );
+      expect(merchants.rows).toEqual([
+        { merchant_id: 'down-0', n: 1 },
+        { merchant_id: 'down-1', n: 1 },
+        { merchant_id: 'down-2', n: 1 },
+      ]);
       // merchant.changed (over the bus) tells domains-svc which merchant each of its links is to.
       const resolved = await waitFor(
         async () => {
@@ -153,13 +236,19 @@ describe('merchants and subscriptions while billing-svc and merchants-svc are do
       expect(resolved.map((r) => r.same)).toEqual([true, true, true, true]);
       const subscriptions = await waitFor(
         async () => {
-          const { rows } = await db.query(`SELECT domain_id, product_id FROM billing.subscriptions WHERE domain_id = ANY($1)`, [ids]);
+          const { rows } = await db.query(
+            `SELECT domain_id, product_id FROM billing.subscriptions WHERE domain_id = ANY($1)`,
+            [ids],
+          );
           return rows.length === 4 ? rows : undefined;
         },
         { timeoutMs: 20_000, what: 'the subscriptions' },
       );
       expect(subscriptions.map((r) => r.product_id).sort()).toEqual([2, 3, 3, 3]);
-      const opened = await db.query(`SELECT message->>'aggregate_id' AS id, count(*)::int AS n FROM billing.outbox WHERE message->'payload'->'params'->'subscription'->>'domain_id' = ANY($1) GROUP BY 1`, [ids]);
+      const opened = await db.query(
+        `SELECT message->>'aggregate_id' AS id, count(*)::int AS n FROM billing.outbox WHERE message->'payload'->'params'->'subscription'->>'domain_id' = ANY($1) GROUP BY 1`,
+        [ids],
+      );
       expect(opened.rows.map((r) => r.n)).toEqual([1, 1, 1, 1]);
     } finally {
       if (!restarted) for (const name of stopped) await sys.platform.start(name).catch(() => undefined);

@@ -33,7 +33,10 @@ describe('outbox survives a crash between commit and publish', () => {
       expect(res.status).toBe(200);
       const domainId = res.body.result.id;
 
-      const pending = await db.query(`SELECT id, published_at FROM domains.outbox WHERE routing_key = 'domain.created' AND message->'payload'->'params'->>'domain_id' = $1`, [domainId]);
+      const pending = await db.query(
+        `SELECT id, published_at FROM domains.outbox WHERE routing_key = 'domain.created' AND message->'payload'->'params'->>'domain_id' = $1`,
+        [domainId],
+      );
       expect(pending.rows).toHaveLength(1);
       expect(pending.rows[0].published_at).toBeNull();
 
@@ -67,10 +70,20 @@ describe('outbox survives a crash between commit and publish', () => {
         }),
         entity: {
           kind: 'domain',
-          data: expect.objectContaining({ id: domainId, hostname: host, status: 'NEW', has_docs: false, instance: expect.objectContaining({ id: expect.any(Number) }) }),
+          data: expect.objectContaining({
+            id: domainId,
+            hostname: host,
+            status: 'NEW',
+            has_docs: false,
+            instance: expect.objectContaining({ id: expect.any(Number) }),
+          }),
         },
       });
-      await waitFor(async () => (await db.query('SELECT published_at FROM domains.outbox WHERE id = $1', [message.id])).rows[0]?.published_at, { what: 'outbox row marked published' });
+      await waitFor(
+        async () =>
+          (await db.query('SELECT published_at FROM domains.outbox WHERE id = $1', [message.id])).rows[0]?.published_at,
+        { what: 'outbox row marked published' },
+      );
       expect(probe.messages.filter((m) => m.id === message.id)).toHaveLength(1);
     } finally {
       await probe.close();

@@ -44,8 +44,15 @@ function sendHead(port: number, head: string): Exchange {
     });
   return {
     socket,
-    answer: (withinMs) => until(complete, () => (data.includes('\r\n\r\n') ? parseRawAnswer(data) : undefined), undefined, withinMs),
-    closed: (withinMs) => until(() => ended, () => true, false, withinMs),
+    answer: (withinMs) =>
+      until(complete, () => (data.includes('\r\n\r\n') ? parseRawAnswer(data) : undefined), undefined, withinMs),
+    closed: (withinMs) =>
+      until(
+        () => ended,
+        () => true,
+        false,
+        withinMs,
+      ),
   };
 }
 
@@ -77,7 +84,9 @@ describe('the gateway refuses a body it will not take without waiting for it', (
   });
 
   it('when the declared length is within the limit, then the request is still read and answered as before', async () => {
-    const res = await sys.call(partner, 'POST', '/portal/domains', '{"domain":', { 'content-type': 'application/json' });
+    const res = await sys.call(partner, 'POST', '/portal/domains', '{"domain":', {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(envelope('VALIDATION.MALFORMED_JSON', 400));
   });
@@ -113,7 +122,9 @@ describe('a body that arrives too slowly is cut off', () => {
   });
 
   it('when a body arrives within the bound, then it is served as before', async () => {
-    const res = await sys.call(partner, 'POST', '/portal/domains', '{"domain":', { 'content-type': 'application/json' });
+    const res = await sys.call(partner, 'POST', '/portal/domains', '{"domain":', {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(envelope('VALIDATION.MALFORMED_JSON', 400));
   });

@@ -20,20 +20,28 @@ function siteAnswer(req: http.IncomingMessage, res: http.ServerResponse, snippet
   const host = (req.headers.host ?? '').replace(/:\d+$/, '');
   const url = req.url ?? '/';
   const html = (body: string, headers: Record<string, string | string[]> = {}) =>
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(`<!doctype html><html lang="en"><head><title>Shop</title></head><body>${body}</body></html>`);
-  if (host === 'www.google-analytics.com') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ga = function () {};');
-  if (host === 'connect.facebook.net') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.fbq = function () {};');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers })
+      .end(`<!doctype html><html lang="en"><head><title>Shop</title></head><body>${body}</body></html>`);
+  if (host === 'www.google-analytics.com')
+    return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ga = function () {};');
+  if (host === 'connect.facebook.net')
+    return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.fbq = function () {};');
   if (host === 'www.youtube.com') return html('<p>video</p>');
   const label = host.split('.')[0];
   if (label.startsWith('loop')) return res.writeHead(302, { location: url === '/' ? '/a' : '/' }).end();
   if (label.startsWith('huge')) return html('x'.repeat(400_000));
   if (label.startsWith('silent')) return; // never answers
-  if (label.startsWith('refused')) return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+  if (label.startsWith('refused'))
+    return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
   if (url === '/with-widget') {
     // The owner's page once the widget is placed (not linked from the site: scans never load it).
     return html(`${snippets.get(host) ?? ''}<main><h1>Shop</h1></main>`);
   }
-  if (url === '/app.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('document.cookie = "_ga=GA1.1.123.456; path=/; max-age=63072000";');
+  if (url === '/app.js')
+    return res
+      .writeHead(200, { 'content-type': 'text/javascript' })
+      .end('document.cookie = "_ga=GA1.1.123.456; path=/; max-age=63072000";');
   if (url === '/' || /^\/p\d$/.test(url)) {
     return html(
       `<h1>Shop ${url}</h1>
@@ -65,7 +73,11 @@ describe('the site scanner (through the gateway)', () => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const port = (site.address() as AddressInfo).port;
     // https: a closed port (connection refused: the scanner falls back to http); http: the site.
-    const connectTo = [`*:443:127.0.0.1:9`, `*.${ROOT}:80:127.0.0.1:${port}`, ...THIRD_PARTIES.map((h) => `${h}:80:127.0.0.1:${port}`)].join(',');
+    const connectTo = [
+      `*:443:127.0.0.1:9`,
+      `*.${ROOT}:80:127.0.0.1:${port}`,
+      ...THIRD_PARTIES.map((h) => `${h}:80:127.0.0.1:${port}`),
+    ].join(',');
     sys = await startSystem({
       SCANNER_ALLOW_LOOPBACK: 'true',
       SCANNER_CONNECT_TO: connectTo,
@@ -89,11 +101,20 @@ describe('the site scanner (through the gateway)', () => {
 
   const create = async (label: string, extra: Record<string, unknown> = {}) => {
     const hostname = `${label}-${randomUUID().slice(0, 6)}.${ROOT}`;
-    const d = (await sys.arrange(partner, 'POST', '/portal/domains', { domain: hostname, company_name: `Shop ${hostname}`, account_email: `owner@${hostname}`, has_scripts: true, ...extra })).body.result;
+    const d = (
+      await sys.arrange(partner, 'POST', '/portal/domains', {
+        domain: hostname,
+        company_name: `Shop ${hostname}`,
+        account_email: `owner@${hostname}`,
+        has_scripts: true,
+        ...extra,
+      })
+    ).body.result;
     snippets.set(hostname, d.privacy_widget);
     return d as { id: string; hostname: string; privacy_widget: string; status: string };
   };
-  const report = async (domainId: string, who: Partner = partner) => sys.call(who, 'GET', `/portal/domains/${domainId}/scan`);
+  const report = async (domainId: string, who: Partner = partner) =>
+    sys.call(who, 'GET', `/portal/domains/${domainId}/scan`);
   const ended = (domainId: string) =>
     waitFor(
       async () => {
@@ -102,7 +123,8 @@ describe('the site scanner (through the gateway)', () => {
       },
       { timeoutMs: 30_000, what: 'the scan to end' },
     );
-  const statusOf = async (domainId: string) => (await sys.arrange(partner, 'GET', `/portal/domains/${domainId}`)).body.result.status;
+  const statusOf = async (domainId: string) =>
+    (await sys.arrange(partner, 'GET', `/portal/domains/${domainId}`)).body.result.status;
 
   describe.each(['http', 'browser'] as const)('in %s mode', (mode) => {
     beforeAll(async () => {
@@ -115,18 +137,29 @@ describe('the site scanner (through the gateway)', () => {
       expect(r).toMatchObject({ status: 'completed', mode, requested_by: 'SCAN', errors: [] });
       expect(r.pages[0]).toBe(`http://${d.hostname}/`);
       expect(r.pages.length).toBeLessThanOrEqual(3);
-      const scripts = Object.fromEntries(r.findings.scripts.map((s: { host: string; category: string; vendor: string | null }) => [s.host, [s.category, s.vendor !== null]]));
+      const scripts = Object.fromEntries(
+        r.findings.scripts.map((s: { host: string; category: string; vendor: string | null }) => [
+          s.host,
+          [s.category, s.vendor !== null],
+        ]),
+      );
       expect(scripts['www.google-analytics.com']).toEqual(['analytics', true]);
       expect(scripts['connect.facebook.net']).toEqual(['marketing', true]);
       expect(r.findings.iframes).toEqual([expect.objectContaining({ host: 'www.youtube.com' })]);
       const cookies = r.findings.cookies.map((c: { name: string; first_party: boolean }) => [c.name, c.first_party]);
       expect(cookies).toContainEqual(['session_id', true]);
       // Only a browser runs the site's script that sets _ga (document.cookie).
-      if (mode === 'browser') expect(r.findings.cookies).toContainEqual(expect.objectContaining({ name: '_ga', category: 'analytics', first_party: true }));
+      if (mode === 'browser')
+        expect(r.findings.cookies).toContainEqual(
+          expect.objectContaining({ name: '_ga', category: 'analytics', first_party: true }),
+        );
       else expect(cookies.map(([name]: [string]) => name)).not.toContain('_ga');
       expect(r.findings.counts.analytics).toBeGreaterThanOrEqual(1);
       expect(await statusOf(d.id)).toBe('SCANNED');
-      const mail = await sys.smtp.waitForMessage((m) => m.to.includes(`owner@${d.hostname}`) && m.subject === `Scan report for ${d.hostname}`, 15_000);
+      const mail = await sys.smtp.waitForMessage(
+        (m) => m.to.includes(`owner@${d.hostname}`) && m.subject === `Scan report for ${d.hostname}`,
+        15_000,
+      );
       expect(mail.decoded).toContain('session_id');
     });
 
@@ -160,7 +193,10 @@ describe('the site scanner (through the gateway)', () => {
     const d = await create('silent-busy');
     expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/scan`)).status).toBe(202);
     await waitFor(async () => (await report(d.id)).body.result.status === 'running', { what: 'running' });
-    expect(await sys.call(partner, 'POST', `/portal/domains/${d.id}/scan`)).toMatchObject({ status: 409, body: envelope('DOMAIN.SCAN_IN_PROGRESS', 409) });
+    expect(await sys.call(partner, 'POST', `/portal/domains/${d.id}/scan`)).toMatchObject({
+      status: 409,
+      body: envelope('DOMAIN.SCAN_IN_PROGRESS', 409),
+    });
     await ended(d.id);
     const again = await sys.call(partner, 'POST', `/portal/domains/${d.id}/scan`);
     expect(again).toMatchObject({ status: 429, body: envelope('RATE.LIMITED', 429) });
@@ -171,7 +207,10 @@ describe('the site scanner (through the gateway)', () => {
     const d = await create('shop-iso', { action: 'SCAN' });
     await ended(d.id);
     expect(await report(d.id, other)).toMatchObject({ status: 404, body: envelope('RESOURCE.NOT_FOUND', 404) });
-    expect(await sys.call(other, 'POST', `/portal/domains/${d.id}/scan`)).toMatchObject({ status: 404, body: envelope('RESOURCE.NOT_FOUND', 404) });
+    expect(await sys.call(other, 'POST', `/portal/domains/${d.id}/scan`)).toMatchObject({
+      status: 404,
+      body: envelope('RESOURCE.NOT_FOUND', 404),
+    });
     expect(await sys.call(partner, 'GET', '/portal/domains/not-a-domain/scan')).toMatchObject({ status: 404 });
     const malformed = await fetch(`${sys.gateway}/portal/domains/${d.id}/scan`, {
       method: 'POST',
@@ -201,9 +240,13 @@ describe('the site scanner (through the gateway)', () => {
         await widgetBooted(page);
         await page.locator('[data-consent-action="settings"]').click();
         await page.locator('[data-cc-cookie-list]').first().waitFor();
-        const listed = await page.locator('[data-cc-cookie]').evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
+        const listed = await page
+          .locator('[data-cc-cookie]')
+          .evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
         expect([...listed].sort()).toEqual(found);
-        const analytics = await page.locator('[data-cc-cookie-list="analytics"] [data-cc-cookie]').evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
+        const analytics = await page
+          .locator('[data-cc-cookie-list="analytics"] [data-cc-cookie]')
+          .evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
         expect(analytics).toContain('_ga');
       } finally {
         await context.close();

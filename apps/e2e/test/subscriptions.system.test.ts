@@ -7,10 +7,19 @@ import { envelope, sharedSystem, startSystem, type OwnSystem, type Partner, type
 const helpersOf = (system: () => System, database: () => Client) => ({
   create: async (who: Partner, extra: Record<string, unknown> = {}) => {
     const host = `subs-${randomUUID().slice(0, 8)}.example.com`;
-    return (await system().arrange(who, 'POST', '/portal/domains', { domain: host, company_name: `Subs ${host}`, account_email: `o@${host}`, company_setup: true, ...extra })).body.result as { id: string };
+    return (
+      await system().arrange(who, 'POST', '/portal/domains', {
+        domain: host,
+        company_name: `Subs ${host}`,
+        account_email: `o@${host}`,
+        company_setup: true,
+        ...extra,
+      })
+    ).body.result as { id: string };
   },
   get: async (who: Partner, id: string) => (await system().arrange(who, 'GET', `/portal/domains/${id}`)).body.result,
-  billingRow: async (subscriptionId: string) => (await database().query(`SELECT * FROM billing.subscriptions WHERE id = $1`, [subscriptionId])).rows[0],
+  billingRow: async (subscriptionId: string) =>
+    (await database().query(`SELECT * FROM billing.subscriptions WHERE id = $1`, [subscriptionId])).rows[0],
 });
 
 describe('subscriptions and product changes through the gateway (domains-svc and billing-svc)', () => {
@@ -18,7 +27,10 @@ describe('subscriptions and product changes through the gateway (domains-svc and
   let partner: Partner;
   let other: Partner;
   let db: Client;
-  const { create, get, billingRow } = helpersOf(() => sys, () => db);
+  const { create, get, billingRow } = helpersOf(
+    () => sys,
+    () => db,
+  );
 
   beforeAll(async () => {
     sys = await sharedSystem();
@@ -35,10 +47,24 @@ describe('subscriptions and product changes through the gateway (domains-svc and
     expect(read.subscription).toMatchObject({
       status: 'ACTIVE',
       end_date: null,
-      price: { id: 205, frequency: 'MONTH', currency: { id: 'EUR', name: 'Euro' }, price_amount: 18, price_list: { id: 3, code: 'EU', type: 'PUBLIC' }, product: { id: 2, name: 'Privacy Pro', type: 'SUBSCRIPTION' } },
+      price: {
+        id: 205,
+        frequency: 'MONTH',
+        currency: { id: 'EUR', name: 'Euro' },
+        price_amount: 18,
+        price_list: { id: 3, code: 'EU', type: 'PUBLIC' },
+        product: { id: 2, name: 'Privacy Pro', type: 'SUBSCRIPTION' },
+      },
     });
     const opened = await waitFor(() => billingRow(read.subscription.id));
-    expect(opened).toMatchObject({ domain_id: d.id, partner_id: partner.id, product_id: 2, price_list_id: 3, price_id: 205, status: 'ACTIVE' });
+    expect(opened).toMatchObject({
+      domain_id: d.id,
+      partner_id: partner.id,
+      product_id: 2,
+      price_list_id: 3,
+      price_id: 205,
+      status: 'ACTIVE',
+    });
   });
 
   it('when an unknown product or price list is named on create, then 400 and nothing is created', async () => {
@@ -47,7 +73,11 @@ describe('subscriptions and product changes through the gateway (domains-svc and
     const product = await sys.call(partner, 'POST', '/portal/domains', { ...body, product: 'GOLD' });
     expect(product.body).toEqual(envelope('VALIDATION.INVALID', 400));
     expect(product.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.product' })]);
-    const priceList = await sys.call(partner, 'POST', '/portal/domains', { ...body, product: 'PRO', price_list: 'NOWHERE' });
+    const priceList = await sys.call(partner, 'POST', '/portal/domains', {
+      ...body,
+      product: 'PRO',
+      price_list: 'NOWHERE',
+    });
     expect(priceList.body).toEqual(envelope('VALIDATION.INVALID', 400));
     expect(priceList.body.error.data.issues).toEqual([expect.objectContaining({ path: 'body.price_list' })]);
     expect((await sys.arrange(partner, 'GET', '/portal/domains?limit=100')).body.result.length).toBe(before);
@@ -55,24 +85,43 @@ describe('subscriptions and product changes through the gateway (domains-svc and
 
   it('when the product is changed, then {changed: true}, then {changed: false}; the next read and the list filters show it at once', async () => {
     const d = await create(partner);
-    const change = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'ENTERPRISE', price_list: 'STANDARD' });
+    const change = await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, {
+      product: 'ENTERPRISE',
+      price_list: 'STANDARD',
+    });
     expect(change.status).toBe(200);
     expect(change.body).toEqual({ result: { changed: true } });
     expect((await get(partner, d.id)).subscription.price).toMatchObject({ id: 301, product: { id: 3 } });
-    const listed = (await sys.arrange(partner, 'GET', '/portal/domains?product_id=3&price_list_id=1&limit=100')).body.result.map((x: { id: string }) => x.id);
+    const listed = (
+      await sys.arrange(partner, 'GET', '/portal/domains?product_id=3&price_list_id=1&limit=100')
+    ).body.result.map((x: { id: string }) => x.id);
     expect(listed).toContain(d.id);
-    expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'ENTERPRISE', price_list: 'STANDARD' })).body).toEqual({ result: { changed: false } });
-    expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'GOLD' })).body).toEqual(envelope('VALIDATION.INVALID', 400));
-    expect((await sys.call(other, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'PRO' })).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+    expect(
+      (
+        await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, {
+          product: 'ENTERPRISE',
+          price_list: 'STANDARD',
+        })
+      ).body,
+    ).toEqual({ result: { changed: false } });
+    expect(
+      (await sys.call(partner, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'GOLD' })).body,
+    ).toEqual(envelope('VALIDATION.INVALID', 400));
+    expect(
+      (await sys.call(other, 'POST', `/portal/domains/${d.id}/subscription/product`, { product: 'PRO' })).body,
+    ).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
     // billing-svc follows the change (it learns of it by event): its row ends up on the new price.
-    const row = await waitFor(async () => {
-      const r = await billingRow((await get(partner, d.id)).subscription.id);
-      return r?.product_id === 3 ? r : undefined;
-    }, { what: "billing's row on the new product" });
+    const row = await waitFor(
+      async () => {
+        const r = await billingRow((await get(partner, d.id)).subscription.id);
+        return r?.product_id === 3 ? r : undefined;
+      },
+      { what: "billing's row on the new product" },
+    );
     expect(row).toMatchObject({ domain_id: d.id, product_id: 3, price_id: 301 });
   });
 
-  it('when 100 domains are changed in bulk with some not found, then each is reported, and another partner\'s domain is not touched', async () => {
+  it("when 100 domains are changed in bulk with some not found, then each is reported, and another partner's domain is not touched", async () => {
     const mine = [];
     for (let i = 0; i < 95; i++) mine.push(await create(partner));
     const theirs = await create(other);
@@ -89,7 +138,9 @@ describe('subscriptions and product changes through the gateway (domains-svc and
     expect(res.status).toBe(200);
     expect(res.body.result.changed).toHaveLength(95);
     expect(res.body.result.changed.every((c: { changed: boolean }) => c.changed)).toBe(true);
-    expect(res.body.result.failed.map((f: { domain_id: string; error: { code: string } }) => [f.domain_id, f.error.code])).toEqual([
+    expect(
+      res.body.result.failed.map((f: { domain_id: string; error: { code: string } }) => [f.domain_id, f.error.code]),
+    ).toEqual([
       [theirs.id, 'RESOURCE.NOT_FOUND'],
       [entries[96].id, 'RESOURCE.NOT_FOUND'],
       ['not-an-id', 'RESOURCE.NOT_FOUND'],
@@ -99,9 +150,13 @@ describe('subscriptions and product changes through the gateway (domains-svc and
     expect((await get(other, theirs.id)).subscription.price.product.id).toBe(1);
     expect((await get(partner, mine[50].id)).subscription.price.product.id).toBe(2);
 
-    const single = await sys.call(partner, 'POST', '/portal/domains/bulk/subscription/product', { domains: { id: mine[2].id, product: 'PRO' } });
+    const single = await sys.call(partner, 'POST', '/portal/domains/bulk/subscription/product', {
+      domains: { id: mine[2].id, product: 'PRO' },
+    });
     expect(single.body).toEqual({ result: { changed: [{ domain_id: mine[2].id, changed: false }], failed: [] } });
-    const tooMany = await sys.call(partner, 'POST', '/portal/domains/bulk/subscription/product', { domains: [...entries, entries[0]] });
+    const tooMany = await sys.call(partner, 'POST', '/portal/domains/bulk/subscription/product', {
+      domains: [...entries, entries[0]],
+    });
     expect(tooMany.body).toEqual(envelope('VALIDATION.INVALID', 400));
   });
 
@@ -122,7 +177,10 @@ describe('subscriptions while billing-svc is down (a platform of its own)', () =
   let sys: OwnSystem;
   let partner: Partner;
   let db: Client;
-  const { create, get } = helpersOf(() => sys, () => db);
+  const { create, get } = helpersOf(
+    () => sys,
+    () => db,
+  );
 
   beforeAll(async () => {
     sys = await startSystem();
@@ -142,15 +200,30 @@ describe('subscriptions while billing-svc is down (a platform of its own)', () =
       const created = [];
       for (let i = 0; i < 5; i++) created.push(await create(partner, { product: 'ENTERPRISE' }));
       for (const d of created) expect((await get(partner, d.id)).subscription.price.product.id).toBe(3);
-      const change = await sys.call(partner, 'POST', `/portal/domains/${created[0].id}/subscription/product`, { product: 'PRO' });
+      const change = await sys.call(partner, 'POST', `/portal/domains/${created[0].id}/subscription/product`, {
+        product: 'PRO',
+      });
       expect(change.body).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
       await sys.platform.start('billing-svc');
       restarted = true;
       const ids = await Promise.all(created.map(async (d) => (await get(partner, d.id)).subscription.id));
-      await waitFor(async () => ((await db.query(`SELECT count(*)::int AS n FROM billing.subscriptions WHERE id = ANY($1)`, [ids])).rows[0].n === 5 ? true : undefined), { timeoutMs: 20_000, what: 'the subscriptions' });
-      const events = await db.query(`SELECT message->>'aggregate_id' AS id, count(*)::int AS n FROM billing.outbox WHERE message->>'aggregate_id' = ANY($1) GROUP BY 1`, [ids]);
+      await waitFor(
+        async () =>
+          (await db.query(`SELECT count(*)::int AS n FROM billing.subscriptions WHERE id = ANY($1)`, [ids])).rows[0]
+            .n === 5
+            ? true
+            : undefined,
+        { timeoutMs: 20_000, what: 'the subscriptions' },
+      );
+      const events = await db.query(
+        `SELECT message->>'aggregate_id' AS id, count(*)::int AS n FROM billing.outbox WHERE message->>'aggregate_id' = ANY($1) GROUP BY 1`,
+        [ids],
+      );
       expect(events.rows.map((r) => r.n)).toEqual([1, 1, 1, 1, 1]);
-      expect((await sys.call(partner, 'POST', `/portal/domains/${created[0].id}/subscription/product`, { product: 'PRO' })).body).toEqual({ result: { changed: true } });
+      expect(
+        (await sys.call(partner, 'POST', `/portal/domains/${created[0].id}/subscription/product`, { product: 'PRO' }))
+          .body,
+      ).toEqual({ result: { changed: true } });
     } finally {
       if (!restarted) await sys.platform.start('billing-svc');
     }

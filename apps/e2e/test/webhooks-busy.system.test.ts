@@ -35,15 +35,23 @@ describe('webhook deliveries to an endpoint at its cap', () => {
     await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}/busy` });
 
     const example = exampleEventPayload('domain.deleted');
-    const payloads = Array.from({ length: EVENTS }, (_, i) => ({ ...example, params: { ...example.params, domain: `busy-${i}.example.com` } }));
+    const payloads = Array.from({ length: EVENTS }, (_, i) => ({
+      ...example,
+      params: { ...example.params, domain: `busy-${i}.example.com` },
+    }));
     await publishEvents((await testInfra()).amqpUrl, sys.exchange, partner.id, payloads);
-    const arrived = await waitFor(() => (receiver.received.length >= EVENTS ? receiver.received : undefined), { timeoutMs: 30_000, what: `${EVENTS} deliveries` });
+    const arrived = await waitFor(() => (receiver.received.length >= EVENTS ? receiver.received : undefined), {
+      timeoutMs: 30_000,
+      what: `${EVENTS} deliveries`,
+    });
 
     expect(mostOpen).toBe(CAP);
     expect(new Set(arrived.map((r) => r.headers['webhook-id'])).size).toBe(EVENTS);
     expect(arrived).toHaveLength(EVENTS);
     // Held deliveries start in the order their events came: none arrives more than CAP places away from it.
-    const order = arrived.map((r) => Number(/busy-(\d+)\./.exec((JSON.parse(r.body) as { params: { domain: string } }).params.domain)![1]));
+    const order = arrived.map((r) =>
+      Number(/busy-(\d+)\./.exec((JSON.parse(r.body) as { params: { domain: string } }).params.domain)![1]),
+    );
     order.forEach((event, place) => expect(Math.abs(event - place)).toBeLessThan(CAP));
   });
 });

@@ -6,9 +6,27 @@ import { subscriptionCopied } from './support/settled-domain';
 import { sharedSystem, type Partner, type System } from './support/system';
 
 const SPEC_PROPERTY_DATA = [
-  'id', 'name', 'description', 'status', 'widget_font', 'widget_position', 'border_radius', 'primary_color', 'text_color', 'has_scripts', 'has_dsar',
-  'has_docs', 'has_accessibility', 'has_accessibility_icon', 'display_dpo', 'display_company', 'has_welcome_message', 'has_continuous_scanning',
-  'company_id', 'activated_at', 'created_at',
+  'id',
+  'name',
+  'description',
+  'status',
+  'widget_font',
+  'widget_position',
+  'border_radius',
+  'primary_color',
+  'text_color',
+  'has_scripts',
+  'has_dsar',
+  'has_docs',
+  'has_accessibility',
+  'has_accessibility_icon',
+  'display_dpo',
+  'display_company',
+  'has_welcome_message',
+  'has_continuous_scanning',
+  'company_id',
+  'activated_at',
+  'created_at',
 ];
 
 interface DomainDetail {
@@ -28,13 +46,19 @@ describe('activation by the widget', () => {
   /** A new domain, once billing-svc's subscription has been copied onto its row (the last write a create causes). */
   const createDomain = async () => {
     const host = `activate-${randomUUID().slice(0, 8)}.example.com`;
-    const res = await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: `Activate ${host}`, account_email: `owner@${host}` });
+    const res = await sys.arrange(partner, 'POST', '/portal/domains', {
+      domain: host,
+      company_name: `Activate ${host}`,
+      account_email: `owner@${host}`,
+    });
     const d = res.body.result as { id: string; hostname: string; instance_property_id: string };
     await subscriptionCopied(db, d.id);
     return d;
   };
-  const view = (propertyId: string, origin: string) => sys.call(undefined, 'POST', `/widget/v1/properties/${propertyId}/views`, { url: `${origin}/page` }, { origin });
-  const detail = async (domainId: string) => (await sys.arrange(partner, 'GET', `/portal/domains/${domainId}`)).body.result as DomainDetail;
+  const view = (propertyId: string, origin: string) =>
+    sys.call(undefined, 'POST', `/widget/v1/properties/${propertyId}/views`, { url: `${origin}/page` }, { origin });
+  const detail = async (domainId: string) =>
+    (await sys.arrange(partner, 'GET', `/portal/domains/${domainId}`)).body.result as DomainDetail;
   /** Row versions of the domain and property (xmin changes on any UPDATE, even one that changes no value) and its outbox events. */
   const footprint = async (domainId: string) => {
     const rows = await db.query(
@@ -43,11 +67,26 @@ describe('activation by the widget', () => {
          FROM domains.domains d JOIN domains.properties p ON p.id = d.property_id WHERE d.id = $1::uuid`,
       [domainId],
     );
-    return rows.rows[0] as { status: string; activated_at: Date | null; domain_xmin: string; property_xmin: string; events: number };
+    return rows.rows[0] as {
+      status: string;
+      activated_at: Date | null;
+      domain_xmin: string;
+      property_xmin: string;
+      events: number;
+    };
   };
   const outboxCount = async (event: string, propertyId: string) =>
-    (await db.query(`SELECT count(*)::int AS n FROM domains.outbox WHERE routing_key = $1 AND message->'payload'->'params'->>'property_id' = $2`, [event, propertyId])).rows[0].n as number;
-  const hooks = (event: string, match: (p: Payload) => boolean) => receiver.received.filter((r) => r.path === hookPath).map(payloadOf).filter((p) => p.event === event && match(p));
+    (
+      await db.query(
+        `SELECT count(*)::int AS n FROM domains.outbox WHERE routing_key = $1 AND message->'payload'->'params'->>'property_id' = $2`,
+        [event, propertyId],
+      )
+    ).rows[0].n as number;
+  const hooks = (event: string, match: (p: Payload) => boolean) =>
+    receiver.received
+      .filter((r) => r.path === hookPath)
+      .map(payloadOf)
+      .filter((p) => p.event === event && match(p));
   const payloadOf = (r: ReceivedWebhook) => JSON.parse(r.body) as Payload;
 
   beforeAll(async () => {
@@ -56,7 +95,10 @@ describe('activation by the widget', () => {
     partner = await sys.partner();
     db = await sys.db();
     hookPath = '/activation';
-    await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}${hookPath}`, events: ['property.activated', 'domain.deactivated'] });
+    await sys.arrange(partner, 'POST', '/portal/webhooks', {
+      url: `${receiver.url}${hookPath}`,
+      events: ['property.activated', 'domain.deactivated'],
+    });
   });
   afterAll(async () => {
     await sys?.close();
@@ -65,7 +107,9 @@ describe('activation by the widget', () => {
 
   it('when 50 first views arrive at once from the hostname and its subdomains, then the domain is ACTIVE, activated_at is set once, and exactly one property.activated is written and delivered', async () => {
     const d = await createDomain();
-    const origins = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? `https://${d.hostname}` : `https://www${i}.${d.hostname}:8443`));
+    const origins = Array.from({ length: 50 }, (_, i) =>
+      i % 2 === 0 ? `https://${d.hostname}` : `https://www${i}.${d.hostname}:8443`,
+    );
     const answers = await Promise.all(origins.map((origin) => view(d.instance_property_id, origin)));
     expect(answers.map((a) => a.status)).toEqual(origins.map(() => 202));
     expect(answers[0].body).toEqual({ result: { accepted: true } });
@@ -74,10 +118,13 @@ describe('activation by the widget', () => {
     expect(after).toMatchObject({ status: 'ACTIVE', is_active: true });
     expect(after.activated_at).not.toBeNull();
     expect(await outboxCount('property.activated', d.instance_property_id)).toBe(1);
-    const [hook] = await waitFor(() => {
-      const got = hooks('property.activated', (p) => p.params.property_id === d.instance_property_id);
-      return got.length > 0 ? got : undefined;
-    }, { timeoutMs: 15_000, what: 'property.activated webhook' });
+    const [hook] = await waitFor(
+      () => {
+        const got = hooks('property.activated', (p) => p.params.property_id === d.instance_property_id);
+        return got.length > 0 ? got : undefined;
+      },
+      { timeoutMs: 15_000, what: 'property.activated webhook' },
+    );
     expect(hook.params).toEqual({ property_id: d.instance_property_id, domain_name: d.hostname });
     expect(hook.entity?.kind).toBe('property');
     expect(Object.keys(hook.entity!.data).sort()).toEqual([...SPEC_PROPERTY_DATA].sort());
@@ -85,7 +132,10 @@ describe('activation by the widget', () => {
 
     // A later webhook of the same domain has arrived: a second property.activated would have too.
     await sys.arrange(partner, 'POST', `/portal/domains/${d.id}/deactivate`);
-    await waitFor(() => hooks('domain.deactivated', (p) => p.params.domain_id === d.id)[0], { timeoutMs: 15_000, what: 'domain.deactivated webhook' });
+    await waitFor(() => hooks('domain.deactivated', (p) => p.params.domain_id === d.id)[0], {
+      timeoutMs: 15_000,
+      what: 'domain.deactivated webhook',
+    });
     expect(hooks('property.activated', (p) => p.params.property_id === d.instance_property_id)).toHaveLength(1);
   });
 
@@ -93,7 +143,13 @@ describe('activation by the widget', () => {
     const d = await createDomain();
     await sys.arrange(partner, 'POST', `/portal/domains/${d.id}/invite`, {});
     expect((await detail(d.id)).status).toBe('INVITED');
-    const bodiless = await sys.call(undefined, 'POST', `/widget/v1/properties/${d.instance_property_id}/views`, undefined, { origin: `https://${d.hostname}` });
+    const bodiless = await sys.call(
+      undefined,
+      'POST',
+      `/widget/v1/properties/${d.instance_property_id}/views`,
+      undefined,
+      { origin: `https://${d.hostname}` },
+    );
     expect(bodiless.status).toBe(202);
     expect((await detail(d.id)).status).toBe('ACTIVE');
   });
@@ -115,7 +171,10 @@ describe('activation by the widget', () => {
 
     expect((await sys.call(partner, 'POST', `/portal/domains/${d.id}/deactivate`)).status).toBe(200);
     expect(await detail(d.id)).toMatchObject({ status: 'INACTIVE', is_active: false, activated_at: activatedAt });
-    const listed = async () => ((await sys.arrange(partner, 'GET', `/portal/domains?search=${d.hostname}`)).body.result as { id: string }[]).map((x) => x.id);
+    const listed = async () =>
+      ((await sys.arrange(partner, 'GET', `/portal/domains?search=${d.hostname}`)).body.result as { id: string }[]).map(
+        (x) => x.id,
+      );
     expect(await listed()).toEqual([]);
 
     const inactive = await footprint(d.id);

@@ -8,7 +8,15 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startWebhookReceiver, type WebhookReceiver } from '@platform/launcher';
-import { inPage, launchChromium, newVisitor, saveScreenshot, waitFor, widgetAxeViolations, widgetBooted } from '@platform/testing';
+import {
+  inPage,
+  launchChromium,
+  newVisitor,
+  saveScreenshot,
+  waitFor,
+  widgetAxeViolations,
+  widgetBooted,
+} from '@platform/testing';
 import { sharedSystem, type Partner, type System } from './support/system';
 
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
@@ -34,7 +42,9 @@ interface ConsentRecord {
 }
 
 /** The customer's page: the snippet first in <head>, then a marked analytics script. */
-const page = (snippet: string) => `<!doctype html><html lang="en"><head>${snippet}<meta charset="utf-8"><title>Shop</title>
+const page = (
+  snippet: string,
+) => `<!doctype html><html lang="en"><head>${snippet}<meta charset="utf-8"><title>Shop</title>
 <script type="text/plain" data-category="analytics">window.analyticsRan = (window.analyticsRan || 0) + 1;</script>
 </head><body><main><h1>Shop</h1><p>Products.</p></main><script>window.pageWorks = true;</script></body></html>`;
 
@@ -50,14 +60,22 @@ describe('the widget on a customer site (Chromium)', () => {
   const pageUrl = (host: string) => `http://${host}:${sitePort()}/`;
   const createDomain = async (label: string, extra: Record<string, unknown> = {}) => {
     const hostname = `${label}.${SITE_ROOT}`;
-    const res = await sys.arrange(partner, 'POST', '/portal/domains', { domain: hostname, company_name: `Shop ${label}`, account_email: `owner@${hostname}`, has_scripts: true, ...extra });
+    const res = await sys.arrange(partner, 'POST', '/portal/domains', {
+      domain: hostname,
+      company_name: `Shop ${label}`,
+      account_email: `owner@${hostname}`,
+      has_scripts: true,
+      ...extra,
+    });
     const d = res.body.result as Domain;
     snippets.set(hostname, d.privacy_widget);
     return d;
   };
-  const detail = async (id: string) => (await sys.arrange(partner, 'GET', `/portal/domains/${id}`)).body.result as Domain;
+  const detail = async (id: string) =>
+    (await sys.arrange(partner, 'GET', `/portal/domains/${id}`)).body.result as Domain;
   const records = async (domainId: string) =>
-    (await sys.arrange(partner, 'GET', `/portal/instance/company/records?domain_id=${domainId}`)).body.result as ConsentRecord[];
+    (await sys.arrange(partner, 'GET', `/portal/instance/company/records?domain_id=${domainId}`)).body
+      .result as ConsentRecord[];
   const visit = async (url: string, opts: { gpc?: boolean } = {}) => {
     const context = await newVisitor(browser, opts);
     const p = await context.newPage();
@@ -66,13 +84,17 @@ describe('the widget on a customer site (Chromium)', () => {
   };
   /** RFC 7515 appendix F by hand (node:crypto, Ed25519): the JWKS key named by kid, over <protected>.<canonical record>. */
   const verify = async (record: ConsentRecord) => {
-    const jwks = (await sys.call(undefined, 'GET', '/.well-known/jwks.json')).body as { keys: Array<JsonWebKey & { kid: string }> };
+    const jwks = (await sys.call(undefined, 'GET', '/.well-known/jwks.json')).body as {
+      keys: Array<JsonWebKey & { kid: string }>;
+    };
     const { signature, ...unsigned } = record;
     const [header, detached, sig] = signature.split('.');
     const { alg, kid } = JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg: string; kid: string };
     const jwk = jwks.keys.find((k) => k.kid === kid);
     const input = Buffer.from(`${header}.${Buffer.from(canonicalize(unsigned)!).toString('base64url')}`);
-    const valid = !!jwk && verifySignature(null, input, createPublicKey({ key: jwk, format: 'jwk' }), Buffer.from(sig, 'base64url'));
+    const valid =
+      !!jwk &&
+      verifySignature(null, input, createPublicKey({ key: jwk, format: 'jwk' }), Buffer.from(sig, 'base64url'));
     return { alg, detached, valid };
   };
 
@@ -80,10 +102,14 @@ describe('the widget on a customer site (Chromium)', () => {
     receiver = await startWebhookReceiver();
     sys = await sharedSystem();
     partner = await sys.partner();
-    await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}/widget-browser`, events: ['property.activated'] });
+    await sys.arrange(partner, 'POST', '/portal/webhooks', {
+      url: `${receiver.url}/widget-browser`,
+      events: ['property.activated'],
+    });
     site = http.createServer((req, res) => {
       const host = String(req.headers.host).split(':')[0];
-      const snippet = snippets.get(host) ?? snippets.get(String(new URL(req.url ?? '/', 'http://x').searchParams.get('as')));
+      const snippet =
+        snippets.get(host) ?? snippets.get(String(new URL(req.url ?? '/', 'http://x').searchParams.get('as')));
       res.writeHead(snippet ? 200 : 404, { 'content-type': 'text/html' });
       res.end(snippet ? page(snippet) : 'no such site');
     });
@@ -99,22 +125,33 @@ describe('the widget on a customer site (Chromium)', () => {
 
   it('when the first visitor opens a page, then the domain turns ACTIVE and property.activated reaches the webhook; accept and reject give two verifiable records, the marked script runs only after accept, and a reload does not ask again', async () => {
     const d = await createDomain('main');
-    expect(d.privacy_widget).toBe(`<script src="${sys.gateway}/widget/v1/${d.instance_property_id}/loader.js"></script>`);
+    expect(d.privacy_widget).toBe(
+      `<script src="${sys.gateway}/widget/v1/${d.instance_property_id}/loader.js"></script>`,
+    );
     const first = await visit(pageUrl(d.hostname));
     await first.locator('[data-privacy-widget]').waitFor();
     expect(await inPage(first, 'window.analyticsRan ?? null')).toBeNull();
     await waitFor(async () => (await detail(d.id)).status === 'ACTIVE', { what: 'domain ACTIVE' });
-    const hook = await waitFor(() => receiver.received.find((r) => r.path === '/widget-browser' && r.body.includes(d.instance_property_id)), { timeoutMs: 15_000, what: 'property.activated webhook' });
-    expect(JSON.parse(hook.body)).toMatchObject({ event: 'property.activated', params: { property_id: d.instance_property_id, domain_name: d.hostname } });
+    const hook = await waitFor(
+      () => receiver.received.find((r) => r.path === '/widget-browser' && r.body.includes(d.instance_property_id)),
+      { timeoutMs: 15_000, what: 'property.activated webhook' },
+    );
+    expect(JSON.parse(hook.body)).toMatchObject({
+      event: 'property.activated',
+      params: { property_id: d.instance_property_id, domain_name: d.hostname },
+    });
 
     await first.locator('[data-consent-action="accept"]').click();
     await waitFor(() => inPage<number | undefined>(first, 'window.analyticsRan'), { what: 'analytics after accept' });
     const second = await visit(pageUrl(d.hostname));
     await second.locator('[data-consent-action="reject"]').click();
-    const stored = await waitFor(async () => {
-      const list = await records(d.id);
-      return list.length === 2 ? list : undefined;
-    }, { what: 'two records' });
+    const stored = await waitFor(
+      async () => {
+        const list = await records(d.id);
+        return list.length === 2 ? list : undefined;
+      },
+      { what: 'two records' },
+    );
     expect(stored.map((r) => r.receipt_status).sort()).toEqual(['ALLOWED', 'DENIED']);
     for (const record of stored) expect(await verify(record)).toEqual({ alg: 'EdDSA', detached: '', valid: true });
     expect(await verify({ ...stored[0], receipt_status: 'PARTIAL' })).toMatchObject({ valid: false }); // the check can fail
@@ -130,33 +167,47 @@ describe('the widget on a customer site (Chromium)', () => {
   it('when the browser sends Global Privacy Control, then an opt-out record is written without a notice', async () => {
     const d = await createDomain('gpc');
     const p = await visit(pageUrl(d.hostname), { gpc: true });
-    const [record] = await waitFor(async () => {
-      const list = await records(d.id);
-      return list.length === 1 ? list : undefined;
-    }, { what: 'GPC record' });
+    const [record] = await waitFor(
+      async () => {
+        const list = await records(d.id);
+        return list.length === 1 ? list : undefined;
+      },
+      { what: 'GPC record' },
+    );
     expect(record).toMatchObject({ receipt_status: 'DENIED', meta: { gpc: true } });
     await widgetBooted(p);
     expect(await p.locator('[data-privacy-widget]').count()).toBe(0);
   });
 
-  it.each(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])('when the notice type is %s, then that notice shows, with no serious axe-core violation in it or its settings view', async (type) => {
-    const d = await createDomain(type.toLowerCase(), { default_notice_type: type });
-    const p = await visit(pageUrl(d.hostname));
-    const notice = p.locator('[data-privacy-widget]');
-    await notice.waitFor();
-    expect(await notice.getAttribute('data-notice-type')).toBe(type);
-    await saveScreenshot(p, ARTIFACTS, `system-notice-${type.toLowerCase()}`);
-    expect(await widgetAxeViolations(p)).toEqual([]);
-    await p.locator('[data-consent-action="settings"]').click();
-    expect(await widgetAxeViolations(p)).toEqual([]);
-  });
+  it.each(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])(
+    'when the notice type is %s, then that notice shows, with no serious axe-core violation in it or its settings view',
+    async (type) => {
+      const d = await createDomain(type.toLowerCase(), { default_notice_type: type });
+      const p = await visit(pageUrl(d.hostname));
+      const notice = p.locator('[data-privacy-widget]');
+      await notice.waitFor();
+      expect(await notice.getAttribute('data-notice-type')).toBe(type);
+      await saveScreenshot(p, ARTIFACTS, `system-notice-${type.toLowerCase()}`);
+      expect(await widgetAxeViolations(p)).toEqual([]);
+      await p.locator('[data-consent-action="settings"]').click();
+      expect(await widgetAxeViolations(p)).toEqual([]);
+    },
+  );
 
   it("when the domain's flags allow some tabs, then the privacy center shows those, without serious axe-core violations", async () => {
-    const d = await createDomain('flags', { has_dsar: true, has_docs: false, has_accessibility: true, display_company: false, display_dpo: true });
+    const d = await createDomain('flags', {
+      has_dsar: true,
+      has_docs: false,
+      has_accessibility: true,
+      display_company: false,
+      display_dpo: true,
+    });
     const p = await visit(pageUrl(d.hostname));
     await widgetBooted(p);
     await p.evaluate("PrivacyWidget.open('dsar')");
-    const tabs = await p.locator('[data-privacy-view]').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-privacy-view')));
+    const tabs = await p
+      .locator('[data-privacy-view]')
+      .evaluateAll((ts) => ts.map((t) => t.getAttribute('data-privacy-view')));
     expect(tabs).toEqual(['consent', 'dsar', 'accessibility', 'dpo']);
     expect(await p.locator('[data-privacy-view][aria-selected="true"]').getAttribute('data-privacy-view')).toBe('dsar');
     expect(await widgetAxeViolations(p)).toEqual([]);
@@ -165,7 +216,10 @@ describe('the widget on a customer site (Chromium)', () => {
   it('when the snippet is pasted on another hostname, then the domain is not activated and no record is written', async () => {
     const d = await createDomain('stolen');
     const p = await (await newVisitor(browser, { gpc: true })).newPage();
-    const [asked] = await Promise.all([p.waitForRequest((r) => r.url().endsWith('/settings')), p.goto(`${pageUrl(OTHER_SITE)}?as=${d.hostname}`)]);
+    const [asked] = await Promise.all([
+      p.waitForRequest((r) => r.url().endsWith('/settings')),
+      p.goto(`${pageUrl(OTHER_SITE)}?as=${d.hostname}`),
+    ]);
     const answer = await asked.response();
     // The 403 carries no CORS header, so Chromium may report the request as failed instead.
     expect(answer ? String(answer.status()) : asked.failure()?.errorText).toMatch(/^403$|^net::ERR_FAILED$/);

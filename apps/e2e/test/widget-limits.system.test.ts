@@ -19,11 +19,18 @@ describe('public widget limits and static files', () => {
 
   const createDomain = async () => {
     const host = `limits-${randomUUID().slice(0, 8)}.example.com`;
-    const res = await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: `Limits ${host}`, account_email: `owner@${host}` });
+    const res = await sys.arrange(partner, 'POST', '/portal/domains', {
+      domain: host,
+      company_name: `Limits ${host}`,
+      account_email: `owner@${host}`,
+    });
     return res.body.result as { id: string; hostname: string; instance_property_id: string };
   };
   const settingsFrom = (address: string, d: { hostname: string; instance_property_id: string }) =>
-    sys.call(undefined, 'GET', `/widget/v1/properties/${d.instance_property_id}/settings`, undefined, { origin: `https://${d.hostname}`, 'x-forwarded-for': address });
+    sys.call(undefined, 'GET', `/widget/v1/properties/${d.instance_property_id}/settings`, undefined, {
+      origin: `https://${d.hostname}`,
+      'x-forwarded-for': address,
+    });
   const get = async (p: string, headers: Record<string, string> = {}) => {
     const res = await request(`${sys.gateway}${p}`, { headers });
     const body = Buffer.from(await res.body.arrayBuffer());
@@ -32,8 +39,14 @@ describe('public widget limits and static files', () => {
 
   beforeAll(async () => {
     distDir = await mkdtemp(path.join(os.tmpdir(), 'widget-dist-'));
-    await writeFile(path.join(distDir, 'loader.js'), `(function(){var s=document.createElement('script');s.src='assets/__WIDGET_BUNDLE__';})();\n`);
-    await writeFile(path.join(distDir, BUNDLE), `window.PrivacyWidget={open:function(){}};\n${'/* padding */\n'.repeat(200)}`);
+    await writeFile(
+      path.join(distDir, 'loader.js'),
+      `(function(){var s=document.createElement('script');s.src='assets/__WIDGET_BUNDLE__';})();\n`,
+    );
+    await writeFile(
+      path.join(distDir, BUNDLE),
+      `window.PrivacyWidget={open:function(){}};\n${'/* padding */\n'.repeat(200)}`,
+    );
     await writeFile(path.join(distDir, 'manifest.json'), JSON.stringify({ widget: BUNDLE }));
     sys = await startSystem({
       PUBLIC_RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS),
@@ -61,16 +74,19 @@ describe('public widget limits and static files', () => {
 
   it("when one property goes past its per-minute limit from many addresses, then it gets 429 while another property's widget is answered", async () => {
     const [flooded, other] = [await createDomain(), await createDomain()];
-    for (let i = 0; i < PER_PROPERTY; i++) expect((await settingsFrom(`198.51.100.${i + 1}`, flooded)).status).toBe(200);
+    for (let i = 0; i < PER_PROPERTY; i++)
+      expect((await settingsFrom(`198.51.100.${i + 1}`, flooded)).status).toBe(200);
     const refused = await settingsFrom('198.51.100.200', flooded);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual(envelope('RATE.LIMITED', 429));
     expect((await settingsFrom('198.51.100.201', other)).status).toBe(200);
   });
 
-  it('when the loader is fetched at the snippet\'s URL with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, and 304 for its ETag', async () => {
+  it("when the loader is fetched at the snippet's URL with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, and 304 for its ETag", async () => {
     const d = await createDomain();
-    const snippet = ((await sys.arrange(partner, 'GET', `/portal/domains/${d.id}`)).body.result as { privacy_widget: string }).privacy_widget;
+    const snippet = (
+      (await sys.arrange(partner, 'GET', `/portal/domains/${d.id}`)).body.result as { privacy_widget: string }
+    ).privacy_widget;
     expect(snippet).toBe(`<script src="${sys.gateway}/widget/v1/${d.instance_property_id}/loader.js"></script>`);
     const src = new URL(/src="([^"]+)"/.exec(snippet)![1]);
     const plain = await get(src.pathname);

@@ -26,14 +26,24 @@ describe('public widget endpoints', () => {
   /** A new domain, once billing-svc's subscription has been copied onto its row (the last write a create causes). */
   const createDomain = async (extra: Record<string, unknown> = {}) => {
     const host = `widget-${randomUUID().slice(0, 8)}.example.com`;
-    const res = await sys.arrange(partner, 'POST', '/portal/domains', { domain: host, company_name: `Widget ${host}`, account_email: `owner@${host}`, ...extra });
+    const res = await sys.arrange(partner, 'POST', '/portal/domains', {
+      domain: host,
+      company_name: `Widget ${host}`,
+      account_email: `owner@${host}`,
+      ...extra,
+    });
     const d = res.body.result as { id: string; hostname: string; instance_property_id: string };
     await subscriptionCopied(db, d.id);
     return d;
   };
   /** A visitor's browser calling a public path: no API key, the page's Origin. */
-  const visit = (method: string, path: string, origin: string | undefined, body?: unknown, headers: Record<string, string> = {}) =>
-    sys.call(undefined, method, path, body, { ...(origin ? { origin } : {}), ...headers });
+  const visit = (
+    method: string,
+    path: string,
+    origin: string | undefined,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => sys.call(undefined, method, path, body, { ...(origin ? { origin } : {}), ...headers });
   const settingsPath = (propertyId: string) => `/widget/v1/properties/${propertyId}/settings`;
   const viewsPath = (propertyId: string) => `/widget/v1/properties/${propertyId}/views`;
   /** The domain and property rows' row versions (xmin changes on any UPDATE) and the property's activation events. */
@@ -62,7 +72,15 @@ describe('public widget endpoints', () => {
     const res = await visit('GET', settingsPath(d.instance_property_id), origin);
     expect(res.status).toBe(200);
     const s = (res.body as { result: Settings }).result;
-    expect(s).toMatchObject({ property_id: d.instance_property_id, hostname: d.hostname, active: false, notice_type: 'FOOTER', primary_color: '#112233', data_collection: [], dpo: null });
+    expect(s).toMatchObject({
+      property_id: d.instance_property_id,
+      hostname: d.hostname,
+      active: false,
+      notice_type: 'FOOTER',
+      primary_color: '#112233',
+      data_collection: [],
+      dpo: null,
+    });
     expect(s.company.name).toBe(`Widget ${d.hostname}`);
     expect(s.categories.map((c) => c.name)).toEqual(['necessary', 'functional', 'analytics', 'marketing']);
     expect(s.categories[0].required).toBe(true);
@@ -75,20 +93,47 @@ describe('public widget endpoints', () => {
 
   it('when the Origin is a subdomain of the hostname or names another port, then it is allowed', async () => {
     const d = await createDomain();
-    for (const origin of [`https://shop.${d.hostname}`, `http://${d.hostname}:8443`, `https://a.b.${d.hostname.toUpperCase()}`]) {
+    for (const origin of [
+      `https://shop.${d.hostname}`,
+      `http://${d.hostname}:8443`,
+      `https://a.b.${d.hostname.toUpperCase()}`,
+    ]) {
       const res = await visit('GET', settingsPath(d.instance_property_id), origin);
-      expect({ origin, status: res.status, cors: res.headers.get('access-control-allow-origin') }).toEqual({ origin, status: 200, cors: origin });
+      expect({ origin, status: res.status, cors: res.headers.get('access-control-allow-origin') }).toEqual({
+        origin,
+        status: 200,
+        cors: origin,
+      });
     }
   });
 
   it('when the Origin is another site, a look-alike, "null" or missing, then 403 WIDGET.ORIGIN_NOT_ALLOWED with no CORS header, and a view writes nothing', async () => {
     const d = await createDomain();
     const before = await footprint(d.id, d.instance_property_id);
-    for (const origin of ['https://evil.example.net', `https://not${d.hostname}`, `https://${d.hostname}.evil.net`, 'null', undefined]) {
-      for (const [method, path, body] of [['GET', settingsPath(d.instance_property_id), undefined], ['POST', viewsPath(d.instance_property_id), { url: `https://${d.hostname}/` }]] as const) {
+    for (const origin of [
+      'https://evil.example.net',
+      `https://not${d.hostname}`,
+      `https://${d.hostname}.evil.net`,
+      'null',
+      undefined,
+    ]) {
+      for (const [method, path, body] of [
+        ['GET', settingsPath(d.instance_property_id), undefined],
+        ['POST', viewsPath(d.instance_property_id), { url: `https://${d.hostname}/` }],
+      ] as const) {
         const res = await visit(method, path, origin, body);
-        expect({ origin, method, status: res.status, body: res.body, cors: res.headers.get('access-control-allow-origin') }).toEqual({
-          origin, method, status: 403, body: envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403), cors: null,
+        expect({
+          origin,
+          method,
+          status: res.status,
+          body: res.body,
+          cors: res.headers.get('access-control-allow-origin'),
+        }).toEqual({
+          origin,
+          method,
+          status: 403,
+          body: envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403),
+          cors: null,
         });
       }
     }
@@ -105,7 +150,13 @@ describe('public widget endpoints', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe(origin);
     expect(allowed.headers.get('access-control-allow-methods')).toBe('POST');
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/Content-Type/i);
-    const refused = await visit('OPTIONS', viewsPath(d.instance_property_id), 'https://evil.example.net', undefined, asked);
+    const refused = await visit(
+      'OPTIONS',
+      viewsPath(d.instance_property_id),
+      'https://evil.example.net',
+      undefined,
+      asked,
+    );
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
     expect((await footprint(d.id, d.instance_property_id)).status).toBe('NEW');
@@ -117,20 +168,26 @@ describe('public widget endpoints', () => {
     const first = await visit('GET', settingsPath(d.instance_property_id), origin);
     const etag = first.headers.get('etag')!;
     const revision = (first.body as { result: Settings }).result.consent_revision;
-    const again = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, { 'if-none-match': etag });
+    const again = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, {
+      'if-none-match': etag,
+    });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('access-control-allow-origin')).toBe(origin);
 
     await sys.arrange(partner, 'PUT', `/portal/domains/${d.id}`, { primary_color: '#abcdef' });
-    const recoloured = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, { 'if-none-match': etag });
+    const recoloured = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, {
+      'if-none-match': etag,
+    });
     expect(recoloured.status).toBe(200);
     expect(recoloured.headers.get('etag')).not.toBe(etag);
     expect((recoloured.body as { result: Settings }).result.consent_revision).toBe(revision);
 
     await sys.arrange(partner, 'PUT', `/portal/domains/${d.id}`, { has_scripts: false });
-    const changed = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, { 'if-none-match': recoloured.headers.get('etag')! });
+    const changed = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, {
+      'if-none-match': recoloured.headers.get('etag')!,
+    });
     expect(changed.status).toBe(200);
     expect((changed.body as { result: Settings }).result).toMatchObject({ has_scripts: false });
     expect((changed.body as { result: Settings }).result.consent_revision).not.toBe(revision);
@@ -140,9 +197,17 @@ describe('public widget endpoints', () => {
     const d = await createDomain();
     await sys.arrange(partner, 'DELETE', `/portal/domains/${d.id}`);
     for (const id of [randomUUID(), 'not-a-property', d.instance_property_id]) {
-      for (const [method, path] of [['GET', settingsPath(id)], ['POST', viewsPath(id)]] as const) {
+      for (const [method, path] of [
+        ['GET', settingsPath(id)],
+        ['POST', viewsPath(id)],
+      ] as const) {
         const res = await visit(method, path, `https://${d.hostname}`, method === 'POST' ? {} : undefined);
-        expect({ id, method, status: res.status, body: res.body }).toEqual({ id, method, status: 404, body: envelope('RESOURCE.NOT_FOUND', 404) });
+        expect({ id, method, status: res.status, body: res.body }).toEqual({
+          id,
+          method,
+          status: 404,
+          body: envelope('RESOURCE.NOT_FOUND', 404),
+        });
       }
     }
   });
@@ -151,10 +216,18 @@ describe('public widget endpoints', () => {
     const d = await createDomain();
     const origin = `https://${d.hostname}`;
     const before = await footprint(d.id, d.instance_property_id);
-    const cases: [unknown, string][] = [[{ url: 42 }, 'VALIDATION.INVALID'], [{ url: 'https://x/', visitor_ip: '1.2.3.4' }, 'VALIDATION.INVALID'], ['{"url":', 'VALIDATION.MALFORMED_JSON']];
+    const cases: [unknown, string][] = [
+      [{ url: 42 }, 'VALIDATION.INVALID'],
+      [{ url: 'https://x/', visitor_ip: '1.2.3.4' }, 'VALIDATION.INVALID'],
+      ['{"url":', 'VALIDATION.MALFORMED_JSON'],
+    ];
     for (const [body, code] of cases) {
       const res = await visit('POST', viewsPath(d.instance_property_id), origin, body);
-      expect({ body, status: res.status, code: (res.body as { error: { code: string } }).error.code }).toEqual({ body, status: 400, code });
+      expect({ body, status: res.status, code: (res.body as { error: { code: string } }).error.code }).toEqual({
+        body,
+        status: 400,
+        code,
+      });
     }
     expect(await footprint(d.id, d.instance_property_id)).toEqual(before);
   });
@@ -162,7 +235,9 @@ describe('public widget endpoints', () => {
   it('when a public request body is over 16 KB, then 413 REQUEST.TOO_LARGE and nothing is written', async () => {
     const d = await createDomain();
     const before = await footprint(d.id, d.instance_property_id);
-    const res = await visit('POST', viewsPath(d.instance_property_id), `https://${d.hostname}`, { url: `https://${d.hostname}/${'a'.repeat(17 * 1024)}` });
+    const res = await visit('POST', viewsPath(d.instance_property_id), `https://${d.hostname}`, {
+      url: `https://${d.hostname}/${'a'.repeat(17 * 1024)}`,
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual(envelope('REQUEST.TOO_LARGE', 413));
     expect(await footprint(d.id, d.instance_property_id)).toEqual(before);
@@ -170,8 +245,13 @@ describe('public widget endpoints', () => {
 
   it('when the OpenAPI document is read, then the public widget operations need no API key and name no permission', async () => {
     const res = await sys.call(undefined, 'GET', '/openapi.json');
-    const paths = (res.body as { paths: Record<string, Record<string, { security?: unknown[]; 'x-permission'?: string }>> }).paths;
-    for (const [path, method] of [['/widget/v1/properties/{propertyId}/settings', 'get'], ['/widget/v1/properties/{propertyId}/views', 'post']] as const) {
+    const paths = (
+      res.body as { paths: Record<string, Record<string, { security?: unknown[]; 'x-permission'?: string }>> }
+    ).paths;
+    for (const [path, method] of [
+      ['/widget/v1/properties/{propertyId}/settings', 'get'],
+      ['/widget/v1/properties/{propertyId}/views', 'post'],
+    ] as const) {
       expect(paths[path][method].security).toEqual([]);
       expect(paths[path][method]['x-permission']).toBeUndefined();
     }

@@ -12,7 +12,12 @@ const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 const trustedProxies = z
   .string()
   .default('')
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .refine(
     (list) => list.every((entry) => PROXY_NAMES.includes(entry) || isIP(entry.split('/')[0]) !== 0),
     `must be a comma list of IP addresses, CIDR ranges or ${PROXY_NAMES.join('/')}`,
@@ -43,19 +48,30 @@ const configSchema = z.object({
   FAIR_SHARE_MAX_QUEUED: z.coerce.number().int().min(0).default(256),
   /** How long a call may wait in its partner's queue before it is refused (429 with Retry-After). */
   FAIR_SHARE_QUEUE_TIMEOUT_MS: env.durationMs(2000),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 * 1024),
   /** How long a whole request (headers and body) may take to arrive; later: 408 and the connection is closed. */
   BODY_TIMEOUT_MS: env.durationMs(30_000),
   UPSTREAM_TIMEOUT_MS: env.durationMs(5000),
   /** How long a verified key stays cached while revocations are being listened for. */
   KEY_CACHE_TTL_MS: env.durationMs(30_000),
   /** The widget's built files (loader.js, manifest.json, the hashed bundle); next to the gateway's own dist by default. */
-  WIDGET_DIST_DIR: z.string().min(1).default(path.resolve(__dirname, '..', 'widget')),
+  WIDGET_DIST_DIR: z
+    .string()
+    .min(1)
+    .default(path.resolve(__dirname, '..', 'widget')),
   /** Public (widget) requests one client address may make per minute, and requests per property per minute. */
   PUBLIC_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(600),
   PUBLIC_RATE_LIMIT_PER_PROPERTY: z.coerce.number().int().min(1).default(30_000),
   /** The largest body a public (widget) request may send. */
-  PUBLIC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(16 * 1024),
+  PUBLIC_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(16 * 1024),
   DOMAINS_URL: url('http://127.0.0.1:8081'),
   BILLING_URL: url('http://127.0.0.1:8082'),
   MERCHANTS_URL: url('http://127.0.0.1:8083'),
@@ -68,4 +84,5 @@ export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => p
 /** The admin CLI needs only the database. */
 const adminConfigSchema = z.object({ DATABASE_URL: env.databaseUrl });
 export type AdminConfig = z.infer<typeof adminConfigSchema>;
-export const loadAdminConfig = (source: NodeJS.ProcessEnv = process.env): AdminConfig => parseEnv(adminConfigSchema, source);
+export const loadAdminConfig = (source: NodeJS.ProcessEnv = process.env): AdminConfig =>
+  parseEnv(adminConfigSchema, source);

@@ -1,5 +1,14 @@
 import { InternalTokenMinter } from '@platform/auth';
-import { COMPILED_ROUTES, ROUTES, SERVICES, compileRoute, isPublicRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
+import {
+  COMPILED_ROUTES,
+  ROUTES,
+  SERVICES,
+  compileRoute,
+  isPublicRoute,
+  type CompiledRoute,
+  type RouteSpec,
+  type ServiceName,
+} from '@platform/contracts';
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
@@ -84,7 +93,12 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   permissions: row.permissions,
   requiredFields: row.required_fields,
   ...(row.default_product || row.default_price_list
-    ? { defaults: { ...(row.default_product ? { product: row.default_product } : {}), ...(row.default_price_list ? { priceList: row.default_price_list } : {}) } }
+    ? {
+        defaults: {
+          ...(row.default_product ? { product: row.default_product } : {}),
+          ...(row.default_price_list ? { priceList: row.default_price_list } : {}),
+        },
+      }
     : {}),
   allowedIp: row.allowed_ip,
   expiresAt: row.expires_at,
@@ -96,18 +110,31 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
   // Migrates as the URL's user (when asked), then runs as svc_gateway, which can touch only this schema.
   if (config.MIGRATE_ON_BOOT) await migrateService(GATEWAY_DEFINITION, config.DATABASE_URL);
-  const { db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 10, asServiceRole: true });
+  const { db } = createDb<GatewayDb>({
+    url: config.DATABASE_URL,
+    schema: GATEWAY_SCHEMA,
+    max: 10,
+    asServiceRole: true,
+  });
   if (!config.MIGRATE_ON_BOOT) await assertMigrated(db as unknown as Kysely<unknown>, GATEWAY_DEFINITION);
   const keyRepository = new ApiKeysRepository(db);
   const keys = new KeyAuthenticator(async (prefix) => {
     const row = await keyRepository.findCredentialByPrefix(prefix);
     return row && keyRecordOf(row);
   }, config.KEY_CACHE_TTL_MS);
-  const keyListener = await listenForKeyChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), keys, logger.child({ component: 'key-listener' }));
+  const keyListener = await listenForKeyChanges(
+    serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA),
+    keys,
+    logger.child({ component: 'key-listener' }),
+  );
   const upstreams = Object.fromEntries(
     SERVICES.map((service) => [
       service,
-      new ServiceClient({ name: service, baseUrl: upstreamUrl(config, service), timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+      new ServiceClient({
+        name: service,
+        baseUrl: upstreamUrl(config, service),
+        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      }),
     ]),
   ) as Upstreams;
   const routes = overrides.routes ?? ROUTES;

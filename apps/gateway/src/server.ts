@@ -65,7 +65,9 @@ export function buildServer(deps: Deps): Server {
     bodyLimitBytes: deps.config.BODY_LIMIT_BYTES,
     onServerError: (service) => deps.metrics.upstreamServerErrors.inc({ upstream: service }),
     clientIp,
-    authFailures: new FailedAuthThrottle(deps.config.AUTH_FAILURES_PER_MINUTE, (throttled) => deps.metrics.authFailures.inc({ answer: throttled ? '429' : '401' })),
+    authFailures: new FailedAuthThrottle(deps.config.AUTH_FAILURES_PER_MINUTE, (throttled) =>
+      deps.metrics.authFailures.inc({ answer: throttled ? '429' : '401' }),
+    ),
   });
   const publicRequests = publicHandler({
     routes: deps.publicRoutes,
@@ -97,7 +99,10 @@ export function buildServer(deps: Deps): Server {
       const seconds = (performance.now() - started) / 1000;
       deps.metrics.httpRequests.inc({ operation, method, status: String(res.statusCode) });
       deps.metrics.httpDuration.observe({ operation, method }, seconds);
-      deps.logger.info({ requestId: id, method, operation, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      deps.logger.info(
+        { requestId: id, method, operation, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 },
+        'request',
+      );
     });
     void handler(req, res, id);
   });
@@ -106,7 +111,9 @@ export function buildServer(deps: Deps): Server {
 
 /** The operator listener (GATEWAY_ADMIN_PORT, loopback by default): liveness, readiness and /metrics. */
 export const buildAdminServer = (deps: Deps): Server =>
-  createHttpServer(buildAdminApp({ logger: deps.logger, readiness: readinessChecks(deps), metrics: deps.metrics.registry }));
+  createHttpServer(
+    buildAdminApp({ logger: deps.logger, readiness: readinessChecks(deps), metrics: deps.metrics.registry }),
+  );
 
 /** Listens and resolves with the server once bound (port 0 = ephemeral, for tests). */
 export function startServer(server: Server, port: number, host = '127.0.0.1'): Promise<Server> {

@@ -28,9 +28,20 @@ describe('admin CLI: partners and keys', () => {
   it('when a partner is created with required fields, then it is stored and listed', async () => {
     const created = await admin<{ id: string; name: string; required_fields: string[] }>(
       suite.databaseUrl,
-      'partner', 'create', '--name', 'Acme Hosting', '--require-fields', 'account_first_name,phone_number',
+      'partner',
+      'create',
+      '--name',
+      'Acme Hosting',
+      '--require-fields',
+      'account_first_name,phone_number',
     );
-    expect(created).toEqual(expect.objectContaining({ id: expect.any(String), name: 'Acme Hosting', required_fields: ['account_first_name', 'phone_number'] }));
+    expect(created).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        name: 'Acme Hosting',
+        required_fields: ['account_first_name', 'phone_number'],
+      }),
+    );
     const { rows } = await db.query('SELECT name, required_fields FROM gateway.partners WHERE id = $1', [created.id]);
     expect(rows).toEqual([{ name: 'Acme Hosting', required_fields: ['account_first_name', 'phone_number'] }]);
     const listed = await admin<{ result: { id: string }[] }>(suite.databaseUrl, 'partner', 'list');
@@ -39,16 +50,47 @@ describe('admin CLI: partners and keys', () => {
 
   it('when a partner is updated, then its defaults and required fields change, "none" clears a default, and an unknown id or no change is refused', async () => {
     const partnerId = await suite.partner();
-    const updated = await admin<{ default_product: string | null; default_price_list: string | null; required_fields: string[] }>(
+    const updated = await admin<{
+      default_product: string | null;
+      default_price_list: string | null;
+      required_fields: string[];
+    }>(
       suite.databaseUrl,
-      'partner', 'update', '--partner', partnerId, '--default-product', 'PRO', '--default-price-list', 'EU', '--require-fields', 'phone_number',
+      'partner',
+      'update',
+      '--partner',
+      partnerId,
+      '--default-product',
+      'PRO',
+      '--default-price-list',
+      'EU',
+      '--require-fields',
+      'phone_number',
     );
-    expect(updated).toMatchObject({ default_product: 'PRO', default_price_list: 'EU', required_fields: ['phone_number'] });
-    const cleared = await admin<{ default_product: string | null; default_price_list: string | null }>(suite.databaseUrl, 'partner', 'update', '--partner', partnerId, '--default-product', 'none');
+    expect(updated).toMatchObject({
+      default_product: 'PRO',
+      default_price_list: 'EU',
+      required_fields: ['phone_number'],
+    });
+    const cleared = await admin<{ default_product: string | null; default_price_list: string | null }>(
+      suite.databaseUrl,
+      'partner',
+      'update',
+      '--partner',
+      partnerId,
+      '--default-product',
+      'none',
+    );
     expect(cleared).toMatchObject({ default_product: null, default_price_list: 'EU' });
-    const { rows } = await db.query('SELECT default_product, default_price_list, required_fields FROM gateway.partners WHERE id = $1', [partnerId]);
+    const { rows } = await db.query(
+      'SELECT default_product, default_price_list, required_fields FROM gateway.partners WHERE id = $1',
+      [partnerId],
+    );
     expect(rows).toEqual([{ default_product: null, default_price_list: 'EU', required_fields: ['phone_number'] }]);
-    for (const args of [['--partner', '00000000-0000-4000-8000-000000000000', '--default-product', 'PRO'], ['--partner', partnerId]]) {
+    for (const args of [
+      ['--partner', '00000000-0000-4000-8000-000000000000', '--default-product', 'PRO'],
+      ['--partner', partnerId],
+    ]) {
       const res = await runCli(suite.databaseUrl, ['partner', 'update', ...args, '--json']);
       expect({ args, code: res.code }).toEqual({ args, code: 2 });
     }
@@ -82,7 +124,15 @@ describe('admin CLI: partners and keys', () => {
 
   it('when keys are listed, then neither keys, secrets nor hashes are shown', async () => {
     const partnerId = await suite.partner();
-    const a = await suite.key(partnerId, '--permissions', 'domains:read', '--allowed-ip', '203.0.113.9', '--expires-at', '2099-01-01T00:00:00Z');
+    const a = await suite.key(
+      partnerId,
+      '--permissions',
+      'domains:read',
+      '--allowed-ip',
+      '203.0.113.9',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
+    );
     const b = await suite.key(partnerId);
     const listed = await runCli(suite.databaseUrl, ['key', 'list', '--partner', partnerId, '--json']);
     expect(listed.code).toBe(0);
@@ -91,7 +141,13 @@ describe('admin CLI: partners and keys', () => {
     const { result } = JSON.parse(listed.stdout);
     expect(result).toHaveLength(2);
     expect(result.find((k: { id: string }) => k.id === a.id)).toEqual(
-      expect.objectContaining({ prefix: a.prefix, permissions: ['domains:read'], allowed_ip: '203.0.113.9', expires_at: '2099-01-01T00:00:00.000Z', status: 'active' }),
+      expect.objectContaining({
+        prefix: a.prefix,
+        permissions: ['domains:read'],
+        allowed_ip: '203.0.113.9',
+        expires_at: '2099-01-01T00:00:00.000Z',
+        status: 'active',
+      }),
     );
     const human = await runCli(suite.databaseUrl, ['key', 'list', '--partner', partnerId]);
     expect(human.stdout).not.toContain(a.key.slice(22));
@@ -118,13 +174,21 @@ describe('admin CLI: partners and keys', () => {
     [['key', 'explode']],
     [['partner', 'list', '--unknown-flag']],
     [[]],
-  ])('when the arguments are %j, then it exits 2 with a message on stderr and, with --json, one error object on stdout', async (args) => {
-    const res = await runCli(suite.databaseUrl, [...args, '--json']);
-    expect(res.code).toBe(2);
-    expect(res.stderr.trim().length).toBeGreaterThan(0);
-    expect(res.stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(res.stdout)).toEqual({ error: expect.objectContaining({ code: expect.stringMatching(/^(USAGE|INVALID_INPUT)$/), message: expect.any(String) }) });
-  });
+  ])(
+    'when the arguments are %j, then it exits 2 with a message on stderr and, with --json, one error object on stdout',
+    async (args) => {
+      const res = await runCli(suite.databaseUrl, [...args, '--json']);
+      expect(res.code).toBe(2);
+      expect(res.stderr.trim().length).toBeGreaterThan(0);
+      expect(res.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(res.stdout)).toEqual({
+        error: expect.objectContaining({
+          code: expect.stringMatching(/^(USAGE|INVALID_INPUT)$/),
+          message: expect.any(String),
+        }),
+      });
+    },
+  );
 
   it('when --json comes before the command, then the command runs and prints its one JSON object', async () => {
     const res = await runCli(suite.databaseUrl, ['--json', 'partner', 'list']);
@@ -142,19 +206,34 @@ describe('admin CLI: partners and keys', () => {
     const res = await runCli('not a url', ['partner', 'list', '--json']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/DATABASE_URL/);
-    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'CONFIG', message: expect.stringContaining('DATABASE_URL') } });
+    expect(JSON.parse(res.stdout)).toEqual({
+      error: { code: 'CONFIG', message: expect.stringContaining('DATABASE_URL') },
+    });
   });
 
   it('when an input is invalid, then the JSON error names the flag', async () => {
-    const res = await runCli(suite.databaseUrl, ['key', 'create', '--partner', '00000000-0000-4000-8000-000000000000', '--permissions', 'domains:fly', '--json']);
-    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'INVALID_INPUT', issues: expect.arrayContaining([expect.objectContaining({ flag: '--permissions' })]) });
+    const res = await runCli(suite.databaseUrl, [
+      'key',
+      'create',
+      '--partner',
+      '00000000-0000-4000-8000-000000000000',
+      '--permissions',
+      'domains:fly',
+      '--json',
+    ]);
+    expect(JSON.parse(res.stdout).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      issues: expect.arrayContaining([expect.objectContaining({ flag: '--permissions' })]),
+    });
   });
 
   it('when the database is unreachable, then it exits 1 with a message, and with --json a DATABASE_UNAVAILABLE object on stdout', async () => {
     const res = await runCli(`postgres://postgres@127.0.0.1:${await closedPort()}/none`, ['partner', 'list', '--json']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/error/);
-    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('not reachable') } });
+    expect(JSON.parse(res.stdout)).toEqual({
+      error: { code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('not reachable') },
+    });
     const human = await runCli(`postgres://postgres@127.0.0.1:${await closedPort()}/none`, ['partner', 'list']);
     expect([human.code, human.stdout]).toEqual([1, '']);
   });

@@ -17,7 +17,8 @@ describe('API key authentication at the gateway', () => {
     await suite?.close();
   });
 
-  const get = (headers: Record<string, string> = {}, path = '/portal/things', url = gateway.url) => fetch(`${url}${path}`, { headers });
+  const get = (headers: Record<string, string> = {}, path = '/portal/things', url = gateway.url) =>
+    fetch(`${url}${path}`, { headers });
 
   async function expect401(res: Response) {
     expect(res.status).toBe(401);
@@ -55,7 +56,9 @@ describe('API key authentication at the gateway', () => {
     expect((await get(bearer(key))).status).toBe(200);
     const revoke = await runCli(suite.databaseUrl, ['key', 'revoke', '--id', id, '--json']);
     expect(revoke.code).toBe(0);
-    expect(JSON.parse(revoke.stdout)).toEqual(expect.objectContaining({ id, status: 'revoked', revoked_at: expect.any(String) }));
+    expect(JSON.parse(revoke.stdout)).toEqual(
+      expect.objectContaining({ id, status: 'revoked', revoked_at: expect.any(String) }),
+    );
     await expect401(await get(bearer(key)));
   });
 
@@ -87,8 +90,12 @@ describe('API key authentication at the gateway', () => {
     const proxied = await startGateway({ ...suite.env, TRUSTED_PROXIES: '127.0.0.1' });
     try {
       const pinned = await suite.key(partnerId, '--allowed-ip', '203.0.113.9');
-      expect((await get(bearer(pinned.key, { 'x-forwarded-for': '203.0.113.9' }), '/portal/things', proxied.url)).status).toBe(200);
-      await expect401(await get(bearer(pinned.key, { 'x-forwarded-for': '198.51.100.7' }), '/portal/things', proxied.url));
+      expect(
+        (await get(bearer(pinned.key, { 'x-forwarded-for': '203.0.113.9' }), '/portal/things', proxied.url)).status,
+      ).toBe(200);
+      await expect401(
+        await get(bearer(pinned.key, { 'x-forwarded-for': '198.51.100.7' }), '/portal/things', proxied.url),
+      );
     } finally {
       await proxied.close();
     }
@@ -114,7 +121,9 @@ describe('API key authentication at the gateway', () => {
     const admin = new Client({ connectionString: suite.databaseUrl });
     await admin.connect();
     try {
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway_keys_listener' AND datname = current_database()`);
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway_keys_listener' AND datname = current_database()`,
+      );
       expect((await get(bearer(key))).status).toBe(200);
       expect((await runCli(suite.databaseUrl, ['key', 'revoke', '--id', id])).code).toBe(0);
       await expect401(await get(bearer(key)));

@@ -22,7 +22,11 @@ describe('breakers per upstream and per (partner, upstream)', () => {
     return g;
   };
   const post = (g: Gateway, name: string) =>
-    fetch(`${g.url}/portal/things`, { method: 'POST', headers: bearer(key, { 'content-type': 'application/json' }), body: JSON.stringify({ name }) });
+    fetch(`${g.url}/portal/things`, {
+      method: 'POST',
+      headers: bearer(key, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ name }),
+    });
   const list = (g: Gateway, as = key) => fetch(`${g.url}/portal/things`, { headers: bearer(as) });
 
   it('when a service answers 500 to many requests, then the breaker stays closed, other requests pass, and each 500 is counted', async () => {
@@ -32,8 +36,12 @@ describe('breakers per upstream and per (partner, upstream)', () => {
     expect(res.status).toBe(200);
     const metrics = await (await fetch(`${g.adminUrl}/metrics`)).text();
     expect(metrics).toContain('gateway_upstream_server_errors_total{upstream="domains",service="gateway"} 30');
-    expect(metrics).toContain('http_requests_total{operation="createThing",method="POST",status="500",service="gateway"} 30');
-    expect(metrics).toContain('http_requests_total{operation="listThings",method="GET",status="200",service="gateway"} 1');
+    expect(metrics).toContain(
+      'http_requests_total{operation="createThing",method="POST",status="500",service="gateway"} 30',
+    );
+    expect(metrics).toContain(
+      'http_requests_total{operation="listThings",method="GET",status="200",service="gateway"} 1',
+    );
   });
 
   it('when a service answers one partner 503 in the envelope many times, then only that partner is refused without reaching it; another partner passes', async () => {
@@ -43,7 +51,9 @@ describe('breakers per upstream and per (partner, upstream)', () => {
     expect(refused.status).toBe(503);
     const body = await json(refused);
     expect(body).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
-    expect(body.error.message).toBe('Your recent calls to the domains service timed out or found it unavailable; retry in a few seconds.');
+    expect(body.error.message).toBe(
+      'Your recent calls to the domains service timed out or found it unavailable; retry in a few seconds.',
+    );
     expect((await list(g, otherKey)).status).toBe(200);
   });
 });

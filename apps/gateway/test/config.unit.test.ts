@@ -24,19 +24,17 @@ describe('gateway configuration', () => {
   });
 
   it('when trusted proxies are listed, then addresses, CIDR ranges and proxy names are accepted', () => {
-    expect(loadConfig({ INTERNAL_JWT_PRIVATE_KEY: 'k', TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,loopback,::1' }).TRUSTED_PROXIES).toEqual([
-      '127.0.0.1',
-      '10.0.0.0/8',
-      'loopback',
-      '::1',
-    ]);
+    expect(
+      loadConfig({ INTERNAL_JWT_PRIVATE_KEY: 'k', TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,loopback,::1' })
+        .TRUSTED_PROXIES,
+    ).toEqual(['127.0.0.1', '10.0.0.0/8', 'loopback', '::1']);
   });
 
   it('when the signing key is missing or a value is invalid, then boot fails naming each variable', () => {
     expect(() => loadConfig({})).toThrow(ConfigError);
     expect(() => loadConfig({})).toThrow(/INTERNAL_JWT_PRIVATE_KEY/);
-    expect(() => loadConfig({ INTERNAL_JWT_PRIVATE_KEY: 'k', TRUSTED_PROXIES: 'proxy.example.com', RATE_LIMIT_PER_MINUTE: '0' })).toThrow(
-      /TRUSTED_PROXIES[\s\S]*RATE_LIMIT_PER_MINUTE|RATE_LIMIT_PER_MINUTE[\s\S]*TRUSTED_PROXIES/,
-    );
+    expect(() =>
+      loadConfig({ INTERNAL_JWT_PRIVATE_KEY: 'k', TRUSTED_PROXIES: 'proxy.example.com', RATE_LIMIT_PER_MINUTE: '0' }),
+    ).toThrow(/TRUSTED_PROXIES[\s\S]*RATE_LIMIT_PER_MINUTE|RATE_LIMIT_PER_MINUTE[\s\S]*TRUSTED_PROXIES/);
   });
 });

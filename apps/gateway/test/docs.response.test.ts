@@ -20,7 +20,9 @@ describe('gateway documentation and health endpoints', () => {
     const doc = await json(res);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toEqual(expect.objectContaining({ version: '1.0', title: expect.any(String) }));
-    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     for (const route of TEST_ROUTES) {
       const op = doc.paths[route.path][route.method];
       expect(op.operationId).toBe(route.operationId);
@@ -28,7 +30,9 @@ describe('gateway documentation and health endpoints', () => {
       // The gateway's own answers are documented on every operation.
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429', '503']));
     }
-    expect(Object.keys(doc.paths['/portal/things'].post.responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
+    expect(Object.keys(doc.paths['/portal/things'].post.responses)).toEqual(
+      expect.arrayContaining(['400', '413', '415']),
+    );
   });
 
   it('when /docs is requested, then an HTML reference page loads its assets locally and points at /openapi.json', async () => {
@@ -37,8 +41,12 @@ describe('gateway documentation and health endpoints', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).not.toMatch(/https?:\/\//);
-    expect((await fetch(`${gateway.url}/docs/init.js`).then((r) => r.text()))).toContain("'/openapi.json'");
-    for (const asset of ['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui-standalone-preset.js']) {
+    expect(await fetch(`${gateway.url}/docs/init.js`).then((r) => r.text())).toContain("'/openapi.json'");
+    for (const asset of [
+      '/docs/swagger-ui.css',
+      '/docs/swagger-ui-bundle.js',
+      '/docs/swagger-ui-standalone-preset.js',
+    ]) {
       expect(html).toContain(asset);
       const res = await fetch(`${gateway.url}${asset}`);
       expect(res.status).toBe(200);

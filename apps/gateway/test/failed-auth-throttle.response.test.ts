@@ -11,7 +11,11 @@ describe('failed authentication is throttled per client address', () => {
   beforeAll(async () => {
     suite = await startSuite();
     // Behind a trusted proxy (loopback), so X-Forwarded-For names the client address.
-    gateway = await startGateway({ ...suite.env, AUTH_FAILURES_PER_MINUTE: String(LIMIT), TRUSTED_PROXIES: 'loopback' });
+    gateway = await startGateway({
+      ...suite.env,
+      AUTH_FAILURES_PER_MINUTE: String(LIMIT),
+      TRUSTED_PROXIES: 'loopback',
+    });
     key = (await suite.key(await suite.partner())).key;
   });
   afterAll(async () => {
@@ -19,7 +23,8 @@ describe('failed authentication is throttled per client address', () => {
     await suite?.close();
   });
 
-  const get = (from: string, headers: Record<string, string> = {}) => fetch(`${gateway.url}/portal/things`, { headers: { 'x-forwarded-for': from, ...headers } });
+  const get = (from: string, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}/portal/things`, { headers: { 'x-forwarded-for': from, ...headers } });
 
   it('when one address sends more bad keys than the limit, then it gets 429 with Retry-After, while its valid key and other addresses are unaffected', async () => {
     const statuses: number[] = [];

@@ -5,8 +5,16 @@ describe('failed authentications per client address', () => {
     let now = 1_000_000;
     const seen: boolean[] = [];
     // 3 a minute: all 3 at once, then one every 20 s as they come back.
-    const throttle = new FailedAuthThrottle(3, (throttled) => seen.push(throttled), () => now);
-    expect([throttle.failed('203.0.113.7'), throttle.failed('203.0.113.7'), throttle.failed('203.0.113.7')]).toEqual([undefined, undefined, undefined]);
+    const throttle = new FailedAuthThrottle(
+      3,
+      (throttled) => seen.push(throttled),
+      () => now,
+    );
+    expect([throttle.failed('203.0.113.7'), throttle.failed('203.0.113.7'), throttle.failed('203.0.113.7')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     now += 5_000;
     expect(throttle.failed('203.0.113.7')).toBe('15');
     expect(throttle.failed('203.0.113.8')).toBeUndefined();

@@ -1,6 +1,6 @@
 import { FairShare } from '../src/domain/fair-share';
 
-describe('fair share: a cap on a partner\'s calls in flight per service, with a queue and a deadline', () => {
+describe("fair share: a cap on a partner's calls in flight per service, with a queue and a deadline", () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 

@@ -52,7 +52,9 @@ describe('forwarding /portal requests to the owning service', () => {
   });
 
   it('when the caller sends a request id, then the service and the answer carry the same id', async () => {
-    const res = await fetch(`${gateway.url}/portal/things`, { headers: bearer(key.key, { 'x-request-id': 'trace-abc-123' }) });
+    const res = await fetch(`${gateway.url}/portal/things`, {
+      headers: bearer(key.key, { 'x-request-id': 'trace-abc-123' }),
+    });
     expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
     expect((await json(res)).result.requestId).toBe('trace-abc-123');
   });
@@ -69,7 +71,9 @@ describe('forwarding /portal requests to the owning service', () => {
   it('when the service answers an error envelope, then status and body are relayed as they are', async () => {
     const res = await fetch(`${gateway.url}/portal/things/missing`, { headers: bearer(key.key) });
     expect(res.status).toBe(404);
-    expect(await json(res)).toEqual({ error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'No such thing.', status: 404 } });
+    expect(await json(res)).toEqual({
+      error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'No such thing.', status: 404 },
+    });
   });
 
   it('when the service is called directly without an internal token, or with a partner API key, then it refuses with 401', async () => {

@@ -24,7 +24,10 @@ describe('Idempotency-Key on writes, at the gateway', () => {
   const post = (body: string, idempotencyKey?: string) =>
     fetch(`${gateway.url}/portal/things?x=1`, {
       method: 'POST',
-      headers: bearer(key, { 'content-type': 'application/json', ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }) }),
+      headers: bearer(key, {
+        'content-type': 'application/json',
+        ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+      }),
       body,
     });
 
@@ -32,7 +35,9 @@ describe('Idempotency-Key on writes, at the gateway', () => {
     const body = '{ "name" : "a", "n": 1 }';
     const res = await json(await post(body, 'key-1'));
     expect(res.result.idempotencyKey).toBe('key-1');
-    expect(res.result.fingerprint).toBe(requestFingerprint('POST', '/portal/things?x=1', Buffer.from('{"n":1,"name":"a"}')).toString('hex'));
+    expect(res.result.fingerprint).toBe(
+      requestFingerprint('POST', '/portal/things?x=1', Buffer.from('{"n":1,"name":"a"}')).toString('hex'),
+    );
   });
 
   it('when a write has no key, or a GET sends one, then the service gets neither header and every write runs', async () => {
@@ -44,7 +49,7 @@ describe('Idempotency-Key on writes, at the gateway', () => {
     expect((await json(get)).result.idempotencyKey).toBeNull();
   });
 
-  it('when a partner sends the fingerprint header itself, then the service gets the gateway\'s, never the partner\'s', async () => {
+  it("when a partner sends the fingerprint header itself, then the service gets the gateway's, never the partner's", async () => {
     const res = await fetch(`${gateway.url}/portal/things`, {
       method: 'POST',
       headers: bearer(key, { 'content-type': 'application/json', 'x-idempotency-fingerprint': '00'.repeat(32) }),

@@ -5,7 +5,17 @@ import { KeyAuthenticator, type KeyRecord } from '../src/domain/key-authenticato
 function setup(ttlMs = 60_000) {
   const { key, prefix, hash } = generateApiKey();
   const rows = new Map<string, KeyRecord>();
-  const record: KeyRecord = { id: 'k1', partnerId: 'p1', prefix, secretHash: hash, permissions: ['domains:read'], requiredFields: [], allowedIp: null, expiresAt: null, revokedAt: null };
+  const record: KeyRecord = {
+    id: 'k1',
+    partnerId: 'p1',
+    prefix,
+    secretHash: hash,
+    permissions: ['domains:read'],
+    requiredFields: [],
+    allowedIp: null,
+    expiresAt: null,
+    revokedAt: null,
+  };
   rows.set(prefix, record);
   let lookups = 0;
   let gate: Promise<void> | undefined;
@@ -16,12 +26,18 @@ function setup(ttlMs = 60_000) {
     return snapshot;
   }, ttlMs);
   return {
-    key, prefix, rows, auth,
+    key,
+    prefix,
+    rows,
+    auth,
     lookups: () => lookups,
     hold: () => {
       let release!: () => void;
       gate = new Promise((r) => (release = r));
-      return () => { gate = undefined; release(); };
+      return () => {
+        gate = undefined;
+        release();
+      };
     },
   };
 }

@@ -8,7 +8,11 @@ describe('per-key token-bucket rate limiter, weighed by cost', () => {
 
   it('when a key stays within its limit, then each hit is allowed with the units left and the seconds until the bucket is full', () => {
     const limiter = new TokenBucketLimiter(3, 3, clock);
-    expect(limiter.hit('key-1')).toMatchObject({ allowed: true, rateLimit: '"3-in-1min"; r=2; t=20', retryAfter: undefined });
+    expect(limiter.hit('key-1')).toMatchObject({
+      allowed: true,
+      rateLimit: '"3-in-1min"; r=2; t=20',
+      retryAfter: undefined,
+    });
     expect(limiter.hit('key-1').rateLimit).toBe('"3-in-1min"; r=1; t=40');
     now += 20_000; // one unit came back
     expect(limiter.hit('key-1').rateLimit).toBe('"3-in-1min"; r=1; t=40');
@@ -24,7 +28,11 @@ describe('per-key token-bucket rate limiter, weighed by cost', () => {
     limiter.hit('busy');
     limiter.hit('busy');
     now += 10_000;
-    expect(limiter.hit('busy')).toMatchObject({ allowed: false, rateLimit: '"2-in-1min"; r=0; t=50', retryAfter: '20' });
+    expect(limiter.hit('busy')).toMatchObject({
+      allowed: false,
+      rateLimit: '"2-in-1min"; r=0; t=50',
+      retryAfter: '20',
+    });
     expect(limiter.hit('other').allowed).toBe(true);
     now += 20_000;
     expect(limiter.hit('busy')).toMatchObject({ allowed: true, rateLimit: '"2-in-1min"; r=0; t=60' });
@@ -43,7 +51,11 @@ describe('per-key token-bucket rate limiter, weighed by cost', () => {
     const limiter = new TokenBucketLimiter(60, 20, clock);
     expect(limiter.hit('k', 10).allowed).toBe(true);
     expect(limiter.hit('k', 5).allowed).toBe(true);
-    expect(limiter.hit('k', 10)).toMatchObject({ allowed: false, rateLimit: '"60-in-1min"; r=5; t=15', retryAfter: '5' });
+    expect(limiter.hit('k', 10)).toMatchObject({
+      allowed: false,
+      rateLimit: '"60-in-1min"; r=5; t=15',
+      retryAfter: '5',
+    });
     expect(limiter.hit('k', 5)).toMatchObject({ allowed: true, rateLimit: '"60-in-1min"; r=0; t=20' });
   });
 

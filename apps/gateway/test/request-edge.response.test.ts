@@ -2,18 +2,28 @@ import { request } from 'node:http';
 import { rawHttp } from '@platform/testing';
 import { startGateway, startSuite, bearer, envelope, type Gateway, type Suite, json } from './support/harness';
 
-
 /** Sends a chunked body (no Content-Length) so only the streamed byte count can catch it. */
-function postChunked(url: string, key: string, chunks: number, chunkSize: number): Promise<{ status: number; body: unknown }> {
+function postChunked(
+  url: string,
+  key: string,
+  chunks: number,
+  chunkSize: number,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/portal/things`, { method: 'POST', headers: bearer(key, { 'content-type': 'application/json' }) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = request(
+      `${url}/portal/things`,
+      { method: 'POST', headers: bearer(key, { 'content-type': 'application/json' }) },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     // The gateway may answer and close before every chunk is written.
-    req.on('error', (err) => (err.message.includes('EPIPE') || err.message.includes('ECONNRESET') ? undefined : reject(err)));
+    req.on('error', (err) =>
+      err.message.includes('EPIPE') || err.message.includes('ECONNRESET') ? undefined : reject(err),
+    );
     let sent = 0;
     const write = () => {
       while (sent < chunks) {
@@ -66,15 +76,32 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   });
 
   it.each([
-    ['a header section over 16 KB', 431, 'REQUEST.HEADERS_TOO_LARGE', `GET /portal/things HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+    [
+      'a header section over 16 KB',
+      431,
+      'REQUEST.HEADERS_TOO_LARGE',
+      `GET /portal/things HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ],
     ['a garbage request line', 400, 'REQUEST.MALFORMED', 'GARBAGE\r\n\r\n'],
-    ['a header with an invalid character', 400, 'REQUEST.MALFORMED', 'GET /portal/things HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n'],
-  ])('when a request has %s, then a complete %i %s answer in the envelope closes the connection', async (_what, status, code, request) => {
-    const res = await rawHttp(Number(new URL(gateway.url).port), request);
-    expect(res.status).toBe(status);
-    expect(res.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(res.body)), connection: 'close' });
-    expect(JSON.parse(res.body)).toEqual(envelope(code, status));
-  });
+    [
+      'a header with an invalid character',
+      400,
+      'REQUEST.MALFORMED',
+      'GET /portal/things HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n',
+    ],
+  ])(
+    'when a request has %s, then a complete %i %s answer in the envelope closes the connection',
+    async (_what, status, code, request) => {
+      const res = await rawHttp(Number(new URL(gateway.url).port), request);
+      expect(res.status).toBe(status);
+      expect(res.headers).toMatchObject({
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(res.body)),
+        connection: 'close',
+      });
+      expect(JSON.parse(res.body)).toEqual(envelope(code, status));
+    },
+  );
 
   it('when HEAD is sent to a GET route, then it is answered like GET without a body', async () => {
     const res = await call('HEAD', '/portal/things/abc');
@@ -90,7 +117,12 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   });
 
   it('when Content-Length exceeds the body limit, then 413 REQUEST.TOO_LARGE', async () => {
-    const res = await call('POST', '/portal/things', { 'content-type': 'application/json' }, JSON.stringify({ name: 'x'.repeat(2_000) }));
+    const res = await call(
+      'POST',
+      '/portal/things',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ name: 'x'.repeat(2_000) }),
+    );
     expect(res.status).toBe(413);
     expect(await json(res)).toEqual(envelope('REQUEST.TOO_LARGE', 413));
   });
@@ -102,7 +134,12 @@ describe('gateway request rules: routes, methods, bodies, rate limit, upstream f
   });
 
   it('when a body within the limit is sent, then it is forwarded', async () => {
-    const res = await call('POST', '/portal/things', { 'content-type': 'application/json' }, JSON.stringify({ name: 'small' }));
+    const res = await call(
+      'POST',
+      '/portal/things',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ name: 'small' }),
+    );
     expect(res.status).toBe(201);
   });
 

@@ -12,7 +12,12 @@ import { merchantHandlers } from './http/merchants.handlers';
 const routes = [...merchantRoutes, ...merchantInternalRoutes];
 
 /** Merchants (the partner's CRUD) and their links to domains (a projection of domain events): on the chassis. */
-export const merchantsService: ServiceDefinition<MerchantsDb, Record<string, never>, (typeof routes)[number], MerchantsContext> = {
+export const merchantsService: ServiceDefinition<
+  MerchantsDb,
+  Record<string, never>,
+  (typeof routes)[number],
+  MerchantsContext
+> = {
   name: 'merchants-svc',
   schema: SCHEMA,
   audience: 'merchants',
@@ -25,6 +30,9 @@ export const merchantsService: ServiceDefinition<MerchantsDb, Record<string, nev
     domainEvents: domainEventsConsumer(),
   }),
   routes,
-  handlers: (ctx, { logger, consumerQueue }) => ({ ...merchantHandlers(ctx), ...internalHandlers(ctx.db, { ...ctx.domainEvents, queue: consumerQueue(), schema: SCHEMA, logger }) }),
+  handlers: (ctx, { logger, consumerQueue }) => ({
+    ...merchantHandlers(ctx),
+    ...internalHandlers(ctx.db, { ...ctx.domainEvents, queue: consumerQueue(), schema: SCHEMA, logger }),
+  }),
   consumers: (ctx) => [ctx.domainEvents],
 };

@@ -15,7 +15,8 @@ describe('merchants API', () => {
     if (res.status !== 201) throw new Error(`create answered ${res.status}: ${res.text}`);
     return res.body.result;
   };
-  const issuePaths = (res: { body: { error: { data: { issues: { path: string }[] } } } }) => res.body.error.data.issues.map((i) => i.path);
+  const issuePaths = (res: { body: { error: { data: { issues: { path: string }[] } } } }) =>
+    res.body.error.data.issues.map((i) => i.path);
   const ids = (res: { body: { result: { merchant_id: string }[] } }) => res.body.result.map((r) => r.merchant_id);
 
   describe('create, read, update, delete', () => {
@@ -54,7 +55,13 @@ describe('merchants API', () => {
 
     it('when only merchant_id is given, then the optional fields are null and meta is empty', async () => {
       const created = await create(m.partner(), { merchant_id: 'bare' });
-      expect(created).toMatchObject({ company_name: null, description: null, meta: {}, default_product: null, default_price_list: null });
+      expect(created).toMatchObject({
+        company_name: null,
+        description: null,
+        meta: {},
+        default_product: null,
+        default_price_list: null,
+      });
     });
 
     it('when the partner already has the merchant_id, then 409 MERCHANT.ALREADY_EXISTS names the existing merchant; another partner may use it', async () => {
@@ -75,23 +82,46 @@ describe('merchants API', () => {
       ['description of 501 characters', { merchant_id: 'a', description: 'd'.repeat(501) }, 'body.description'],
       ['a meta value that is not a string', { merchant_id: 'a', meta: { plan: 1 } }, 'body.meta.plan'],
       ['a meta key with a dot', { merchant_id: 'a', meta: { 'a.b': 'x' } }, 'body.meta.a.b'],
-      ['51 meta keys', { merchant_id: 'a', meta: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'body.meta'],
+      [
+        '51 meta keys',
+        { merchant_id: 'a', meta: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
+        'body.meta',
+      ],
       ['an empty default_product', { merchant_id: 'a', default_product: '' }, 'body.default_product'],
-    ])('when a create has %s, then 400 VALIDATION.INVALID names the field and nothing is stored', async (_what, body, path) => {
-      const p = m.partner();
-      const res = await p.call('POST', '/portal/merchants', body);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
-      expect(issuePaths(res)).toContain(path);
-      expect((await p.call('GET', '/portal/merchants')).body.result).toEqual([]);
-    });
+    ])(
+      'when a create has %s, then 400 VALIDATION.INVALID names the field and nothing is stored',
+      async (_what, body, path) => {
+        const p = m.partner();
+        const res = await p.call('POST', '/portal/merchants', body);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
+        expect(issuePaths(res)).toContain(path);
+        expect((await p.call('GET', '/portal/merchants')).body.result).toEqual([]);
+      },
+    );
 
     it('when a merchant is updated, then only the fields sent change (null clears, meta is replaced) and updated_at moves', async () => {
       const p = m.partner();
-      const created = await create(p, { merchant_id: 'up-1', company_name: 'Before', description: 'keep me', meta: { a: '1', b: '2' }, default_product: 'PRO' });
-      const res = await p.call('PUT', `/portal/merchants/${created.id}`, { company_name: 'After', default_product: null, meta: { c: '3' } });
+      const created = await create(p, {
+        merchant_id: 'up-1',
+        company_name: 'Before',
+        description: 'keep me',
+        meta: { a: '1', b: '2' },
+        default_product: 'PRO',
+      });
+      const res = await p.call('PUT', `/portal/merchants/${created.id}`, {
+        company_name: 'After',
+        default_product: null,
+        meta: { c: '3' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body.result).toEqual({ ...created, company_name: 'After', default_product: null, meta: { c: '3' }, updated_at: expect.any(String) });
+      expect(res.body.result).toEqual({
+        ...created,
+        company_name: 'After',
+        default_product: null,
+        meta: { c: '3' },
+        updated_at: expect.any(String),
+      });
       expect(Date.parse(res.body.result.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
       expect((await p.call('GET', `/portal/merchants/${created.id}`)).body.result).toEqual(res.body.result);
       const renamed = await p.call('PUT', `/portal/merchants/${created.id}`, { merchant_id: ' up-2 ' });
@@ -105,7 +135,10 @@ describe('merchants API', () => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual(envelope('MERCHANT.ALREADY_EXISTS', 409));
       expect(res.body.error.data).toEqual({ id: a.id });
-      expect((await p.call('GET', `/portal/merchants/${b.id}`)).body.result).toMatchObject({ merchant_id: 'b', company_name: null });
+      expect((await p.call('GET', `/portal/merchants/${b.id}`)).body.result).toMatchObject({
+        merchant_id: 'b',
+        company_name: null,
+      });
       expect((await p.call('PUT', `/portal/merchants/${b.id}`, { merchant_id: 'b' })).status).toBe(200);
     });
 
@@ -129,7 +162,9 @@ describe('merchants API', () => {
       const res = await p.call('DELETE', `/portal/merchants/${created.id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ result: { deleted: true } });
-      expect((await p.call('GET', `/portal/merchants/${created.id}`)).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+      expect((await p.call('GET', `/portal/merchants/${created.id}`)).body).toEqual(
+        envelope('RESOURCE.NOT_FOUND', 404),
+      );
       expect((await p.call('DELETE', `/portal/merchants/${created.id}`)).status).toBe(404);
       expect((await p.call('POST', '/portal/merchants', { merchant_id: 'del' })).status).toBe(201);
     });
@@ -149,7 +184,11 @@ describe('merchants API', () => {
 
     it('when the key lacks merchants:write, then a create is 403 AUTH.FORBIDDEN', async () => {
       const { token } = m.t.partner({ permissions: ['merchants:read'] });
-      const res = await fetch(`${m.t.url}/portal/merchants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"merchant_id":"x"}' });
+      const res = await fetch(`${m.t.url}/portal/merchants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"merchant_id":"x"}',
+      });
       expect(res.status).toBe(403);
     });
   });
@@ -170,14 +209,21 @@ describe('merchants API', () => {
       expect([ids(all), all.body.meta]).toEqual([['m5', 'm4', 'm3', 'm2', 'm1'], { current_page: 1 }]);
     });
 
-    it.each([['limit=101'], ['limit=0'], ['page=0'], ['page=1.5'], ['is_registered=yes'], ['created_at_start=yesterday'], ['meta.a.b=1'], ['meta.=1'], ['meta.plan=gold&meta.plan=silver']])(
-      'when the query has %s, then 400 VALIDATION.INVALID',
-      async (query) => {
-        const res = await m.partner().call('GET', `/portal/merchants?${query}`);
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
-      },
-    );
+    it.each([
+      ['limit=101'],
+      ['limit=0'],
+      ['page=0'],
+      ['page=1.5'],
+      ['is_registered=yes'],
+      ['created_at_start=yesterday'],
+      ['meta.a.b=1'],
+      ['meta.=1'],
+      ['meta.plan=gold&meta.plan=silver'],
+    ])('when the query has %s, then 400 VALIDATION.INVALID', async (query) => {
+      const res = await m.partner().call('GET', `/portal/merchants?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
+    });
 
     it('when an unknown query parameter is sent, then it is ignored (as on domains)', async () => {
       const p = m.partner();
@@ -204,12 +250,24 @@ describe('merchants API', () => {
 
     it('when filtered by created_at_start and created_at_end, then both bounds are inclusive', async () => {
       const p = m.partner();
-      const [a, b, c] = [await create(p, { merchant_id: 'a' }), await create(p, { merchant_id: 'b' }), await create(p, { merchant_id: 'c' })];
+      const [a, b, c] = [
+        await create(p, { merchant_id: 'a' }),
+        await create(p, { merchant_id: 'b' }),
+        await create(p, { merchant_id: 'c' }),
+      ];
       const q = (params: string) => p.call('GET', `/portal/merchants?${params}`).then(ids);
       expect(await q(`created_at_start=${encodeURIComponent(b.created_at)}`)).toEqual(['c', 'b']);
       expect(await q(`created_at_end=${encodeURIComponent(b.created_at)}`)).toEqual(['b', 'a']);
-      expect(await q(`created_at_start=${encodeURIComponent(b.created_at)}&created_at_end=${encodeURIComponent(b.created_at)}`)).toEqual(['b']);
-      expect(await q(`created_at_start=${encodeURIComponent(a.created_at)}&created_at_end=${encodeURIComponent(c.created_at)}`)).toEqual(['c', 'b', 'a']);
+      expect(
+        await q(
+          `created_at_start=${encodeURIComponent(b.created_at)}&created_at_end=${encodeURIComponent(b.created_at)}`,
+        ),
+      ).toEqual(['b']);
+      expect(
+        await q(
+          `created_at_start=${encodeURIComponent(a.created_at)}&created_at_end=${encodeURIComponent(c.created_at)}`,
+        ),
+      ).toEqual(['c', 'b', 'a']);
       // The same instant as b's created_at, written with a +02:00 offset.
       const bInBerlin = new Date(Date.parse(b.created_at) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
       expect(await q(`created_at_start=${encodeURIComponent(bInBerlin)}`)).toEqual(['c', 'b']);

@@ -60,7 +60,12 @@ type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
 const isWorker = (config: WebhookConfig) => config.WEBHOOK_ROLE !== 'api';
 
 /** Webhook endpoints, fan-out of every public event, signed deliveries with retries; one image, role by WEBHOOK_ROLE. */
-export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig, (typeof webhookRoutes)[number], WebhookServiceContext> = {
+export const webhookService: ServiceDefinition<
+  WebhooksDb,
+  typeof webhookConfig,
+  (typeof webhookRoutes)[number],
+  WebhookServiceContext
+> = {
   name: 'webhook-svc',
   schema: SCHEMA,
   audience: 'webhooks',
@@ -93,7 +98,11 @@ export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig,
           firstConcurrency: config.WEBHOOK_CONCURRENCY,
           retryConcurrency: config.WEBHOOK_RETRY_CONCURRENCY,
           endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
-          breaker: { volumeThreshold: 5, errorThresholdPercentage: config.WEBHOOK_BREAKER_ERROR_PERCENT, resetTimeoutMs: config.WEBHOOK_BREAKER_RESET_MS },
+          breaker: {
+            volumeThreshold: 5,
+            errorThresholdPercentage: config.WEBHOOK_BREAKER_ERROR_PERCENT,
+            resetTimeoutMs: config.WEBHOOK_BREAKER_RESET_MS,
+          },
           listen: pool.options,
           registry: metrics.registry,
         })
@@ -112,6 +121,7 @@ export const webhookService: ServiceDefinition<WebhooksDb, typeof webhookConfig,
   handlers: (ctx) => webhookHandlers(ctx),
   consumers: (ctx, { config }) => (ctx.worker ? [fanOutConsumer(ctx.worker, config.WEBHOOK_LEASE_MS)] : []),
   background: (ctx) => (ctx.worker ? [ctx.worker] : []),
-  jobs: (_ctx, { config }) => webhookJobs({ disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS, retentionMs: config.WEBHOOK_RETENTION_MS }),
+  jobs: (_ctx, { config }) =>
+    webhookJobs({ disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS, retentionMs: config.WEBHOOK_RETENTION_MS }),
   closeContext: (ctx) => ctx.outbound.close(),
 };

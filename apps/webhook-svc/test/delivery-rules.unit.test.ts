@@ -42,10 +42,16 @@ describe('secrets and signatures', () => {
     const [a, b, c] = [newSigningSecret(), newSigningSecret(), newSigningSecret()];
     const body = JSON.stringify({ event: 'domain.deleted', params: { id: 'é' } });
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([a, b], 'msg_1', timestamp, body) };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader([a, b], 'msg_1', timestamp, body),
+    };
     expect(new Webhook(a).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(b).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(c).verify(body, headers)).toThrow();
-    expect(headers['webhook-signature']).toBe(`${new Webhook(a).sign('msg_1', new Date(timestamp * 1000), body)} ${new Webhook(b).sign('msg_1', new Date(timestamp * 1000), body)}`);
+    expect(headers['webhook-signature']).toBe(
+      `${new Webhook(a).sign('msg_1', new Date(timestamp * 1000), body)} ${new Webhook(b).sign('msg_1', new Date(timestamp * 1000), body)}`,
+    );
   });
 });

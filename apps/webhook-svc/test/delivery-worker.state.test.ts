@@ -84,28 +84,42 @@ describe('delivery worker, against a local receiver', () => {
     });
     return { id, body };
   };
-  const delivery = (id: string) => db().selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const attempts = (id: string) => db().selectFrom('attempts').selectAll().where('delivery_id', '=', id).orderBy('attempted_at').execute();
-  const endpointRow = (id: string) => db().selectFrom('endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const once = async <T>(what: string, check: () => Promise<T | undefined | false>) => waitFor(check, { timeoutMs: 10_000, what });
+  const delivery = (id: string) =>
+    db().selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const attempts = (id: string) =>
+    db().selectFrom('attempts').selectAll().where('delivery_id', '=', id).orderBy('attempted_at').execute();
+  const endpointRow = (id: string) =>
+    db().selectFrom('endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const once = async <T>(what: string, check: () => Promise<T | undefined | false>) =>
+    waitFor(check, { timeoutMs: 10_000, what });
 
   it('when the endpoint answers 2xx, then the delivery is marked succeeded, its attempt logged with the answer, and the endpoint counted healthy', async () => {
     receiver.route('/ok', () => ({ status: 200, body: 'thanks' }));
     const ep = await endpoint(`${receiver.url}/ok`);
     const { id } = await queue(ep.id);
 
-    const row = await once('the delivery to succeed', async () => ((await delivery(id)).status === 'succeeded' ? delivery(id) : undefined));
+    const row = await once('the delivery to succeed', async () =>
+      (await delivery(id)).status === 'succeeded' ? delivery(id) : undefined,
+    );
     expect(row).toMatchObject({ attempt_count: 1, next_attempt_at: null, lease_until: null });
-    expect(await attempts(id)).toEqual([expect.objectContaining({ status_code: 200, error: null, response_body: 'thanks', response_truncated: false })]);
-    expect(await endpointRow(ep.id)).toMatchObject({ enabled: true, failing_since: null, last_success_at: expect.any(Date) });
+    expect(await attempts(id)).toEqual([
+      expect.objectContaining({ status_code: 200, error: null, response_body: 'thanks', response_truncated: false }),
+    ]);
+    expect(await endpointRow(ep.id)).toMatchObject({
+      enabled: true,
+      failing_since: null,
+      last_success_at: expect.any(Date),
+    });
   });
 
-  it('when the endpoint answers 5xx, then the delivery stays pending for a retry at the schedule\'s next step, and once due it is sent again, same id and body', async () => {
+  it("when the endpoint answers 5xx, then the delivery stays pending for a retry at the schedule's next step, and once due it is sent again, same id and body", async () => {
     receiver.route('/flaky', (_request, count) => (count === 0 ? { status: 500, body: 'down' } : { status: 204 }));
     const ep = await endpoint(`${receiver.url}/flaky`);
     const { id, body } = await queue(ep.id);
 
-    const row = await once('the first attempt to be recorded', async () => ((await delivery(id)).attempt_count === 1 ? delivery(id) : undefined));
+    const row = await once('the first attempt to be recorded', async () =>
+      (await delivery(id)).attempt_count === 1 ? delivery(id) : undefined,
+    );
     const [first] = await attempts(id);
     expect(row).toMatchObject({ status: 'pending', lease_until: null });
     expect(first).toMatchObject({ status_code: 500, response_body: 'down' });
@@ -143,7 +157,7 @@ describe('delivery worker, against a local receiver', () => {
     }
   });
 
-  it('when a delivery is signed, then its headers verify with the endpoint\'s secret and with a rotated-out one that still signs, and with no other', async () => {
+  it("when a delivery is signed, then its headers verify with the endpoint's secret and with a rotated-out one that still signs, and with no other", async () => {
     receiver.route('/signed', () => ({ status: 204 }));
     const previous = newSigningSecret();
     const ep = await endpoint(`${receiver.url}/signed`, previous);

@@ -10,7 +10,11 @@ describe('webhook-svc on the chassis', () => {
   it('when WEBHOOK_SECRET_KEY is missing or not 32 bytes, then it refuses to start and says so', async () => {
     const env = { INTERNAL_JWT_PUBLIC_KEY: 'x' };
     await expect(startService(webhookService, { env })).rejects.toThrow(/WEBHOOK_SECRET_KEY: is required/);
-    await expect(startService(webhookService, { env: { ...env, WEBHOOK_SECRET_KEY: randomBytes(16).toString('base64') } })).rejects.toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
-    await expect(startService(webhookService, { env: { ...env, WEBHOOK_SECRET_KEY: randomBytes(33).toString('base64') } })).rejects.toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
+    await expect(
+      startService(webhookService, { env: { ...env, WEBHOOK_SECRET_KEY: randomBytes(16).toString('base64') } }),
+    ).rejects.toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
+    await expect(
+      startService(webhookService, { env: { ...env, WEBHOOK_SECRET_KEY: randomBytes(33).toString('base64') } }),
+    ).rejects.toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
   });
 });

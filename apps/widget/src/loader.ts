@@ -71,7 +71,9 @@ function start(base: string, id: string) {
   const isScript = (n: Node | null) => !!n && n.nodeName === 'SCRIPT';
   new MutationObserver((records) => {
     const touched = records.some((r) =>
-      Array.from(r.addedNodes).some((n) => isScript(n) || isScript(n.previousSibling) || !!(n as Element).querySelector?.('script')),
+      Array.from(r.addedNodes).some(
+        (n) => isScript(n) || isScript(n.previousSibling) || !!(n as Element).querySelector?.('script'),
+      ),
     );
     if (touched) sweep();
   }).observe(document.documentElement, { childList: true, subtree: true });

@@ -2,22 +2,38 @@
 // request form, documents, company and DPO, accessibility tools, keyboard use, axe-core, and an
 // API outage that must leave the page working with scripts blocked.
 import type { Page } from 'playwright-core';
-import { booted, computed, eventually, evaluate, screenshot, seriousViolations, widgetTestBed } from './support/browser';
+import {
+  booted,
+  computed,
+  eventually,
+  evaluate,
+  screenshot,
+  seriousViolations,
+  widgetTestBed,
+} from './support/browser';
 import { defaultSettings, FakePlatform } from './support/fake-platform';
 
 const bed = widgetTestBed();
 
 const open = (url?: string) => bed.open({ url });
 const CENTER = '[data-privacy-center]';
-const tabs = (page: Page) => page.locator('[data-privacy-view]').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-privacy-view')));
-const selected = (page: Page) => page.locator('[data-privacy-view][aria-selected="true"]').getAttribute('data-privacy-view');
+const tabs = (page: Page) =>
+  page.locator('[data-privacy-view]').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-privacy-view')));
+const selected = (page: Page) =>
+  page.locator('[data-privacy-view][aria-selected="true"]').getAttribute('data-privacy-view');
 const focusedView = (page: Page) =>
-  evaluate<string | null>(page, "document.querySelector('[data-privacy-widget-host]').shadowRoot.activeElement?.getAttribute('data-privacy-view') ?? null");
+  evaluate<string | null>(
+    page,
+    "document.querySelector('[data-privacy-widget-host]').shadowRoot.activeElement?.getAttribute('data-privacy-view') ?? null",
+  );
 
 describe('the privacy center', () => {
   it.each([
     [{}, ['consent', 'dsar', 'docs', 'accessibility', 'company', 'dpo']],
-    [{ has_dsar: false, has_docs: false, has_accessibility: false, display_company: false, display_dpo: false }, ['consent']],
+    [
+      { has_dsar: false, has_docs: false, has_accessibility: false, display_company: false, display_dpo: false },
+      ['consent'],
+    ],
     [{ has_docs: false, display_company: false }, ['consent', 'dsar', 'accessibility', 'dpo']],
   ])('shows the tabs the flags allow (%j)', async (flags, expected) => {
     bed.platform.settings = defaultSettings(flags);
@@ -33,7 +49,10 @@ describe('the privacy center', () => {
   it("open('dsar') opens the requests tab; a request is posted with the visitor id and acknowledged", async () => {
     const page = await open();
     await page.locator('[data-consent-action="accept"]').click();
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     await page.evaluate("PrivacyWidget.open('dsar')");
     expect(await selected(page)).toBe('dsar');
     expect(await focusedView(page)).toBe('dsar');
@@ -43,8 +62,18 @@ describe('the privacy center', () => {
     await page.getByRole('button', { name: 'Send request' }).click();
     await page.getByText(/Your request was received\. Reference: DSR_/).waitFor();
     expect(bed.platform.requests).toHaveLength(1);
-    expect(bed.platform.requests[0].body).toEqual({ type: 'opt_out', email: 'visitor@mail.example.test', name: 'Vera Visitor', subject: receipt.body.subject });
-    expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({ necessary: true, functional: true, analytics: true, marketing: false });
+    expect(bed.platform.requests[0].body).toEqual({
+      type: 'opt_out',
+      email: 'visitor@mail.example.test',
+      name: 'Vera Visitor',
+      subject: receipt.body.subject,
+    });
+    expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({
+      necessary: true,
+      functional: true,
+      analytics: true,
+      marketing: false,
+    });
     expect(bed.platform.receipts).toHaveLength(1); // the server turns an opt-out request into its receipt
   });
 
@@ -60,13 +89,24 @@ describe('the privacy center', () => {
   });
 
   it('generates the policies, company details and the DPO contact from the settings', async () => {
-    bed.platform.settings = defaultSettings({ data_collection: [{ name: 'Contact data', description: 'Name and e-mail', purposes: [{ name: 'Order handling', legal_base: 'contract' }], partners: [{ name: 'Mail Co', usage: 'newsletters', url: 'https://mail.example.test' }] }] });
+    bed.platform.settings = defaultSettings({
+      data_collection: [
+        {
+          name: 'Contact data',
+          description: 'Name and e-mail',
+          purposes: [{ name: 'Order handling', legal_base: 'contract' }],
+          partners: [{ name: 'Mail Co', usage: 'newsletters', url: 'https://mail.example.test' }],
+        },
+      ],
+    });
     const page = await open();
     await booted(page);
     await page.evaluate("PrivacyWidget.open('docs')");
     const center = page.locator(CENTER);
     await center.getByText('Privacy policy').waitFor();
-    expect(await center.textContent()).toContain('Example Shop (Hauptstr. 1, 10115 Berlin, DE) is responsible for the personal data processed on shop.example.test.');
+    expect(await center.textContent()).toContain(
+      'Example Shop (Hauptstr. 1, 10115 Berlin, DE) is responsible for the personal data processed on shop.example.test.',
+    );
     expect(await center.textContent()).toContain('Order handling (legal basis: contract)');
     expect(await center.textContent()).toContain('Cookie policy');
     await page.locator('[data-privacy-view="company"]').click();
@@ -142,11 +182,19 @@ describe('an API outage', () => {
     const served = bed.platform.settingsServed;
     const page = await open();
     // The settings may have been answered before open() returned: wait on the fake's own count.
-    await eventually(() => bed.platform.settingsServed, (n) => n > served);
+    await eventually(
+      () => bed.platform.settingsServed,
+      (n) => n > served,
+    );
     expect(await evaluate(page, 'window.pageWorks')).toBe(true);
     await page.locator('#buy').click();
     expect(await page.locator('#buy').textContent()).toBe('Added to cart');
-    expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({ necessary: true, functional: false, analytics: false, marketing: false });
+    expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({
+      necessary: true,
+      functional: false,
+      analytics: false,
+      marketing: false,
+    });
     await page.evaluate('PrivacyWidget.open()');
     expect(await evaluate(page, '[window.analyticsRan ?? null, window.marketingRan ?? null]')).toEqual([null, null]);
     expect(await page.locator('[data-privacy-widget-host]').count()).toBe(0);

@@ -9,9 +9,27 @@ const bed = widgetTestBed();
 
 const COOKIES = [
   { name: 'PHPSESSID', domain: 'shop.example.test', category: 'necessary', vendor: null, expires_at: null },
-  { name: '_ga', domain: '.shop.example.test', category: 'analytics', vendor: 'Google', expires_at: '2028-11-24T00:00:00.000Z' },
-  { name: '_gid', domain: '.shop.example.test', category: 'analytics', vendor: 'Google', expires_at: '2026-11-25T00:00:00.000Z' },
-  { name: 'fr', domain: '.facebook.net', category: 'marketing', vendor: 'Meta', expires_at: '2027-02-22T00:00:00.000Z' },
+  {
+    name: '_ga',
+    domain: '.shop.example.test',
+    category: 'analytics',
+    vendor: 'Google',
+    expires_at: '2028-11-24T00:00:00.000Z',
+  },
+  {
+    name: '_gid',
+    domain: '.shop.example.test',
+    category: 'analytics',
+    vendor: 'Google',
+    expires_at: '2026-11-25T00:00:00.000Z',
+  },
+  {
+    name: 'fr',
+    domain: '.facebook.net',
+    category: 'marketing',
+    vendor: 'Meta',
+    expires_at: '2027-02-22T00:00:00.000Z',
+  },
   { name: 'theme', domain: 'shop.example.test', category: 'unclassified', vendor: null, expires_at: null },
 ];
 
@@ -22,7 +40,9 @@ const listed = async (page: Page, scope: string) => {
   const lists = page.locator(`${scope} [data-cc-cookie-list]`);
   const out: Record<string, (string | null)[]> = {};
   for (const list of await lists.all()) {
-    out[(await list.getAttribute('data-cc-cookie-list'))!] = await list.locator('[data-cc-cookie]').evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
+    out[(await list.getAttribute('data-cc-cookie-list'))!] = await list
+      .locator('[data-cc-cookie]')
+      .evaluateAll((items) => items.map((i) => i.getAttribute('data-cc-cookie')));
   }
   return out;
 };
@@ -32,7 +52,12 @@ describe('the cookie list', () => {
     bed.platform.settings = defaultSettings({ cookies: COOKIES });
     const page = await open();
     await page.locator('[data-consent-action="settings"]').click();
-    expect(await listed(page, '[data-privacy-widget]')).toEqual({ necessary: ['PHPSESSID'], analytics: ['_ga', '_gid'], marketing: ['fr'], unclassified: ['theme'] });
+    expect(await listed(page, '[data-privacy-widget]')).toEqual({
+      necessary: ['PHPSESSID'],
+      analytics: ['_ga', '_gid'],
+      marketing: ['fr'],
+      unclassified: ['theme'],
+    });
     const ga = await page.locator('[data-privacy-widget] [data-cc-cookie="_ga"]').innerText();
     expect(ga).toContain('Google');
     expect(ga).toContain('until 2028-11-24');
@@ -47,7 +72,12 @@ describe('the cookie list', () => {
     await booted(page);
     await page.evaluate('PrivacyWidget.open()');
     await page.locator('[data-privacy-center]').waitFor();
-    expect(await listed(page, '[data-privacy-center]')).toEqual({ necessary: ['PHPSESSID'], analytics: ['_ga', '_gid'], marketing: ['fr'], unclassified: ['theme'] });
+    expect(await listed(page, '[data-privacy-center]')).toEqual({
+      necessary: ['PHPSESSID'],
+      analytics: ['_ga', '_gid'],
+      marketing: ['fr'],
+      unclassified: ['theme'],
+    });
 
     bed.platform.settings = defaultSettings();
     page = await open();

@@ -1,7 +1,15 @@
 // The consent notice in real Chromium on a customer's page: notice types, script blocking until
 // consent, remembered choices, revisions, GPC, keyboard use, accessibility (axe-core).
 import type { Page } from 'playwright-core';
-import { booted, computed, eventually, evaluate, screenshot, seriousViolations, widgetTestBed } from './support/browser';
+import {
+  booted,
+  computed,
+  eventually,
+  evaluate,
+  screenshot,
+  seriousViolations,
+  widgetTestBed,
+} from './support/browser';
 import { defaultSettings } from './support/fake-platform';
 
 const bed = widgetTestBed();
@@ -19,7 +27,8 @@ describe('the notice', () => {
     expect(await notice.getAttribute('data-notice-type')).toBe(type);
     const accept = page.locator('[data-consent-action="accept"]');
     const reject = page.locator('[data-consent-action="reject"]');
-    const style = async (l: typeof accept) => (await computed(l, ['backgroundColor', 'color', 'fontSize', 'fontWeight'])).join('|');
+    const style = async (l: typeof accept) =>
+      (await computed(l, ['backgroundColor', 'color', 'fontSize', 'fontWeight'])).join('|');
     expect((await style(accept)).split('|').slice(0, 2)).toEqual(['rgb(29, 78, 216)', 'rgb(255, 255, 255)']);
     expect(await style(reject)).toBe(await style(accept)); // equally prominent
     const box = await notice.boundingBox();
@@ -31,7 +40,10 @@ describe('the notice', () => {
   it('is not shown when the property has no scripts, and marked scripts are not blocked', async () => {
     bed.platform.settings = defaultSettings({ has_scripts: false });
     const page = await open();
-    await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
+    await eventually(
+      () => ran(page, 'analyticsRan'),
+      (v) => v === 1,
+    );
     expect(await page.locator(NOTICE).count()).toBe(0);
   });
 });
@@ -43,10 +55,17 @@ describe('isolation', () => {
     const page = await context.newPage();
     await page.goto(bed.platform.pageUrl());
     await page.locator(NOTICE).waitFor();
-    const added = await evaluate<string[]>(page, 'Object.getOwnPropertyNames(window).filter((k) => !window.__before.includes(k))');
+    const added = await evaluate<string[]>(
+      page,
+      'Object.getOwnPropertyNames(window).filter((k) => !window.__before.includes(k))',
+    );
     const pageOwn = ['__before', 'consentEvents', 'pageWorks', 'analyticsBeforeBodyEnd'];
     expect(added.filter((k) => !pageOwn.includes(k)).sort()).toEqual(['PrivacyWidget', 'dataLayer']);
-    const [bg, size, font] = await computed(page.locator('[data-consent-action="accept"]'), ['backgroundColor', 'fontSize', 'fontFamily']);
+    const [bg, size, font] = await computed(page.locator('[data-consent-action="accept"]'), [
+      'backgroundColor',
+      'fontSize',
+      'fontFamily',
+    ]);
     expect([bg, size]).toEqual(['rgb(29, 78, 216)', '15px']);
     expect(font).not.toContain('cursive');
     expect(await computed(page.locator('#buy'), ['backgroundColor', 'fontSize'])).toEqual(['rgb(255, 0, 0)', '30px']);
@@ -60,24 +79,53 @@ describe('script blocking and choices', () => {
     await page.locator(NOTICE).waitFor();
     expect(await ran(page, 'analyticsRan')).toBeNull();
     expect(await ran(page, 'marketingRan')).toBeNull();
-    const defaults = await evaluate<unknown[]>(page, 'JSON.parse(JSON.stringify(window.dataLayer.map((a) => Array.from(a))))');
-    expect(defaults[0]).toEqual(['consent', 'default', expect.objectContaining({ ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' })]);
+    const defaults = await evaluate<unknown[]>(
+      page,
+      'JSON.parse(JSON.stringify(window.dataLayer.map((a) => Array.from(a))))',
+    );
+    expect(defaults[0]).toEqual([
+      'consent',
+      'default',
+      expect.objectContaining({
+        ad_storage: 'denied',
+        ad_user_data: 'denied',
+        ad_personalization: 'denied',
+        analytics_storage: 'denied',
+      }),
+    ]);
 
     await page.locator('[data-consent-action="accept"]').click();
-    await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
-    await eventually(() => ran(page, 'marketingRan'), (v) => v === 1);
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    await eventually(
+      () => ran(page, 'analyticsRan'),
+      (v) => v === 1,
+    );
+    await eventually(
+      () => ran(page, 'marketingRan'),
+      (v) => v === 1,
+    );
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     expect(receipt.origin).toBe('http://shop.example.test:' + bed.platform.port);
     expect(receipt.body).toEqual({
-      receipt_type: 'COOKIE_CONSENT', subject: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/), consent_revision: 'rev-1',
-      categories: { functional: true, analytics: true, marketing: true }, gpc: false, widget_version: expect.any(String),
+      receipt_type: 'COOKIE_CONSENT',
+      subject: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
+      consent_revision: 'rev-1',
+      categories: { functional: true, analytics: true, marketing: true },
+      gpc: false,
+      widget_version: expect.any(String),
       nonce: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
     });
     const all = { necessary: true, functional: true, analytics: true, marketing: true };
     expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual(all);
     expect(await evaluate(page, 'window.consentEvents')).toEqual([all]);
     const update = await evaluate<unknown[]>(page, 'Array.from(window.dataLayer[window.dataLayer.length - 1])');
-    expect(update).toEqual(['consent', 'update', expect.objectContaining({ analytics_storage: 'granted', ad_storage: 'granted' })]);
+    expect(update).toEqual([
+      'consent',
+      'update',
+      expect.objectContaining({ analytics_storage: 'granted', ad_storage: 'granted' }),
+    ]);
 
     await page.reload();
     await booted(page);
@@ -91,7 +139,10 @@ describe('script blocking and choices', () => {
   it('never runs it after Reject all, on this page or the next', async () => {
     const page = await open();
     await page.locator('[data-consent-action="reject"]').click();
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     expect(receipt.body.categories).toEqual({ functional: false, analytics: false, marketing: false });
     expect(await page.locator(NOTICE).count()).toBe(0);
     await page.reload();
@@ -100,7 +151,12 @@ describe('script blocking and choices', () => {
     expect(await ran(page, 'analyticsRan')).toBeNull();
     expect(await ran(page, 'marketingRan')).toBeNull();
     expect(await page.locator(NOTICE).count()).toBe(0);
-    expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({ necessary: true, functional: false, analytics: false, marketing: false });
+    expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual({
+      necessary: true,
+      functional: false,
+      analytics: false,
+      marketing: false,
+    });
   });
 
   it('saves a per-category choice from the settings view (necessary always on)', async () => {
@@ -113,16 +169,25 @@ describe('script blocking and choices', () => {
     await screenshot(page, 'notice-settings');
     await page.locator('[data-consent-category="analytics"]').check();
     await page.locator('[data-consent-action="save"]').click();
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     expect(receipt.body.categories).toEqual({ functional: false, analytics: true, marketing: false });
-    await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
+    await eventually(
+      () => ran(page, 'analyticsRan'),
+      (v) => v === 1,
+    );
     expect(await ran(page, 'marketingRan')).toBeNull();
   });
 
   it('asks again when the consent revision changes, and stops applying the old choice once it knows', async () => {
     const page = await open();
     await page.locator('[data-consent-action="accept"]').click();
-    await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     bed.platform.settings = defaultSettings({ consent_revision: 'rev-2' });
     await page.reload();
     await page.locator(NOTICE).waitFor();
@@ -130,20 +195,30 @@ describe('script blocking and choices', () => {
     await page.locator(NOTICE).waitFor();
     expect(await ran(page, 'analyticsRan')).toBeNull();
     await page.locator('[data-consent-action="accept"]').click();
-    await eventually(() => ran(page, 'analyticsRan'), (v) => v === 1);
-    const receipts = await eventually(() => bed.platform.receipts, (r) => r.length === 2);
+    await eventually(
+      () => ran(page, 'analyticsRan'),
+      (v) => v === 1,
+    );
+    const receipts = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 2,
+    );
     expect(receipts[1].body.consent_revision).toBe('rev-2');
   });
 
   it('keeps a choice made while receipts are down and sends its receipt from the next page, once', async () => {
     bed.platform.receiptStatus = 503;
     const page = await open();
-    const receiptAnswer = (status: number) => page.waitForResponse((r) => r.url().endsWith('/receipts') && r.status() === status);
+    const receiptAnswer = (status: number) =>
+      page.waitForResponse((r) => r.url().endsWith('/receipts') && r.status() === status);
     await Promise.all([receiptAnswer(503), page.locator('[data-consent-action="reject"]').click()]);
     expect(bed.platform.receipts).toHaveLength(0);
     bed.platform.receiptStatus = 201;
     await page.reload();
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     expect(receipt.body.categories).toEqual({ functional: false, analytics: false, marketing: false });
     expect(await page.locator(NOTICE).count()).toBe(0);
     await page.reload(); // sent: not again
@@ -159,8 +234,15 @@ describe('script blocking and choices', () => {
 
   it('honours Global Privacy Control: an opt-out receipt without a notice, once per revision', async () => {
     const page = await open({ gpc: true });
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
-    expect(receipt.body).toMatchObject({ gpc: true, categories: { functional: false, analytics: false, marketing: false }, consent_revision: 'rev-1' });
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
+    expect(receipt.body).toMatchObject({
+      gpc: true,
+      categories: { functional: false, analytics: false, marketing: false },
+      consent_revision: 'rev-1',
+    });
     await booted(page);
     expect(await page.locator(NOTICE).count()).toBe(0);
     expect(await ran(page, 'marketingRan')).toBeNull();
@@ -175,7 +257,10 @@ describe('activation views', () => {
   it('posts a page view only while the property is not active', async () => {
     bed.platform.settings = defaultSettings({ active: false });
     const page = await open();
-    const [view] = await eventually(() => bed.platform.views, (v) => v.length === 1);
+    const [view] = await eventually(
+      () => bed.platform.views,
+      (v) => v.length === 1,
+    );
     expect(view.origin).toBe('http://shop.example.test:' + bed.platform.port);
     expect(view.body.url).toBe(bed.platform.pageUrl());
 
@@ -185,7 +270,10 @@ describe('activation views', () => {
     const posted: string[] = [];
     page.on('request', (r) => posted.push(r.method() + ' ' + new URL(r.url()).pathname));
     await page.reload();
-    await Promise.all([page.waitForRequest((r) => r.url().endsWith('/receipts')), page.locator('[data-consent-action="accept"]').click()]);
+    await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/receipts')),
+      page.locator('[data-consent-action="accept"]').click(),
+    ]);
     expect(posted.filter((p) => p.endsWith('/views'))).toEqual([]);
     expect(bed.platform.views).toHaveLength(1);
   });
@@ -195,7 +283,11 @@ describe('keyboard and accessibility', () => {
   it('can be answered with the keyboard alone, with focus visible', async () => {
     const page = await open();
     await page.locator(NOTICE).waitFor();
-    const focusedAction = () => evaluate<string | null>(page, "document.querySelector('[data-privacy-widget-host]').shadowRoot.activeElement?.getAttribute('data-consent-action') ?? null");
+    const focusedAction = () =>
+      evaluate<string | null>(
+        page,
+        "document.querySelector('[data-privacy-widget-host]').shadowRoot.activeElement?.getAttribute('data-consent-action') ?? null",
+      );
     expect(await focusedAction()).toBeNull(); // the notice does not steal focus...
     await page.keyboard.press('Tab'); // ...but comes first in tab order
     expect(await focusedAction()).toBe('reject');
@@ -204,14 +296,21 @@ describe('keyboard and accessibility', () => {
     const [outline] = await computed(page.locator('[data-consent-action="accept"]'), ['outlineStyle']);
     expect(outline).toBe('solid');
     await page.keyboard.press('Enter');
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     expect(receipt.body.categories).toEqual({ functional: true, analytics: true, marketing: true });
   });
 
   it('opens the settings view, toggles a category and saves with the keyboard', async () => {
     const page = await open();
     await page.locator(NOTICE).waitFor();
-    const focused = () => evaluate<string | null>(page, "(() => { const a = document.querySelector('[data-privacy-widget-host]').shadowRoot.activeElement; return a && (a.getAttribute('data-consent-action') || a.getAttribute('data-consent-category')); })()");
+    const focused = () =>
+      evaluate<string | null>(
+        page,
+        "(() => { const a = document.querySelector('[data-privacy-widget-host]').shadowRoot.activeElement; return a && (a.getAttribute('data-consent-action') || a.getAttribute('data-consent-category')); })()",
+      );
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('settings');
     await page.keyboard.press('Enter');
@@ -220,14 +319,20 @@ describe('keyboard and accessibility', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('save');
     await page.keyboard.press('Enter');
-    const [receipt] = await eventually(() => bed.platform.receipts, (r) => r.length === 1);
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
     expect(receipt.body.categories).toEqual({ functional: true, analytics: false, marketing: false });
   });
 
-  it.each(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])('has no serious or critical axe-core violation as %s', async (type) => {
-    bed.platform.settings = defaultSettings({ notice_type: type });
-    const page = await open();
-    await page.locator(NOTICE).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-  });
+  it.each(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])(
+    'has no serious or critical axe-core violation as %s',
+    async (type) => {
+      bed.platform.settings = defaultSettings({ notice_type: type });
+      const page = await open();
+      await page.locator(NOTICE).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+  );
 });

@@ -57,7 +57,12 @@ export class InternalTokenMinter {
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;
-    const claims = { pid: caller.partnerId, perms: caller.permissions, req: caller.requiredFields, ...(caller.defaults ? { def: caller.defaults } : {}) };
+    const claims = {
+      pid: caller.partnerId,
+      perms: caller.permissions,
+      req: caller.requiredFields,
+      ...(caller.defaults ? { def: caller.defaults } : {}),
+    };
     const token = jwt.sign(claims, this.key, {
       algorithm: ALGORITHM,
       audience,
@@ -79,7 +84,13 @@ export class InternalTokenMinter {
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;
-    const token = jwt.sign({ [PUBLIC_CLAIM]: true }, this.key, { algorithm: ALGORITHM, audience, issuer: this.issuer, subject: PUBLIC_SUBJECT, expiresIn: this.ttlSeconds });
+    const token = jwt.sign({ [PUBLIC_CLAIM]: true }, this.key, {
+      algorithm: ALGORITHM,
+      audience,
+      issuer: this.issuer,
+      subject: PUBLIC_SUBJECT,
+      expiresIn: this.ttlSeconds,
+    });
     this.cache.set(cacheKey, { token, renewAt: now + (this.ttlSeconds - 15) * 1000 });
     return token;
   }
@@ -100,7 +111,10 @@ export class InternalTokenVerifier {
     private readonly maxCached = 10_000,
   ) {
     const pems = typeof publicKeys === 'string' ? { gateway: publicKeys } : publicKeys;
-    this.keys = { gateway: createPublicKey(pems.gateway), ...(pems.services ? { services: createPublicKey(pems.services) } : {}) };
+    this.keys = {
+      gateway: createPublicKey(pems.gateway),
+      ...(pems.services ? { services: createPublicKey(pems.services) } : {}),
+    };
   }
 
   verify(token: string): InternalCaller | undefined {
@@ -114,8 +128,18 @@ export class InternalTokenVerifier {
       const issuer: TokenIssuer | undefined = claimed === 'gateway' || claimed === 'services' ? claimed : undefined;
       const key = issuer ? this.keys[issuer] : undefined;
       if (!key) return undefined;
-      const claims = jwt.verify(token, key, { algorithms: [ALGORITHM], audience: this.audience, issuer }) as jwt.JwtPayload;
-      if (claims[PUBLIC_CLAIM] !== undefined || typeof claims.pid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
+      const claims = jwt.verify(token, key, {
+        algorithms: [ALGORITHM],
+        audience: this.audience,
+        issuer,
+      }) as jwt.JwtPayload;
+      if (
+        claims[PUBLIC_CLAIM] !== undefined ||
+        typeof claims.pid !== 'string' ||
+        typeof claims.sub !== 'string' ||
+        typeof claims.exp !== 'number'
+      )
+        return undefined;
       const caller: InternalCaller = {
         partnerId: claims.pid,
         keyId: claims.sub,
@@ -152,7 +176,12 @@ export class PublicTokenVerifier {
     const until = this.verifiedUntil.get(token);
     if (until !== undefined && until > Date.now()) return true;
     try {
-      const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: this.audience, issuer: 'gateway', subject: PUBLIC_SUBJECT }) as jwt.JwtPayload;
+      const claims = jwt.verify(token, this.key, {
+        algorithms: [ALGORITHM],
+        audience: this.audience,
+        issuer: 'gateway',
+        subject: PUBLIC_SUBJECT,
+      }) as jwt.JwtPayload;
       if (claims[PUBLIC_CLAIM] !== true || typeof claims.exp !== 'number') return false;
       if (this.verifiedUntil.size >= 1_000) this.verifiedUntil.clear();
       this.verifiedUntil.set(token, claims.exp * 1000);
@@ -172,7 +201,9 @@ const isDefaults = (v: unknown): v is PartnerDefaults =>
  * route takes only a token a service signed: one the gateway minted for a partner cannot reach it.
  */
 export const mayCallRoute = (caller: InternalCaller, route: { permission?: string }, internalRoute: boolean): boolean =>
-  route.permission !== undefined && caller.permissions.includes(route.permission) && (!internalRoute || caller.issuer === 'services');
+  route.permission !== undefined &&
+  caller.permissions.includes(route.permission) &&
+  (!internalRoute || caller.issuer === 'services');
 
 /**
  * A JWKS holding one new Ed25519 private key (RFC 8037), as consent-svc's RECORD_SIGNING_KEYS

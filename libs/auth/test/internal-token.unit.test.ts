@@ -1,5 +1,11 @@
 import jwt from 'jsonwebtoken';
-import { generateInternalKeyPair, InternalTokenMinter, InternalTokenVerifier, mayCallRoute, type InternalCaller } from '../src';
+import {
+  generateInternalKeyPair,
+  InternalTokenMinter,
+  InternalTokenVerifier,
+  mayCallRoute,
+  type InternalCaller,
+} from '../src';
 
 const gatewayKeys = generateInternalKeyPair();
 const servicesKeys = generateInternalKeyPair();
@@ -13,13 +19,25 @@ const caller: InternalCaller = {
   defaults: { product: 'basic', priceList: 'eu' },
 };
 
-const verifierFor = (audience: string) => new InternalTokenVerifier({ gateway: gatewayKeys.publicKey, services: servicesKeys.publicKey }, audience);
+const verifierFor = (audience: string) =>
+  new InternalTokenVerifier({ gateway: gatewayKeys.publicKey, services: servicesKeys.publicKey }, audience);
 
 const T0 = new Date('2026-11-24T08:00:00Z').getTime();
 
 beforeEach(() => {
   // Only the clock is faked: jsonwebtoken and the minter read Date.now().
-  jest.useFakeTimers({ now: T0, doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask'] });
+  jest.useFakeTimers({
+    now: T0,
+    doNotFake: [
+      'nextTick',
+      'setImmediate',
+      'setTimeout',
+      'setInterval',
+      'clearTimeout',
+      'clearInterval',
+      'queueMicrotask',
+    ],
+  });
 });
 afterEach(() => jest.useRealTimers());
 
@@ -51,8 +69,20 @@ describe('internal tokens: audience, expiry and signature', () => {
   });
 
   it('when a token is not one of ours (unsigned, another issuer, garbage), then it is refused', () => {
-    const unsigned = jwt.sign({ pid: caller.partnerId }, '', { algorithm: 'none', audience: 'domains', issuer: 'gateway', subject: caller.keyId, expiresIn: 60 });
-    const otherIssuer = jwt.sign({ pid: caller.partnerId }, gatewayKeys.privateKey, { algorithm: 'ES256', audience: 'domains', issuer: 'partner', subject: caller.keyId, expiresIn: 60 });
+    const unsigned = jwt.sign({ pid: caller.partnerId }, '', {
+      algorithm: 'none',
+      audience: 'domains',
+      issuer: 'gateway',
+      subject: caller.keyId,
+      expiresIn: 60,
+    });
+    const otherIssuer = jwt.sign({ pid: caller.partnerId }, gatewayKeys.privateKey, {
+      algorithm: 'ES256',
+      audience: 'domains',
+      issuer: 'partner',
+      subject: caller.keyId,
+      expiresIn: 60,
+    });
 
     expect(verifierFor('domains').verify(unsigned)).toBeUndefined();
     expect(verifierFor('domains').verify(otherIssuer)).toBeUndefined();

@@ -1,4 +1,10 @@
-import { generateInternalKeyPair, InternalTokenMinter, InternalTokenVerifier, PublicTokenVerifier, type InternalCaller } from '../src';
+import {
+  generateInternalKeyPair,
+  InternalTokenMinter,
+  InternalTokenVerifier,
+  PublicTokenVerifier,
+  type InternalCaller,
+} from '../src';
 
 const gatewayKeys = generateInternalKeyPair();
 const servicesKeys = generateInternalKeyPair();
@@ -14,7 +20,11 @@ describe('public tokens: the widget requests the gateway forwards without an API
 
   it('when a public token is presented on a partner route, then the internal verifier refuses it (no partner, no permission)', () => {
     const token = new InternalTokenMinter(gatewayKeys.privateKey).mintPublic('domains');
-    expect(new InternalTokenVerifier({ gateway: gatewayKeys.publicKey, services: servicesKeys.publicKey }, 'domains').verify(token)).toBeUndefined();
+    expect(
+      new InternalTokenVerifier({ gateway: gatewayKeys.publicKey, services: servicesKeys.publicKey }, 'domains').verify(
+        token,
+      ),
+    ).toBeUndefined();
   });
 
   it("when a partner's token or a service-signed public token is presented on a public route, then the public verifier refuses it", () => {

@@ -7,5 +7,13 @@ import { merchantRoutes } from './merchants/merchants.routes';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 
 /** Every route the gateway serves (partners' and public ones); each service's contract module adds its own. */
-export const ROUTES: RouteSpec[] = [...domainsServiceRoutes, ...productRoutes, ...webhookRoutes, ...merchantRoutes, ...widgetRoutes, ...consentRecordRoutes, ...consentPublicRoutes];
+export const ROUTES: RouteSpec[] = [
+  ...domainsServiceRoutes,
+  ...productRoutes,
+  ...webhookRoutes,
+  ...merchantRoutes,
+  ...widgetRoutes,
+  ...consentRecordRoutes,
+  ...consentPublicRoutes,
+];
 export const COMPILED_ROUTES = ROUTES.map(compileRoute);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 // One wording for a missing field everywhere ("is required", not "expected string, received undefined").
-z.config({ customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined) });
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
+});
 
 /**
  * What a query helper is on the wire, for the OpenAPI document: the parsers below read text, but
@@ -20,18 +22,20 @@ export const queryInt = (bounds: { min?: number; max?: number; maxMessage?: stri
   const max = bounds.max ?? QUERY_INT_MAX;
   let value = z.number().max(max, bounds.maxMessage ?? `must be at most ${max}`);
   if (bounds.min !== undefined) value = value.min(bounds.min, `must be at least ${bounds.min}`);
-  const schema = z
-    .string()
-    .regex(/^\d+$/, 'must be an integer')
-    .transform(Number)
-    .pipe(value);
-  queryWireSchemas.set(schema, { type: 'integer', ...(bounds.min !== undefined ? { minimum: bounds.min } : {}), ...(bounds.max !== undefined ? { maximum: bounds.max } : {}) });
+  const schema = z.string().regex(/^\d+$/, 'must be an integer').transform(Number).pipe(value);
+  queryWireSchemas.set(schema, {
+    type: 'integer',
+    ...(bounds.min !== undefined ? { minimum: bounds.min } : {}),
+    ...(bounds.max !== undefined ? { maximum: bounds.max } : {}),
+  });
   return schema;
 };
 
 /** Query-string boolean: true/false, also 1/0; anything else is a 400. */
 export const queryBool = () => {
-  const schema = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+  const schema = z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1');
   queryWireSchemas.set(schema, { type: 'boolean', description: 'true or false (1 and 0 are accepted too)' });
   return schema;
 };
@@ -49,8 +53,12 @@ export const LIST_DEPTH_MAX = 100_000;
 const DEPTH_MESSAGE = `page × limit may be at most ${LIST_DEPTH_MAX}; narrow the list with filters (e.g. created_at_end) to go further back`;
 
 export const paginationQuerySchema = z.object({
-  page: queryInt({ min: 1, max: LIST_DEPTH_MAX, maxMessage: DEPTH_MESSAGE }).default(1).meta({ description: 'Page number, from 1' }),
-  limit: queryInt({ min: 1, max: PAGE_LIMIT_MAX }).default(10).meta({ description: `Results per page, 1 to ${PAGE_LIMIT_MAX}` }),
+  page: queryInt({ min: 1, max: LIST_DEPTH_MAX, maxMessage: DEPTH_MESSAGE })
+    .default(1)
+    .meta({ description: 'Page number, from 1' }),
+  limit: queryInt({ min: 1, max: PAGE_LIMIT_MAX })
+    .default(10)
+    .meta({ description: `Results per page, 1 to ${PAGE_LIMIT_MAX}` }),
 });
 export type PaginationQuery = z.output<typeof paginationQuerySchema>;
 

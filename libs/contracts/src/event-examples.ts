@@ -32,7 +32,8 @@ function sampleText(key: string): string {
   if (['domain', 'hostname', 'domain_name'].includes(key)) return 'www.example.com';
   if (key === 'website_url') return 'https://www.example.com';
   if (key === 'approval_url') return 'https://partner.example.net/approve/2e9b7d54';
-  if (key === 'widget_embed_code') return '<script src="https://widget.example.net/widget/v1/2e9b7d54-0c1a-4e53-9a57-7f7d0c2b1e11/loader.js"></script>';
+  if (key === 'widget_embed_code')
+    return '<script src="https://widget.example.net/widget/v1/2e9b7d54-0c1a-4e53-9a57-7f7d0c2b1e11/loader.js"></script>';
   if (key.includes('email')) return 'jane.doe@example.com';
   if (key.endsWith('first_name')) return 'Jane';
   if (key.endsWith('last_name')) return 'Doe';

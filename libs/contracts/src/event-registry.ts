@@ -21,30 +21,83 @@ import { merchantChangedEventSchema } from './merchants/merchant-events';
  * consumer, the webhook service and the docs learn what an event is and what it carries.
  */
 export const EVENT_REGISTRY = {
-  'domain.created': { visibility: 'public', description: 'A domain was created (with its company, property and subscription).', schema: domainCreatedEventSchema },
-  'domain.deactivated': { visibility: 'public', description: 'An ACTIVE domain was deactivated.', schema: domainDeactivatedEventSchema },
-  'domain.deleted': { visibility: 'public', description: 'A domain was deleted, with its subdomains, property and subscriptions.', schema: domainDeletedEventSchema },
-  'property.updated': { visibility: 'public', description: 'Widget settings of a domain\'s property changed; params hold the new values.', schema: propertyUpdatedEventSchema },
-  'property.activated': { visibility: 'public', description: 'The widget script loaded on the property for the first time, and the property was activated.', schema: propertyActivatedEventSchema },
-  'property.activation.reminder.day2': { visibility: 'public', description: "The property's website has been inactive for 2 days.", schema: reminderDay2EventSchema },
-  'property.activation.reminder.day7': { visibility: 'public', description: "The property's website has been inactive for 7 days.", schema: reminderDay7EventSchema },
-  'property.activation.reminder.day14': { visibility: 'public', description: "The property's website has been inactive for 14 days.", schema: reminderDay14EventSchema },
-  'property.activation.reminder.day30': { visibility: 'public', description: "The property's website has been inactive for 30 days.", schema: reminderDay30EventSchema },
-  'scan.requested': { visibility: 'internal', description: 'The scanner should scan a domain (create with action SCAN or SCAN_INVITE).', schema: scanRequestedEventSchema },
-  'subscription.changed': { visibility: 'internal', description: "A subscription's whole state after it was opened, changed or ended (billing-svc), for projections.", schema: subscriptionChangedEventSchema },
+  'domain.created': {
+    visibility: 'public',
+    description: 'A domain was created (with its company, property and subscription).',
+    schema: domainCreatedEventSchema,
+  },
+  'domain.deactivated': {
+    visibility: 'public',
+    description: 'An ACTIVE domain was deactivated.',
+    schema: domainDeactivatedEventSchema,
+  },
+  'domain.deleted': {
+    visibility: 'public',
+    description: 'A domain was deleted, with its subdomains, property and subscriptions.',
+    schema: domainDeletedEventSchema,
+  },
+  'property.updated': {
+    visibility: 'public',
+    description: "Widget settings of a domain's property changed; params hold the new values.",
+    schema: propertyUpdatedEventSchema,
+  },
+  'property.activated': {
+    visibility: 'public',
+    description: 'The widget script loaded on the property for the first time, and the property was activated.',
+    schema: propertyActivatedEventSchema,
+  },
+  'property.activation.reminder.day2': {
+    visibility: 'public',
+    description: "The property's website has been inactive for 2 days.",
+    schema: reminderDay2EventSchema,
+  },
+  'property.activation.reminder.day7': {
+    visibility: 'public',
+    description: "The property's website has been inactive for 7 days.",
+    schema: reminderDay7EventSchema,
+  },
+  'property.activation.reminder.day14': {
+    visibility: 'public',
+    description: "The property's website has been inactive for 14 days.",
+    schema: reminderDay14EventSchema,
+  },
+  'property.activation.reminder.day30': {
+    visibility: 'public',
+    description: "The property's website has been inactive for 30 days.",
+    schema: reminderDay30EventSchema,
+  },
+  'scan.requested': {
+    visibility: 'internal',
+    description: 'The scanner should scan a domain (create with action SCAN or SCAN_INVITE).',
+    schema: scanRequestedEventSchema,
+  },
+  'subscription.changed': {
+    visibility: 'internal',
+    description: "A subscription's whole state after it was opened, changed or ended (billing-svc), for projections.",
+    schema: subscriptionChangedEventSchema,
+  },
   'merchant.changed': {
     visibility: 'internal',
-    description: "A merchant's id, merchant_id and domain links after a rename, a delete or a link change (merchants-svc), for domains-svc's links.",
+    description:
+      "A merchant's id, merchant_id and domain links after a rename, a delete or a link change (merchants-svc), for domains-svc's links.",
     schema: merchantChangedEventSchema,
   },
-  'domain.changed': { visibility: 'internal', description: 'The whole state of a domain after any change to it, for projections (a widget-setting update leaves it as it was and sends none).', schema: domainChangedEventSchema },
+  'domain.changed': {
+    visibility: 'internal',
+    description:
+      'The whole state of a domain after any change to it, for projections (a widget-setting update leaves it as it was and sends none).',
+    schema: domainChangedEventSchema,
+  },
 } as const satisfies Record<string, EventDefinition>;
 
 export type EventName = keyof typeof EVENT_REGISTRY;
 export const EVENT_NAMES = Object.keys(EVENT_REGISTRY) as EventName[];
 export const PUBLIC_EVENT_NAMES = EVENT_NAMES.filter((name) => EVENT_REGISTRY[name].visibility === 'public');
-export type PublicEventName = { [N in EventName]: (typeof EVENT_REGISTRY)[N]['visibility'] extends 'public' ? N : never }[EventName];
-export const isPublicEventName = (name: string): name is PublicEventName => isEventName(name) && EVENT_REGISTRY[name].visibility === 'public';
+export type PublicEventName = {
+  [N in EventName]: (typeof EVENT_REGISTRY)[N]['visibility'] extends 'public' ? N : never;
+}[EventName];
+export const isPublicEventName = (name: string): name is PublicEventName =>
+  isEventName(name) && EVENT_REGISTRY[name].visibility === 'public';
 
 /** The typed payload of a registered event. */
 export type PayloadOf<N extends EventName> = z.output<(typeof EVENT_REGISTRY)[N]['schema']>;

@@ -37,7 +37,12 @@ function schemaConverter() {
       names.set(name, taken ? `${name}${io === 'input' ? 'Input' : 'Output'}` : name);
     }
     const relink = <T>(value: T): T =>
-      JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_, name: string) => `"${COMPONENT_REF}${names.get(name) ?? name}"`));
+      JSON.parse(
+        JSON.stringify(value).replace(
+          /"#\/\$defs\/([^"]+)"/g,
+          (_, name: string) => `"${COMPONENT_REF}${names.get(name) ?? name}"`,
+        ),
+      );
     for (const [name, def] of Object.entries(defs)) components[names.get(name)!] = relink(def);
     return relink(json);
   };
@@ -79,16 +84,22 @@ function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
       ...(typeof json.description === 'string' ? { description: json.description } : {}),
     });
   }
-  if (IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r))
+    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return parameters;
 }
 
 /** The success answer, and one ErrorResponse per status the route's errors (and a write's idempotency errors) answer with. */
 function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> {
   const responses: Record<string, unknown> = {
-    [String(r.status ?? 200)]: { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success', content: { 'application/json': { schema: toSchema(r.response, 'output') } } },
+    [String(r.status ?? 200)]: {
+      description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
+      content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+    },
   };
-  for (const code of IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
+  for (const code of IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r)
+    ? [...r.errors, ...IDEMPOTENCY_ERRORS]
+    : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);
     const existing = responses[status] as { description: string } | undefined;
     const description = existing ? `${existing.description}; ${code}` : code;
@@ -104,7 +115,9 @@ function operationOf(r: RouteSpec, toSchema: ToSchema) {
   // In this order (parameters, answers, body): a schema's name in components is taken first come.
   const parameters = parametersOf(r, toSchema);
   const responses = responsesOf(r, toSchema);
-  const requestBody = r.body ? { required: r.bodyRequired ?? true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } : undefined;
+  const requestBody = r.body
+    ? { required: r.bodyRequired ?? true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } }
+    : undefined;
   return {
     operationId: r.operationId,
     summary: r.summary,

@@ -52,7 +52,12 @@ export type RouteSpec = PartnerRouteSpec | PublicRouteSpec;
 export const isPublicRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'public';
 
 /** The errors any route that takes a JSON body can answer (the body's validation, parsing, type and size). */
-export const BODY_ERRORS: ErrorCode[] = ['VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'];
+export const BODY_ERRORS: ErrorCode[] = [
+  'VALIDATION.INVALID',
+  'VALIDATION.MALFORMED_JSON',
+  'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST.TOO_LARGE',
+];
 
 /**
  * Declares one operation and keeps its literal types (operationId, schemas), so a service's
@@ -64,14 +69,21 @@ export const defineRoute = <const S extends RouteSpec>(spec: S): S => spec;
 export const isInternalRoute = (spec: Pick<RouteSpec, 'path'>): boolean => spec.path.startsWith('/internal/');
 
 /** One route of a table by its operationId, with its declared types (e.g. what a service client calls). */
-export function routeOf<const R extends readonly RouteSpec[], K extends R[number]['operationId']>(routes: R, operationId: K): Extract<R[number], { operationId: K }> {
+export function routeOf<const R extends readonly RouteSpec[], K extends R[number]['operationId']>(
+  routes: R,
+  operationId: K,
+): Extract<R[number], { operationId: K }> {
   const route = routes.find((r) => r.operationId === operationId);
   if (!route) throw new Error(`no route ${operationId} in this table`);
   return route as Extract<R[number], { operationId: K }>;
 }
 
 /** The zod output of a route's params, query or body (what a handler receives); undefined when the route has none. */
-export type RouteInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends { [k in K]: infer T extends z.ZodType } ? z.output<T> : undefined;
+export type RouteInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends {
+  [k in K]: infer T extends z.ZodType;
+}
+  ? z.output<T>
+  : undefined;
 
 /** What a route answers on success: the input type of its response schema. */
 export type RouteResponse<S extends RouteSpec> = z.input<S['response']>;

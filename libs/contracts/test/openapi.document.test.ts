@@ -1,4 +1,13 @@
-import { billingInternalRoutes, buildOpenApi, domainInternalRoutes, isInternalRoute, isPublicRoute, merchantInternalRoutes, ROUTES, type RouteSpec } from '../src';
+import {
+  billingInternalRoutes,
+  buildOpenApi,
+  domainInternalRoutes,
+  isInternalRoute,
+  isPublicRoute,
+  merchantInternalRoutes,
+  ROUTES,
+  type RouteSpec,
+} from '../src';
 
 const INFO = { title: 'test', version: '1.0' };
 
@@ -7,7 +16,10 @@ const resolve = (doc: unknown, ref: string) =>
   ref
     .slice(2)
     .split('/')
-    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), doc);
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      doc,
+    );
 
 describe('OpenAPI document', () => {
   it('when generated from the route table, then every route is there and every $ref points at a schema or parameter in the document', () => {
@@ -25,8 +37,15 @@ describe('OpenAPI document', () => {
 
   it('when an operation lists errors, then each points at the shared ErrorResponse schema', () => {
     const doc = buildOpenApi(ROUTES, INFO);
-    const op = (doc.paths['/portal/domains/{domainId}'] as Record<string, { responses: Record<string, { content: { 'application/json': { schema: unknown } } }> }>).get;
-    expect(op.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+    const op = (
+      doc.paths['/portal/domains/{domainId}'] as Record<
+        string,
+        { responses: Record<string, { content: { 'application/json': { schema: unknown } } }> }
+      >
+    ).get;
+    expect(op.responses['404'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorResponse',
+    });
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ type: 'object', required: ['error'] });
   });
 });
@@ -47,8 +66,12 @@ describe('OpenAPI and calls between services', () => {
   });
 });
 
-type Operation = { parameters: { name?: string; $ref?: string; schema?: Record<string, unknown> }[]; responses: Record<string, { description: string }> };
-const operation = (doc: ReturnType<typeof buildOpenApi>, path: string, method: string) => (doc.paths[path] as Record<string, Operation>)[method];
+type Operation = {
+  parameters: { name?: string; $ref?: string; schema?: Record<string, unknown> }[];
+  responses: Record<string, { description: string }>;
+};
+const operation = (doc: ReturnType<typeof buildOpenApi>, path: string, method: string) =>
+  (doc.paths[path] as Record<string, Operation>)[method];
 
 describe('OpenAPI parameter types', () => {
   it('when a query parameter is an integer or a boolean, then the document types it so (not a string with a pattern)', () => {
@@ -56,9 +79,12 @@ describe('OpenAPI parameter types', () => {
     const schemaOf = (name: string) => params.find((p) => p.name === name)?.schema;
     expect(schemaOf('page')).toMatchObject({ type: 'integer', minimum: 1 });
     expect(schemaOf('limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
-    for (const name of ['page', 'limit', 'widget_version', 'instance_id']) expect(schemaOf(name)).toEqual(expect.objectContaining({ type: 'integer' }));
-    for (const name of ['page', 'limit', 'widget_version', 'instance_id']) expect(schemaOf(name)).not.toHaveProperty('pattern');
-    for (const flag of ['is_active', 'has_scripts', 'has_subscription']) expect(schemaOf(flag)).toEqual(expect.objectContaining({ type: 'boolean' }));
+    for (const name of ['page', 'limit', 'widget_version', 'instance_id'])
+      expect(schemaOf(name)).toEqual(expect.objectContaining({ type: 'integer' }));
+    for (const name of ['page', 'limit', 'widget_version', 'instance_id'])
+      expect(schemaOf(name)).not.toHaveProperty('pattern');
+    for (const flag of ['is_active', 'has_scripts', 'has_subscription'])
+      expect(schemaOf(flag)).toEqual(expect.objectContaining({ type: 'boolean' }));
   });
 
   it('when a partner operation writes, then it documents the Idempotency-Key header and its 409 answers; reads and public operations do not', () => {
@@ -74,6 +100,9 @@ describe('OpenAPI parameter types', () => {
         expect(op.responses['409'].description).toContain('IDEMPOTENCY.IN_PROGRESS');
       }
     }
-    expect((doc.components as Record<string, Record<string, unknown>>).parameters.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
+    expect((doc.components as Record<string, Record<string, unknown>>).parameters.IdempotencyKey).toMatchObject({
+      in: 'header',
+      name: 'Idempotency-Key',
+    });
   });
 });

@@ -89,7 +89,9 @@ function preparingPool(pool: Pool) {
         if (prop !== 'query') return Reflect.get(target, prop, receiver);
         return (config: unknown, values?: unknown[]) => {
           const name = typeof config === 'string' ? nameOf(config) : undefined;
-          return name === undefined ? target.query(config as string, values) : target.query({ name, text: config as string, values });
+          return name === undefined
+            ? target.query(config as string, values)
+            : target.query({ name, text: config as string, values });
         };
       },
     });
@@ -110,7 +112,11 @@ export async function ping(db: Kysely<unknown>) {
  * fn must have no effect outside the transaction. Inside a SharedTransaction on db (a request with
  * an Idempotency-Key), fn joins that one instead, and it commits when the request has its answer.
  */
-export async function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>, attempts = 4): Promise<T> {
+export async function inTransaction<DB, T>(
+  db: Kysely<DB>,
+  fn: (trx: Transaction<DB>) => Promise<T>,
+  attempts = 4,
+): Promise<T> {
   const shared = sharedTransactionOf(db);
   if (shared) return shared.join(fn, attempts);
   for (let attempt = 1; ; attempt++) {
@@ -119,7 +125,11 @@ export async function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Transaction
     } catch (err) {
       if (!isRetryable(err)) throw err;
       // Still contended after every attempt: the caller may retry later; it is not a bug (500).
-      if (attempt >= attempts) throw Object.assign(new AppError('SERVICE.UNAVAILABLE', 'The service is busy with concurrent changes; retry later.'), { cause: err });
+      if (attempt >= attempts)
+        throw Object.assign(
+          new AppError('SERVICE.UNAVAILABLE', 'The service is busy with concurrent changes; retry later.'),
+          { cause: err },
+        );
       // A short random pause, so the transactions that collided do not collide again at once.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
@@ -130,7 +140,11 @@ export async function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Transaction
  * Runs one statement inside a savepoint and says whether it succeeded; a failure with one of the
  * given PostgreSQL codes rolls back only that statement, so the transaction carries on.
  */
-export async function tryInSavepoint<DB>(trx: Kysely<DB>, statement: () => Promise<unknown>, tolerated: string[]): Promise<boolean> {
+export async function tryInSavepoint<DB>(
+  trx: Kysely<DB>,
+  statement: () => Promise<unknown>,
+  tolerated: string[],
+): Promise<boolean> {
   await sql`SAVEPOINT attempt`.execute(trx);
   try {
     await statement();
@@ -156,7 +170,9 @@ type Params = Record<string, unknown>;
  * may branch on whether a parameter is present but must use each value only as a whole query
  * parameter: during the one build it receives placeholders, not the values.
  */
-export function precompile<DB, P extends Params, O>(build: (db: Kysely<DB>, params: P) => Compilable<O> | RawBuilder<O>) {
+export function precompile<DB, P extends Params, O>(
+  build: (db: Kysely<DB>, params: P) => Compilable<O> | RawBuilder<O>,
+) {
   const shapes = new Map<string, { compiled: CompiledQuery<O>; slots: (string | undefined)[] }>();
   return async (db: Kysely<DB>, params: P): Promise<O[]> => {
     const names = Object.keys(params).filter((name) => params[name] !== undefined);
@@ -167,7 +183,10 @@ export function precompile<DB, P extends Params, O>(build: (db: Kysely<DB>, para
       const built = build(db, Object.fromEntries(names.map((n) => [n, placeholder(n)])) as P);
       const compiled = 'isRawBuilder' in built ? built.compile(db) : built.compile();
       const byPlaceholder = new Map(names.map((n) => [placeholder(n), n]));
-      entry = { compiled, slots: compiled.parameters.map((v) => (typeof v === 'string' ? byPlaceholder.get(v) : undefined)) };
+      entry = {
+        compiled,
+        slots: compiled.parameters.map((v) => (typeof v === 'string' ? byPlaceholder.get(v) : undefined)),
+      };
       if (shapes.size < 500) shapes.set(shape, entry);
     }
     const { compiled, slots } = entry;

@@ -29,7 +29,12 @@ const MAX_RETRY_MS = 10_000;
  * losing the connection (or failing to make it) and says when the subscription is up or down.
  * Without connection settings it only logs that the caller polls alone.
  */
-export function listen(config: ClientConfig | undefined, channel: string, handlers: ListenHandlers, log: Logger): Listener {
+export function listen(
+  config: ClientConfig | undefined,
+  channel: string,
+  handlers: ListenHandlers,
+  log: Logger,
+): Listener {
   if (!config) log.info({ channel }, 'no LISTEN connection configured; polling only');
   const subscription = new Subscription(config, channel, handlers, log);
   const started = subscription.connect();

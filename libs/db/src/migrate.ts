@@ -19,7 +19,12 @@ async function createSchema(db: Kysely<unknown>, schema: string) {
  * in name order. A migration merged late with a name before the last applied one still runs
  * (allowUnorderedMigrations); a recorded name missing from the list is refused.
  */
-export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>, table = DEFAULT_MIGRATION_TABLE) {
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  schema: string,
+  migrations: Record<string, Migration>,
+  table = DEFAULT_MIGRATION_TABLE,
+) {
   await createSchema(db, schema);
   const migrator = new Migrator({
     db,

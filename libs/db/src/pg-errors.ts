@@ -19,7 +19,6 @@ export function rethrowUnique(err: unknown, code: ErrorCode, message?: string, c
   throw err;
 }
 
-
 /** PostgreSQL refused the data itself (SQLSTATE class 22 data exception, 23 integrity violation): the row's fault, not the database's. */
 export const isDataError = (err: unknown) => /^2[23]/.test(pgErrorCode(err) ?? '');
 

@@ -45,7 +45,9 @@ export async function ensureServiceRole(db: Kysely<unknown>, schema: string): Pr
     await sql`GRANT ALL ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`.execute(trx);
     await sql`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT ALL ON TABLES TO ${r}`.execute(trx);
     await sql`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT ALL ON SEQUENCES TO ${r}`.execute(trx);
-    const { rows } = await sql<{ rolsuper: boolean }>`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`.execute(trx);
+    const { rows } = await sql<{
+      rolsuper: boolean;
+    }>`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`.execute(trx);
     // A superuser may take any role already; granting would write the global catalog on every boot
     // (and parallel processes would race on it).
     if (!rows[0]?.rolsuper) {

@@ -90,7 +90,10 @@ export class SharedTransaction<DB> {
     const opening = this.opening;
     this.opening = undefined;
     const trx = await opening?.catch(() => undefined);
-    await trx?.rollback().execute().catch(() => undefined);
+    await trx
+      ?.rollback()
+      .execute()
+      .catch(() => undefined);
   }
 }
 

@@ -48,7 +48,8 @@ describe('afterCommit', () => {
       }),
     ).rejects.toThrow('rolled back');
     // The pool has few connections: later transactions reuse the rolled-back one.
-    for (let i = 0; i < 6; i++) await handle.db.transaction().execute(async (trx) => void (await sql`SELECT 1`.execute(trx)));
+    for (let i = 0; i < 6; i++)
+      await handle.db.transaction().execute(async (trx) => void (await sql`SELECT 1`.execute(trx)));
     expect(runs).toBe(0);
   });
 

@@ -35,7 +35,10 @@ describe('inTransaction and the pool under contention', () => {
     await Promise.all([bump('a', 'b'), bump('b', 'a')]);
     expect(runs).toBe(3);
     const { rows } = await sql<{ id: string; n: number }>`SELECT id, n FROM counters ORDER BY id`.execute(handle.db);
-    expect(rows).toEqual([{ id: 'a', n: 2 }, { id: 'b', n: 2 }]);
+    expect(rows).toEqual([
+      { id: 'a', n: 2 },
+      { id: 'b', n: 2 },
+    ]);
   });
 
   it('when every attempt meets a serialization failure, then it gives up with 503 SERVICE.UNAVAILABLE, not an unknown error (500)', async () => {

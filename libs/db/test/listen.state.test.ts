@@ -23,7 +23,11 @@ describe('listen', () => {
     const listener = listen(
       { connectionString: database.url, application_name: applicationName },
       channel,
-      { onNotify: (payload) => events.push(`notify:${payload}`), onUp: () => events.push('up'), onDown: () => events.push('down') },
+      {
+        onNotify: (payload) => events.push(`notify:${payload}`),
+        onUp: () => events.push('up'),
+        onDown: () => events.push('down'),
+      },
       log,
     );
     listeners.push(listener);
@@ -45,7 +49,9 @@ describe('listen', () => {
   it('when its connection is killed, then it says down, reconnects, says up again and hears what is sent after', async () => {
     const { listener, events } = subscribe('keys_c', 'listen_c');
     await listener.started;
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'listen_c'`.execute(handle.db);
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'listen_c'`.execute(
+      handle.db,
+    );
     await waitFor(() => events.filter((e) => e === 'up').length === 2, { what: 'the second up' });
     expect(events.slice(0, 3)).toEqual(['up', 'down', 'up']);
     expect(listener.listening).toBe(true);
@@ -59,7 +65,11 @@ describe('listen', () => {
     await listener.stop();
     expect(listener.listening).toBe(false);
     const connections = async () =>
-      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'listen_d'`.execute(handle.db)).rows[0].n;
+      (
+        await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'listen_d'`.execute(handle.db)
+      ).rows[0].n;
     await waitFor(async () => (await connections()) === 0, { what: 'the connection to close' });
     await notify('keys_d', 'ignored');
     // A NOTIFY round trip on another listener proves the ignored one had time to arrive.
@@ -73,7 +83,12 @@ describe('listen', () => {
 
   it('when the database cannot be reached, then started still resolves (a retry is scheduled) and it is not listening', async () => {
     const events: string[] = [];
-    const listener = listen({ connectionString: 'postgres://postgres@127.0.0.1:1/nothing', connectionTimeoutMillis: 500 }, 'keys_e', { onNotify: () => undefined, onUp: () => events.push('up') }, log);
+    const listener = listen(
+      { connectionString: 'postgres://postgres@127.0.0.1:1/nothing', connectionTimeoutMillis: 500 },
+      'keys_e',
+      { onNotify: () => undefined, onUp: () => events.push('up') },
+      log,
+    );
     listeners.push(listener);
     await listener.started;
     expect(listener.listening).toBe(false);

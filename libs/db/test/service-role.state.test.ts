@@ -1,6 +1,15 @@
 import { Client } from 'pg';
 import { createTestDatabase, testInfra, uniqueName, waitFor } from '@platform/testing';
-import { createDb, ensureServiceRole, migrateToLatest, serviceRoleName, serviceRoleUrl, sql, type Kysely, type Migration } from '../src';
+import {
+  createDb,
+  ensureServiceRole,
+  migrateToLatest,
+  serviceRoleName,
+  serviceRoleUrl,
+  sql,
+  type Kysely,
+  type Migration,
+} from '../src';
 
 // Roles are cluster-wide, so every schema (hence role) is unique to this run and dropped at the end.
 const schemas: string[] = [];
@@ -80,7 +89,9 @@ describe('service database roles', () => {
 
   it('when two services are migrated, then each runtime handle reads and writes its own tables', async () => {
     for (const { schema, db } of [alpha, beta]) {
-      const { rows } = await sql<{ id: string }>`INSERT INTO ${items(schema)} (note) VALUES ('mine') RETURNING id`.execute(db);
+      const { rows } = await sql<{
+        id: string;
+      }>`INSERT INTO ${items(schema)} (note) VALUES ('mine') RETURNING id`.execute(db);
       await sql`UPDATE ${items(schema)} SET note = 'still mine' WHERE id = ${rows[0]!.id}`.execute(db);
       const read = await sql<{ note: string }>`SELECT note FROM items WHERE id = ${rows[0]!.id}`.execute(db);
       expect(read.rows).toEqual([{ note: 'still mine' }]);
@@ -95,7 +106,9 @@ describe('service database roles', () => {
     ] as const) {
       const denied = expect.objectContaining({ code: '42501' });
       await expect(sql`SELECT * FROM ${items(other.schema)}`.execute(db)).rejects.toEqual(denied);
-      await expect(sql`INSERT INTO ${items(other.schema)} (note) VALUES ('theirs')`.execute(db)).rejects.toEqual(denied);
+      await expect(sql`INSERT INTO ${items(other.schema)} (note) VALUES ('theirs')`.execute(db)).rejects.toEqual(
+        denied,
+      );
       await expect(sql`DELETE FROM ${items(other.schema)}`.execute(db)).rejects.toEqual(denied);
     }
   });
@@ -119,7 +132,9 @@ describe('service database roles', () => {
     await sql`INSERT INTO more (n) VALUES (1)`.execute(db);
     const { rows } = await sql<{ n: number }>`SELECT n FROM more`.execute(db);
     expect(rows).toEqual([{ n: 1 }]);
-    await expect(sql`SELECT * FROM ${sql.id(alpha.schema, 'more')}`.execute(beta.db)).rejects.toEqual(expect.objectContaining({ code: '42501' }));
+    await expect(sql`SELECT * FROM ${sql.id(alpha.schema, 'more')}`.execute(beta.db)).rejects.toEqual(
+      expect.objectContaining({ code: '42501' }),
+    );
   });
 
   it('when a runtime connection LISTENs and another NOTIFYs as the role, then the notification arrives', async () => {
@@ -148,7 +163,9 @@ describe('concurrent boots', () => {
     for (const { db } of opened) {
       await sql`INSERT INTO ${items(schema)} (note) VALUES ('x')`.execute(db);
     }
-    const counts = await Promise.all(opened.map(({ db }) => sql<{ n: number }>`SELECT count(*)::int AS n FROM items`.execute(db)));
+    const counts = await Promise.all(
+      opened.map(({ db }) => sql<{ n: number }>`SELECT count(*)::int AS n FROM items`.execute(db)),
+    );
     expect(counts.map(({ rows }) => rows[0]!.n)).toEqual([3, 3, 3, 2, 2]);
   });
 
@@ -164,7 +181,10 @@ describe('concurrent boots', () => {
     url.pathname = `/${dbName}`;
     const { db } = await open(url.toString(), schema);
     await sql`INSERT INTO items (note) VALUES ('y')`.execute(db);
-    const { rows } = await sql<{ current_user: string; n: number }>`SELECT current_user, count(*)::int AS n FROM items GROUP BY 1`.execute(db);
+    const { rows } = await sql<{
+      current_user: string;
+      n: number;
+    }>`SELECT current_user, count(*)::int AS n FROM items GROUP BY 1`.execute(db);
     expect(rows).toEqual([{ current_user: `svc_${schema}`, n: 1 }]);
   });
 });

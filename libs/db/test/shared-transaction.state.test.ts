@@ -15,8 +15,10 @@ describe('SharedTransaction', () => {
     await drop();
   });
 
-  const count = async (note: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM notes WHERE note = ${note}`.execute(db)).rows[0]!.n;
-  const insert = (note: string) => inTransaction(db, async (trx) => void (await sql`INSERT INTO notes VALUES (${note})`.execute(trx)));
+  const count = async (note: string) =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM notes WHERE note = ${note}`.execute(db)).rows[0]!.n;
+  const insert = (note: string) =>
+    inTransaction(db, async (trx) => void (await sql`INSERT INTO notes VALUES (${note})`.execute(trx)));
 
   it('when two inTransaction calls run inside one, then neither is visible before the shared commit, both after, and afterCommit hooks wait for it', async () => {
     const shared = new SharedTransaction(db);
@@ -48,10 +50,12 @@ describe('SharedTransaction', () => {
     const shared = new SharedTransaction(db);
     await shared.run(async () => {
       await insert('c1');
-      await expect(inTransaction(db, async (trx) => {
-        await sql`INSERT INTO notes VALUES ('c2')`.execute(trx);
-        await sql`INSERT INTO notes VALUES ('c0')`.execute(trx);
-      })).rejects.toThrow('duplicate key');
+      await expect(
+        inTransaction(db, async (trx) => {
+          await sql`INSERT INTO notes VALUES ('c2')`.execute(trx);
+          await sql`INSERT INTO notes VALUES ('c0')`.execute(trx);
+        }),
+      ).rejects.toThrow('duplicate key');
       await insert('c3');
     });
     await shared.commit();
@@ -61,10 +65,12 @@ describe('SharedTransaction', () => {
   it('when the first joined call fails, then its writes are undone and the next joined call still commits with the shared one', async () => {
     const shared = new SharedTransaction(db);
     await shared.run(async () => {
-      await expect(inTransaction(db, async (trx) => {
-        await sql`INSERT INTO notes VALUES ('f0')`.execute(trx);
-        await sql`INSERT INTO notes VALUES ('c0')`.execute(trx);
-      })).rejects.toThrow('duplicate key');
+      await expect(
+        inTransaction(db, async (trx) => {
+          await sql`INSERT INTO notes VALUES ('f0')`.execute(trx);
+          await sql`INSERT INTO notes VALUES ('c0')`.execute(trx);
+        }),
+      ).rejects.toThrow('duplicate key');
       await insert('f1');
     });
     expect(await count('f1')).toBe(0);

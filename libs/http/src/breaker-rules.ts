@@ -7,7 +7,11 @@ import { isJsonContentType } from './middleware';
  * - connection: refused, reset or closed: nothing is listening, or it died mid-answer;
  * - request: the call could not be made as given (our side's argument error): says nothing of the service.
  */
-export type CallOutcome = { kind: 'answered'; status: number; enveloped: boolean } | { kind: 'timeout' } | { kind: 'connection' } | { kind: 'request' };
+export type CallOutcome =
+  | { kind: 'answered'; status: number; enveloped: boolean }
+  | { kind: 'timeout' }
+  | { kind: 'connection' }
+  | { kind: 'request' };
 
 /**
  * For the service's shared breaker: `failure` (the service itself is failing), `ok` (it answered,
@@ -58,7 +62,13 @@ export class DeadlineExceeded extends Error {
 /** Undici's and Node's codes for a deadline that passed while waiting for the answer. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** Codes of a request undici refused to send as given: the caller's mistake, not the service's. */
-const REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE']);
+const REQUEST_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_NOT_SUPPORTED',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+]);
 
 /** The outcome of a call that threw: a time-out, a request we could not send, else a failed connection. */
 export function outcomeOfError(err: unknown): CallOutcome {

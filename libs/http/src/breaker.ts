@@ -8,7 +8,12 @@ export interface BreakerSettings {
   resetTimeout: number;
 }
 
-export const DEFAULT_BREAKER: BreakerSettings = { errorThresholdPercentage: 50, volumeThreshold: 10, rollingCountTimeout: 10_000, resetTimeout: 5_000 };
+export const DEFAULT_BREAKER: BreakerSettings = {
+  errorThresholdPercentage: 50,
+  volumeThreshold: 10,
+  rollingCountTimeout: 10_000,
+  resetTimeout: 5_000,
+};
 
 const BUCKETS = 10;
 
@@ -62,7 +67,8 @@ export class Breaker {
     }
     this.count(true);
     const { calls, failures } = this.totals();
-    if (calls >= this.settings.volumeThreshold && (failures / calls) * 100 >= this.settings.errorThresholdPercentage) this.open();
+    if (calls >= this.settings.volumeThreshold && (failures / calls) * 100 >= this.settings.errorThresholdPercentage)
+      this.open();
   }
 
   /** An outcome that says nothing about the guarded thing; it ends a half-open trial without deciding it. */

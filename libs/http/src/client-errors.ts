@@ -16,7 +16,8 @@ const CODE_OF: Record<string, ErrorCode> = {
 const REQUEST_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 /** The response a socket is serving right now, if any (Node keeps it on the socket; not in its types). */
-const inFlight = (socket: Duplex) => (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+const inFlight = (socket: Duplex) =>
+  (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
 
 /** The complete HTTP/1.1 answer, in the contract's envelope, for what the parser rejected. */
 function clientErrorResponse(err: NodeJS.ErrnoException): string {

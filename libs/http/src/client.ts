@@ -1,6 +1,13 @@
 import { Pool, type Dispatcher } from 'undici';
 import { Breaker, DEFAULT_BREAKER, KeyedBreakers, type BreakerSettings } from './breaker';
-import { DeadlineExceeded, outcomeOfAnswer, outcomeOfError, verdictOf, type CallOutcome, type Verdict } from './breaker-rules';
+import {
+  DeadlineExceeded,
+  outcomeOfAnswer,
+  outcomeOfError,
+  verdictOf,
+  type CallOutcome,
+  type Verdict,
+} from './breaker-rules';
 import { AppError } from './errors';
 
 export interface ServiceClientOptions {
@@ -59,7 +66,12 @@ export class ServiceClient {
   constructor(readonly options: ServiceClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.now = options.now ?? Date.now;
-    const poolOptions = { pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs };
+    const poolOptions = {
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    };
     this.pool = new Pool(options.baseUrl, { ...poolOptions, connections: options.connections ?? 64 });
     this.livenessPool = new Pool(options.baseUrl, { ...poolOptions, connections: 1 });
     this.shared = new Breaker({ ...DEFAULT_BREAKER, ...options.breaker }, this.now);
@@ -86,14 +98,23 @@ export class ServiceClient {
    * completionMs; `outcome` is the service's own answer whenever it arrives, or undefined when the
    * call never ran (breaker open) or failed without one (connection lost, completionMs passed).
    */
-  requestWithOutcome(req: ServiceRequest, completionMs: number): { answer: Promise<ServiceResponse>; outcome: Promise<ServiceResponse | undefined> } {
+  requestWithOutcome(
+    req: ServiceRequest,
+    completionMs: number,
+  ): { answer: Promise<ServiceResponse>; outcome: Promise<ServiceResponse | undefined> } {
     let outcome: Promise<ServiceResponse | undefined> = Promise.resolve(undefined);
     const answer = this.fire(req, () => {
       const sent = this.send(req, completionMs);
       outcome = sent.catch(() => undefined);
       return sent;
     });
-    return { answer, outcome: answer.then(() => outcome, () => outcome) };
+    return {
+      answer,
+      outcome: answer.then(
+        () => outcome,
+        () => outcome,
+      ),
+    };
   }
 
   private async fire(req: ServiceRequest, send: () => Promise<ServiceResponse>): Promise<ServiceResponse> {
@@ -102,7 +123,10 @@ export class ServiceClient {
     if (!this.shared.allows()) throw unavailable(`The ${name} service is unavailable; retry later.`, 'breaker open');
     if (partner && !partner.allows()) {
       this.shared.neutral();
-      throw unavailable(`Your recent calls to the ${name} service timed out or found it unavailable; retry in a few seconds.`, 'partner breaker open');
+      throw unavailable(
+        `Your recent calls to the ${name} service timed out or found it unavailable; retry in a few seconds.`,
+        'partner breaker open',
+      );
     }
     const started = this.now();
     let response: ServiceResponse;
@@ -136,7 +160,10 @@ export class ServiceClient {
   private async askLiveness(): Promise<boolean> {
     const ms = Math.min(LIVENESS_TIMEOUT_MS, this.timeoutMs);
     try {
-      const res = await withDeadline(this.send({ method: 'GET', path: this.options.livenessPath ?? '/health/live' }, ms, this.livenessPool), ms);
+      const res = await withDeadline(
+        this.send({ method: 'GET', path: this.options.livenessPath ?? '/health/live' }, ms, this.livenessPool),
+        ms,
+      );
       const alive = verdictOf(outcomeOfAnswer(res.status, res.headers['content-type'])).service === 'ok';
       if (alive) this.lastAnswerAt = this.now();
       return alive;
@@ -169,7 +196,8 @@ function count(breaker: Breaker, verdict: Verdict['service'] | Verdict['partner'
   else breaker.neutral();
 }
 
-const unavailable = (message: string, cause: unknown) => Object.assign(new AppError('SERVICE.UNAVAILABLE', message), { cause });
+const unavailable = (message: string, cause: unknown) =>
+  Object.assign(new AppError('SERVICE.UNAVAILABLE', message), { cause });
 
 /** The promise, or DeadlineExceeded once ms have passed (the call itself ends by its own timeouts). */
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {

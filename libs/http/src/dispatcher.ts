@@ -37,10 +37,22 @@ export interface DispatcherOptions<R extends RouteSpec, C> {
    */
   validateResponses?: boolean;
   /** Called once per answered request (metrics, access log); operationId is undefined when no route matched. */
-  onAnswer?: (answer: { operationId: string | undefined; method: string; status: number; durationMs: number; requestId: string }) => void;
+  onAnswer?: (answer: {
+    operationId: string | undefined;
+    method: string;
+    status: number;
+    durationMs: number;
+    requestId: string;
+  }) => void;
 }
 
-type AnyHandler = (input: { params: unknown; query: unknown; body: unknown; caller: unknown; req: IncomingMessage }) => unknown;
+type AnyHandler = (input: {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  caller: unknown;
+  req: IncomingMessage;
+}) => unknown;
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const unauthorized = () => new AppError('AUTH.API_KEY', 'A valid internal token is required.');
@@ -67,7 +79,9 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
     const spec = match.route.spec;
     matched.set(res, spec.operationId);
     if (options.authorize && !options.authorize(caller, spec)) {
-      throw new AppError('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, { required: spec.permission });
+      throw new AppError('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, {
+        required: spec.permission,
+      });
     }
     if (options.guard) {
       const { params } = parseRequest({ params: match.params }, { params: spec.params });
@@ -79,7 +93,13 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
       { params: match.params, query: rawQuery ? parseQuery(rawQuery) : {}, body },
       { params: spec.params, query: spec.query, body: spec.body },
     );
-    const result = await handlers[spec.operationId]({ params: parsed.params, query: parsed.query, body: parsed.body, caller, req });
+    const result = await handlers[spec.operationId]({
+      params: parsed.params,
+      query: parsed.query,
+      body: parsed.body,
+      caller,
+      req,
+    });
     sendResult(res, spec, result, validateResponses ? options.logger : undefined);
   };
 
@@ -91,13 +111,18 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
     const requestId = requestIdOf(req, res);
     if (options.onAnswer) reportAnswer(req, res, requestId, options.onAnswer, matched);
     runWithContext({ requestId }, () =>
-      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) => sendError(res, errorObjectOf(err, options.logger), errorHeadersOf(err))),
+      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) =>
+        sendError(res, errorObjectOf(err, options.logger), errorHeadersOf(err)),
+      ),
     );
   };
 }
 
 /** The handlers by operationId, one for every route (checked at boot). */
-function handlersByOperation<R extends RouteSpec, C>(routes: CompiledRoute[], typed: Handlers<R, C>): Record<string, AnyHandler> {
+function handlersByOperation<R extends RouteSpec, C>(
+  routes: CompiledRoute[],
+  typed: Handlers<R, C>,
+): Record<string, AnyHandler> {
   // Typed per operation for the service; one shape here, where the route decides the input.
   const handlers = typed as unknown as Record<string, AnyHandler>;
   for (const route of routes) {
@@ -109,7 +134,10 @@ function handlersByOperation<R extends RouteSpec, C>(routes: CompiledRoute[], ty
 /** Who calls, from the bearer token; 401 without one the service accepts. */
 function callerOf<C>(req: IncomingMessage, authenticate: (token: string, req: IncomingMessage) => C | undefined): C {
   const authorization = req.headers.authorization;
-  const caller = authorization?.startsWith('Bearer ') && authorization.length > 7 ? authenticate(authorization.slice(7), req) : undefined;
+  const caller =
+    authorization?.startsWith('Bearer ') && authorization.length > 7
+      ? authenticate(authorization.slice(7), req)
+      : undefined;
   if (caller === undefined) throw unauthorized();
   return caller;
 }
@@ -124,7 +152,9 @@ function routeOf(routes: CompiledRoute[], req: IncomingMessage, res: ServerRespo
   if (match.kind === 'not_found') throw new AppError('ROUTE.NOT_FOUND');
   if (match.kind === 'method_not_allowed') {
     const allowed = match.allowed.map((m) => m.toUpperCase());
-    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), {
+      Allow: allowed.join(', '),
+    });
   }
   return match;
 }
@@ -140,7 +170,10 @@ function sendResult(res: ServerResponse, spec: RouteSpec, result: unknown, check
   if (checkWith && !noBody) {
     const checked = spec.response.safeParse(answer.body);
     if (!checked.success) {
-      checkWith.error({ operationId: spec.operationId, issues: issuesOf(checked.error) }, 'answer does not match the route response schema');
+      checkWith.error(
+        { operationId: spec.operationId, issues: issuesOf(checked.error) },
+        'answer does not match the route response schema',
+      );
       throw new AppError('SERVER.INTERNAL');
     }
   }
@@ -161,7 +194,8 @@ function sendStored(res: ServerResponse, { status, headers, body }: StoredReply)
 }
 
 /** The prefix itself or a path below it (a "/" follows), never a longer name that starts alike. */
-const isUnder = (path: string, prefix: string) => path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47);
+const isUnder = (path: string, prefix: string) =>
+  path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47);
 
 /** The caller's request id when it is well-formed, else a new one; echoed on the answer. */
 function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
@@ -181,7 +215,13 @@ function reportAnswer(
 ) {
   const started = performance.now();
   res.once('finish', () =>
-    onAnswer({ operationId: matched.get(res), method: req.method ?? 'GET', status: res.statusCode, durationMs: performance.now() - started, requestId }),
+    onAnswer({
+      operationId: matched.get(res),
+      method: req.method ?? 'GET',
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+      requestId,
+    }),
   );
 }
 

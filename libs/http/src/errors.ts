@@ -67,7 +67,9 @@ function fromBodyParser(err: BodyParserError): ErrorObject | undefined {
       return errorObject('VALIDATION.MALFORMED_JSON', 'The request body could not be read.');
     default:
       // A body that fails to inflate (broken gzip/deflate/br for its Content-Encoding) carries only its status.
-      return err.status === 400 ? errorObject('VALIDATION.MALFORMED_JSON', 'The request body could not be decoded with its Content-Encoding.') : undefined;
+      return err.status === 400
+        ? errorObject('VALIDATION.MALFORMED_JSON', 'The request body could not be decoded with its Content-Encoding.')
+        : undefined;
   }
 }
 
@@ -79,7 +81,10 @@ function fromBodyParser(err: BodyParserError): ErrorObject | undefined {
 const BUSY_SQLSTATES = new Set(['40001', '40P01', '55P03', '57014', '53300', '57P03']);
 
 const isBusyDatabase = (err: unknown) =>
-  typeof err === 'object' && err !== null && 'severity' in err && BUSY_SQLSTATES.has(String((err as { code?: unknown }).code));
+  typeof err === 'object' &&
+  err !== null &&
+  'severity' in err &&
+  BUSY_SQLSTATES.has(String((err as { code?: unknown }).code));
 
 /** The one place errors become HTTP answers: always the envelope, never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {

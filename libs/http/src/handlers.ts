@@ -23,7 +23,11 @@ export class StoredReply {
 /** `return reply(201, { result }, { Location: ... })` from a handler; `reply(204)` and `reply(304)` answer no body. */
 export function reply(status: 204 | 304, body?: undefined, headers?: Record<string, string>): Reply<never>;
 export function reply<T>(status: 200 | 201 | 202, body: T, headers?: Record<string, string>): Reply<T>;
-export function reply<T>(status: 200 | 201 | 202 | 204 | 304, body?: T, headers: Record<string, string> = {}): Reply<T> {
+export function reply<T>(
+  status: 200 | 201 | 202 | 204 | 304,
+  body?: T,
+  headers: Record<string, string> = {},
+): Reply<T> {
   return new Reply(status, body, headers);
 }
 
@@ -39,7 +43,9 @@ export interface HandlerInput<S extends RouteSpec, C> {
 /** The route's response (sent with 200), or a Reply with another status; throw AppError for the contract's failures. */
 export type HandlerResult<S extends RouteSpec> = RouteResponse<S> | Reply<RouteResponse<S>> | StoredReply;
 
-export type Handler<S extends RouteSpec, C> = (input: HandlerInput<S, C>) => HandlerResult<S> | Promise<HandlerResult<S>>;
+export type Handler<S extends RouteSpec, C> = (
+  input: HandlerInput<S, C>,
+) => HandlerResult<S> | Promise<HandlerResult<S>>;
 
 /**
  * A service's handlers: one per operation of its routes, keyed by operationId, with inputs and

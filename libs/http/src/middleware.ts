@@ -16,7 +16,8 @@ export const requestId: RequestHandler = (req, res, next) => {
 };
 
 export const hasBody = (headers: Record<string, string | string[] | undefined>) =>
-  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+  headers['transfer-encoding'] !== undefined ||
+  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 
 export const isJsonContentType = (value: string | undefined) =>
   value !== undefined && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(value.trim());

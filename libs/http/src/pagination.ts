@@ -25,7 +25,10 @@ export async function listPage<T>(
 ): Promise<{ items: T[]; meta: PaginationMeta }> {
   if (query.page * query.limit > MAX_LIST_DEPTH) {
     throw validationError([
-      { path: 'query.page', message: `page × limit may be at most ${MAX_LIST_DEPTH}; narrow the list with filters (e.g. created_at_end) to go further back` },
+      {
+        path: 'query.page',
+        message: `page × limit may be at most ${MAX_LIST_DEPTH}; narrow the list with filters (e.g. created_at_end) to go further back`,
+      },
     ]);
   }
   const rows = await fetch({ offset: pageOffset(query.page, query.limit), limitPlusOne: query.limit + 1 });

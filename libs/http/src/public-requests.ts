@@ -50,10 +50,19 @@ export function assertOriginAllowed(origin: string | undefined, hostname: string
 }
 
 /** CORS headers for one allowed origin (never `*`: each answer names the origin it was checked for). */
-export const corsHeadersFor = (origin: string): Record<string, string> => ({ 'Access-Control-Allow-Origin': origin, Vary: 'Origin' });
+export const corsHeadersFor = (origin: string): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  Vary: 'Origin',
+});
 
 /** Runs before a public route's handler: may refuse (throw) or set headers (CORS) on the answer. */
-export type PublicGuard<C> = (input: { spec: RouteSpec; params: Record<string, unknown>; caller: C; req: IncomingMessage; res: ServerResponse }) => void | Promise<void>;
+export type PublicGuard<C> = (input: {
+  spec: RouteSpec;
+  params: Record<string, unknown>;
+  caller: C;
+  req: IncomingMessage;
+  res: ServerResponse;
+}) => void | Promise<void>;
 
 /** What a preflight may ask for: the widget sends JSON and revalidates with If-None-Match. */
 const ALLOWED_REQUEST_HEADERS = 'Content-Type, If-None-Match';

@@ -66,37 +66,46 @@ describe('Breaker', () => {
 });
 
 describe('the breaker rules (verdictOf)', () => {
-  const answered = (status: number, contentType = 'application/json; charset=utf-8') => verdictOf(outcomeOfAnswer(status, contentType));
+  const answered = (status: number, contentType = 'application/json; charset=utf-8') =>
+    verdictOf(outcomeOfAnswer(status, contentType));
 
   it('when the service answers in the envelope, whatever the status, then it is alive: the shared breaker counts a success', () => {
     for (const status of [200, 400, 404, 409, 500, 502, 503, 504]) expect(answered(status).service).toBe('ok');
   });
 
-  it('when it answers 502/503/504 in the envelope (its dependency, this partner\'s locks), then only the partner\'s breaker counts a failure', () => {
+  it("when it answers 502/503/504 in the envelope (its dependency, this partner's locks), then only the partner's breaker counts a failure", () => {
     for (const status of [502, 503, 504]) expect(answered(status)).toEqual({ service: 'ok', partner: 'failure' });
   });
 
-  it('when it answers 500 in the envelope, then no breaker counts a failure (one request\'s bug)', () => {
+  it("when it answers 500 in the envelope, then no breaker counts a failure (one request's bug)", () => {
     expect(answered(500)).toEqual({ service: 'ok', partner: 'neutral' });
   });
 
-  it('when something answers an error outside the envelope (a proxy\'s page, a stranger on the port), then the shared breaker counts a failure', () => {
+  it("when something answers an error outside the envelope (a proxy's page, a stranger on the port), then the shared breaker counts a failure", () => {
     expect(answered(502, 'text/html')).toEqual({ service: 'failure', partner: 'neutral' });
     expect(answered(404, 'text/plain').service).toBe('failure');
   });
 
   it('when the connection is refused or reset, then the shared breaker counts a failure', () => {
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']) {
-      expect(verdictOf(outcomeOfError(Object.assign(new Error(code), { code })))).toEqual({ service: 'failure', partner: 'neutral' });
+      expect(verdictOf(outcomeOfError(Object.assign(new Error(code), { code })))).toEqual({
+        service: 'failure',
+        partner: 'neutral',
+      });
     }
   });
 
   it('when the call times out, then the partner counts a failure, and the shared breaker only after a liveness check', () => {
     expect(verdictOf(outcomeOfError(new DeadlineExceeded(100)))).toEqual({ service: 'unknown', partner: 'failure' });
-    expect(verdictOf(outcomeOfError(Object.assign(new Error('headers'), { code: 'UND_ERR_HEADERS_TIMEOUT' })))).toEqual({ service: 'unknown', partner: 'failure' });
+    expect(verdictOf(outcomeOfError(Object.assign(new Error('headers'), { code: 'UND_ERR_HEADERS_TIMEOUT' })))).toEqual(
+      { service: 'unknown', partner: 'failure' },
+    );
   });
 
   it('when the request could not be sent as given, then no breaker counts it', () => {
-    expect(verdictOf(outcomeOfError(Object.assign(new Error('bad header'), { code: 'UND_ERR_INVALID_ARG' })))).toEqual({ service: 'neutral', partner: 'neutral' });
+    expect(verdictOf(outcomeOfError(Object.assign(new Error('bad header'), { code: 'UND_ERR_INVALID_ARG' })))).toEqual({
+      service: 'neutral',
+      partner: 'neutral',
+    });
   });
 });

@@ -9,7 +9,9 @@ const raw = rawHttp;
 /** The promise, or a failure once ms pass without it settling. */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, deadline]);
   } finally {
@@ -17,7 +19,9 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
   }
 }
 
-const envelope = (code: string, status: number) => ({ error: { code, ns: code.split('.')[0], status, message: expect.any(String) } });
+const envelope = (code: string, status: number) => ({
+  error: { code, ns: code.split('.')[0], status, message: expect.any(String) },
+});
 
 const silent = createLogger('test', 'silent');
 
@@ -50,7 +54,11 @@ describe('errors from the HTTP parser, on a service server (createHttpServer)', 
   it('when the headers are over the limit, then a complete 431 REQUEST.HEADERS_TOO_LARGE in the envelope closes the connection', async () => {
     const res = await raw(port, `GET /portal/x HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(res.status).toBe(431);
-    expect(res.headers).toEqual({ 'content-type': 'application/json; charset=utf-8', 'content-length': String(res.body.length), connection: 'close' });
+    expect(res.headers).toEqual({
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(res.body.length),
+      connection: 'close',
+    });
     expect(JSON.parse(res.body)).toEqual(envelope('REQUEST.HEADERS_TOO_LARGE', 431));
   });
 
@@ -66,7 +74,10 @@ describe('errors from the HTTP parser, on a service server (createHttpServer)', 
   });
 
   it('when a chunk extension is over the limit, then 413 REQUEST.TOO_LARGE in the envelope (the status Node gives it)', async () => {
-    const res = await raw(port, `POST /portal/x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1;${'a'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`);
+    const res = await raw(
+      port,
+      `POST /portal/x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1;${'a'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`,
+    );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual(envelope('REQUEST.TOO_LARGE', 413));
   });
@@ -105,8 +116,10 @@ describe('errors from the HTTP parser, on a service server (createHttpServer)', 
 });
 
 describe('errors from the HTTP parser: request timeouts', () => {
-  it('when a request does not arrive in time, then the answer is Node\'s own 408 and the connection closes', async () => {
-    const server = answerClientErrors(createServer({ requestTimeout: 200, connectionsCheckingInterval: 50 }, (_req, res) => res.end()));
+  it("when a request does not arrive in time, then the answer is Node's own 408 and the connection closes", async () => {
+    const server = answerClientErrors(
+      createServer({ requestTimeout: 200, connectionsCheckingInterval: 50 }, (_req, res) => res.end()),
+    );
     await listenServer(server, 0);
     try {
       const res = await raw(serverPort(server), 'GET /portal/x HTTP/1.1\r\nHost: a\r\n');

@@ -20,15 +20,41 @@ const routes = [
     response: resultOf(thingSchema),
     errors: [],
   }),
-  defineRoute({ operationId: 'deleteThing', method: 'delete', path: '/portal/things/{group}/{id}', service: 'domains', permission: 'domains:write', summary: 'Delete', tag: 'Things', params: z.object({ group: z.string(), id: z.string() }), response: z.object({}), errors: [] }),
-  defineRoute({ operationId: 'getThing', method: 'get', path: '/portal/things/{group}/{id}', service: 'domains', permission: 'domains:read', summary: 'Get', tag: 'Things', params: z.object({ group: z.string(), id: z.string() }), response: resultOf(thingSchema), errors: [] }),
+  defineRoute({
+    operationId: 'deleteThing',
+    method: 'delete',
+    path: '/portal/things/{group}/{id}',
+    service: 'domains',
+    permission: 'domains:write',
+    summary: 'Delete',
+    tag: 'Things',
+    params: z.object({ group: z.string(), id: z.string() }),
+    response: z.object({}),
+    errors: [],
+  }),
+  defineRoute({
+    operationId: 'getThing',
+    method: 'get',
+    path: '/portal/things/{group}/{id}',
+    service: 'domains',
+    permission: 'domains:read',
+    summary: 'Get',
+    tag: 'Things',
+    params: z.object({ group: z.string(), id: z.string() }),
+    response: resultOf(thingSchema),
+    errors: [],
+  }),
 ];
 type Route = (typeof routes)[number];
 
 const handlers: Handlers<Route, { partnerId: string }> = {
   // Inputs are typed from the route: params.group, query.dry ('yes' | 'no') and body.name, no casts.
   createThing: ({ params, query, body, caller }) =>
-    reply(201, { result: { id: `${params.group}-${query.dry}-${caller.partnerId}`, name: body.name } }, { Location: `/portal/things/${params.group}/x` }),
+    reply(
+      201,
+      { result: { id: `${params.group}-${query.dry}-${caller.partnerId}`, name: body.name } },
+      { Location: `/portal/things/${params.group}/x` },
+    ),
   deleteThing: () => reply(204),
   // A presenter that drifted from the contract: `name` is missing (the cast hides it from the compiler).
   getThing: ({ params }) => ({ result: { id: params.id } as { id: string; name: string } }),
@@ -67,7 +93,11 @@ describe('the dispatcher with typed handlers', () => {
 
   it('when a handler replies 201 with a header, then the status, header and body are sent', async () => {
     const base = await start(true);
-    const res = await fetch(`${base}/portal/things/g1?dry=yes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"n"}' });
+    const res = await fetch(`${base}/portal/things/g1?dry=yes`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"n"}',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe('/portal/things/g1/x');
     expect(await res.json()).toEqual({ result: { id: 'g1-yes-p1', name: 'n' } });

@@ -55,17 +55,23 @@ describe('ServiceClient breakers: the shared one opens only when the service its
   };
 
   it('when the service answers one partner 503 in the envelope (its dependency timed out), then only that partner is refused; others go through', async () => {
-    const service = await fakeService(() => ({ '/dependent': (_req, res) => envelope(res, 503, 'SERVICE.UNAVAILABLE'), '/ok': ok, '/health/live': ok }));
+    const service = await fakeService(() => ({
+      '/dependent': (_req, res) => envelope(res, 503, 'SERVICE.UNAVAILABLE'),
+      '/ok': ok,
+      '/health/live': ok,
+    }));
     closers.push(service.close);
     const client = clientFor(service.url);
     for (let i = 0; i < 12; i++) await attempt(client, '/dependent', 'noisy');
     expect(client.isOpen).toBe(false);
     expect(client.isOpenFor('noisy')).toBe(true);
     expect(await attempt(client, '/ok', 'quiet')).toBe(200);
-    expect(await attempt(client, '/ok', 'noisy')).toMatch(/^SERVICE.UNAVAILABLE: Your recent calls to the domains service/);
+    expect(await attempt(client, '/ok', 'noisy')).toMatch(
+      /^SERVICE.UNAVAILABLE: Your recent calls to the domains service/,
+    );
   });
 
-  it('when one partner\'s calls time out while the service answers its liveness check, then only that partner is refused', async () => {
+  it("when one partner's calls time out while the service answers its liveness check, then only that partner is refused", async () => {
     let livenessChecks = 0;
     const service = await fakeService((hang) => ({
       '/locked': hang,
@@ -78,7 +84,9 @@ describe('ServiceClient breakers: the shared one opens only when the service its
     closers.push(service.close);
     const client = clientFor(service.url, 150);
     const timedOut = await Promise.all(Array.from({ length: 12 }, () => attempt(client, '/locked', 'noisy')));
-    expect(new Set(timedOut)).toEqual(new Set(['SERVICE.UNAVAILABLE: The domains service is unavailable; retry later.']));
+    expect(new Set(timedOut)).toEqual(
+      new Set(['SERVICE.UNAVAILABLE: The domains service is unavailable; retry later.']),
+    );
     await waitFor(() => livenessChecks > 0, { what: 'a liveness check' });
     expect(await attempt(client, '/ok', 'quiet')).toBe(200);
     expect(client.isOpen).toBe(false);
@@ -91,7 +99,9 @@ describe('ServiceClient breakers: the shared one opens only when the service its
     const client = clientFor(stuck.url, 150);
     await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(client, '/any', `partner-${i}`)));
     await waitFor(() => client.isOpen, { what: 'the shared breaker to open' });
-    expect(await attempt(client, '/any', 'someone-new')).toBe('SERVICE.UNAVAILABLE: The domains service is unavailable; retry later.');
+    expect(await attempt(client, '/any', 'someone-new')).toBe(
+      'SERVICE.UNAVAILABLE: The domains service is unavailable; retry later.',
+    );
   });
 
   it('when connections are refused, then the shared breaker opens', async () => {
@@ -102,8 +112,10 @@ describe('ServiceClient breakers: the shared one opens only when the service its
     expect(client.isOpen).toBe(true);
   });
 
-  it('when something that is not our service answers errors outside the envelope (a proxy\'s 502 page), then the shared breaker opens', async () => {
-    const proxy = await fakeService(() => ({ '/any': (_req, res) => void res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>') }));
+  it("when something that is not our service answers errors outside the envelope (a proxy's 502 page), then the shared breaker opens", async () => {
+    const proxy = await fakeService(() => ({
+      '/any': (_req, res) => void res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>'),
+    }));
     closers.push(proxy.close);
     const client = clientFor(proxy.url);
     for (let i = 0; i < 10; i++) await attempt(client, '/any', `partner-${i}`);
@@ -111,7 +123,10 @@ describe('ServiceClient breakers: the shared one opens only when the service its
   });
 
   it('when the service answers 500 in the envelope (a bug in one request), then no breaker opens', async () => {
-    const buggy = await fakeService(() => ({ '/bug': (_req, res) => envelope(res, 500, 'SERVER.INTERNAL'), '/ok': ok }));
+    const buggy = await fakeService(() => ({
+      '/bug': (_req, res) => envelope(res, 500, 'SERVER.INTERNAL'),
+      '/ok': ok,
+    }));
     closers.push(buggy.close);
     const client = clientFor(buggy.url);
     for (let i = 0; i < 12; i++) expect(await attempt(client, '/bug', 'noisy')).toBe(500);

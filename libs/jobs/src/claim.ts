@@ -44,7 +44,9 @@ export async function claimWithLease<Row>(db: SqlExecutor, options: ClaimOptions
   const ownLease = options.leaseColumn !== undefined && options.leaseColumn !== options.dueColumn;
   const lease = ownLease ? sql.ref(options.leaseColumn!) : due;
   const now = options.now ? sql`${options.now}` : sql`now()`;
-  const leaseUntil = options.now ? sql`${new Date(options.now.getTime() + options.leaseMs)}` : sql`now() + (${options.leaseMs} * interval '1 millisecond')`;
+  const leaseUntil = options.now
+    ? sql`${new Date(options.now.getTime() + options.leaseMs)}`
+    : sql`now() + (${options.leaseMs} * interval '1 millisecond')`;
   const { rows } = await sql<Row>`
     WITH claim_due AS (
       SELECT ${id} FROM ${table}

@@ -95,7 +95,8 @@ export class JobRunner<DB> {
 
   every(def: JobDefinition<DB>): this {
     if (!(def.intervalMs > 0)) throw new Error(`job ${def.name}: intervalMs must be positive`);
-    if (def.deadlineMs !== undefined && !(def.deadlineMs > 0)) throw new Error(`job ${def.name}: deadlineMs must be positive`);
+    if (def.deadlineMs !== undefined && !(def.deadlineMs > 0))
+      throw new Error(`job ${def.name}: deadlineMs must be positive`);
     if (this.jobs.some((j) => j.def.name === def.name)) throw new Error(`job ${def.name} is registered twice`);
     this.jobs.push({ def, nextAt: this.clock.now().getTime() + this.jitter(def) });
     return this;
@@ -161,14 +162,22 @@ export class JobRunner<DB> {
     const controller = new AbortController();
     this.inFlight.add(controller);
     const started = performance.now();
-    const ctx: JobContext<DB> = { db: this.options.db, now: this.clock.now(), clock: this.clock, signal: controller.signal, logger: log };
+    const ctx: JobContext<DB> = {
+      db: this.options.db,
+      now: this.clock.now(),
+      clock: this.clock,
+      signal: controller.signal,
+      logger: log,
+    };
 
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => resolve('deadline'), deadlineMs);
     });
     // A job that throws synchronously fails like one that rejects.
-    const work = Promise.resolve().then(() => (def.singleton ? this.runSingleton(def, ctx) : def.run(ctx).then(() => 'ok' as const)));
+    const work = Promise.resolve().then(() =>
+      def.singleton ? this.runSingleton(def, ctx) : def.run(ctx).then(() => 'ok' as const),
+    );
     let outcome: JobOutcome;
     try {
       outcome = await Promise.race([work, deadline]);
@@ -203,12 +212,18 @@ export class JobRunner<DB> {
    */
   private async runSingleton(def: JobDefinition<DB>, ctx: JobContext<DB>): Promise<JobOutcome> {
     // One attempt only: the job's effects are outside this transaction, so it is never rerun.
-    return inTransaction(this.options.db, async (lockTrx) => {
-      const { rows } = await sql<{ locked: boolean }>`
-        SELECT pg_try_advisory_xact_lock(hashtextextended(coalesce(current_schema(), '') || '/job/' || ${def.name}, 0)) AS locked`.execute(lockTrx);
-      if (!rows[0]?.locked) return 'skipped';
-      await def.run(ctx);
-      return 'ok' as const;
-    }, 1);
+    return inTransaction(
+      this.options.db,
+      async (lockTrx) => {
+        const { rows } = await sql<{ locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(hashtextextended(coalesce(current_schema(), '') || '/job/' || ${def.name}, 0)) AS locked`.execute(
+          lockTrx,
+        );
+        if (!rows[0]?.locked) return 'skipped';
+        await def.run(ctx);
+        return 'ok' as const;
+      },
+      1,
+    );
   }
 }

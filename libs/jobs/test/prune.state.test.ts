@@ -18,20 +18,36 @@ beforeEach(async () => {
 /** Outbox rows named by n, published the given time before now (null: not published). */
 async function outboxRows(now: Date, rows: Record<string, number | null>) {
   await inTransaction(t.db, (trx) =>
-    writeOutbox(trx, 'work', 'test', Object.keys(rows).map((n) => ({ partnerId: 'p', aggregateId: n, payload: { event: 'test.happened', params: { n } } }))),
+    writeOutbox(
+      trx,
+      'work',
+      'test',
+      Object.keys(rows).map((n) => ({
+        partnerId: 'p',
+        aggregateId: n,
+        payload: { event: 'test.happened', params: { n } },
+      })),
+    ),
   );
   for (const [n, ago] of Object.entries(rows)) {
     const publishedAt = ago === null ? null : new Date(now.getTime() - ago);
-    await sql`UPDATE work.outbox SET published_at = ${publishedAt}, created_at = ${new Date(now.getTime() - 30 * DAY)} WHERE message->'payload'->'params'->>'n' = ${n}`.execute(t.db);
+    await sql`UPDATE work.outbox SET published_at = ${publishedAt}, created_at = ${new Date(now.getTime() - 30 * DAY)} WHERE message->'payload'->'params'->>'n' = ${n}`.execute(
+      t.db,
+    );
   }
 }
-const outboxLeft = async () => (await sql<{ n: string }>`SELECT message->'payload'->'params'->>'n' AS n FROM work.outbox ORDER BY 1`.execute(t.db)).rows.map((r) => r.n);
+const outboxLeft = async () =>
+  (
+    await sql<{ n: string }>`SELECT message->'payload'->'params'->>'n' AS n FROM work.outbox ORDER BY 1`.execute(t.db)
+  ).rows.map((r) => r.n);
 
 describe('prune jobs', () => {
   it('when the chassis prune runs, then published events and processed ids past their retention go; unpublished, however old, and recent ones stay', async () => {
     const now = new Date();
     await outboxRows(now, { old: WEEK + DAY, recent: 3_600_000, pending: null });
-    await sql`INSERT INTO work.processed_messages (consumer, message_id, processed_at) VALUES ('q', 'old', ${new Date(now.getTime() - WEEK - DAY)}), ('q', 'new', ${now})`.execute(t.db);
+    await sql`INSERT INTO work.processed_messages (consumer, message_id, processed_at) VALUES ('q', 'old', ${new Date(now.getTime() - WEEK - DAY)}), ('q', 'new', ${now})`.execute(
+      t.db,
+    );
 
     const result = await pruneChassisTables('work', { outboxMs: WEEK, processedMs: WEEK })(t.db, now);
 
@@ -59,7 +75,12 @@ describe('prune jobs', () => {
       },
     });
 
-    const deleted = await deleteInBatches(counting, { schema: 'work', name: 'outbox' }, sql`published_at < ${new Date(now.getTime() - WEEK)}`, { batch: 2 });
+    const deleted = await deleteInBatches(
+      counting,
+      { schema: 'work', name: 'outbox' },
+      sql`published_at < ${new Date(now.getTime() - WEEK)}`,
+      { batch: 2 },
+    );
 
     expect(deleted).toBe(5);
     expect(statements).toHaveLength(3);

@@ -13,20 +13,37 @@ afterAll(() => t.close());
 
 describe('job runner: due rows', () => {
   it('when two runners tick at the same moments of a moved clock, then each due item is processed exactly once, when it is due', async () => {
-    await sql`INSERT INTO work.items (id, due_at) VALUES (1, ${new Date(T0 + MINUTE)}), (2, ${new Date(T0 + 2 * MINUTE)}), (3, ${new Date(T0 + 2 * MINUTE)})`.execute(t.db);
+    await sql`INSERT INTO work.items (id, due_at) VALUES (1, ${new Date(T0 + MINUTE)}), (2, ${new Date(T0 + 2 * MINUTE)}), (3, ${new Date(T0 + 2 * MINUTE)})`.execute(
+      t.db,
+    );
     const { clock, move } = movableClock();
     const runner = (name: string) =>
       new JobRunner({ db: t.db, logger, clock }).every({
         name: 'process-items',
         intervalMs: 1_000,
         run: async ({ db, now }) => {
-          const claimed = await claimWithLease<{ id: number }>(db, { schema: 'work', table: 'items', dueColumn: 'due_at', now, leaseMs: 10 * MINUTE, limit: 10, where: sql`cardinality(done_by) = 0` });
-          for (const item of claimed) await sql`UPDATE work.items SET done_by = done_by || ${name}::text WHERE id = ${item.id}`.execute(db);
+          const claimed = await claimWithLease<{ id: number }>(db, {
+            schema: 'work',
+            table: 'items',
+            dueColumn: 'due_at',
+            now,
+            leaseMs: 10 * MINUTE,
+            limit: 10,
+            where: sql`cardinality(done_by) = 0`,
+          });
+          for (const item of claimed)
+            await sql`UPDATE work.items SET done_by = done_by || ${name}::text WHERE id = ${item.id}`.execute(db);
         },
       });
     const a = runner('a');
     const b = runner('b');
-    const doneBy = async () => (await sql<{ id: number; done_by: string[] }>`SELECT id, done_by FROM work.items WHERE id <= 3 ORDER BY id`.execute(t.db)).rows;
+    const doneBy = async () =>
+      (
+        await sql<{
+          id: number;
+          done_by: string[];
+        }>`SELECT id, done_by FROM work.items WHERE id <= 3 ORDER BY id`.execute(t.db)
+      ).rows;
 
     await Promise.all([a.tick(), b.tick()]);
     expect((await doneBy()).map((r) => r.done_by.length)).toEqual([0, 0, 0]);
@@ -125,7 +142,8 @@ describe('job runner: deadlines, failures, schedule', () => {
     const lines: { msg: string; job?: string; deadlineMs?: number }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as (typeof lines)[number]);
         done();
       },
     });
@@ -133,7 +151,12 @@ describe('job runner: deadlines, failures, schedule', () => {
     const { clock, move } = movableClock();
     let calls = 0;
     let abortedWith: unknown;
-    const runner = new JobRunner({ db: t.db, logger: createLogger('jobs-test', 'warn', sink), clock, onRun: seen.onRun }).every({
+    const runner = new JobRunner({
+      db: t.db,
+      logger: createLogger('jobs-test', 'warn', sink),
+      clock,
+      onRun: seen.onRun,
+    }).every({
       name: 'slow',
       intervalMs: 1_000,
       deadlineMs: 50,
@@ -150,7 +173,10 @@ describe('job runner: deadlines, failures, schedule', () => {
     expect(calls).toBe(2);
     expect(String(abortedWith)).toContain('deadline');
     await waitFor(() => lines.some((l) => l.msg === 'abandoned job run ended'), { what: 'the abandoned run ending' });
-    expect(lines.find((l) => l.msg === 'job run abandoned at its deadline')).toMatchObject({ job: 'slow', deadlineMs: 50 });
+    expect(lines.find((l) => l.msg === 'job run abandoned at its deadline')).toMatchObject({
+      job: 'slow',
+      deadlineMs: 50,
+    });
   });
 
   it('when an abandoned singleton run is still going, then it keeps its lock, and the next run comes once it has ended', async () => {

@@ -50,12 +50,16 @@ export async function setupJobsDb(prefix: string): Promise<JobsDb> {
     '003_processed': consumerMigration('work'),
     '004_items': {
       up: async (d) => {
-        await sql`CREATE TABLE work.items (id int PRIMARY KEY, due_at timestamptz NOT NULL, done_by text[] NOT NULL DEFAULT '{}')`.execute(d);
+        await sql`CREATE TABLE work.items (id int PRIMARY KEY, due_at timestamptz NOT NULL, done_by text[] NOT NULL DEFAULT '{}')`.execute(
+          d,
+        );
       },
     },
     '005_leased': {
       up: async (d) => {
-        await sql`CREATE TABLE work.leased (id int PRIMARY KEY, due_at timestamptz NOT NULL, lease_until timestamptz, lane text NOT NULL DEFAULT 'a')`.execute(d);
+        await sql`CREATE TABLE work.leased (id int PRIMARY KEY, due_at timestamptz NOT NULL, lease_until timestamptz, lane text NOT NULL DEFAULT 'a')`.execute(
+          d,
+        );
       },
     },
   });

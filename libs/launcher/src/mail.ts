@@ -20,7 +20,10 @@ export interface SmtpCatcher {
  * A real SMTP server on 127.0.0.1 (no auth, no TLS) that hands every message it receives to
  * onMessage: `npm start` keeps them as files, tests keep them in memory.
  */
-export async function startSmtpCatcher(options: { port?: number; onMessage(mail: CaughtMail): void | Promise<void> }): Promise<SmtpCatcher> {
+export async function startSmtpCatcher(options: {
+  port?: number;
+  onMessage(mail: CaughtMail): void | Promise<void>;
+}): Promise<SmtpCatcher> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],

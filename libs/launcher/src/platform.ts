@@ -15,12 +15,54 @@ const run = promisify(execFile);
  * (operator) port: health, readiness and /metrics, loopback only.
  */
 export const SERVICES = [
-  { name: 'domains-svc', portEnv: 'DOMAINS_PORT', urlEnv: 'DOMAINS_URL', defaultPort: 8081, adminPortEnv: 'DOMAINS_ADMIN_PORT', defaultAdminPort: 9081 },
-  { name: 'billing-svc', portEnv: 'BILLING_PORT', urlEnv: 'BILLING_URL', defaultPort: 8082, adminPortEnv: 'BILLING_ADMIN_PORT', defaultAdminPort: 9082 },
-  { name: 'merchants-svc', portEnv: 'MERCHANTS_PORT', urlEnv: 'MERCHANTS_URL', defaultPort: 8083, adminPortEnv: 'MERCHANTS_ADMIN_PORT', defaultAdminPort: 9083 },
-  { name: 'consent-svc', portEnv: 'CONSENT_PORT', urlEnv: 'CONSENT_URL', defaultPort: 8084, adminPortEnv: 'CONSENT_ADMIN_PORT', defaultAdminPort: 9084 },
-  { name: 'webhook-svc', portEnv: 'WEBHOOKS_PORT', urlEnv: 'WEBHOOKS_URL', defaultPort: 8085, adminPortEnv: 'WEBHOOKS_ADMIN_PORT', defaultAdminPort: 9085 },
-  { name: 'gateway', portEnv: 'GATEWAY_PORT', urlEnv: 'GATEWAY_URL', defaultPort: 8080, adminPortEnv: 'GATEWAY_ADMIN_PORT', defaultAdminPort: 9080 },
+  {
+    name: 'domains-svc',
+    portEnv: 'DOMAINS_PORT',
+    urlEnv: 'DOMAINS_URL',
+    defaultPort: 8081,
+    adminPortEnv: 'DOMAINS_ADMIN_PORT',
+    defaultAdminPort: 9081,
+  },
+  {
+    name: 'billing-svc',
+    portEnv: 'BILLING_PORT',
+    urlEnv: 'BILLING_URL',
+    defaultPort: 8082,
+    adminPortEnv: 'BILLING_ADMIN_PORT',
+    defaultAdminPort: 9082,
+  },
+  {
+    name: 'merchants-svc',
+    portEnv: 'MERCHANTS_PORT',
+    urlEnv: 'MERCHANTS_URL',
+    defaultPort: 8083,
+    adminPortEnv: 'MERCHANTS_ADMIN_PORT',
+    defaultAdminPort: 9083,
+  },
+  {
+    name: 'consent-svc',
+    portEnv: 'CONSENT_PORT',
+    urlEnv: 'CONSENT_URL',
+    defaultPort: 8084,
+    adminPortEnv: 'CONSENT_ADMIN_PORT',
+    defaultAdminPort: 9084,
+  },
+  {
+    name: 'webhook-svc',
+    portEnv: 'WEBHOOKS_PORT',
+    urlEnv: 'WEBHOOKS_URL',
+    defaultPort: 8085,
+    adminPortEnv: 'WEBHOOKS_ADMIN_PORT',
+    defaultAdminPort: 9085,
+  },
+  {
+    name: 'gateway',
+    portEnv: 'GATEWAY_PORT',
+    urlEnv: 'GATEWAY_URL',
+    defaultPort: 8080,
+    adminPortEnv: 'GATEWAY_ADMIN_PORT',
+    defaultAdminPort: 9080,
+  },
 ] as const;
 export type ProcessName = (typeof SERVICES)[number]['name'];
 
@@ -68,7 +110,13 @@ export interface Platform {
   /** The environment shared by every process (no private key in it). */
   env: NodeJS.ProcessEnv;
   /** The key pairs this launch generated (or was given): the gateway's and the services'. */
-  keys: { gatewayPrivateKey: string; gatewayPublicKey: string; servicesPrivateKey: string; servicesPublicKey: string; recordSigningKeys: string };
+  keys: {
+    gatewayPrivateKey: string;
+    gatewayPublicKey: string;
+    servicesPrivateKey: string;
+    servicesPublicKey: string;
+    recordSigningKeys: string;
+  };
   processes: Map<ProcessName, ManagedProcess>;
   /** Starts (or starts again) one process with the shared env plus extra; waits until it is ready. */
   start(name: ProcessName, extraEnv?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
@@ -98,15 +146,22 @@ export const defaultDistDir = () => path.resolve(process.cwd(), 'dist');
 export function platformPorts(env: NodeJS.ProcessEnv = process.env): PortClaim[] {
   return [
     ...SERVICES.map((s) => ({ port: Number(env[s.portEnv] ?? s.defaultPort), owner: s.name, env: s.portEnv })),
-    ...SERVICES.map((s) => ({ port: Number(env[s.adminPortEnv] ?? s.defaultAdminPort), owner: `${s.name} admin`, env: s.adminPortEnv })),
+    ...SERVICES.map((s) => ({
+      port: Number(env[s.adminPortEnv] ?? s.defaultAdminPort),
+      owner: `${s.name} admin`,
+      env: s.adminPortEnv,
+    })),
   ];
 }
-
 
 /** The key pair given (its public half derived when only the private one is), else a new one. */
 function keyPair(privateKey?: string, publicKey?: string): { privateKey: string; publicKey: string } {
   if (!privateKey) return generateInternalKeyPair();
-  return { privateKey, publicKey: publicKey ?? createPublicKey(privateKey.replace(/\\n/g, '\n')).export({ type: 'spki', format: 'pem' }).toString() };
+  return {
+    privateKey,
+    publicKey:
+      publicKey ?? createPublicKey(privateKey.replace(/\\n/g, '\n')).export({ type: 'spki', format: 'pem' }).toString(),
+  };
 }
 
 type Keys = Platform['keys'];
@@ -147,7 +202,13 @@ async function launchPorts(fixedPorts: boolean | undefined): Promise<Ports> {
 }
 
 /** The environment every process shares: no private key in it (see envOf). */
-function sharedEnv(options: LaunchOptions, source: NodeJS.ProcessEnv, keys: Keys, { ports, adminPorts }: Ports, urls: Record<ProcessName, string>): NodeJS.ProcessEnv {
+function sharedEnv(
+  options: LaunchOptions,
+  source: NodeJS.ProcessEnv,
+  keys: Keys,
+  { ports, adminPorts }: Ports,
+  urls: Record<ProcessName, string>,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...source,
     PATH: process.env.PATH,
@@ -163,17 +224,30 @@ function sharedEnv(options: LaunchOptions, source: NodeJS.ProcessEnv, keys: Keys
     // Local runs: one key for this launch (npm start keeps one in a file), and webhook endpoints on this machine.
     WEBHOOK_SECRET_KEY: source.WEBHOOK_SECRET_KEY ?? randomBytes(32).toString('base64'),
     WEBHOOK_ALLOW_LOOPBACK: source.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
-    ...Object.fromEntries(SERVICES.flatMap((s) => [[s.portEnv, String(ports[s.name])], [s.urlEnv, urls[s.name]], [s.adminPortEnv, String(adminPorts[s.name])]])),
+    ...Object.fromEntries(
+      SERVICES.flatMap((s) => [
+        [s.portEnv, String(ports[s.name])],
+        [s.urlEnv, urls[s.name]],
+        [s.adminPortEnv, String(adminPorts[s.name])],
+      ]),
+    ),
     ...options.env,
   };
   for (const name of [...GATEWAY_ONLY, ...SERVICES_ONLY, ...CONSENT_ONLY]) delete env[name];
   return env;
 }
 
-
 /** Runs the gateway's admin CLI of distDir with --json in env and returns its one JSON object. */
-export async function runAdmin<T = Record<string, unknown>>(distDir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, [path.join(distDir, 'apps', 'gateway', 'admin.js'), ...args, '--json'], { env });
+export async function runAdmin<T = Record<string, unknown>>(
+  distDir: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+): Promise<T> {
+  const { stdout } = await run(
+    process.execPath,
+    [path.join(distDir, 'apps', 'gateway', 'admin.js'), ...args, '--json'],
+    { env },
+  );
   return JSON.parse(stdout) as T;
 }
 
@@ -198,7 +272,9 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { processes, start, stop, queues: declared } = processSet({ distDir, adminUrls, envOf, launch: options, log });
   // What the services named, and the default consumer queues of each in case one never got to say.
-  const queues = () => [...new Set([...(env.EVENTS_EXCHANGE ? platformQueues(env.EVENTS_EXCHANGE) : []), ...declared()])];
+  const queues = () => [
+    ...new Set([...(env.EVENTS_EXCHANGE ? platformQueues(env.EVENTS_EXCHANGE) : []), ...declared()]),
+  ];
 
   try {
     // Services first (they migrate their own schemas), the gateway last.
@@ -215,7 +291,13 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     const proc = startProcess({
       name: `${name}#${extras.length + 2}`,
       script: path.join(distDir, 'apps', name, 'main.js'),
-      env: { ...envOf(name), ...options.envFor?.[name], ...extraEnv, [service.portEnv]: String(port), [service.adminPortEnv]: String(adminPort) },
+      env: {
+        ...envOf(name),
+        ...options.envFor?.[name],
+        ...extraEnv,
+        [service.portEnv]: String(port),
+        [service.adminPortEnv]: String(adminPort),
+      },
       inheritOutput: options.inheritOutput,
       nodeArgs: options.nodeArgs,
     });
@@ -228,5 +310,16 @@ export async function launchPlatform(options: LaunchOptions): Promise<Platform> 
     await Promise.all(extras.map((p) => p.stop()));
     await stop();
   };
-  return { urls, adminUrls, env, keys, processes, start, startInstance, stop: stopAll, queues, admin: (...args) => runAdmin(distDir, env, args) };
+  return {
+    urls,
+    adminUrls,
+    env,
+    keys,
+    processes,
+    start,
+    startInstance,
+    stop: stopAll,
+    queues,
+    admin: (...args) => runAdmin(distDir, env, args),
+  };
 }

@@ -70,7 +70,8 @@ async function listeningInodes(port: number): Promise<Set<string> | undefined> {
     // sl local_address rem_address st ... inode: "0100007F:1F90" is 127.0.0.1:8080, st 0A is LISTEN.
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
-      if (fields.length > 9 && fields[3] === '0A' && parseInt(fields[1].split(':')[1], 16) === port) inodes.add(fields[9]);
+      if (fields.length > 9 && fields[3] === '0A' && parseInt(fields[1].split(':')[1], 16) === port)
+        inodes.add(fields[9]);
     }
   }
   return known ? inodes : undefined;

@@ -24,16 +24,25 @@ export function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | '
   const processes = new Map<ProcessName, ManagedProcess>();
   const declared = new Set<string>();
   const ready = async (name: ProcessName, proc: ManagedProcess) => {
-    const answer = (await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`)) as { queues?: unknown } | undefined;
+    const answer = (await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`)) as
+      { queues?: unknown } | undefined;
     if (Array.isArray(answer?.queues)) for (const q of answer.queues) if (typeof q === 'string') declared.add(q);
   };
   let stopping = false;
   const restarts = new Map<ProcessName, { attempt: number; timer?: NodeJS.Timeout }>();
 
-  const restartLater = (name: ProcessName, proc: ManagedProcess, code: number | null, startedAt: number, extraEnv: NodeJS.ProcessEnv, settled = false) => {
+  const restartLater = (
+    name: ProcessName,
+    proc: ManagedProcess,
+    code: number | null,
+    startedAt: number,
+    extraEnv: NodeJS.ProcessEnv,
+    settled = false,
+  ) => {
     // A clean exit comes from a stop signal, and Ctrl+C signals the whole group: the child may exit
     // before our own SIGINT handler has run, so decide once that handler had its turn.
-    if (!settled && code === 0 && !proc.child.signalCode) return void setTimeout(() => restartLater(name, proc, code, startedAt, extraEnv, true), CLEAN_EXIT_GRACE_MS);
+    if (!settled && code === 0 && !proc.child.signalCode)
+      return void setTimeout(() => restartLater(name, proc, code, startedAt, extraEnv, true), CLEAN_EXIT_GRACE_MS);
     // Stopped on purpose (platform.stop, or start() replacing it): nothing to do.
     if (stopping || processes.get(name) !== proc || proc.stopRequested) return;
     const state = restarts.get(name) ?? { attempt: 0 };

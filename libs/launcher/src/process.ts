@@ -95,10 +95,15 @@ export async function waitUntilReady(proc: ManagedProcess, url: string, timeoutM
   void proc.exited.then((code) => (exitCode = code));
   let foreign = false;
   for (;;) {
-    if (exitCode !== undefined) throw new Error(`${proc.name} exited (${proc.child.signalCode ?? exitCode}) before it was ready:\n${proc.output()}`);
+    if (exitCode !== undefined)
+      throw new Error(
+        `${proc.name} exited (${proc.child.signalCode ?? exitCode}) before it was ready:\n${proc.output()}`,
+      );
     try {
       // A listener that accepts but never answers must not outlast the deadline.
-      const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, Math.min(2_000, deadline - Date.now()))) });
+      const res = await fetch(url, {
+        signal: AbortSignal.timeout(Math.max(1, Math.min(2_000, deadline - Date.now()))),
+      });
       const body: unknown = res.ok ? await res.json().catch(() => undefined) : void (await res.body?.cancel());
       const running = proc.child.exitCode === null && proc.child.signalCode === null && proc.child.pid !== undefined;
       if (res.ok && running) {

@@ -35,7 +35,9 @@ export interface WebhookReceiver {
  * A partner's webhook receiver on 127.0.0.1 (an ephemeral port): it keeps what it receives and
  * answers each path as told. Used by tests and the benchmark; handy by hand too.
  */
-export async function startWebhookReceiver(options: { keep?: boolean; onRequest?: (request: ReceivedWebhook) => void; port?: number } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { keep?: boolean; onRequest?: (request: ReceivedWebhook) => void; port?: number } = {},
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const routes = new Map<string, WebhookResponder>();
   const counts = new Map<string, number>();
@@ -44,7 +46,13 @@ export async function startWebhookReceiver(options: { keep?: boolean; onRequest?
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0];
-      const request: ReceivedWebhook = { method: req.method ?? '', path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const request: ReceivedWebhook = {
+        method: req.method ?? '',
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
       if (options.keep !== false) received.push(request);
       options.onRequest?.(request);
       const count = counts.get(path) ?? 0;

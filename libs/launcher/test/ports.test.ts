@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { freePort } from '../src/ports';
 
-const ephemeralStart = () => Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+const ephemeralStart = () =>
+  Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
 
 describe('freePort', () => {
   it('when ports are handed out, then each is below the range the OS gives outgoing connections, never given twice, and free to listen on', async () => {

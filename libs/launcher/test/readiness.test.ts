@@ -4,7 +4,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { assertPortsFree, freePort, portHolder, PortsInUseError, startProcess, waitUntilReady, type ManagedProcess } from '../src';
+import {
+  assertPortsFree,
+  freePort,
+  portHolder,
+  PortsInUseError,
+  startProcess,
+  waitUntilReady,
+  type ManagedProcess,
+} from '../src';
 
 // Real processes only: a node child that listens (or not), and an HTTP server in this process
 // playing "another process on the port". No sleeps: readiness polls with a deadline.
@@ -19,7 +27,11 @@ const servers: Server[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'launcher-'));
-  await Promise.all([writeFile(path.join(dir, 'serve.js'), SERVE), writeFile(path.join(dir, 'idle.js'), IDLE), writeFile(path.join(dir, 'exit.js'), EXIT)]);
+  await Promise.all([
+    writeFile(path.join(dir, 'serve.js'), SERVE),
+    writeFile(path.join(dir, 'idle.js'), IDLE),
+    writeFile(path.join(dir, 'exit.js'), EXIT),
+  ]);
 });
 
 afterEach(async () => {
@@ -47,7 +59,10 @@ async function foreignServer(): Promise<number> {
 /** A node child listening on a free port; resolves once it says so. */
 async function listeningChild(): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(dir, 'serve.js')], { env: { PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(dir, 'serve.js')], {
+    env: { PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   await once(child.stdout!, 'data');
   return { child, port };
@@ -67,12 +82,16 @@ describe('waitUntilReady', () => {
 
   it('when another process answers on the port while our child runs without listening, then that answer does not count', async () => {
     const port = await foreignServer();
-    await expect(waitUntilReady(run('idle', port), `http://127.0.0.1:${port}/`, 1_000)).rejects.toThrow(`idle another process answers on port ${port}`);
+    await expect(waitUntilReady(run('idle', port), `http://127.0.0.1:${port}/`, 1_000)).rejects.toThrow(
+      `idle another process answers on port ${port}`,
+    );
   });
 
   it('when our child exits while another process answers on its port, then it fails with the exit', async () => {
     const port = await foreignServer();
-    await expect(waitUntilReady(run('exit', port), `http://127.0.0.1:${port}/`, 10_000)).rejects.toThrow('exit exited (3) before it was ready');
+    await expect(waitUntilReady(run('exit', port), `http://127.0.0.1:${port}/`, 10_000)).rejects.toThrow(
+      'exit exited (3) before it was ready',
+    );
   });
 });
 
@@ -98,6 +117,8 @@ describe('ports', () => {
   });
 
   it('when every port is free, then assertPortsFree lets the launch go on', async () => {
-    await expect(assertPortsFree([{ port: await freePort(), owner: 'gateway', env: 'GATEWAY_PORT' }])).resolves.toBeUndefined();
+    await expect(
+      assertPortsFree([{ port: await freePort(), owner: 'gateway', env: 'GATEWAY_PORT' }]),
+    ).resolves.toBeUndefined();
   });
 });

@@ -19,9 +19,15 @@ export type MailConfig = z.infer<z.ZodObject<typeof mailConfig>>;
 
 /** The SMTP transport; refuses timeouts that could outlast a claimed mail's lease. */
 export function createMailTransport(config: MailConfig): Transporter {
-  if (config.SMTP_TIMEOUT_MS * 3 >= config.MAIL_LEASE_MS) throw new Error('SMTP_TIMEOUT_MS must stay well under MAIL_LEASE_MS (a third at most)');
+  if (config.SMTP_TIMEOUT_MS * 3 >= config.MAIL_LEASE_MS)
+    throw new Error('SMTP_TIMEOUT_MS must stay well under MAIL_LEASE_MS (a third at most)');
   const timeout = config.SMTP_TIMEOUT_MS;
-  return nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+  return nodemailer.createTransport({
+    url: config.SMTP_URL,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  });
 }
 
 export const mailJobOptions = (config: MailConfig): MailJobOptions => ({

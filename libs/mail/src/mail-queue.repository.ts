@@ -73,7 +73,12 @@ interface ClaimedMail {
  * lease, attempts counted): other senders skip them while this one sends, and a crashed sender's
  * mails become due again when the lease ends. `now` is the job runner's clock.
  */
-export async function claimDueMail<DB extends MailQueueDb>(anyDb: Kysely<DB>, now: Date, leaseMs: number, limit = 1): Promise<ClaimedMail[]> {
+export async function claimDueMail<DB extends MailQueueDb>(
+  anyDb: Kysely<DB>,
+  now: Date,
+  leaseMs: number,
+  limit = 1,
+): Promise<ClaimedMail[]> {
   const db = mailDb(anyDb);
   const rows = await claimWithLease<ClaimedMail>(db, {
     table: 'mail_queue',
@@ -85,7 +90,15 @@ export async function claimDueMail<DB extends MailQueueDb>(anyDb: Kysely<DB>, no
     where: sql`sent_at IS NULL AND failed_at IS NULL`,
     set: sql`attempts = attempts + 1`,
   });
-  return rows.map((r) => ({ id: String(r.id), kind: r.kind, to_address: r.to_address, subject: r.subject, text_body: r.text_body, html_body: r.html_body, attempts: r.attempts }));
+  return rows.map((r) => ({
+    id: String(r.id),
+    kind: r.kind,
+    to_address: r.to_address,
+    subject: r.subject,
+    text_body: r.text_body,
+    html_body: r.html_body,
+    attempts: r.attempts,
+  }));
 }
 
 export async function markMailSent<DB extends MailQueueDb>(anyDb: Kysely<DB>, id: string, at: Date) {
@@ -94,7 +107,13 @@ export async function markMailSent<DB extends MailQueueDb>(anyDb: Kysely<DB>, id
 }
 
 /** A failed send: due again at `retryAt`, or given up (failed_at = at) without one. */
-export async function markMailFailed<DB extends MailQueueDb>(anyDb: Kysely<DB>, id: string, error: string, at: Date, retryAt: Date | undefined) {
+export async function markMailFailed<DB extends MailQueueDb>(
+  anyDb: Kysely<DB>,
+  id: string,
+  error: string,
+  at: Date,
+  retryAt: Date | undefined,
+) {
   const db = mailDb(anyDb);
   await db
     .updateTable('mail_queue')
@@ -108,7 +127,11 @@ export async function markMailFailed<DB extends MailQueueDb>(anyDb: Kysely<DB>, 
  * needed), 1,000 rows per statement; pass the pool. Stops between batches once `signal` is
  * aborted (the next run deletes the rest).
  */
-export async function pruneMail<DB extends MailQueueDb>(anyDb: Kysely<DB>, before: Date, signal?: AbortSignal): Promise<number> {
+export async function pruneMail<DB extends MailQueueDb>(
+  anyDb: Kysely<DB>,
+  before: Date,
+  signal?: AbortSignal,
+): Promise<number> {
   const db = mailDb(anyDb);
   const batch = 1_000;
   let total = 0;
@@ -150,5 +173,7 @@ export async function createMailQueueTable(db: Kysely<unknown>) {
       last_error text,
       created_at timestamptz NOT NULL DEFAULT now()
     )`.execute(db);
-  await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(db);
+  await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(
+    db,
+  );
 }

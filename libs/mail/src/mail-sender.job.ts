@@ -35,7 +35,12 @@ interface MailRun<DB extends MailQueueDb> {
  * lease, safe with many instances), sends it, marks it sent, reschedules a failure with backoff,
  * gives up after maxAttempts. Answers how many mails were handled.
  */
-async function sendDueMail<DB extends MailQueueDb>({ db, clock, signal }: MailRun<DB>, transport: Transporter, logger: Logger, options: MailJobOptions): Promise<number> {
+async function sendDueMail<DB extends MailQueueDb>(
+  { db, clock, signal }: MailRun<DB>,
+  transport: Transporter,
+  logger: Logger,
+  options: MailJobOptions,
+): Promise<number> {
   const maxAttempts = options.maxAttempts ?? 8;
   const batch = options.batch ?? 20;
   let handled = 0;
@@ -58,14 +63,21 @@ async function sendDueMail<DB extends MailQueueDb>({ db, clock, signal }: MailRu
       const retryAt = mail.attempts < maxAttempts ? new Date(now.getTime() + backoffMs(mail.attempts)) : undefined;
       const message = err instanceof Error ? err.message : String(err);
       await markMailFailed(db, mail.id, message.slice(0, 500), now, retryAt);
-      logger.warn({ mailId: mail.id, kind: mail.kind, attempts: mail.attempts, willRetry: Boolean(retryAt), error: message }, 'mail send failed');
+      logger.warn(
+        { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, willRetry: Boolean(retryAt), error: message },
+        'mail send failed',
+      );
     }
   }
   return handled;
 }
 
 /** A service's mail jobs: sending (every instance, claims are exclusive) and pruning (one instance at a time). */
-export function mailJobs<DB extends MailQueueDb>(transport: Transporter, logger: Logger, options: MailJobOptions): JobDefinition<DB>[] {
+export function mailJobs<DB extends MailQueueDb>(
+  transport: Transporter,
+  logger: Logger,
+  options: MailJobOptions,
+): JobDefinition<DB>[] {
   return [
     {
       name: 'send-mail',

@@ -41,7 +41,11 @@ function redactAmqpUrl(url: string): string {
  * so a service (or relay) can start while the broker is down and catch up when it is back.
  * Channels do not survive a reconnect; their owners (publisher, consumer) open new ones.
  */
-export async function connectAmqp(url: string, logger: Logger, options: AmqpConnectOptions = {}): Promise<AmqpConnection> {
+export async function connectAmqp(
+  url: string,
+  logger: Logger,
+  options: AmqpConnectOptions = {},
+): Promise<AmqpConnection> {
   const log = logger.child({ component: 'amqp', broker: redactAmqpUrl(url) });
   const model: RecoveringChannelModel = await connect(url, {
     timeout: options.connectTimeoutMs ?? 5_000,
@@ -72,8 +76,11 @@ export async function connectAmqp(url: string, logger: Logger, options: AmqpConn
     async createConfirmChannel(timeoutMs = DEFAULT_CHANNEL_WAIT_MS) {
       if (closed) throw new Error('amqp connection is closed');
       const pending = model.createConfirmChannel();
-      const channel = await withTimeout(pending, timeoutMs, `no amqp connection to ${redactAmqpUrl(url)} within ${timeoutMs} ms`, (late) =>
-        closeQuietly(late),
+      const channel = await withTimeout(
+        pending,
+        timeoutMs,
+        `no amqp connection to ${redactAmqpUrl(url)} within ${timeoutMs} ms`,
+        (late) => closeQuietly(late),
       );
       // A channel-level error (e.g. 404 on a missing exchange) is followed by 'close'; owners react to that.
       channel.on('error', (err: Error) => log.warn({ err: err.message }, 'amqp channel error'));
@@ -86,7 +93,9 @@ export async function connectAmqp(url: string, logger: Logger, options: AmqpConn
     async close() {
       if (closed) return;
       closed = true;
-      await withTimeout(model.close(), CLOSE_TIMEOUT_MS, 'connection close timed out').catch((err: Error) => log.warn({ err: err.message }, 'amqp close'));
+      await withTimeout(model.close(), CLOSE_TIMEOUT_MS, 'connection close timed out').catch((err: Error) =>
+        log.warn({ err: err.message }, 'amqp close'),
+      );
     },
   };
 }
@@ -106,7 +115,12 @@ export async function closeQuietly(channel: Channel | undefined): Promise<void> 
  * Rejects after ms; a value that arrives after the timeout goes to onLate (so a channel opened
  * by a late reconnect is closed instead of leaking).
  */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message: string, onLate?: (value: T) => unknown): Promise<T> {
+export function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  message: string,
+  onLate?: (value: T) => unknown,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let timedOut = false;
     const timer = setTimeout(() => {

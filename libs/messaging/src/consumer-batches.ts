@@ -93,7 +93,11 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
     } catch (err) {
       const route = routeFailure(o.policy, r.failures);
       const mlog = o.log.child({ messageId: r.message.id, event: r.message.payload.event });
-      if (route.to === 'retry') mlog.warn({ err: errorText(err), attempt: route.attempt, retryQueue: route.queue }, 'handler failed; retrying later');
+      if (route.to === 'retry')
+        mlog.warn(
+          { err: errorText(err), attempt: route.attempt, retryQueue: route.queue },
+          'handler failed; retrying later',
+        );
       else mlog.error({ err: errorText(err), attempt: route.attempt }, 'handler failed; message parked');
       await forwardTo(r, route.queue, failureHeaders(route, err));
     }
@@ -115,6 +119,7 @@ function checkDelivery(msg: ConsumeMessage): Omit<Received, 'ch' | 'msg'> | { in
   } catch (err) {
     return { invalid: err };
   }
-  const requestId = typeof headers[REQUEST_ID_HEADER] === 'string' ? (headers[REQUEST_ID_HEADER] as string) : randomUUID();
+  const requestId =
+    typeof headers[REQUEST_ID_HEADER] === 'string' ? (headers[REQUEST_ID_HEADER] as string) : randomUUID();
   return { message, requestId, failures: failuresSoFar(headers) };
 }

@@ -85,7 +85,11 @@ export function superviseConsumerChannel(o: ConsumerChannelOptions): ConsumerCha
 }
 
 /** Opens a channel, declares the topology and consumes from the work queue; `onClose` hears the channel close. */
-async function openConsuming(o: ConsumerChannelOptions, isStopped: () => boolean, onClose: (ch: ConfirmChannel) => void) {
+async function openConsuming(
+  o: ConsumerChannelOptions,
+  isStopped: () => boolean,
+  onClose: (ch: ConfirmChannel) => void,
+) {
   const ch = await o.amqp.createConfirmChannel();
   try {
     await ch.prefetch(o.prefetch);

@@ -21,13 +21,21 @@ export interface ConsumerSettings {
 export function consumerSettings<DB>(options: ConsumerSettingsInput<DB>): ConsumerSettings {
   const { retryDelaysMs, maxAttempts } = retrySettings(options.retryDelaysMs, options.maxAttempts);
   const names = consumerQueueNames(options.queue, retryDelaysMs.length);
-  const handlerNames = [...new Set([...Object.keys(options.handlers ?? {}), ...Object.keys(options.batchHandlers ?? {})])];
+  const handlerNames = [
+    ...new Set([...Object.keys(options.handlers ?? {}), ...Object.keys(options.batchHandlers ?? {})]),
+  ];
   const bindings = options.bindings ?? handlerNames;
   if (bindings.length === 0) throw new Error('startConsumer needs bindings or handlers');
   if (!options.handler && handlerNames.length === 0) throw new Error('startConsumer needs handlers or a handler');
   const prefetch = options.prefetch ?? 50;
   return {
-    topology: { exchange: options.exchange, queue: options.queue, bindings, retryDelaysMs, deliveryLimit: options.deliveryLimit ?? 5 },
+    topology: {
+      exchange: options.exchange,
+      queue: options.queue,
+      bindings,
+      retryDelaysMs,
+      deliveryLimit: options.deliveryLimit ?? 5,
+    },
     policy: { maxAttempts, retryQueues: names.retry, parkedQueue: names.parked },
     prefetch,
     maxBatch: Math.max(1, options.maxBatch ?? prefetch),

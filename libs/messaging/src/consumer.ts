@@ -58,9 +58,16 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
     confirmTimeoutMs: settings.confirmTimeoutMs,
     log,
   });
-  const channel = superviseConsumerChannel({ amqp: options.amqp, prefetch: settings.prefetch, topology: settings.topology, log, onMessage: batches.receive });
+  const channel = superviseConsumerChannel({
+    amqp: options.amqp,
+    prefetch: settings.prefetch,
+    topology: settings.topology,
+    log,
+    onMessage: batches.receive,
+  });
   return {
-    ready: (timeoutMs = 10_000) => withTimeout(channel.ready, timeoutMs, `consumer ${queue} not ready within ${timeoutMs} ms`),
+    ready: (timeoutMs = 10_000) =>
+      withTimeout(channel.ready, timeoutMs, `consumer ${queue} not ready within ${timeoutMs} ms`),
     stop: () => channel.stop(batches.settled),
   };
 }

@@ -40,7 +40,11 @@ export function checkPayload(message: EventMessage) {
  * (not recorded, so a consumer that later handles it still can). Another entry point (e.g. a
  * service handing over the event it just committed) shares the consumer's idempotency this way.
  */
-export async function handleEventMessage<DB>(db: Kysely<DB>, handling: EventMessageHandling<DB>, message: EventMessage): Promise<{ fresh: boolean }> {
+export async function handleEventMessage<DB>(
+  db: Kysely<DB>,
+  handling: EventMessageHandling<DB>,
+  message: EventMessage,
+): Promise<{ fresh: boolean }> {
   checkPayload(message);
   const fresh = await handleEventBatch(db, handling, [{ message }]);
   return { fresh: fresh.size === 1 };
@@ -51,7 +55,11 @@ export async function handleEventMessage<DB>(db: Kysely<DB>, handling: EventMess
  * the fresh ones in order, commits, then runs the after-commit hooks. Answers the ids that were
  * fresh; if any handler throws, nothing commits.
  */
-export async function handleEventBatch<DB>(db: Kysely<DB>, handling: EventMessageHandling<DB>, batch: Handled[]): Promise<Set<string>> {
+export async function handleEventBatch<DB>(
+  db: Kysely<DB>,
+  handling: EventMessageHandling<DB>,
+  batch: Handled[],
+): Promise<Set<string>> {
   const taken = batch.filter((b) => takes(handling, b.message.payload.event));
   if (taken.length === 0) return new Set();
   const { fresh, committed } = await inTransaction(db, (trx) => recordAndRun(trx, handling, taken));
@@ -61,7 +69,12 @@ export async function handleEventBatch<DB>(db: Kysely<DB>, handling: EventMessag
 
 /** One attempt of the batch's transaction (a rerun after a deadlock starts again from nothing). */
 async function recordAndRun<DB>(trx: Transaction<DB>, handling: EventMessageHandling<DB>, taken: Handled[]) {
-  const fresh = await recordProcessed(trx, handling.schema, handling.queue, taken.map((b) => b.message.id));
+  const fresh = await recordProcessed(
+    trx,
+    handling.schema,
+    handling.queue,
+    taken.map((b) => b.message.id),
+  );
   const pending = new Set(fresh);
   // delete: an id given twice in one batch runs once.
   const todo = taken.filter((b) => pending.delete(b.message.id));

@@ -28,7 +28,13 @@ export async function settle(ch: ConfirmChannel, msg: ConsumeMessage, forward: (
 }
 
 /** Sends a copy of the message (same id and content, its headers plus `extra`) to a queue and waits for the broker's confirm. */
-export function forward(ch: ConfirmChannel, target: string, msg: ConsumeMessage, extra: Record<string, unknown>, confirmTimeoutMs: number): Promise<void> {
+export function forward(
+  ch: ConfirmChannel,
+  target: string,
+  msg: ConsumeMessage,
+  extra: Record<string, unknown>,
+  confirmTimeoutMs: number,
+): Promise<void> {
   const props: Options.Publish = {
     persistent: true,
     contentType: msg.properties.contentType,
@@ -36,7 +42,9 @@ export function forward(ch: ConfirmChannel, target: string, msg: ConsumeMessage,
     headers: { ...(msg.properties.headers ?? {}), ...extra },
   };
   const confirmed = new Promise<void>((resolve, reject) => {
-    ch.sendToQueue(target, msg.content, props, (err: unknown) => (err ? reject(new Error(`broker nacked forward to ${target}`)) : resolve()));
+    ch.sendToQueue(target, msg.content, props, (err: unknown) =>
+      err ? reject(new Error(`broker nacked forward to ${target}`)) : resolve(),
+    );
   });
   return withTimeout(confirmed, confirmTimeoutMs, `no confirm forwarding to ${target} within ${confirmTimeoutMs} ms`);
 }

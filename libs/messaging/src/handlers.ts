@@ -9,7 +9,9 @@ export interface HandlerHooks {
 }
 
 /** Typed handlers by event name; each runs inside the transaction that records the message id. */
-export type EventHandlers<DB> = { [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void> };
+export type EventHandlers<DB> = {
+  [N in EventName]?: (message: MessageOf<N>, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void>;
+};
 type AnyHandler<DB> = (message: EventMessage, trx: Transaction<DB>, hooks: HandlerHooks) => Promise<void>;
 
 /** What a batch handler may do beside its transaction. */
@@ -23,7 +25,9 @@ export interface BatchHandlerHooks extends HandlerHooks {
  * that event in a batch, in order, in the batch's transaction (e.g. one insert for 50 rows
  * instead of 50). An event with a batch handler needs no single-message handler.
  */
-export type BatchEventHandlers<DB> = { [N in EventName]?: (messages: MessageOf<N>[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void> };
+export type BatchEventHandlers<DB> = {
+  [N in EventName]?: (messages: MessageOf<N>[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void>;
+};
 type AnyBatchHandler<DB> = (messages: EventMessage[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void>;
 
 /** The three handler styles a consumer takes; an event goes to the first that names it. */
@@ -52,13 +56,17 @@ export interface CommitHook {
 }
 
 // Own keys only: an event named like an Object.prototype member is not a handler.
-const own = <T>(map: Record<string, T | undefined> | undefined, name: string) => (map && Object.hasOwn(map, name) ? map[name] : undefined);
+const own = <T>(map: Record<string, T | undefined> | undefined, name: string) =>
+  map && Object.hasOwn(map, name) ? map[name] : undefined;
 
-const batchHandlerOf = <DB>(set: HandlerSet<DB>, event: string) => own(set.batchHandlers as Record<string, AnyBatchHandler<DB> | undefined> | undefined, event);
-const handlerOf = <DB>(set: HandlerSet<DB>, event: string) => own(set.handlers as Record<string, AnyHandler<DB> | undefined> | undefined, event) ?? set.handler;
+const batchHandlerOf = <DB>(set: HandlerSet<DB>, event: string) =>
+  own(set.batchHandlers as Record<string, AnyBatchHandler<DB> | undefined> | undefined, event);
+const handlerOf = <DB>(set: HandlerSet<DB>, event: string) =>
+  own(set.handlers as Record<string, AnyHandler<DB> | undefined> | undefined, event) ?? set.handler;
 
 /** Whether some handler takes the event (a consumer bound by a pattern may receive events it does not handle). */
-export const takes = <DB>(set: HandlerSet<DB>, event: string): boolean => Boolean(batchHandlerOf(set, event) ?? handlerOf(set, event));
+export const takes = <DB>(set: HandlerSet<DB>, event: string): boolean =>
+  Boolean(batchHandlerOf(set, event) ?? handlerOf(set, event));
 
 /** A run of messages one handler call takes: a batch handler's consecutive messages of its event, or one message. */
 export interface HandlerRun<T> {
@@ -68,7 +76,10 @@ export interface HandlerRun<T> {
 }
 
 /** Cuts messages, in order, into handler calls: consecutive messages of an event with a batch handler go together. */
-export function handlerRuns<T extends Handled>(todo: T[], hasBatchHandler: (event: string) => boolean): HandlerRun<T>[] {
+export function handlerRuns<T extends Handled>(
+  todo: T[],
+  hasBatchHandler: (event: string) => boolean,
+): HandlerRun<T>[] {
   const runs: HandlerRun<T>[] = [];
   for (const item of todo) {
     const event = item.message.payload.event;
@@ -96,7 +107,11 @@ export async function runHandlers<DB>(scope: HandlerScope<DB>, set: HandlerSet<D
   for (const { event, items, batched } of handlerRuns(todo, (name) => batchHandlerOf(set, name) !== undefined)) {
     const hooks = { afterCommit: (fn: () => void) => committed.push({ event, fn }), requestIdOf };
     if (batched) {
-      await batchHandlerOf(set, event)!(items.map((b) => b.message), trx, hooks);
+      await batchHandlerOf(set, event)!(
+        items.map((b) => b.message),
+        trx,
+        hooks,
+      );
       continue;
     }
     const [{ message, requestId }] = items;

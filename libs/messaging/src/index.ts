@@ -2,7 +2,15 @@
 export { connectAmqp, type AmqpConnection, type AmqpConnectOptions } from './connection';
 export { outboxMigration, writeOutbox, type OutboxEvent, type OutboxTable } from './outbox';
 export { aggregateVersionsMigration, applyAllIfNewer, applyIfNewer, projectionVersionsMigration } from './versions';
-export { assertConsumerTopology, assertEventExchange, consumerQueueNames, deleteBrokerTopology, deleteEventTopology, unroutedExchangeName, type ConsumerTopology } from './topology';
+export {
+  assertConsumerTopology,
+  assertEventExchange,
+  consumerQueueNames,
+  deleteBrokerTopology,
+  deleteEventTopology,
+  unroutedExchangeName,
+  type ConsumerTopology,
+} from './topology';
 export {
   ChannelClosedError,
   ConfirmTimeoutError,

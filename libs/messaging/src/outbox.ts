@@ -39,7 +39,9 @@ export function outboxMigration(schema: string): Migration {
           created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
           published_at timestamptz
         )`.execute(db);
-      await sql`CREATE INDEX ${sql.id(`${schema}_outbox_unpublished`)} ON ${sql.id(schema, 'outbox')} (created_at) WHERE published_at IS NULL`.execute(db);
+      await sql`CREATE INDEX ${sql.id(`${schema}_outbox_unpublished`)} ON ${sql.id(schema, 'outbox')} (created_at) WHERE published_at IS NULL`.execute(
+        db,
+      );
     },
   };
 }
@@ -64,7 +66,12 @@ export interface OutboxEvent {
  * data-modifying CTE always runs to completion). Each round trip costs both processes a socket
  * write and a wake-up, which under load is more than the statement itself.
  */
-export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: string, events: OutboxEvent[]): Promise<EventMessage[]> {
+export async function writeOutbox<DB>(
+  trx: Kysely<DB>,
+  schema: string,
+  source: string,
+  events: OutboxEvent[],
+): Promise<EventMessage[]> {
   if (events.length === 0) return [];
   const now = new Date().toISOString();
   // Per aggregate: how many events it gets here, and each event's place among them (1, 2, ...).
@@ -75,13 +82,22 @@ export async function writeOutbox<DB>(trx: Kysely<DB>, schema: string, source: s
     return place;
   });
   const rows = events.map((e) => ({
-    message: { id: randomUUID(), partner_id: e.partnerId, occurred_at: now, source, aggregate_id: e.aggregateId, version: 0, payload: e.payload } satisfies EventMessage,
+    message: {
+      id: randomUUID(),
+      partner_id: e.partnerId,
+      occurred_at: now,
+      source,
+      aggregate_id: e.aggregateId,
+      version: 0,
+      payload: e.payload,
+    } satisfies EventMessage,
     headers: requestIdHeader(e.requestId ?? currentContext()?.requestId),
   }));
   // Version rows are locked in one fixed order (by aggregate id), so overlapping writers wait instead of deadlocking.
   const aggregates = [...counts.keys()].sort();
   const versionsTable = sql.id(schema, 'aggregate_versions');
-  const wakesLocalRelay = outboxCommits.listenerCount(schema) > 0 && (await afterCommit(trx, () => outboxCommits.emit(schema)));
+  const wakesLocalRelay =
+    outboxCommits.listenerCount(schema) > 0 && (await afterCommit(trx, () => outboxCommits.emit(schema)));
   const notify = wakesLocalRelay ? sql`` : sql`, pg_notify(${schema + OUTBOX_CHANNEL_SUFFIX}, '')`;
   const { rows: numbered } = await sql<{ id: string; version: string }>`
     WITH counts AS (

@@ -33,8 +33,11 @@ export async function replayParked(options: ReplayParkedOptions): Promise<number
       delete headers[PARKED_REASON_HEADER];
       delete headers[LAST_ERROR_HEADER];
       const sent = new Promise<void>((resolve, reject) => {
-        ch.sendToQueue(names.work, msg.content, { persistent: true, contentType: msg.properties.contentType, messageId: msg.properties.messageId, headers }, (err: unknown) =>
-          err ? reject(new Error('broker nacked replayed message')) : resolve(),
+        ch.sendToQueue(
+          names.work,
+          msg.content,
+          { persistent: true, contentType: msg.properties.contentType, messageId: msg.properties.messageId, headers },
+          (err: unknown) => (err ? reject(new Error('broker nacked replayed message')) : resolve()),
         );
       });
       await withTimeout(sent, 5_000, 'no confirm for replayed message');
@@ -60,7 +63,11 @@ export interface ParkedMessage {
  * Operator view of `<queue>.parked`: the first `limit` messages, read and put back (nacked with
  * requeue) so nothing is lost; they stay parked until replayed.
  */
-export async function listParked(options: { amqp: AmqpConnection; queue: string; limit?: number }): Promise<{ total: number; messages: ParkedMessage[] }> {
+export async function listParked(options: {
+  amqp: AmqpConnection;
+  queue: string;
+  limit?: number;
+}): Promise<{ total: number; messages: ParkedMessage[] }> {
   const names = consumerQueueNames(options.queue, 0);
   const ch = await options.amqp.createConfirmChannel();
   try {

@@ -15,7 +15,9 @@ export function consumerMigration(schema: string): Migration {
           processed_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (consumer, message_id)
         )`.execute(db);
-      await sql`CREATE INDEX ${sql.id(`${schema}_processed_messages_at`)} ON ${sql.id(schema, 'processed_messages')} (processed_at)`.execute(db);
+      await sql`CREATE INDEX ${sql.id(`${schema}_processed_messages_at`)} ON ${sql.id(schema, 'processed_messages')} (processed_at)`.execute(
+        db,
+      );
     },
   };
 }
@@ -25,7 +27,12 @@ export function consumerMigration(schema: string): Migration {
  * once). A concurrent duplicate waits on the first one's row lock and then sees the conflict, so
  * the effect still happens once.
  */
-export async function recordProcessed<DB>(trx: Kysely<DB>, schema: string, consumer: string, messageIds: string[]): Promise<Set<string>> {
+export async function recordProcessed<DB>(
+  trx: Kysely<DB>,
+  schema: string,
+  consumer: string,
+  messageIds: string[],
+): Promise<Set<string>> {
   const { rows } = await sql<{ message_id: string }>`
     INSERT INTO ${sql.id(schema, 'processed_messages')} (consumer, message_id)
     SELECT ${consumer}, id FROM UNNEST(${messageIds}::text[]) AS t(id)

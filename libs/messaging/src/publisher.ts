@@ -64,8 +64,11 @@ export function createPublisher(amqp: AmqpConnection, logger: Logger, options: P
     async publish(exchange, routingKey, content, opts) {
       const state = await channels.current();
       await ensureExchange(state, exchange);
-      await publishConfirmed(state, { exchange, routingKey, content, messageId: opts.messageId, headers: opts.headers ?? {} }, opts.timeoutMs ?? confirmTimeoutMs, () =>
-        channels.discard(state),
+      await publishConfirmed(
+        state,
+        { exchange, routingKey, content, messageId: opts.messageId, headers: opts.headers ?? {} },
+        opts.timeoutMs ?? confirmTimeoutMs,
+        () => channels.discard(state),
       );
     },
     close: () => channels.close(),
@@ -127,11 +130,15 @@ function watchChannel(state: ChannelState, log: Logger, onClose: () => void) {
     if (entry) entry.returned = true;
     // Re-assert on the next publish: the alternate exchange may have been deleted.
     state.exchanges.delete(msg.fields.exchange);
-    log.warn({ exchange: msg.fields.exchange, routingKey: msg.fields.routingKey, messageId: msg.properties.messageId }, 'message returned unroutable');
+    log.warn(
+      { exchange: msg.fields.exchange, routingKey: msg.fields.routingKey, messageId: msg.properties.messageId },
+      'message returned unroutable',
+    );
   });
   state.channel.on('close', () => {
     onClose();
-    for (const p of [...state.pending]) p.settle(new ChannelClosedError('amqp channel closed before the publish was confirmed'));
+    for (const p of [...state.pending])
+      p.settle(new ChannelClosedError('amqp channel closed before the publish was confirmed'));
   });
 }
 
@@ -167,8 +174,17 @@ function publishConfirmed(state: ChannelState, out: Outgoing, timeoutMs: number,
       else resolve();
     });
     try {
-      const properties = { mandatory: true, persistent: true, contentType: 'application/json', messageId: out.messageId, headers: out.headers, timestamp: Date.now() };
-      state.channel.publish(out.exchange, out.routingKey, out.content, properties, (err: unknown) => entry.settle(confirmError(err, entry.returned, out)));
+      const properties = {
+        mandatory: true,
+        persistent: true,
+        contentType: 'application/json',
+        messageId: out.messageId,
+        headers: out.headers,
+        timestamp: Date.now(),
+      };
+      state.channel.publish(out.exchange, out.routingKey, out.content, properties, (err: unknown) =>
+        entry.settle(confirmError(err, entry.returned, out)),
+      );
     } catch (err) {
       // amqplib throws synchronously when the channel is already closed.
       entry.settle(new ChannelClosedError(`publish failed: ${(err as Error).message}`));
@@ -199,10 +215,16 @@ function trackPending(state: ChannelState, messageId: string, done: (err?: Error
 }
 
 /** What the broker's confirm callback means for a publish: undefined when it is safely stored. */
-export function confirmError(err: unknown, returned: boolean, out: Pick<Outgoing, 'exchange' | 'routingKey' | 'messageId'>): Error | undefined {
+export function confirmError(
+  err: unknown,
+  returned: boolean,
+  out: Pick<Outgoing, 'exchange' | 'routingKey' | 'messageId'>,
+): Error | undefined {
   // amqplib fails outstanding callbacks with 'channel closed' when the channel goes.
-  if (err && String((err as Error).message) === 'channel closed') return new ChannelClosedError('amqp channel closed before the publish was confirmed');
+  if (err && String((err as Error).message) === 'channel closed')
+    return new ChannelClosedError('amqp channel closed before the publish was confirmed');
   if (err) return new PublishNackedError(`broker nacked message ${out.messageId}`);
-  if (returned) return new UnroutableError(`message ${out.messageId} to ${out.exchange}/${out.routingKey} was unroutable`);
+  if (returned)
+    return new UnroutableError(`message ${out.messageId} to ${out.exchange}/${out.routingKey} was unroutable`);
   return undefined;
 }

@@ -55,7 +55,10 @@ export function startBatch(o: RelayBatchOptions): Promise<ClaimedBatch> {
       }
       // In parallel: confirms arrive in bulk, so a batch costs about one round trip.
       const publishing = rows.map((row) =>
-        o.publisher.publish(o.exchange, row.routing_key, Buffer.from(JSON.stringify(row.message)), { messageId: row.id, headers: row.headers ?? {} }),
+        o.publisher.publish(o.exchange, row.routing_key, Buffer.from(JSON.stringify(row.message)), {
+          messageId: row.id,
+          headers: row.headers ?? {},
+        }),
       );
       signal(rows.length);
       return unmarkUnpublished(trx, o, rows, await Promise.allSettled(publishing));
@@ -81,18 +84,31 @@ async function claimRows(trx: Transaction<unknown>, o: RelayBatchOptions): Promi
 }
 
 /** Unmarks the rows whose publish failed, so they stay pending; answers the batch's counts. */
-async function unmarkUnpublished(trx: Transaction<unknown>, o: RelayBatchOptions, rows: OutboxRow[], results: PromiseSettledResult<void>[]): Promise<BatchResult> {
+async function unmarkUnpublished(
+  trx: Transaction<unknown>,
+  o: RelayBatchOptions,
+  rows: OutboxRow[],
+  results: PromiseSettledResult<void>[],
+): Promise<BatchResult> {
   const { ids, reasons } = unpublished(rows, results);
   if (ids.length) {
     await sql`UPDATE ${sql.id(o.schema, 'outbox')} SET published_at = NULL WHERE id = ANY(${ids}::uuid[])`.execute(trx);
-    o.log.warn({ failed: reasons.length, published: rows.length - reasons.length, reason: reasons[0] }, 'outbox rows not published; will retry');
+    o.log.warn(
+      { failed: reasons.length, published: rows.length - reasons.length, reason: reasons[0] },
+      'outbox rows not published; will retry',
+    );
   } else o.log.debug({ published: rows.length }, 'outbox rows published');
   return { claimed: rows.length, failed: reasons.length };
 }
 
 /** The ids of the rows whose publish was rejected, and why, in row order. */
-export function unpublished(rows: { id: string }[], results: PromiseSettledResult<unknown>[]): { ids: string[]; reasons: string[] } {
+export function unpublished(
+  rows: { id: string }[],
+  results: PromiseSettledResult<unknown>[],
+): { ids: string[]; reasons: string[] } {
   const ids = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
-  const reasons = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error)?.message ?? r.reason)] : []));
+  const reasons = results.flatMap((r) =>
+    r.status === 'rejected' ? [String((r.reason as Error)?.message ?? r.reason)] : [],
+  );
   return { ids, reasons };
 }

@@ -26,7 +26,13 @@ export interface PassOptions {
 export type PassStep = 'end' | 'broker away' | 'wait for a slot' | 'claim';
 
 /** What a pass does next: it ends once stopped or a batch failed, and claims no rows (locks) while the broker is away. */
-export function nextPassStep(s: { stopped: boolean; failed: number; connected: boolean; inFlight: number; inFlightMax: number }): PassStep {
+export function nextPassStep(s: {
+  stopped: boolean;
+  failed: number;
+  connected: boolean;
+  inFlight: number;
+  inFlightMax: number;
+}): PassStep {
   if (s.stopped || s.failed > 0) return 'end';
   if (!s.connected) return 'broker away';
   return s.inFlight >= s.inFlightMax ? 'wait for a slot' : 'claim';
@@ -42,7 +48,13 @@ export async function runPass(o: PassOptions): Promise<void> {
   const batches = batchesInFlight(o.log);
   try {
     for (;;) {
-      const step = nextPassStep({ stopped: state.stopped, failed: batches.failed, connected: o.isConnected(), inFlight: batches.size(), inFlightMax: o.inFlightMax });
+      const step = nextPassStep({
+        stopped: state.stopped,
+        failed: batches.failed,
+        connected: o.isConnected(),
+        inFlight: batches.size(),
+        inFlightMax: o.inFlightMax,
+      });
       if (step === 'end') return;
       if (step === 'broker away') {
         state.retryAfter = Date.now() + o.pollIntervalMs;
@@ -89,12 +101,19 @@ function batchesInFlight(log: Logger) {
           (err: unknown) => {
             // Errors of a batch (its transaction) count as a failed pass: retried after the poll interval.
             batches.failed += 1;
-            log.warn({ err: (err as Error)?.message }, 'outbox relay batch failed; its rows stay pending and are retried');
+            log.warn(
+              { err: (err as Error)?.message },
+              'outbox relay batch failed; its rows stay pending and are retried',
+            );
           },
         )
         .finally(() => inFlight.delete(done));
     },
-    oneSettled: () => Promise.race(inFlight).then(() => undefined, () => undefined),
+    oneSettled: () =>
+      Promise.race(inFlight).then(
+        () => undefined,
+        () => undefined,
+      ),
     allSettled: async () => void (await Promise.allSettled([...inFlight])),
   };
   return batches;

@@ -14,7 +14,12 @@ export function wakeAction(s: { stopped: boolean; running: boolean; now: number;
  * When the timer wakes the relay next: after the poll interval, or when a retry is due if that is
  * later. Without a poll of its own (a sweep job calls it), only a pending retry sets the timer.
  */
-export function timerDelay(s: { selfPoll: boolean; pollIntervalMs: number; now: number; retryAfter: number }): number | undefined {
+export function timerDelay(s: {
+  selfPoll: boolean;
+  pollIntervalMs: number;
+  now: number;
+  retryAfter: number;
+}): number | undefined {
   if (!s.selfPoll && s.retryAfter <= s.now) return undefined;
   return Math.max(s.pollIntervalMs, s.retryAfter - s.now);
 }
@@ -47,7 +52,12 @@ export function relaySchedule(o: RelayScheduleOptions): RelaySchedule {
   function arm() {
     clearTimeout(timer);
     if (state.stopped) return;
-    const delay = timerDelay({ selfPoll: o.selfPoll, pollIntervalMs: o.pollIntervalMs, now: Date.now(), retryAfter: state.retryAfter });
+    const delay = timerDelay({
+      selfPoll: o.selfPoll,
+      pollIntervalMs: o.pollIntervalMs,
+      now: Date.now(),
+      retryAfter: state.retryAfter,
+    });
     if (delay === undefined) return;
     timer = setTimeout(wake, delay);
     timer.unref();

@@ -68,20 +68,38 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
   }
   if (!options.db && !options.pool) throw new Error('startOutboxRelay needs a pool or a db');
   // Not destroyed on stop: it shares the service's pool.
-  const db = (options.db as Kysely<unknown> | undefined) ?? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: options.pool as Pool }) });
+  const db =
+    (options.db as Kysely<unknown> | undefined) ??
+    new Kysely<unknown>({ dialect: new PostgresDialect({ pool: options.pool as Pool }) });
   const batchSize = options.batchSize ?? 100;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
-  const publisher = createPublisher(options.amqp, log, { confirmTimeoutMs: options.confirmTimeoutMs, channelWaitMs: options.channelWaitMs });
+  const publisher = createPublisher(options.amqp, log, {
+    confirmTimeoutMs: options.confirmTimeoutMs,
+    channelWaitMs: options.channelWaitMs,
+  });
   // One claim at a time per relay (drain and the passes share it).
   const claim = oneAtATime(() => startBatch({ db, schema, exchange, batchSize, publisher, log }));
   const state: RelayState = { stopped: false, again: false, retryAfter: 0 };
   const pass = () =>
-    runPass({ state, claim, batchSize, inFlightMax: Math.max(1, options.inFlight ?? 3), pollIntervalMs, isConnected: () => options.amqp.isConnected(), log });
+    runPass({
+      state,
+      claim,
+      batchSize,
+      inFlightMax: Math.max(1, options.inFlight ?? 3),
+      pollIntervalMs,
+      isConnected: () => options.amqp.isConnected(),
+      log,
+    });
   const schedule = relaySchedule({ state, pass, selfPoll: options.selfPoll ?? true, pollIntervalMs, log });
 
   // Commits in this process wake it directly; NOTIFY comes from writers in processes without a relay.
   outboxCommits.on(schema, schedule.wake);
-  const listener = listen(options.pool?.options ?? options.listen, `${schema}${OUTBOX_CHANNEL_SUFFIX}`, { onNotify: schedule.wake, onUp: schedule.wake }, log);
+  const listener = listen(
+    options.pool?.options ?? options.listen,
+    `${schema}${OUTBOX_CHANNEL_SUFFIX}`,
+    { onNotify: schedule.wake, onUp: schedule.wake },
+    log,
+  );
   schedule.wake();
 
   return {
@@ -105,7 +123,8 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
 async function drainAll(claim: () => Promise<ClaimedBatch>, batchSize: number, schema: string): Promise<void> {
   for (;;) {
     const result: BatchResult = await (await claim()).done;
-    if (result.failed > 0) throw new Error(`${result.failed} outbox rows of ${schema} could not be published; they stay pending`);
+    if (result.failed > 0)
+      throw new Error(`${result.failed} outbox rows of ${schema} could not be published; they stay pending`);
     if (result.claimed < batchSize) return;
   }
 }

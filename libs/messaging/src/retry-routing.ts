@@ -18,7 +18,10 @@ export interface RetryPolicy {
 export type FailureRoute = { to: 'retry' | 'parked'; queue: string; attempt: number };
 
 /** Resolves the retry settings: maxAttempts defaults to one more than the delays (the last delay repeats). */
-export function retrySettings(retryDelaysMs: number[] | undefined, maxAttempts: number | undefined): { retryDelaysMs: number[]; maxAttempts: number } {
+export function retrySettings(
+  retryDelaysMs: number[] | undefined,
+  maxAttempts: number | undefined,
+): { retryDelaysMs: number[]; maxAttempts: number } {
   const delays = retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const attempts = Math.max(1, maxAttempts ?? delays.length + 1);
   if (attempts > 1 && delays.length === 0) throw new Error('retries need at least one retry delay');
@@ -33,7 +36,8 @@ export function failuresSoFar(headers: Record<string, unknown>): number {
 /** After `failures` earlier failures the handler failed again: retry step N (N = this attempt, capped at the last step), or parked once attempts run out. */
 export function routeFailure(policy: RetryPolicy, failures: number): FailureRoute {
   const attempt = failures + 1;
-  if (attempt < policy.maxAttempts) return { to: 'retry', queue: policy.retryQueues[Math.min(attempt, policy.retryQueues.length) - 1], attempt };
+  if (attempt < policy.maxAttempts)
+    return { to: 'retry', queue: policy.retryQueues[Math.min(attempt, policy.retryQueues.length) - 1], attempt };
   return { to: 'parked', queue: policy.parkedQueue, attempt };
 }
 

@@ -112,7 +112,10 @@ export async function assertConsumerTopology(channel: Channel, t: ConsumerTopolo
  * refuses does not stop the others; absent objects are fine (RabbitMQ's deletes are idempotent).
  * Throws afterwards, naming what could not be deleted, so a leak does not go unnoticed.
  */
-export async function deleteBrokerTopology(amqpUrl: string, what: { exchanges?: string[]; queues?: string[] }): Promise<void> {
+export async function deleteBrokerTopology(
+  amqpUrl: string,
+  what: { exchanges?: string[]; queues?: string[] },
+): Promise<void> {
   const connection = await connect(amqpUrl);
   connection.on('error', () => undefined);
   const failed: string[] = [];
@@ -128,7 +131,8 @@ export async function deleteBrokerTopology(amqpUrl: string, what: { exchanges?: 
   };
   try {
     for (const queue of what.queues ?? []) await attempt(`queue ${queue}`, (ch) => ch.deleteQueue(queue));
-    for (const exchange of what.exchanges ?? []) await attempt(`exchange ${exchange}`, (ch) => ch.deleteExchange(exchange));
+    for (const exchange of what.exchanges ?? [])
+      await attempt(`exchange ${exchange}`, (ch) => ch.deleteExchange(exchange));
   } finally {
     await connection.close().catch(() => undefined);
   }

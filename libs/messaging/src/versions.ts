@@ -39,7 +39,13 @@ export function projectionVersionsMigration(schema: string): Migration {
  * Records that `projection` is at `version` of the aggregate, in the handler's transaction; false
  * (and nothing recorded) when it already applied that version or a newer one: skip the event.
  */
-export async function applyIfNewer(trx: QueryExecutorProvider, schema: string, projection: string, aggregateId: string, version: number): Promise<boolean> {
+export async function applyIfNewer(
+  trx: QueryExecutorProvider,
+  schema: string,
+  projection: string,
+  aggregateId: string,
+  version: number,
+): Promise<boolean> {
   return (await applyAllIfNewer(trx, schema, projection, [{ aggregateId, version }])).has(aggregateId);
 }
 
@@ -48,9 +54,15 @@ export async function applyIfNewer(trx: QueryExecutorProvider, schema: string, p
  * the ids whose version is newer than the projection's, now recorded. An id given twice counts
  * with its highest version.
  */
-export async function applyAllIfNewer(trx: QueryExecutorProvider, schema: string, projection: string, entries: { aggregateId: string; version: number }[]): Promise<Set<string>> {
+export async function applyAllIfNewer(
+  trx: QueryExecutorProvider,
+  schema: string,
+  projection: string,
+  entries: { aggregateId: string; version: number }[],
+): Promise<Set<string>> {
   const highest = new Map<string, number>();
-  for (const { aggregateId, version } of entries) highest.set(aggregateId, Math.max(version, highest.get(aggregateId) ?? 0));
+  for (const { aggregateId, version } of entries)
+    highest.set(aggregateId, Math.max(version, highest.get(aggregateId) ?? 0));
   if (highest.size === 0) return new Set();
   const table = sql.id(schema, 'projection_versions');
   // Rows locked in one fixed order (by aggregate id): overlapping batches wait for each other instead of deadlocking.

@@ -36,14 +36,27 @@ describe('test suites clean up the broker', () => {
       const queue = suite.consumerQueue('q', 2);
       try {
         await amqp.ready();
-        const consumer = startConsumer({ amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['x.*'], handler: async () => undefined, logger, retryDelaysMs: [50, 100] });
+        const consumer = startConsumer({
+          amqp,
+          pool: suite.pool,
+          schema: SCHEMA,
+          exchange: suite.exchange,
+          queue,
+          bindings: ['x.*'],
+          handler: async () => undefined,
+          logger,
+          retryDelaysMs: [50, 100],
+        });
         await consumer.ready();
         await consumer.stop();
       } finally {
         await amqp.close();
       }
       const { work, parked, retry } = consumerQueueNames(queue, 2);
-      const declared = { queues: [work, parked, ...retry, unroutedExchangeName(suite.exchange)], exchanges: [suite.exchange, unroutedExchangeName(suite.exchange)] };
+      const declared = {
+        queues: [work, parked, ...retry, unroutedExchangeName(suite.exchange)],
+        exchanges: [suite.exchange, unroutedExchangeName(suite.exchange)],
+      };
       const all = [...declared.queues.map((q) => `queue ${q}`), ...declared.exchanges.map((e) => `exchange ${e}`)];
       expect(await existing(suite.amqpUrl, declared)).toEqual(all);
 

@@ -1,4 +1,11 @@
-import { failureHeaders, failuresSoFar, invalidHeaders, retrySettings, routeFailure, type RetryPolicy } from '../src/retry-routing';
+import {
+  failureHeaders,
+  failuresSoFar,
+  invalidHeaders,
+  retrySettings,
+  routeFailure,
+  type RetryPolicy,
+} from '../src/retry-routing';
 
 const policy: RetryPolicy = { maxAttempts: 4, retryQueues: ['q.retry.1', 'q.retry.2'], parkedQueue: 'q.parked' };
 
@@ -33,8 +40,15 @@ describe('consumer retry routing', () => {
 
   it('when a message is forwarded after a failure, then it carries its attempt and error, and a parked one the reason', () => {
     const err = new Error('boom');
-    expect(failureHeaders({ to: 'retry', queue: 'q.retry.1', attempt: 1 }, err)).toEqual({ 'x-attempt': 1, 'x-last-error': 'boom' });
-    expect(failureHeaders({ to: 'parked', queue: 'q.parked', attempt: 4 }, err)).toEqual({ 'x-attempt': 4, 'x-last-error': 'boom', 'x-parked-reason': 'attempts exhausted' });
+    expect(failureHeaders({ to: 'retry', queue: 'q.retry.1', attempt: 1 }, err)).toEqual({
+      'x-attempt': 1,
+      'x-last-error': 'boom',
+    });
+    expect(failureHeaders({ to: 'parked', queue: 'q.parked', attempt: 4 }, err)).toEqual({
+      'x-attempt': 4,
+      'x-last-error': 'boom',
+      'x-parked-reason': 'attempts exhausted',
+    });
     expect(invalidHeaders('not json')).toEqual({ 'x-parked-reason': 'invalid', 'x-last-error': 'not json' });
   });
 

@@ -5,13 +5,23 @@ const base = { exchange: 'ex', queue: 'q' };
 
 describe('consumer settings', () => {
   it('when no bindings are given, then the consumer binds the events it has handlers and batch handlers for, each once', () => {
-    const settings = consumerSettings({ ...base, handlers: { 'domain.created': noop }, batchHandlers: { 'domain.created': noop, 'subscription.changed': noop } });
+    const settings = consumerSettings({
+      ...base,
+      handlers: { 'domain.created': noop },
+      batchHandlers: { 'domain.created': noop, 'subscription.changed': noop },
+    });
     expect(settings.topology.bindings).toEqual(['domain.created', 'subscription.changed']);
   });
 
   it('when only defaults apply, then it takes 50 at once, batches as many, retries on three delay queues and parks after four attempts', () => {
     expect(consumerSettings({ ...base, handler: noop, bindings: ['#'] })).toEqual({
-      topology: { exchange: 'ex', queue: 'q', bindings: ['#'], retryDelaysMs: [1_000, 5_000, 30_000], deliveryLimit: 5 },
+      topology: {
+        exchange: 'ex',
+        queue: 'q',
+        bindings: ['#'],
+        retryDelaysMs: [1_000, 5_000, 30_000],
+        deliveryLimit: 5,
+      },
       policy: { maxAttempts: 4, retryQueues: ['q.retry.1', 'q.retry.2', 'q.retry.3'], parkedQueue: 'q.parked' },
       prefetch: 50,
       maxBatch: 50,
@@ -20,7 +30,10 @@ describe('consumer settings', () => {
   });
 
   it('when a batch size below one is given, then a batch holds one message', () => {
-    expect(consumerSettings({ ...base, handler: noop, bindings: ['#'], prefetch: 10, maxBatch: 0 })).toMatchObject({ prefetch: 10, maxBatch: 1 });
+    expect(consumerSettings({ ...base, handler: noop, bindings: ['#'], prefetch: 10, maxBatch: 0 })).toMatchObject({
+      prefetch: 10,
+      maxBatch: 1,
+    });
   });
 
   it('when there are neither bindings nor handlers, then the consumer is refused', () => {

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { EventMessage } from '@platform/contracts';
 import { sql, type Transaction } from '@platform/db';
 import { waitFor } from '@platform/testing';
-import { connectAmqp, createPublisher, replayParked, startConsumer, type AmqpConnection, type Consumer, type ConsumerOptions, type Publisher } from '../src';
+import {
+  connectAmqp,
+  createPublisher,
+  replayParked,
+  startConsumer,
+  type AmqpConnection,
+  type Consumer,
+  type ConsumerOptions,
+  type Publisher,
+} from '../src';
 import { logger, SCHEMA, setupSuite, startBrokerProxy, takeMessages, type QueuedMessage, type Suite } from './support';
 
 let suite: Suite;
@@ -32,18 +41,43 @@ const RETRY_DELAYS = [50, 100];
 
 async function consume(handler: Handler, extra: Partial<ConsumerOptions<unknown>> = {}) {
   const queue = suite.consumerQueue('q', (extra.retryDelaysMs ?? RETRY_DELAYS).length);
-  const consumer = startConsumer({ amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['test.*'], handler, logger, retryDelaysMs: RETRY_DELAYS, ...extra });
+  const consumer = startConsumer({
+    amqp,
+    pool: suite.pool,
+    schema: SCHEMA,
+    exchange: suite.exchange,
+    queue,
+    bindings: ['test.*'],
+    handler,
+    logger,
+    retryDelaysMs: RETRY_DELAYS,
+    ...extra,
+  });
   consumers.push(consumer);
   await consumer.ready();
   return queue;
 }
 
 function message(event = 'test.happened'): EventMessage {
-  return { id: randomUUID(), partner_id: 'partner-1', occurred_at: new Date().toISOString(), source: 'test', aggregate_id: 'a-1', version: 1, payload: { event, params: { n: 1 } } };
+  return {
+    id: randomUUID(),
+    partner_id: 'partner-1',
+    occurred_at: new Date().toISOString(),
+    source: 'test',
+    aggregate_id: 'a-1',
+    version: 1,
+    payload: { event, params: { n: 1 } },
+  };
 }
 
-async function send(m: EventMessage | string, routingKey = 'test.happened', messageId = typeof m === 'string' ? randomUUID() : m.id) {
-  await publisher.publish(suite.exchange, routingKey, Buffer.from(typeof m === 'string' ? m : JSON.stringify(m)), { messageId });
+async function send(
+  m: EventMessage | string,
+  routingKey = 'test.happened',
+  messageId = typeof m === 'string' ? randomUUID() : m.id,
+) {
+  await publisher.publish(suite.exchange, routingKey, Buffer.from(typeof m === 'string' ? m : JSON.stringify(m)), {
+    messageId,
+  });
 }
 
 /** The handler's effect: a row written in the consumer's transaction. */
@@ -52,17 +86,22 @@ async function recordEffect(m: EventMessage, trx: Transaction<unknown>) {
 }
 
 async function effects(id: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ${id}`.execute(suite.db);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ${id}`.execute(suite.db);
   return rows[0].n;
 }
 
 /** Collects messages from `<queue>.parked` until `count` arrived. */
 async function parkedMessages(queue: string, count: number): Promise<QueuedMessage[]> {
   const parked: QueuedMessage[] = [];
-  await waitFor(async () => {
-    parked.push(...(await takeMessages(suite.amqpUrl, `${queue}.parked`)));
-    return parked.length >= count;
-  }, { what: `${count} parked messages` });
+  await waitFor(
+    async () => {
+      parked.push(...(await takeMessages(suite.amqpUrl, `${queue}.parked`)));
+      return parked.length >= count;
+    },
+    { what: `${count} parked messages` },
+  );
   return parked;
 }
 
@@ -143,7 +182,11 @@ describe('consumer: handling', () => {
     expect(parked).toHaveLength(1);
     expect(JSON.parse(parked[0].content)).toEqual(m);
     expect(parked[0].messageId).toBe(m.id);
-    expect(parked[0].headers).toMatchObject({ 'x-parked-reason': 'attempts exhausted', 'x-attempt': 3, 'x-last-error': 'always broken' });
+    expect(parked[0].headers).toMatchObject({
+      'x-parked-reason': 'attempts exhausted',
+      'x-attempt': 3,
+      'x-last-error': 'always broken',
+    });
     expect(calls).toBe(RETRY_DELAYS.length + 1);
     expect(await effects(m.id)).toBe(0);
   });
@@ -171,7 +214,16 @@ describe('consumer: handling', () => {
 
   it('when many messages wait in the queue, then they are handled in batches, one transaction for many, each effect once', async () => {
     const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
-    const options = { amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['test.*'], logger, retryDelaysMs: RETRY_DELAYS };
+    const options = {
+      amqp,
+      pool: suite.pool,
+      schema: SCHEMA,
+      exchange: suite.exchange,
+      queue,
+      bindings: ['test.*'],
+      logger,
+      retryDelaysMs: RETRY_DELAYS,
+    };
     const first = startConsumer({ ...options, handler: recordEffect });
     await first.ready();
     await first.stop();
@@ -180,15 +232,31 @@ describe('consumer: handling', () => {
 
     // The effect's note is the transaction that wrote it.
     consumers.push(
-      startConsumer({ ...options, handler: (m, trx) => sql`INSERT INTO svc.effects (message_id, note) SELECT ${m.id}, txid_current()::text`.execute(trx).then(() => undefined) }),
+      startConsumer({
+        ...options,
+        handler: (m, trx) =>
+          sql`INSERT INTO svc.effects (message_id, note) SELECT ${m.id}, txid_current()::text`
+            .execute(trx)
+            .then(() => undefined),
+      }),
     );
 
     const ids = sent.map((m) => m.id);
-    await waitFor(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ANY(${ids})`.execute(suite.db)).rows[0].n >= 200, {
-      what: '200 effects',
-    });
+    await waitFor(
+      async () =>
+        (
+          await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ANY(${ids})`.execute(
+            suite.db,
+          )
+        ).rows[0].n >= 200,
+      {
+        what: '200 effects',
+      },
+    );
     const { rows } = await sql<{ messages: number; transactions: number }>`
-      SELECT count(*)::int AS messages, count(DISTINCT note)::int AS transactions FROM svc.effects WHERE message_id = ANY(${ids})`.execute(suite.db);
+      SELECT count(*)::int AS messages, count(DISTINCT note)::int AS transactions FROM svc.effects WHERE message_id = ANY(${ids})`.execute(
+      suite.db,
+    );
     expect(rows[0].messages).toBe(200);
     // The default prefetch (50) lets up to 50 share a transaction.
     expect(rows[0].transactions).toBeLessThanOrEqual(20);
@@ -222,9 +290,19 @@ describe('consumer: handling', () => {
 
     consumers.push(startConsumer(options));
 
-    await waitFor(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ANY(${sent.map((m) => m.id)})`.execute(suite.db)).rows[0].n >= 100, {
-      what: '100 effects',
-    });
+    await waitFor(
+      async () =>
+        (
+          await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM svc.effects WHERE message_id = ANY(${sent.map((m) => m.id)})`.execute(
+            suite.db,
+          )
+        ).rows[0].n >= 100,
+      {
+        what: '100 effects',
+      },
+    );
     expect(calls.flat()).toEqual(sent.map((m) => m.id));
     expect(calls.length).toBeLessThanOrEqual(10);
   });
@@ -258,7 +336,11 @@ describe('consumer: handling', () => {
 
     const parked = await parkedMessages(queue, 1);
     expect(parked[0].messageId).toBe(poison.id);
-    expect(parked[0].headers).toMatchObject({ 'x-parked-reason': 'attempts exhausted', 'x-attempt': 3, 'x-last-error': 'poison' });
+    expect(parked[0].headers).toMatchObject({
+      'x-parked-reason': 'attempts exhausted',
+      'x-attempt': 3,
+      'x-last-error': 'poison',
+    });
     for (const m of others) expect(await effects(m.id)).toBe(1);
     expect(await effects(poison.id)).toBe(0);
     // Each of the others ran at most in the failed batch and once more alone; the poison once per attempt (plus in the batch).
@@ -276,14 +358,26 @@ describe('consumer: handling', () => {
     await send(JSON.stringify({ id: 'not-a-uuid', payload: {} }));
 
     const all = await parkedMessages(queue, 2);
-    expect(all.map((p) => p.content).sort()).toEqual([JSON.stringify({ id: 'not-a-uuid', payload: {} }), 'not json at all'].sort());
+    expect(all.map((p) => p.content).sort()).toEqual(
+      [JSON.stringify({ id: 'not-a-uuid', payload: {} }), 'not json at all'].sort(),
+    );
     expect(all.every((p) => p.headers['x-parked-reason'] === 'invalid')).toBe(true);
     expect(calls).toBe(0);
   });
 
   it('when the consumer is stopped and a message arrives, then a restarted consumer handles it', async () => {
     const queue = suite.consumerQueue('q', RETRY_DELAYS.length);
-    const options = { amqp, pool: suite.pool, schema: SCHEMA, exchange: suite.exchange, queue, bindings: ['test.*'], handler: recordEffect, logger, retryDelaysMs: RETRY_DELAYS };
+    const options = {
+      amqp,
+      pool: suite.pool,
+      schema: SCHEMA,
+      exchange: suite.exchange,
+      queue,
+      bindings: ['test.*'],
+      handler: recordEffect,
+      logger,
+      retryDelaysMs: RETRY_DELAYS,
+    };
     const first = startConsumer(options);
     await first.ready();
     await first.stop();

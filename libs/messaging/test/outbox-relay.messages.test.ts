@@ -32,7 +32,15 @@ afterAll(async () => {
 
 // A long poll interval: these tests are woken by commits in this process or LISTEN/NOTIFY, not by the poll.
 function relay(extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) {
-  const r = startOutboxRelay({ pool: suite.pool, schema: SCHEMA, amqp, exchange: suite.exchange, logger, pollIntervalMs: 60_000, ...extra });
+  const r = startOutboxRelay({
+    pool: suite.pool,
+    schema: SCHEMA,
+    amqp,
+    exchange: suite.exchange,
+    logger,
+    pollIntervalMs: 60_000,
+    ...extra,
+  });
   relays.push(r);
   return r;
 }
@@ -40,7 +48,10 @@ function relay(extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) {
 describe('outbox relay: messages', () => {
   it('when a transaction commits events, then each is published once with its content, message id, routing key and headers', async () => {
     relay();
-    const [created, updated] = await commitEvents(suite.db, [event('domain.created', { domain_id: 'd1' }), event('domain.updated', { domain_id: 'd1' })]);
+    const [created, updated] = await commitEvents(suite.db, [
+      event('domain.created', { domain_id: 'd1' }),
+      event('domain.updated', { domain_id: 'd1' }),
+    ]);
 
     const first = await probe.next((m) => m.id === created.id);
     const second = await probe.next((m) => m.id === updated.id);
@@ -59,7 +70,11 @@ describe('outbox relay: messages', () => {
     const first = await commitEvents(suite.db, [a, b, { ...a, payload: { event: 'domain.updated', params: {} } }]);
     const [later] = await commitEvents(suite.db, [{ ...a, payload: { event: 'domain.deleted', params: {} } }]);
 
-    expect(first.map((m) => [m.aggregate_id, m.version])).toEqual([[a.aggregateId, 1], [b.aggregateId, 1], [a.aggregateId, 2]]);
+    expect(first.map((m) => [m.aggregate_id, m.version])).toEqual([
+      [a.aggregateId, 1],
+      [b.aggregateId, 1],
+      [a.aggregateId, 2],
+    ]);
     expect(later.version).toBe(3);
     for (const m of [...first, later]) expect((await probe.next((p) => p.id === m.id)).version).toBe(m.version);
   });
@@ -101,7 +116,10 @@ describe('outbox relay: messages', () => {
     const earlyMessage = await early;
     await probe.next((m) => m.id === earlyMessage.id);
 
-    const { rows } = await sql<{ id: string; created_at: Date }>`SELECT id, created_at FROM svc.outbox WHERE id IN (${earlyMessage.id}, ${late.id})`.execute(suite.db);
+    const { rows } = await sql<{
+      id: string;
+      created_at: Date;
+    }>`SELECT id, created_at FROM svc.outbox WHERE id IN (${earlyMessage.id}, ${late.id})`.execute(suite.db);
     const at = Object.fromEntries(rows.map((r) => [r.id, r.created_at.getTime()]));
     expect(at[earlyMessage.id]).toBeLessThan(at[late.id]);
   });
@@ -109,10 +127,22 @@ describe('outbox relay: messages', () => {
   it('when two relays run on the same outbox, then every row is published exactly once', async () => {
     relay({ batchSize: 7 });
     relay({ batchSize: 7 });
-    const written = (await Promise.all(Array.from({ length: 20 }, (_, i) => commitEvents(suite.db, Array.from({ length: 10 }, () => event('merchant.linked', { i })))))).flat();
+    const written = (
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          commitEvents(
+            suite.db,
+            Array.from({ length: 10 }, () => event('merchant.linked', { i })),
+          ),
+        ),
+      )
+    ).flat();
     const ids = new Set(written.map((m) => m.id));
 
-    await waitFor(async () => (await pendingIds(suite.db)).length === 0, { timeoutMs: 20_000, what: 'all rows published' });
+    await waitFor(async () => (await pendingIds(suite.db)).length === 0, {
+      timeoutMs: 20_000,
+      what: 'all rows published',
+    });
     // Messages published before this sentinel are ahead of it in the probe's queue.
     const [sentinel] = await commitEvents(suite.db, [event('sentinel.done')]);
     await probe.next((m) => m.id === sentinel.id);
@@ -152,11 +182,16 @@ describe('outbox relay: messages', () => {
     expect(killed.rows.length).toBeGreaterThan(0);
     // Listening again is observable: a LISTEN backend other than the killed ones appears.
     const killedPids = killed.rows.map((r) => r.pid);
-    await waitFor(async () => {
-      const { rows } = await sql<{ pid: number }>`
-        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle'`.execute(suite.db);
-      return rows.some((r) => !killedPids.includes(r.pid));
-    }, { what: 'LISTEN re-established' });
+    await waitFor(
+      async () => {
+        const { rows } = await sql<{ pid: number }>`
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle'`.execute(
+          suite.db,
+        );
+        return rows.some((r) => !killedPids.includes(r.pid));
+      },
+      { what: 'LISTEN re-established' },
+    );
 
     const [after] = await commitEvents(elsewhere, [event('domain.updated')]);
     await probe.next((m) => m.id === after.id);
@@ -166,7 +201,10 @@ describe('outbox relay: messages', () => {
     // No LISTEN connection (only a db), no poll of its own, and writes from elsewhere: only sweep() publishes.
     const r = relay({ pool: undefined, db: suite.db, selfPoll: false, batchSize: 3 });
     await r.sweep();
-    const written = await commitEvents(elsewhere, Array.from({ length: 7 }, () => event('domain.changed')));
+    const written = await commitEvents(
+      elsewhere,
+      Array.from({ length: 7 }, () => event('domain.changed')),
+    );
     const ids = written.map((m) => m.id);
     const pendingOfThisTest = async () => (await pendingIds(suite.db)).filter((id) => ids.includes(id));
     expect(await pendingOfThisTest()).toEqual(ids);
@@ -179,7 +217,10 @@ describe('outbox relay: messages', () => {
 
   it('when drain is called, then every pending row is published before it resolves', async () => {
     const r = relay({ batchSize: 3 });
-    const written = await commitEvents(suite.db, Array.from({ length: 8 }, () => event('subscription.changed')));
+    const written = await commitEvents(
+      suite.db,
+      Array.from({ length: 8 }, () => event('subscription.changed')),
+    );
 
     await r.drain();
 

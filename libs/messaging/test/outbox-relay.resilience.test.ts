@@ -1,6 +1,16 @@
 import { bindProbe, waitFor, type BrokerProbe } from '@platform/testing';
 import { connectAmqp, startOutboxRelay, type AmqpConnection } from '../src';
-import { closedPort, commitEvents, event, logger, pendingIds, SCHEMA, setupSuite, startBrokerProxy, type Suite } from './support';
+import {
+  closedPort,
+  commitEvents,
+  event,
+  logger,
+  pendingIds,
+  SCHEMA,
+  setupSuite,
+  startBrokerProxy,
+  type Suite,
+} from './support';
 
 let suite: Suite;
 let probe: BrokerProbe;
@@ -27,7 +37,15 @@ async function connect(url: string): Promise<AmqpConnection> {
 }
 
 function relay(amqp: AmqpConnection) {
-  const r = startOutboxRelay({ pool: suite.pool, schema: SCHEMA, amqp, exchange: suite.exchange, logger, pollIntervalMs: 100, channelWaitMs: 300 });
+  const r = startOutboxRelay({
+    pool: suite.pool,
+    schema: SCHEMA,
+    amqp,
+    exchange: suite.exchange,
+    logger,
+    pollIntervalMs: 100,
+    channelWaitMs: 300,
+  });
   cleanup.push(() => r.stop());
   return r;
 }

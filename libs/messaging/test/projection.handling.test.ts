@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { DomainState, EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { uniqueName, waitFor } from '@platform/testing';
-import { applyIfNewer, connectAmqp, createPublisher, startConsumer, type AmqpConnection, type Consumer, type Publisher } from '../src';
+import {
+  applyIfNewer,
+  connectAmqp,
+  createPublisher,
+  startConsumer,
+  type AmqpConnection,
+  type Consumer,
+  type Publisher,
+} from '../src';
 import { logger, SCHEMA, setupSuite, takeMessages, type Suite } from './support';
 
 let suite: Suite;
@@ -15,7 +23,9 @@ const handled: string[] = [];
 /** A projection of domains, as billing or merchants will keep one: status per domain, and how often it was applied. */
 beforeAll(async () => {
   suite = await setupSuite('projection');
-  await sql`CREATE TABLE svc.domain_projection (id text PRIMARY KEY, status text NOT NULL, version int NOT NULL, applied int NOT NULL)`.execute(suite.db);
+  await sql`CREATE TABLE svc.domain_projection (id text PRIMARY KEY, status text NOT NULL, version int NOT NULL, applied int NOT NULL)`.execute(
+    suite.db,
+  );
   amqp = await connectAmqp(suite.amqpUrl, logger);
   await amqp.ready();
   publisher = createPublisher(amqp, logger);
@@ -37,7 +47,9 @@ beforeAll(async () => {
         const d = m.payload.params.domain;
         await sql`
           INSERT INTO svc.domain_projection (id, status, version, applied) VALUES (${d.id}, ${d.status}, ${m.version}, 1)
-          ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, applied = svc.domain_projection.applied + 1`.execute(trx);
+          ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, applied = svc.domain_projection.applied + 1`.execute(
+          trx,
+        );
       },
     },
   });
@@ -80,22 +92,35 @@ const changed = (id: string, version: number, status: DomainState['status']): Ev
 
 /** Publishes and waits until the consumer has handled (or skipped as a duplicate) this delivery. */
 async function deliver(m: EventMessage | { raw: object; id: string }) {
-  const processed = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM svc.processed_messages WHERE message_id = ${m.id}`.execute(suite.db)).rows[0].n;
+  const processed = async () =>
+    (
+      await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM svc.processed_messages WHERE message_id = ${m.id}`.execute(suite.db)
+    ).rows[0].n;
   const before = handled.length;
   const body = 'raw' in m ? m.raw : m;
   await publisher.publish(suite.exchange, 'domain.changed', Buffer.from(JSON.stringify(body)), { messageId: m.id });
   // The sentinel (a newer aggregate of its own) proves the delivery ahead of it was handled: prefetch 1 keeps order.
   const sentinel = changed(uniqueName('sentinel'), 1, 'NEW');
-  await publisher.publish(suite.exchange, 'domain.changed', Buffer.from(JSON.stringify(sentinel)), { messageId: sentinel.id });
+  await publisher.publish(suite.exchange, 'domain.changed', Buffer.from(JSON.stringify(sentinel)), {
+    messageId: sentinel.id,
+  });
   await waitFor(async () => handled.includes(sentinel.id) || undefined, { what: 'the sentinel' });
   return { processed: await processed(), handledNow: handled.length - before - 1 };
 }
 
 const projected = async (id: string) =>
-  (await sql<{ status: string; version: number; applied: number }>`SELECT status, version, applied FROM svc.domain_projection WHERE id = ${id}`.execute(suite.db)).rows[0];
+  (
+    await sql<{
+      status: string;
+      version: number;
+      applied: number;
+    }>`SELECT status, version, applied FROM svc.domain_projection WHERE id = ${id}`.execute(suite.db)
+  ).rows[0];
 
 describe('projections from versioned events', () => {
-  it('when one aggregate\'s events arrive out of order and twice, then the projection holds the highest version, applied once', async () => {
+  it("when one aggregate's events arrive out of order and twice, then the projection holds the highest version, applied once", async () => {
     const id = uniqueName('dom');
     const v1 = changed(id, 1, 'NEW');
     const v2 = changed(id, 2, 'INVITED');
@@ -115,14 +140,22 @@ describe('projections from versioned events', () => {
     expect(await projected(id)).toEqual({ status: 'INACTIVE', version: 3, applied: 2 });
   });
 
-  it('when a registered event\'s payload fails its schema, then it is parked at once, never retried or handled', async () => {
-    const bad = { ...changed(uniqueName('dom'), 1, 'NEW'), payload: { event: 'domain.changed', params: { change: 'updated', domain: { id: 'x' } } } };
+  it("when a registered event's payload fails its schema, then it is parked at once, never retried or handled", async () => {
+    const bad = {
+      ...changed(uniqueName('dom'), 1, 'NEW'),
+      payload: { event: 'domain.changed', params: { change: 'updated', domain: { id: 'x' } } },
+    };
     const { handledNow } = await deliver({ raw: bad, id: bad.id });
     expect(handledNow).toBe(0);
-    const parked = await waitFor(async () => {
-      const messages = await takeMessages(suite.amqpUrl, `${queue}.parked`);
-      return messages.length > 0 ? messages : undefined;
-    }, { what: 'the parked message' });
-    expect(parked.map((p) => [p.messageId, p.headers['x-parked-reason'], p.headers['x-attempt']])).toEqual([[bad.id, 'invalid', undefined]]);
+    const parked = await waitFor(
+      async () => {
+        const messages = await takeMessages(suite.amqpUrl, `${queue}.parked`);
+        return messages.length > 0 ? messages : undefined;
+      },
+      { what: 'the parked message' },
+    );
+    expect(parked.map((p) => [p.messageId, p.headers['x-parked-reason'], p.headers['x-attempt']])).toEqual([
+      [bad.id, 'invalid', undefined],
+    ]);
   });
 });

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { bindProbe, deleteBrokerTopology, deleteEventTopology, testInfra, uniqueName } from '@platform/testing';
-import { ChannelClosedError, ConfirmTimeoutError, connectAmqp, createPublisher, UnroutableError, unroutedExchangeName, type AmqpConnection } from '../src';
+import {
+  ChannelClosedError,
+  ConfirmTimeoutError,
+  connectAmqp,
+  createPublisher,
+  UnroutableError,
+  unroutedExchangeName,
+  type AmqpConnection,
+} from '../src';
 import { logger, startBrokerProxy, takeMessages } from './support';
 
 let amqpUrl: string;
@@ -54,8 +62,12 @@ describe('publisher: confirms', () => {
     await publisher.publish(exchange, 'warm.up', body('x'), { messageId: randomUUID() });
     await deleteBrokerTopology(amqpUrl, { exchanges: [unroutedExchangeName(exchange)] });
 
-    await expect(publisher.publish(exchange, 'nobody.listens', body('x'), { messageId: randomUUID() })).rejects.toBeInstanceOf(UnroutableError);
-    await expect(publisher.publish(exchange, 'nobody.listens', body('x'), { messageId: randomUUID() })).resolves.toBeUndefined();
+    await expect(
+      publisher.publish(exchange, 'nobody.listens', body('x'), { messageId: randomUUID() }),
+    ).rejects.toBeInstanceOf(UnroutableError);
+    await expect(
+      publisher.publish(exchange, 'nobody.listens', body('x'), { messageId: randomUUID() }),
+    ).resolves.toBeUndefined();
   });
 
   it('when a queue is bound, then the confirmed message carries its message id and headers', async () => {
@@ -66,7 +78,10 @@ describe('publisher: confirms', () => {
     cleanup.push(() => probe.close());
     const messageId = randomUUID();
 
-    await publisher.publish(exchange, 'domain.created', body('domain.created'), { messageId, headers: { 'x-request-id': 'req-7' } });
+    await publisher.publish(exchange, 'domain.created', body('domain.created'), {
+      messageId,
+      headers: { 'x-request-id': 'req-7' },
+    });
 
     const got = await probe.next();
     expect(got).toMatchObject({ routingKey: 'domain.created', messageId, headers: { 'x-request-id': 'req-7' } });
@@ -81,7 +96,9 @@ describe('publisher: confirms', () => {
     await publisher.publish(exchange, 'warm.up', body('x'), { messageId: randomUUID() });
 
     proxy.blackhole();
-    await expect(publisher.publish(exchange, 'domain.created', body('x'), { messageId: randomUUID() })).rejects.toBeInstanceOf(ConfirmTimeoutError);
+    await expect(
+      publisher.publish(exchange, 'domain.created', body('x'), { messageId: randomUUID() }),
+    ).rejects.toBeInstanceOf(ConfirmTimeoutError);
   });
 
   it('when the connection drops with a publish outstanding, then that publish rejects at once', async () => {

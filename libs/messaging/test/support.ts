@@ -4,7 +4,15 @@ import { createDb, migrateToLatest, sql, type Kysely } from '@platform/db';
 import { createLogger } from '@platform/observability';
 import { createTestDatabase, deleteEventTopology, testInfra, uniqueName } from '@platform/testing';
 import type { Pool } from 'pg';
-import { aggregateVersionsMigration, consumerMigration, consumerQueueNames, outboxMigration, projectionVersionsMigration, writeOutbox, type OutboxEvent } from '../src';
+import {
+  aggregateVersionsMigration,
+  consumerMigration,
+  consumerQueueNames,
+  outboxMigration,
+  projectionVersionsMigration,
+  writeOutbox,
+  type OutboxEvent,
+} from '../src';
 
 export const logger = createLogger('messaging-test', process.env.LOG_LEVEL ?? 'silent');
 export const SCHEMA = 'svc';
@@ -62,7 +70,12 @@ export async function setupSuite(prefix: string): Promise<Suite> {
 }
 
 export function event(name = 'domain.created', params: Record<string, unknown> = {}): OutboxEvent {
-  return { partnerId: 'partner-1', aggregateId: uniqueName('aggregate'), payload: { event: name, params }, requestId: uniqueName('req') };
+  return {
+    partnerId: 'partner-1',
+    aggregateId: uniqueName('aggregate'),
+    payload: { event: name, params },
+    requestId: uniqueName('req'),
+  };
 }
 
 /** Writes events in one committed transaction, as a service would. */
@@ -71,7 +84,9 @@ export async function commitEvents(db: Kysely<unknown>, events: OutboxEvent[]) {
 }
 
 export async function pendingIds(db: Kysely<unknown>): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`SELECT id FROM svc.outbox WHERE published_at IS NULL ORDER BY created_at`.execute(db);
+  const { rows } = await sql<{
+    id: string;
+  }>`SELECT id FROM svc.outbox WHERE published_at IS NULL ORDER BY created_at`.execute(db);
   return rows.map((r) => r.id);
 }
 
@@ -165,7 +180,11 @@ export async function takeMessages(amqpUrl: string, queue: string): Promise<Queu
     for (;;) {
       const msg = await ch.get(queue);
       if (!msg) return out;
-      out.push({ content: msg.content.toString('utf8'), messageId: msg.properties.messageId as string | undefined, headers: msg.properties.headers ?? {} });
+      out.push({
+        content: msg.content.toString('utf8'),
+        messageId: msg.properties.messageId as string | undefined,
+        headers: msg.properties.headers ?? {},
+      });
       ch.ack(msg);
     }
   } finally {

@@ -40,7 +40,17 @@ export const REDACT_PATHS = [
  * Fields of a PostgreSQL error that quote stored or submitted data (the failing row, key values,
  * query parameters): an unknown error is logged with its code, message and stack, never those.
  */
-export const ROW_DATA_ERROR_FIELDS = ['detail', 'where', 'internalQuery', 'query', 'parameters', 'hint', 'table', 'column', 'dataType'];
+export const ROW_DATA_ERROR_FIELDS = [
+  'detail',
+  'where',
+  'internalQuery',
+  'query',
+  'parameters',
+  'hint',
+  'table',
+  'column',
+  'dataType',
+];
 
 function errorWithoutRowData(err: Error): Record<string, unknown> {
   const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;

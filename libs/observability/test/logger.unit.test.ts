@@ -15,13 +15,16 @@ function capture() {
 describe('logger', () => {
   it('when an unknown database error is logged, then its code and message are kept and the row data it quotes is not', () => {
     const { lines, logger } = capture();
-    const err = Object.assign(new Error('duplicate key value violates unique constraint "domains_partner_hostname_key"'), {
-      code: '23505',
-      detail: 'Key (partner_id, hostname)=(p1, secret-customer.example.com) already exists.',
-      where: 'SQL statement "INSERT ..."',
-      parameters: ['owner@secret-customer.example.com'],
-      table: 'domains',
-    });
+    const err = Object.assign(
+      new Error('duplicate key value violates unique constraint "domains_partner_hostname_key"'),
+      {
+        code: '23505',
+        detail: 'Key (partner_id, hostname)=(p1, secret-customer.example.com) already exists.',
+        where: 'SQL statement "INSERT ..."',
+        parameters: ['owner@secret-customer.example.com'],
+        table: 'domains',
+      },
+    );
     logger.error({ err }, 'unhandled error');
     const logged = JSON.stringify(lines[0]);
     expect(lines[0].err).toMatchObject({ code: '23505', message: expect.stringContaining('unique constraint') });

@@ -46,7 +46,9 @@ const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
 export function addressVerdict(address: string, policy: AddressPolicy = {}): AddressVerdict {
   if (isIP(address) === 0 || address.includes('%')) return { allowed: false, range: 'invalid' };
   const parsed = ipaddr.parse(address);
-  return parsed.kind() === 'ipv4' ? ipv4Verdict(parsed as ipaddr.IPv4, policy) : ipv6Verdict(parsed as ipaddr.IPv6, policy);
+  return parsed.kind() === 'ipv4'
+    ? ipv4Verdict(parsed as ipaddr.IPv4, policy)
+    : ipv6Verdict(parsed as ipaddr.IPv6, policy);
 }
 
 function ipv4Verdict(address: ipaddr.IPv4, policy: AddressPolicy): AddressVerdict {

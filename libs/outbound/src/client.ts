@@ -76,7 +76,8 @@ function parseUrl(raw: string, base?: URL): URL {
   } catch {
     throw new OutboundError(kind, base ? `redirect to an invalid URL: ${raw}` : 'not an absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError(kind, `${url.protocol} URLs are not allowed (http and https only)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundError(kind, `${url.protocol} URLs are not allowed (http and https only)`);
   if (url.username || url.password) throw new OutboundError(kind, 'credentials in the URL are not allowed');
   return url;
 }
@@ -86,14 +87,21 @@ function nextRequest(current: OutboundRequest, from: URL, status: number, to: UR
   const asGet = status === 303 || ((status === 301 || status === 302) && current.method === 'POST');
   const headers = Object.fromEntries(
     Object.entries(current.headers ?? {}).filter(
-      ([name]) => !(asGet && BODY_HEADERS.has(name.toLowerCase())) && !(to.origin !== from.origin && ORIGIN_BOUND_HEADERS.has(name.toLowerCase())),
+      ([name]) =>
+        !(asGet && BODY_HEADERS.has(name.toLowerCase())) &&
+        !(to.origin !== from.origin && ORIGIN_BOUND_HEADERS.has(name.toLowerCase())),
     ),
   );
-  return asGet ? { method: current.method === 'HEAD' ? 'HEAD' : 'GET', url: to.href, headers } : { ...current, url: to.href, headers };
+  return asGet
+    ? { method: current.method === 'HEAD' ? 'HEAD' : 'GET', url: to.href, headers }
+    : { ...current, url: to.href, headers };
 }
 
 /** The body's first maxBytes bytes; the rest is never read (the connection goes with the stream). */
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -120,7 +128,13 @@ interface Exchange {
 async function hop(x: Exchange, req: OutboundRequest, url: URL) {
   const { dispatcher, address, done } = x.connections.open(url, x.state);
   try {
-    const res = await dispatcher.request({ method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers, body: req.body, signal: x.signal });
+    const res = await dispatcher.request({
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers: req.headers,
+      body: req.body,
+      signal: x.signal,
+    });
     const { body, truncated } = await readCapped(res.body, x.maxBytes);
     x.state.address = address();
     return { status: res.statusCode, headers: res.headers, body, truncated };
@@ -137,7 +151,8 @@ async function follow(x: Exchange, req: OutboundRequest): Promise<Omit<OutboundR
     Object.assign(x.state, { connected: false, address: '' });
     const res = await hop(x, current, url);
     const location = res.headers.location;
-    if (x.maxRedirects === 0 || !REDIRECTS.has(res.status) || typeof location !== 'string') return { ...res, address: x.state.address, url: url.href };
+    if (x.maxRedirects === 0 || !REDIRECTS.has(res.status) || typeof location !== 'string')
+      return { ...res, address: x.state.address, url: url.href };
     if (hops >= x.maxRedirects) throw new OutboundError('redirect', `more than ${x.maxRedirects} redirect(s)`);
     const next = parseUrl(location, url);
     current = nextRequest(current, url, res.status, next);
@@ -179,7 +194,8 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         const res = await follow(x, req);
         return { ...res, durationMs: performance.now() - started };
       } catch (err) {
-        if (req.signal?.aborted && !deadline.aborted) throw new OutboundError('aborted', 'the request was cancelled', { cause: err });
+        if (req.signal?.aborted && !deadline.aborted)
+          throw new OutboundError('aborted', 'the request was cancelled', { cause: err });
         throw classify(err, { deadlinePassed: deadline.aborted, connected: x.state.connected });
       }
     },

@@ -22,7 +22,8 @@ const HOST_NAME = /^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*\
 function parsePort(text: string, entry: string, side: string): number | null {
   if (text === '') return null;
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(port >= 1 && port <= 65_535)) throw new Error(`connect-to "${entry}": ${side} port "${text}" is not a port number (1-65535)`);
+  if (!(port >= 1 && port <= 65_535))
+    throw new Error(`connect-to "${entry}": ${side} port "${text}" is not a port number (1-65535)`);
   return port;
 }
 
@@ -30,14 +31,16 @@ function parseFromHost(text: string, entry: string): string {
   const host = text.toLowerCase();
   if (host === '' || host === '*') return '*';
   const name = host.startsWith('*.') ? host.slice(2) : host;
-  if (!HOST_NAME.test(name) && isIP(name) === 0) throw new Error(`connect-to "${entry}": "${text}" is not a host name, "*" or "*.suffix"`);
+  if (!HOST_NAME.test(name) && isIP(name) === 0)
+    throw new Error(`connect-to "${entry}": "${text}" is not a host name, "*" or "*.suffix"`);
   return host;
 }
 
 function parseToHost(text: string, entry: string): string {
   const host = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (host === '') return '';
-  if (isIP(host) === 0 && !HOST_NAME.test(host)) throw new Error(`connect-to "${entry}": "${text}" is not an address or host name`);
+  if (isIP(host) === 0 && !HOST_NAME.test(host))
+    throw new Error(`connect-to "${entry}": "${text}" is not an address or host name`);
   return host.toLowerCase();
 }
 
@@ -57,7 +60,12 @@ export function parseConnectTo(text: string): ConnectToRule[] {
       // The target address may be a bracketed IPv6 literal, which has colons of its own.
       const m = /^([^:[\]]*):([^:]*):(\[[^\]]*\]|[^:[\]]*):([^:]*)$/.exec(entry);
       if (!m) throw new Error(`connect-to "${entry}" is not HOST:PORT:ADDRESS:PORT`);
-      return { host: parseFromHost(m[1], entry), port: parsePort(m[2], entry, 'the'), toHost: parseToHost(m[3], entry), toPort: parsePort(m[4], entry, 'the target') };
+      return {
+        host: parseFromHost(m[1], entry),
+        port: parsePort(m[2], entry, 'the'),
+        toHost: parseToHost(m[3], entry),
+        toPort: parsePort(m[4], entry, 'the target'),
+      };
     });
 }
 
@@ -68,8 +76,15 @@ function hostMatches(pattern: string, hostname: string): boolean {
 }
 
 /** Where a request to hostname:port really connects: the first matching rule's target, else the host itself. */
-export function connectTarget(rules: readonly ConnectToRule[], hostname: string, port: number): { host: string; port: number } {
-  const name = hostname.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
+export function connectTarget(
+  rules: readonly ConnectToRule[],
+  hostname: string,
+  port: number,
+): { host: string; port: number } {
+  const name = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[|\]$/g, '');
   const rule = rules.find((r) => hostMatches(r.host, name) && (r.port === null || r.port === port));
   if (!rule) return { host: name, port };
   return { host: rule.toHost || name, port: rule.toPort ?? port };

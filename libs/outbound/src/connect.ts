@@ -34,12 +34,20 @@ async function checkedAddress(hostname: string, resolve: Resolver, policy: Addre
   const addresses = isIP(hostname)
     ? [{ address: hostname }]
     : await resolve(hostname).catch((err: unknown) => {
-        throw new OutboundError('dns', `${hostname} did not resolve: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        throw new OutboundError(
+          'dns',
+          `${hostname} did not resolve: ${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
+        );
       });
   if (addresses.length === 0) throw new OutboundError('dns', `${hostname} has no address`);
   for (const { address } of addresses) {
     const verdict = addressVerdict(address, policy);
-    if (!verdict.allowed) throw new OutboundError('blocked_address', `${hostname} is ${address} (${verdict.range}), which may not be contacted`);
+    if (!verdict.allowed)
+      throw new OutboundError(
+        'blocked_address',
+        `${hostname} is ${address} (${verdict.range}), which may not be contacted`,
+      );
   }
   return addresses[0].address;
 }
@@ -61,12 +69,22 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       if (err || !connected) {
         socket?.destroy();
         // Classified here, where it is known to be the connection's failure (tls, dns, connect...).
-        return callback(err ? classify(err, { deadlinePassed: false, connected: false }) : new OutboundError('connect', `no connection to ${hostname}`), null);
+        return callback(
+          err
+            ? classify(err, { deadlinePassed: false, connected: false })
+            : new OutboundError('connect', `no connection to ${hostname}`),
+          null,
+        );
       }
       callback(null, connected);
     };
     const timer = setTimeout(() => {
-      settle(new OutboundError('timeout', `no connection to ${hostname} within the connect deadline (${options.connectTimeoutMs} ms)${socket ? '' : ': still resolving'}`));
+      settle(
+        new OutboundError(
+          'timeout',
+          `no connection to ${hostname} within the connect deadline (${options.connectTimeoutMs} ms)${socket ? '' : ': still resolving'}`,
+        ),
+      );
     }, options.connectTimeoutMs);
 
     const https = protocol === 'https:';
@@ -77,14 +95,21 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       const target = { host: address, port: destination.port };
       // No SNI for an IP literal (not allowed by RFC 6066); the certificate is then checked against the IP.
       const servername = isIP(hostname) ? undefined : hostname;
-      socket = https ? tlsConnect({ ...target, servername, ca: options.ca, ALPNProtocols: ['http/1.1'] }) : netConnect(target);
+      socket = https
+        ? tlsConnect({ ...target, servername, ca: options.ca, ALPNProtocols: ['http/1.1'] })
+        : netConnect(target);
       const opened = socket;
       opened.setNoDelay(true);
       opened.once(https ? 'secureConnect' : 'connect', () => {
         // The kernel's view of the peer must be the address that was checked.
         const remote = opened.remoteAddress;
         if (remote === undefined || !addressVerdict(remote, options.policy).allowed) {
-          return settle(new OutboundError('blocked_address', `${hostname}: the connected peer ${remote ?? '(unknown)'} may not be contacted`));
+          return settle(
+            new OutboundError(
+              'blocked_address',
+              `${hostname}: the connected peer ${remote ?? '(unknown)'} may not be contacted`,
+            ),
+          );
         }
         options.onConnected(address);
         settle(null, opened);
@@ -94,7 +119,8 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
     // A URL naming a refused address literally stays refused, even when a rule maps it elsewhere.
     const literal = hostname.replace(/^\[|\]$/g, '');
     const written = isIP(literal) ? addressVerdict(literal, options.policy) : undefined;
-    if (written && !written.allowed) return settle(new OutboundError('blocked_address', `${literal} (${written.range}) may not be contacted`));
+    if (written && !written.allowed)
+      return settle(new OutboundError('blocked_address', `${literal} (${written.range}) may not be contacted`));
     checkedAddress(destination.host, options.resolve, options.policy)
       .then(open) // net.connect and tls.connect can throw synchronously (bad options): that rejects too
       .catch((err: unknown) => settle(err instanceof Error ? err : new OutboundError('connect', String(err))));

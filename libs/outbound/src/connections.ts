@@ -41,7 +41,14 @@ export function createConnections(settings: ConnectionSettings): Connections {
   /** Kept connections per origin, least recently used first (see keepAliveMs). */
   const pools = new Map<string, { pool: Pool; address: string }>();
   const connector = (onConnected: (address: string) => void) =>
-    pinnedConnector({ resolve: settings.resolve, policy: settings.policy, connectTimeoutMs: settings.connectTimeoutMs, ca: settings.ca, connectTo: settings.connectTo, onConnected });
+    pinnedConnector({
+      resolve: settings.resolve,
+      policy: settings.policy,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      ca: settings.ca,
+      connectTo: settings.connectTo,
+      onConnected,
+    });
 
   /** The origin's pool of kept connections; connect failures are classified by the connector, so any later failure is the answer's. */
   function pooled(url: URL, state: HopState): Connection {
@@ -49,7 +56,11 @@ export function createConnections(settings: ConnectionSettings): Connections {
     if (entry) pools.delete(url.origin);
     else {
       const created: { pool: Pool; address: string } = { pool: undefined as unknown as Pool, address: '' };
-      created.pool = new Pool(url.origin, { keepAliveTimeout: settings.keepAliveMs, keepAliveMaxTimeout: settings.keepAliveMs, connect: connector((address) => (created.address = address)) });
+      created.pool = new Pool(url.origin, {
+        keepAliveTimeout: settings.keepAliveMs,
+        keepAliveMaxTimeout: settings.keepAliveMs,
+        connect: connector((address) => (created.address = address)),
+      });
       entry = created;
       if (pools.size >= MAX_POOLS) {
         const [oldest, { pool }] = pools.entries().next().value!;
@@ -65,7 +76,10 @@ export function createConnections(settings: ConnectionSettings): Connections {
 
   /** A connection of its own, so the address it reports is exactly the one it used. */
   function oneShot(url: URL, state: HopState): Connection {
-    const client = new Client(url.origin, { pipelining: 0, connect: connector((address) => Object.assign(state, { connected: true, address })) });
+    const client = new Client(url.origin, {
+      pipelining: 0,
+      connect: connector((address) => Object.assign(state, { connected: true, address })),
+    });
     inFlight.add(client);
     return {
       dispatcher: client,

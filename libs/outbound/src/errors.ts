@@ -10,7 +10,8 @@
  * - response: the connection was up but the answer broke off or was not HTTP;
  * - aborted: the request's own signal ended it (the caller gave up).
  */
-export type OutboundErrorKind = 'invalid_url' | 'dns' | 'blocked_address' | 'connect' | 'tls' | 'timeout' | 'redirect' | 'response' | 'aborted';
+export type OutboundErrorKind =
+  'invalid_url' | 'dns' | 'blocked_address' | 'connect' | 'tls' | 'timeout' | 'redirect' | 'response' | 'aborted';
 
 export class OutboundError extends Error {
   constructor(

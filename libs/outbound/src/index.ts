@@ -13,7 +13,13 @@
  * rules from parseConnectTo, e.g. `*.site.test::127.0.0.1:8080`; a mapped target is still checked).
  */
 export { addressVerdict, type AddressPolicy, type AddressVerdict } from './address';
-export { createOutboundClient, type OutboundClient, type OutboundOptions, type OutboundRequest, type OutboundResponse } from './client';
+export {
+  createOutboundClient,
+  type OutboundClient,
+  type OutboundOptions,
+  type OutboundRequest,
+  type OutboundResponse,
+} from './client';
 export { systemResolver, type Resolver } from './connect';
 export { connectTarget, parseConnectTo, type ConnectToRule } from './connect-to';
 export { OutboundError, type OutboundErrorKind } from './errors';

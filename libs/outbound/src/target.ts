@@ -28,7 +28,8 @@ export async function targetProblem(raw: string, policy: TargetPolicy): Promise<
   } catch {
     return 'must be an absolute URL';
   }
-  if (url.protocol !== 'https:' && (policy.httpsOnly || url.protocol !== 'http:')) return policy.httpsOnly ? 'must use https' : 'must use http or https';
+  if (url.protocol !== 'https:' && (policy.httpsOnly || url.protocol !== 'http:'))
+    return policy.httpsOnly ? 'must use https' : 'must use http or https';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // WHATWG URL reads 2130706433, 0177.0.0.1 and 0x7f.1 as 127.0.0.1: refuse such spellings outright.
   const written = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]*)/i.exec(raw.trim())?.[1]?.toLowerCase();
@@ -38,7 +39,8 @@ export async function targetProblem(raw: string, policy: TargetPolicy): Promise<
     return verdict.allowed ? undefined : `points to an address that may not be contacted (${verdict.range})`;
   }
   if (/^[\d.]+$/.test(host) || /^0x/i.test(host)) return 'is not a valid host';
-  if (LOCAL_NAMES.test(host.replace(/\.$/, '')) && !(policy.allowLoopback && /^localhost\.?$/i.test(host))) return 'points to a local host name';
+  if (LOCAL_NAMES.test(host.replace(/\.$/, '')) && !(policy.allowLoopback && /^localhost\.?$/i.test(host)))
+    return 'points to a local host name';
   let addresses: { address: string }[];
   try {
     addresses = await withDeadline(policy.resolve(host), policy.resolveTimeoutMs ?? 2_000);
@@ -77,7 +79,10 @@ export function overridingResolver(overrides: Record<string, string>, fallback: 
 /** "name:address,name2:address2" (IPv6 addresses in brackets: "name:[::1]") into a map; throws on a malformed pair. */
 export function parseResolveOverrides(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([^:\s]+):\[?([^\]\s]+)\]?$/.exec(pair);
     if (!m || isIP(m[2]) === 0) throw new Error(`"${pair}" is not name:address`);
     out[m[1].toLowerCase()] = m[2];

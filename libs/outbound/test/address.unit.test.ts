@@ -79,10 +79,15 @@ describe('address verdict', () => {
     },
   );
 
-  it.each([['10.0.0.1'], ['169.254.169.254'], ['0.0.0.0'], ['::'], ['fc00::1'], ['64:ff9b::7f00:1'], ['2002:7f00:1::']])(
-    'when loopback is allowed for development and the address is %s, then it is still refused',
-    (address) => {
-      expect(addressVerdict(address, { allowLoopback: true }).allowed).toBe(false);
-    },
-  );
+  it.each([
+    ['10.0.0.1'],
+    ['169.254.169.254'],
+    ['0.0.0.0'],
+    ['::'],
+    ['fc00::1'],
+    ['64:ff9b::7f00:1'],
+    ['2002:7f00:1::'],
+  ])('when loopback is allowed for development and the address is %s, then it is still refused', (address) => {
+    expect(addressVerdict(address, { allowLoopback: true }).allowed).toBe(false);
+  });
 });

@@ -66,7 +66,11 @@ describe('outbound client: connect-to', () => {
 
   it('when a rule maps a name and port to a local site, then the request reaches it with the original Host and no lookup of the mapped name', async () => {
     const resolve = resolverTo('10.0.0.1');
-    const outbound = client({ allowLoopback: true, resolve, connectTo: parseConnectTo(`www.google-analytics.com:80:127.0.0.1:${site.port}`) });
+    const outbound = client({
+      allowLoopback: true,
+      resolve,
+      connectTo: parseConnectTo(`www.google-analytics.com:80:127.0.0.1:${site.port}`),
+    });
     const res = await outbound.request({ method: 'GET', url: 'http://www.google-analytics.com/echo' });
     expect(res.status).toBe(201);
     expect(JSON.parse(res.body.toString()).host).toBe('www.google-analytics.com');
@@ -75,7 +79,11 @@ describe('outbound client: connect-to', () => {
   });
 
   it('when a rule maps an https host, then TLS still sends and verifies the original name (SNI)', async () => {
-    const outbound = client({ allowLoopback: true, ca: siteCert, connectTo: parseConnectTo(`*.test:443:127.0.0.1:${tlsSite.port}`) });
+    const outbound = client({
+      allowLoopback: true,
+      ca: siteCert,
+      connectTo: parseConnectTo(`*.test:443:127.0.0.1:${tlsSite.port}`),
+    });
     const res = await outbound.request({ method: 'GET', url: 'https://site.test/echo' });
     expect(res.status).toBe(201);
     expect(tlsSite.servernames).toContain('site.test');
@@ -83,23 +91,39 @@ describe('outbound client: connect-to', () => {
 
   it('when a rule maps to a forbidden address (literal or by name), or a URL names one that a rule would map, then blocked_address and nothing is contacted', async () => {
     const byLiteral = client({ allowLoopback: true, connectTo: parseConnectTo('site.test::169.254.169.254:') });
-    expect((await error(byLiteral.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).kind).toBe('blocked_address');
-    const byName = client({ allowLoopback: true, resolve: resolverTo('10.0.0.1'), connectTo: parseConnectTo('site.test::internal.test:') });
-    expect((await error(byName.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).kind).toBe('blocked_address');
+    expect((await error(byLiteral.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).kind).toBe(
+      'blocked_address',
+    );
+    const byName = client({
+      allowLoopback: true,
+      resolve: resolverTo('10.0.0.1'),
+      connectTo: parseConnectTo('site.test::internal.test:'),
+    });
+    expect((await error(byName.request({ method: 'GET', url: `http://site.test:${site.port}/echo` }))).kind).toBe(
+      'blocked_address',
+    );
     const mappedLiteral = client({ allowLoopback: true, connectTo: parseConnectTo(`*::127.0.0.1:${site.port}`) });
-    expect((await error(mappedLiteral.request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' }))).kind).toBe('blocked_address');
+    expect(
+      (await error(mappedLiteral.request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' }))).kind,
+    ).toBe('blocked_address');
     const loopbackOff = client({ connectTo: parseConnectTo(`site.test::127.0.0.1:${site.port}`) });
-    expect((await error(loopbackOff.request({ method: 'GET', url: 'http://site.test/echo' }))).kind).toBe('blocked_address');
+    expect((await error(loopbackOff.request({ method: 'GET', url: 'http://site.test/echo' }))).kind).toBe(
+      'blocked_address',
+    );
     expect(fence.attempts).toEqual([]);
   });
 
   it('when the caller aborts a request, then it rejects with kind aborted, not timeout', async () => {
     const outbound = client({ allowLoopback: true, totalTimeoutMs: 30_000 });
     const controller = new AbortController();
-    const pending = error(outbound.request({ method: 'GET', url: `http://127.0.0.1:${site.port}/never`, signal: controller.signal }));
+    const pending = error(
+      outbound.request({ method: 'GET', url: `http://127.0.0.1:${site.port}/never`, signal: controller.signal }),
+    );
     site.events.once('never', () => controller.abort());
     expect((await pending).kind).toBe('aborted');
-    const already = error(outbound.request({ method: 'GET', url: `http://127.0.0.1:${await closedPort()}/`, signal: AbortSignal.abort() }));
+    const already = error(
+      outbound.request({ method: 'GET', url: `http://127.0.0.1:${await closedPort()}/`, signal: AbortSignal.abort() }),
+    );
     expect((await already).kind).toBe('aborted');
   });
 });

@@ -68,7 +68,9 @@ export interface LocalSite {
 const routes: Record<string, Route> = {
   '/echo': (req, res, body) => {
     res.writeHead(201, { 'content-type': 'application/json', 'x-site': 'echo' });
-    res.end(JSON.stringify({ method: req.method, host: req.headers.host, headers: req.headers, body: body.toString() }));
+    res.end(
+      JSON.stringify({ method: req.method, host: req.headers.host, headers: req.headers, body: body.toString() }),
+    );
   },
   '/redirect': (req, res) => {
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -101,14 +103,17 @@ export async function startSite(options: { https?: boolean; host?: string } = {}
   };
   const servernames: string[] = [];
   const server: Server = options.https
-    ? createHttpsServer({
-        cert: siteCert,
-        key: siteKey,
-        SNICallback: (servername, done) => {
-          servernames.push(servername);
-          done(null, tls.createSecureContext({ cert: siteCert, key: siteKey }));
+    ? createHttpsServer(
+        {
+          cert: siteCert,
+          key: siteKey,
+          SNICallback: (servername, done) => {
+            servernames.push(servername);
+            done(null, tls.createSecureContext({ cert: siteCert, key: siteKey }));
+          },
         },
-      }, handler)
+        handler,
+      )
     : createServer(handler);
   const site = { port: 0, connections: 0, servernames, events, close: async () => undefined };
   server.on('connection', () => (site.connections += 1));

@@ -1,7 +1,10 @@
 import { overridingResolver, parseResolveOverrides, targetProblem, type Resolver } from '../src';
 
 /** No lookup ever leaves the process: names answer from this table. */
-const table: Record<string, string[]> = { 'public.example.com': ['93.184.216.34'], 'sneaky.example.com': ['93.184.216.34', '10.1.2.3'] };
+const table: Record<string, string[]> = {
+  'public.example.com': ['93.184.216.34'],
+  'sneaky.example.com': ['93.184.216.34', '10.1.2.3'],
+};
 const resolve: Resolver = async (name) => {
   const addresses = table[name];
   if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
@@ -10,7 +13,12 @@ const resolve: Resolver = async (name) => {
 
 describe('targetProblem (registration check of a partner URL)', () => {
   it('when the URL is a public name or address over http(s), then it is accepted; an unresolvable name too (it may resolve later)', async () => {
-    for (const url of ['https://public.example.com/h', 'http://93.184.216.34/h', 'https://[2606:4700::1]/h', 'https://nowhere.example.com/h']) {
+    for (const url of [
+      'https://public.example.com/h',
+      'http://93.184.216.34/h',
+      'https://[2606:4700::1]/h',
+      'https://nowhere.example.com/h',
+    ]) {
       expect(await targetProblem(url, { resolve })).toBeUndefined();
     }
   });
@@ -27,10 +35,19 @@ describe('targetProblem (registration check of a partner URL)', () => {
       ['http://sneaky.example.com/', /resolves to an address/],
       ['not a url', /absolute URL/],
     ];
-    for (const [url, why] of cases) expect({ url, problem: await targetProblem(url, { resolve }) }).toEqual({ url, problem: expect.stringMatching(why) });
+    for (const [url, why] of cases)
+      expect({ url, problem: await targetProblem(url, { resolve }) }).toEqual({
+        url,
+        problem: expect.stringMatching(why),
+      });
     expect(await targetProblem('http://public.example.com/', { resolve, httpsOnly: true })).toMatch(/https/);
     expect(await targetProblem('http://127.0.0.1:9/', { resolve, allowLoopback: true })).toBeUndefined();
-    expect(await targetProblem('http://localhost:9/', { resolve: async () => [{ address: '127.0.0.1', family: 4 }], allowLoopback: true })).toBeUndefined();
+    expect(
+      await targetProblem('http://localhost:9/', {
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+        allowLoopback: true,
+      }),
+    ).toBeUndefined();
   });
 
   it('when overrides are given like curl --resolve, then those names answer them and others fall through', async () => {

@@ -21,14 +21,29 @@ const IFRAME_SOURCES = `Array.from(document.querySelectorAll('iframe[src], frame
  */
 export async function browserSession(run: ScanRun, host: BrowserHost): Promise<ModeSession> {
   const browser = await host.browser();
-  const context = await browser.newContext({ userAgent: run.userAgent, serviceWorkers: 'block', acceptDownloads: false, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    userAgent: run.userAgent,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    viewport: { width: 1280, height: 800 },
+  });
   const navigation = new MainNavigation();
   try {
     await context.routeWebSocket(/.*/, (ws) => ws.close());
     await routeBrowserRequests(context, run, navigation);
     navigation.page = await context.newPage();
     // Popups are other sites' business; only the crawler's page stays open.
-    context.on('page', (page) => void page.opener().then((opener) => opener && page.close(), () => undefined).catch(() => undefined));
+    context.on(
+      'page',
+      (page) =>
+        void page
+          .opener()
+          .then(
+            (opener) => opener && page.close(),
+            () => undefined,
+          )
+          .catch(() => undefined),
+    );
   } catch (err) {
     await context.close().catch(() => undefined);
     throw err;
@@ -37,13 +52,23 @@ export async function browserSession(run: ScanRun, host: BrowserHost): Promise<M
     visit: (url) => visitPage(run, context, navigation, url),
     async finish() {
       const cookies = (await within(context.cookies(), CLOSE_MS)) ?? [];
-      for (const c of cookies) run.findings.addCookie({ name: c.name, domain: c.domain, expiresAt: c.expires > 0 ? new Date(c.expires * 1000) : null });
+      for (const c of cookies)
+        run.findings.addCookie({
+          name: c.name,
+          domain: c.domain,
+          expiresAt: c.expires > 0 ? new Date(c.expires * 1000) : null,
+        });
       await within(context.close(), CLOSE_MS);
     },
   };
 }
 
-async function visitPage(run: ScanRun, context: BrowserContext, navigation: MainNavigation, url: string): Promise<PageVisit> {
+async function visitPage(
+  run: ScanRun,
+  context: BrowserContext,
+  navigation: MainNavigation,
+  url: string,
+): Promise<PageVisit> {
   const deadline = Date.now() + run.limits.pageTimeoutMs;
   const pageSignal = AbortSignal.any([run.signal, AbortSignal.timeout(run.limits.pageTimeoutMs)]);
   try {
@@ -68,15 +93,23 @@ async function freshPage(context: BrowserContext, navigation: MainNavigation): P
 }
 
 /** page.goto, redirects of the main frame followed here (each a new navigation, checked again), at most maxRedirects. */
-async function navigate(run: ScanRun, context: BrowserContext, navigation: MainNavigation, url: string, deadline: number): Promise<Response | null> {
+async function navigate(
+  run: ScanRun,
+  context: BrowserContext,
+  navigation: MainNavigation,
+  url: string,
+  deadline: number,
+): Promise<Response | null> {
   let current = url;
   for (let hops = 0; ; hops++) {
     navigation.begin();
     let failure: unknown;
-    const response = await navigation.page!.goto(current, { waitUntil: 'commit', timeout: Math.max(1, deadline - Date.now()) }).catch((err: unknown) => {
-      failure = err;
-      return null;
-    });
+    const response = await navigation
+      .page!.goto(current, { waitUntil: 'commit', timeout: Math.max(1, deadline - Date.now()) })
+      .catch((err: unknown) => {
+        failure = err;
+        return null;
+      });
     const outcome = navigation.end();
     if (outcome.redirect !== undefined || outcome.error || failure) await freshPage(context, navigation);
     if (outcome.redirect !== undefined) {
@@ -87,12 +120,21 @@ async function navigate(run: ScanRun, context: BrowserContext, navigation: MainN
       continue;
     }
     if (outcome.error) throw outcome.error;
-    if (failure) throw (failure as Error).name === 'TimeoutError' ? pageTimeout(run.limits) : new ScanError('SCAN.BROWSER_FAILED', 'The browser could not load the page.', { cause: failure });
+    if (failure)
+      throw (failure as Error).name === 'TimeoutError'
+        ? pageTimeout(run.limits)
+        : new ScanError('SCAN.BROWSER_FAILED', 'The browser could not load the page.', { cause: failure });
     return response;
   }
 }
 
-async function loadAndRead(run: ScanRun, context: BrowserContext, navigation: MainNavigation, url: string, deadline: number): Promise<PageVisit> {
+async function loadAndRead(
+  run: ScanRun,
+  context: BrowserContext,
+  navigation: MainNavigation,
+  url: string,
+  deadline: number,
+): Promise<PageVisit> {
   const response = await navigate(run, context, navigation, url, deadline);
   const page: Page = navigation.page!;
   // Keep a share of the page's time for reading it.
@@ -104,10 +146,14 @@ async function loadAndRead(run: ScanRun, context: BrowserContext, navigation: Ma
     const frameUrl = frame === page.mainFrame() ? undefined : httpUrl(frame.url(), finalUrl);
     if (frameUrl) run.findings.addIframe(frameUrl, frame.parentFrame()?.url() ?? finalUrl);
   }
-  const sources = ((await page.evaluate(IFRAME_SOURCES).catch(() => [])) as string[]).map((src) => httpUrl(src, finalUrl));
+  const sources = ((await page.evaluate(IFRAME_SOURCES).catch(() => [])) as string[]).map((src) =>
+    httpUrl(src, finalUrl),
+  );
   sources.forEach((src) => src && run.findings.addIframe(src, finalUrl));
   const status = response?.status() ?? 200;
-  const html = /^(text\/html|application\/xhtml\+xml)\b/i.test((await response?.headerValue('content-type').catch(() => null)) ?? 'text/html');
+  const html = /^(text\/html|application\/xhtml\+xml)\b/i.test(
+    (await response?.headerValue('content-type').catch(() => null)) ?? 'text/html',
+  );
   const hrefs = status >= 200 && status < 300 && html ? ((await page.evaluate(LINKS).catch(() => [])) as string[]) : [];
   return { url: finalUrl, status, links: pageLinks(hrefs, finalUrl, run.targetHost) };
 }

@@ -42,7 +42,11 @@ const ABORT_CODES: Partial<Record<ScanErrorCode, string>> = {
 function fulfillHeaders(headers: Fetched['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || ['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) continue;
+    if (
+      value === undefined ||
+      ['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)
+    )
+      continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
@@ -61,7 +65,18 @@ export function browserCookieStore(context: BrowserContext): CookieStore {
     const expires = cookie.expiryTime();
     const sameSite = SAME_SITE[(cookie.sameSite ?? 'lax').toLowerCase() as keyof typeof SAME_SITE] ?? 'Lax';
     await context
-      .addCookies([{ name: cookie.key, value: cookie.value, domain: cookie.hostOnly ? cookie.domain! : `.${cookie.domain}`, path: cookie.path ?? '/', expires: expires !== undefined && Number.isFinite(expires) ? expires / 1000 : -1, httpOnly: cookie.httpOnly, secure: cookie.secure, sameSite }])
+      .addCookies([
+        {
+          name: cookie.key,
+          value: cookie.value,
+          domain: cookie.hostOnly ? cookie.domain! : `.${cookie.domain}`,
+          path: cookie.path ?? '/',
+          expires: expires !== undefined && Number.isFinite(expires) ? expires / 1000 : -1,
+          httpOnly: cookie.httpOnly,
+          secure: cookie.secure,
+          sameSite,
+        },
+      ])
       .catch(() => undefined); // e.g. SameSite=None without Secure: Chromium refuses it, as it would
   };
   const jar = jarCookieStore(newCookieJar(), addToBrowser);
@@ -88,7 +103,11 @@ function frameOf(request: Request) {
  * The main frame's redirects are handed back to the crawler (so the page gets the right URL);
  * other requests' redirects are followed here. Scripts and iframes are recorded as requested.
  */
-export async function routeBrowserRequests(context: BrowserContext, run: ScanRun, navigation: MainNavigation): Promise<void> {
+export async function routeBrowserRequests(
+  context: BrowserContext,
+  run: ScanRun,
+  navigation: MainNavigation,
+): Promise<void> {
   const cookies = browserCookieStore(context);
   let requests = 0;
   const handle = async (route: Route) => {
@@ -96,18 +115,26 @@ export async function routeBrowserRequests(context: BrowserContext, run: ScanRun
     const url = httpUrl(request.url(), 'about:blank');
     const frame = frameOf(request);
     const mainFrame = frame !== undefined && frame === navigation.page?.mainFrame() && request.isNavigationRequest();
-    if (!url || !frame || run.signal.aborted || ++requests > MAX_BROWSER_REQUESTS_PER_SCAN) return route.abort('blockedbyclient');
+    if (!url || !frame || run.signal.aborted || ++requests > MAX_BROWSER_REQUESTS_PER_SCAN)
+      return route.abort('blockedbyclient');
     // A main-frame navigation the crawler did not start (a script's redirect) may stay on the site only.
-    if (mainFrame && !navigation.isOurs() && !isSameSite(url.hostname, run.targetHost)) return route.abort('blockedbyclient');
+    if (mainFrame && !navigation.isOurs() && !isSameSite(url.hostname, run.targetHost))
+      return route.abort('blockedbyclient');
     const pageUrl = frame.url().startsWith('http') ? frame.url() : `https://${run.targetHost}/`;
     if (request.resourceType() === 'script') run.findings.addScript(url, pageUrl);
-    if (request.isNavigationRequest() && frame.parentFrame() !== null) run.findings.addIframe(url, frame.parentFrame()!.url());
+    if (request.isNavigationRequest() && frame.parentFrame() !== null)
+      run.findings.addIframe(url, frame.parentFrame()!.url());
     const handBack = mainFrame && navigation.isOurs();
     try {
       const res = await guardedFetch(
         { client: run.client, limits: run.limits, userAgent: run.userAgent, cookies, signal: run.signal },
         // allHeaders() has the Cookie header Chromium would send; never wait long for it.
-        { url: url.href, method: request.method() as 'GET', headers: (await within(request.allHeaders(), 2_000)) ?? request.headers(), body: request.postDataBuffer() ?? undefined },
+        {
+          url: url.href,
+          method: request.method() as 'GET',
+          headers: (await within(request.allHeaders(), 2_000)) ?? request.headers(),
+          body: request.postDataBuffer() ?? undefined,
+        },
         { followRedirects: !handBack },
       );
       const location = headerValue(res.headers, 'location');

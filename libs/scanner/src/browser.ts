@@ -50,7 +50,12 @@ export class BrowserHost {
       // Loaded on first use: http-only deployments need not install it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { chromium } = require('playwright-core') as typeof import('playwright-core');
-      const launching = chromium.launch({ executablePath: this.executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
+      const launching = chromium.launch({
+        executablePath: this.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: LAUNCH_TIMEOUT_MS,
+      });
       this.launching = launching;
       launching.then(
         (browser) => browser.on('disconnected', () => this.launching === launching && (this.launching = undefined)),

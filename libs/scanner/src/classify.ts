@@ -25,7 +25,13 @@ export const TRACKERDB_CATEGORIES: Readonly<Record<string, FindingCategory>> = {
 };
 
 /** When a URL matches several patterns, the one that asks most of the visitor's consent wins. */
-const WEIGHT: Record<FindingCategory, number> = { marketing: 4, analytics: 3, functional: 2, necessary: 1, unclassified: 0 };
+const WEIGHT: Record<FindingCategory, number> = {
+  marketing: 4,
+  analytics: 3,
+  functional: 2,
+  necessary: 1,
+  unclassified: 0,
+};
 
 export interface Classification {
   category: FindingCategory;
@@ -47,7 +53,9 @@ let loading: Promise<TrackerDb> | undefined;
 /** The database's prebuilt engine, shipped in the npm package; loaded once per process (~15 ms, ~20 MB). */
 function trackerDb(): Promise<TrackerDb> {
   loading ??= (async () => {
-    const engine = readFileSync(path.join(path.dirname(require.resolve('@ghostery/trackerdb')), '..', 'trackerdb.engine'));
+    const engine = readFileSync(
+      path.join(path.dirname(require.resolve('@ghostery/trackerdb')), '..', 'trackerdb.engine'),
+    );
     return loadTrackerDB(engine);
   })();
   return loading;
@@ -57,7 +65,8 @@ function strongest(matches: readonly TrackerMatch[]): Classification {
   let best = UNCLASSIFIED;
   for (const m of matches) {
     const category = TRACKERDB_CATEGORIES[m.pattern.category] ?? 'unclassified';
-    if (best === UNCLASSIFIED || WEIGHT[category] > WEIGHT[best.category]) best = { category, vendor: m.organization?.name ?? m.pattern.name };
+    if (best === UNCLASSIFIED || WEIGHT[category] > WEIGHT[best.category])
+      best = { category, vendor: m.organization?.name ?? m.pattern.name };
   }
   return best;
 }
@@ -78,7 +87,10 @@ export class Classifier {
 
   /** A request the page made: the database's URL filters first (more precise), its domains next. */
   request(url: string, kind: RequestKind, pageUrl: string): Classification {
-    const matches = this.db.matchUrl({ url, type: kind, sourceUrl: pageUrl }, { getDomainMetadata: true }) as unknown as TrackerMatch[];
+    const matches = this.db.matchUrl(
+      { url, type: kind, sourceUrl: pageUrl },
+      { getDomainMetadata: true },
+    ) as unknown as TrackerMatch[];
     return matches.length > 0 ? strongest(matches) : this.host(new URL(url).hostname);
   }
 

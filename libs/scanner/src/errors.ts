@@ -33,7 +33,11 @@ export class ScanError extends Error {
 }
 
 const BY_KIND: Record<OutboundErrorKind, (limits: ScanLimits) => ScanError> = {
-  blocked_address: () => new ScanError('SCAN.ADDRESS_REFUSED', 'The host is, or resolves to, an address that may not be contacted; nothing was sent.'),
+  blocked_address: () =>
+    new ScanError(
+      'SCAN.ADDRESS_REFUSED',
+      'The host is, or resolves to, an address that may not be contacted; nothing was sent.',
+    ),
   dns: () => new ScanError('SCAN.DNS_FAILED', 'The host name did not resolve.'),
   connect: () => new ScanError('SCAN.CONNECT_FAILED', 'No connection could be made.'),
   tls: () => new ScanError('SCAN.TLS_FAILED', 'The TLS handshake failed (certificate or protocol).'),
@@ -51,6 +55,9 @@ export function scanErrorOf(err: unknown, limits: ScanLimits): ScanError {
   return new ScanError('SCAN.BAD_RESPONSE', 'The answer could not be read.', { cause: err });
 }
 
-export const tooLarge = (limits: ScanLimits) => new ScanError('SCAN.TOO_LARGE', `The answer is larger than ${limits.maxPageBytes} bytes.`);
-export const tooManyRedirects = (limits: ScanLimits) => new ScanError('SCAN.TOO_MANY_REDIRECTS', `More than ${limits.maxRedirects} redirects.`);
-export const pageTimeout = (limits: ScanLimits) => new ScanError('SCAN.TIMEOUT', `The page did not load within ${limits.pageTimeoutMs} ms.`);
+export const tooLarge = (limits: ScanLimits) =>
+  new ScanError('SCAN.TOO_LARGE', `The answer is larger than ${limits.maxPageBytes} bytes.`);
+export const tooManyRedirects = (limits: ScanLimits) =>
+  new ScanError('SCAN.TOO_MANY_REDIRECTS', `More than ${limits.maxRedirects} redirects.`);
+export const pageTimeout = (limits: ScanLimits) =>
+  new ScanError('SCAN.TIMEOUT', `The page did not load within ${limits.pageTimeoutMs} ms.`);

@@ -41,7 +41,19 @@ export interface Fetched {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Set by the client (or by us) for each hop, never taken from the page's request. */
-const OWN_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'accept-encoding', 'cookie', 'user-agent', 'keep-alive', 'upgrade', 'te', 'trailer']);
+const OWN_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'cookie',
+  'user-agent',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 export function headerValue(headers: Fetched['headers'], name: string): string | undefined {
   const value = headers[name];
@@ -58,11 +70,16 @@ const decoders: Record<string, (body: Buffer, options: zlib.ZlibOptions | zlib.B
   'x-gzip': promisify(zlib.gunzip),
   br: promisify(zlib.brotliDecompress),
   // "deflate" is zlib-wrapped by the standard, raw in some servers' practice.
-  deflate: (body, options) => promisify(zlib.inflate)(body, options).catch(() => promisify(zlib.inflateRaw)(body, options)),
+  deflate: (body, options) =>
+    promisify(zlib.inflate)(body, options).catch(() => promisify(zlib.inflateRaw)(body, options)),
 };
 
 /** The body without its content-encoding, capped at maxPageBytes decoded (a small gzip can expand a thousandfold). */
-async function decoded(body: Buffer, encoding: string | undefined, limits: ScanLimits): Promise<{ body: Buffer; decodedFrom?: string }> {
+async function decoded(
+  body: Buffer,
+  encoding: string | undefined,
+  limits: ScanLimits,
+): Promise<{ body: Buffer; decodedFrom?: string }> {
   const name = encoding?.trim().toLowerCase();
   const decode = name ? decoders[name] : undefined;
   if (!decode) return { body };
@@ -78,8 +95,14 @@ async function decoded(body: Buffer, encoding: string | undefined, limits: ScanL
 function nextHop(current: FetchRequest, status: number, to: URL): FetchRequest {
   const method = current.method ?? 'GET';
   const asGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
-  const headers = Object.fromEntries(Object.entries(current.headers ?? {}).filter(([name]) => name !== 'cookie' && !(asGet && name.startsWith('content-'))));
-  return asGet ? { url: to.href, method: method === 'HEAD' ? 'HEAD' : 'GET', headers } : { ...current, url: to.href, headers };
+  const headers = Object.fromEntries(
+    Object.entries(current.headers ?? {}).filter(
+      ([name]) => name !== 'cookie' && !(asGet && name.startsWith('content-')),
+    ),
+  );
+  return asGet
+    ? { url: to.href, method: method === 'HEAD' ? 'HEAD' : 'GET', headers }
+    : { ...current, url: to.href, headers };
 }
 
 /**
@@ -88,16 +111,29 @@ function nextHop(current: FetchRequest, status: number, to: URL): FetchRequest {
  * its cookies stored; the body decoded and held to maxPageBytes. Rejects with a ScanError.
  * With `followRedirects: false` a 3xx is returned as it is (its cookies stored).
  */
-export async function guardedFetch(x: FetchContext, request: FetchRequest, options: { followRedirects: boolean }): Promise<Fetched> {
+export async function guardedFetch(
+  x: FetchContext,
+  request: FetchRequest,
+  options: { followRedirects: boolean },
+): Promise<Fetched> {
   let current = request;
   for (let hops = 0; ; hops++) {
     const url = current.url;
-    const pageHeaders = Object.fromEntries(Object.entries(current.headers ?? {}).filter(([name]) => !OWN_HEADERS.has(name) && !name.startsWith(':')));
+    const pageHeaders = Object.fromEntries(
+      Object.entries(current.headers ?? {}).filter(([name]) => !OWN_HEADERS.has(name) && !name.startsWith(':')),
+    );
     const cookie = (hops === 0 ? current.headers?.cookie : undefined) ?? (await x.cookies.header(url));
-    const headers = { ...pageHeaders, 'user-agent': x.userAgent, 'accept-encoding': 'gzip, deflate, br', ...(cookie ? { cookie } : {}) };
-    const res = await x.client.request({ method: current.method ?? 'GET', url, headers, body: current.body, signal: x.signal }).catch((err: unknown) => {
-      throw scanErrorOf(err, x.limits);
-    });
+    const headers = {
+      ...pageHeaders,
+      'user-agent': x.userAgent,
+      'accept-encoding': 'gzip, deflate, br',
+      ...(cookie ? { cookie } : {}),
+    };
+    const res = await x.client
+      .request({ method: current.method ?? 'GET', url, headers, body: current.body, signal: x.signal })
+      .catch((err: unknown) => {
+        throw scanErrorOf(err, x.limits);
+      });
     if (res.truncated) throw tooLarge(x.limits);
     await x.cookies.store(url, headerList(res.headers, 'set-cookie'));
     const location = headerValue(res.headers, 'location');

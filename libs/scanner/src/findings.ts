@@ -1,6 +1,13 @@
 import type { Classifier } from './classify';
 import { isFirstParty, normalHost } from './site';
-import { FINDING_CATEGORIES, type CookieFinding, type FindingCategory, type IframeFinding, type ScanFindings, type ScriptFinding } from './types';
+import {
+  FINDING_CATEGORIES,
+  type CookieFinding,
+  type FindingCategory,
+  type IframeFinding,
+  type ScanFindings,
+  type ScriptFinding,
+} from './types';
 
 /** A cookie as a mode saw it, before classification. */
 export interface SeenCookie {
@@ -41,7 +48,8 @@ export class FindingsCollector {
     this.cookies.set(`${cookie.name}\u0000${domain}`, {
       name: cookie.name,
       domain,
-      expires_at: cookie.expiresAt && Number.isFinite(cookie.expiresAt.getTime()) ? cookie.expiresAt.toISOString() : null,
+      expires_at:
+        cookie.expiresAt && Number.isFinite(cookie.expiresAt.getTime()) ? cookie.expiresAt.toISOString() : null,
       first_party: isFirstParty(domain, this.targetHost),
       category,
       vendor,

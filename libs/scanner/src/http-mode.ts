@@ -8,7 +8,8 @@ import { httpUrl, pageLinks } from './site';
 const MAX_SUBRESOURCES_PER_PAGE = 50;
 const SUBRESOURCE_CONCURRENCY = 4;
 
-const isHtml = (contentType: string | undefined) => !contentType || /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType.trim());
+const isHtml = (contentType: string | undefined) =>
+  !contentType || /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType.trim());
 
 /**
  * http mode: each page fetched with the guarded client, parsed with cheerio; the scripts and
@@ -18,7 +19,13 @@ const isHtml = (contentType: string | undefined) => !contentType || /^(text\/htm
  */
 export function httpSession(run: ScanRun): ModeSession {
   const jar = newCookieJar();
-  const fetchContext = (signal: AbortSignal): FetchContext => ({ client: run.client, limits: run.limits, userAgent: run.userAgent, cookies: jarCookieStore(jar), signal });
+  const fetchContext = (signal: AbortSignal): FetchContext => ({
+    client: run.client,
+    limits: run.limits,
+    userAgent: run.userAgent,
+    cookies: jarCookieStore(jar),
+    signal,
+  });
   const fetched = new Set<string>();
 
   async function fetchSubresources(urls: URL[], signal: AbortSignal): Promise<void> {
@@ -27,7 +34,11 @@ export function httpSession(run: ScanRun): ModeSession {
     const worker = async () => {
       for (let next = queue.shift(); next && !signal.aborted; next = queue.shift()) {
         // A script or iframe that fails is not a page error: the page was read.
-        await guardedFetch(fetchContext(signal), { url: next.href, headers: { accept: '*/*' } }, { followRedirects: true }).catch(() => undefined);
+        await guardedFetch(
+          fetchContext(signal),
+          { url: next.href, headers: { accept: '*/*' } },
+          { followRedirects: true },
+        ).catch(() => undefined);
       }
     };
     await Promise.all(Array.from({ length: SUBRESOURCE_CONCURRENCY }, worker));
@@ -36,8 +47,13 @@ export function httpSession(run: ScanRun): ModeSession {
   return {
     async visit(url): Promise<PageVisit> {
       const signal = AbortSignal.any([run.signal, AbortSignal.timeout(run.limits.pageTimeoutMs)]);
-      const page = await guardedFetch(fetchContext(signal), { url, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' } }, { followRedirects: true });
-      if (page.status < 200 || page.status >= 300 || !isHtml(headerValue(page.headers, 'content-type'))) return { url: page.url, status: page.status, links: [] };
+      const page = await guardedFetch(
+        fetchContext(signal),
+        { url, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' } },
+        { followRedirects: true },
+      );
+      if (page.status < 200 || page.status >= 300 || !isHtml(headerValue(page.headers, 'content-type')))
+        return { url: page.url, status: page.status, links: [] };
       const $ = loadBuffer(page.body);
       const base = httpUrl($('base[href]').first().attr('href') ?? '', page.url)?.href ?? page.url;
       const resolved = (selector: string, attribute: string) =>
@@ -50,7 +66,9 @@ export function httpSession(run: ScanRun): ModeSession {
       scripts.forEach((u) => run.findings.addScript(u, page.url));
       iframes.forEach((u) => run.findings.addIframe(u, page.url));
       await fetchSubresources([...scripts, ...iframes], signal);
-      const hrefs = $('a[href], area[href]').map((_, el) => $(el).attr('href') ?? '').get();
+      const hrefs = $('a[href], area[href]')
+        .map((_, el) => $(el).attr('href') ?? '')
+        .get();
       return { url: page.url, status: page.status, links: pageLinks(hrefs, base, run.targetHost) };
     },
     async finish() {

@@ -25,7 +25,8 @@ const CLOUDFLARE = 'https://developers.cloudflare.com/fundamentals/reference/pol
 const STRIPE = 'https://stripe.com/cookie-settings';
 const WORDPRESS = 'https://developer.wordpress.org/advanced-administration/wordpress/cookies/';
 const LINKEDIN = 'https://www.linkedin.com/legal/l/cookie-table';
-const HUBSPOT = 'https://knowledge.hubspot.com/privacy-and-consent/what-cookies-does-hubspot-set-in-a-visitor-s-browser';
+const HUBSPOT =
+  'https://knowledge.hubspot.com/privacy-and-consent/what-cookies-does-hubspot-set-in-a-visitor-s-browser';
 
 export const KNOWN_COOKIES: readonly KnownCookie[] = [
   // Google Analytics (analytics.js / gtag.js)
@@ -62,21 +63,66 @@ export const KNOWN_COOKIES: readonly KnownCookie[] = [
   { name: '__stripe_mid', category: 'necessary', vendor: 'Stripe', source: STRIPE },
   { name: '__stripe_sid', category: 'necessary', vendor: 'Stripe', source: STRIPE },
   // Default session cookies of web frameworks: necessary, the site's own (no vendor)
-  { name: 'PHPSESSID', category: 'necessary', vendor: '', source: 'https://www.php.net/manual/en/session.configuration.php#ini.session.name' },
-  { name: 'JSESSIONID', category: 'necessary', vendor: '', source: 'https://jakarta.ee/specifications/servlet/6.0/jakarta-servlet-spec-6.0#session-tracking-mechanisms' },
-  { name: 'ASP.NET_SessionId', category: 'necessary', vendor: '', source: 'https://learn.microsoft.com/en-us/dotnet/api/system.web.configuration.sessionstatesection.cookiename' },
-  { name: 'laravel_session', category: 'necessary', vendor: '', source: 'https://laravel.com/docs/session#configuration' },
+  {
+    name: 'PHPSESSID',
+    category: 'necessary',
+    vendor: '',
+    source: 'https://www.php.net/manual/en/session.configuration.php#ini.session.name',
+  },
+  {
+    name: 'JSESSIONID',
+    category: 'necessary',
+    vendor: '',
+    source: 'https://jakarta.ee/specifications/servlet/6.0/jakarta-servlet-spec-6.0#session-tracking-mechanisms',
+  },
+  {
+    name: 'ASP.NET_SessionId',
+    category: 'necessary',
+    vendor: '',
+    source: 'https://learn.microsoft.com/en-us/dotnet/api/system.web.configuration.sessionstatesection.cookiename',
+  },
+  {
+    name: 'laravel_session',
+    category: 'necessary',
+    vendor: '',
+    source: 'https://laravel.com/docs/session#configuration',
+  },
   { name: 'XSRF-TOKEN', category: 'necessary', vendor: '', source: 'https://laravel.com/docs/csrf#csrf-x-xsrf-token' },
-  { name: 'csrftoken', category: 'necessary', vendor: '', source: 'https://docs.djangoproject.com/en/stable/ref/settings/#csrf-cookie-name' },
-  { name: 'sessionid', category: 'necessary', vendor: '', source: 'https://docs.djangoproject.com/en/stable/ref/settings/#session-cookie-name' },
+  {
+    name: 'csrftoken',
+    category: 'necessary',
+    vendor: '',
+    source: 'https://docs.djangoproject.com/en/stable/ref/settings/#csrf-cookie-name',
+  },
+  {
+    name: 'sessionid',
+    category: 'necessary',
+    vendor: '',
+    source: 'https://docs.djangoproject.com/en/stable/ref/settings/#session-cookie-name',
+  },
   { name: 'wordpress_logged_in_', prefix: true, category: 'necessary', vendor: '', source: WORDPRESS },
   { name: 'wordpress_sec_', prefix: true, category: 'necessary', vendor: '', source: WORDPRESS },
   { name: 'wordpress_test_cookie', category: 'necessary', vendor: '', source: WORDPRESS },
   { name: 'wp-settings-', prefix: true, category: 'functional', vendor: '', source: WORDPRESS },
   // Consent managers store the visitor's choice
-  { name: 'CookieConsent', category: 'necessary', vendor: 'Cookiebot', source: 'https://www.cookiebot.com/en/cookie-declaration/' },
-  { name: 'OptanonConsent', category: 'necessary', vendor: 'OneTrust', source: 'https://my.onetrust.com/s/article/UUID-2dc719a8-4be5-8d16-1dc8-c7b4147b88e0' },
-  { name: 'OptanonAlertBoxClosed', category: 'necessary', vendor: 'OneTrust', source: 'https://my.onetrust.com/s/article/UUID-2dc719a8-4be5-8d16-1dc8-c7b4147b88e0' },
+  {
+    name: 'CookieConsent',
+    category: 'necessary',
+    vendor: 'Cookiebot',
+    source: 'https://www.cookiebot.com/en/cookie-declaration/',
+  },
+  {
+    name: 'OptanonConsent',
+    category: 'necessary',
+    vendor: 'OneTrust',
+    source: 'https://my.onetrust.com/s/article/UUID-2dc719a8-4be5-8d16-1dc8-c7b4147b88e0',
+  },
+  {
+    name: 'OptanonAlertBoxClosed',
+    category: 'necessary',
+    vendor: 'OneTrust',
+    source: 'https://my.onetrust.com/s/article/UUID-2dc719a8-4be5-8d16-1dc8-c7b4147b88e0',
+  },
 ];
 
 const exact = new Map(KNOWN_COOKIES.filter((c) => !c.prefix).map((c) => [c.name, c]));

@@ -30,7 +30,11 @@ function pageError(err: unknown, run: ScanRun): ScanError {
   return run.signal.aborted ? scanTimeout(run) : pageTimeout(run.limits);
 }
 
-const scanTimeout = (run: ScanRun) => new ScanError('SCAN.TIMEOUT', `The scan took longer than ${run.limits.scanTimeoutMs} ms; pages not loaded by then were skipped.`);
+const scanTimeout = (run: ScanRun) =>
+  new ScanError(
+    'SCAN.TIMEOUT',
+    `The scan took longer than ${run.limits.scanTimeoutMs} ms; pages not loaded by then were skipped.`,
+  );
 
 /** The home page: https first, http when https cannot connect (refused, or no TLS). */
 async function visitHome(session: ModeSession, run: ScanRun, errors: ScanIssue[]) {
@@ -49,19 +53,23 @@ async function visitHome(session: ModeSession, run: ScanRun, errors: ScanIssue[]
 }
 
 /** The home page, then same-site links breadth first, at most maxPages loads in all (failed ones count). */
-async function crawl(session: ModeSession, run: ScanRun): Promise<{ pages: string[]; errors: ScanIssue[]; failed: boolean }> {
+async function crawl(
+  session: ModeSession,
+  run: ScanRun,
+): Promise<{ pages: string[]; errors: ScanIssue[]; failed: boolean }> {
   const pages: string[] = [];
   const errors: ScanIssue[] = [];
   const record = (visit: { url: string; status: number }) => {
     pages.push(visit.url);
-    if (visit.status >= 400) errors.push({ url: visit.url, code: 'SCAN.HTTP_STATUS', message: `The page answered ${visit.status}.` });
+    if (visit.status >= 400)
+      errors.push({ url: visit.url, code: 'SCAN.HTTP_STATUS', message: `The page answered ${visit.status}.` });
   };
   const home = await visitHome(session, run, errors);
   if (!home) return { pages, errors, failed: true };
   record(home);
   const seen = new Set([`https://${run.targetHost}/`, `http://${run.targetHost}/`, home.url]);
   const queue = home.links.filter((link) => !seen.has(link));
-  for (let loads = 1; queue.length > 0 && loads < run.limits.maxPages; ) {
+  for (let loads = 1; queue.length > 0 && loads < run.limits.maxPages;) {
     const url = queue.shift()!;
     if (seen.has(url)) continue;
     if (run.signal.aborted) {
@@ -85,7 +93,12 @@ async function crawl(session: ModeSession, run: ScanRun): Promise<{ pages: strin
 const issueOf = (error: ScanError) => ({ code: error.code, message: error.message });
 
 /** The mode's session for one scan; in auto mode a browser that cannot start leaves the scan to http mode. */
-async function openSession(run: ScanRun, mode: ScanMode, auto: boolean, host: BrowserHost): Promise<{ session: ModeSession; mode: ScanMode }> {
+async function openSession(
+  run: ScanRun,
+  mode: ScanMode,
+  auto: boolean,
+  host: BrowserHost,
+): Promise<{ session: ModeSession; mode: ScanMode }> {
   if (mode === 'http') return { session: httpSession(run), mode };
   const opening = browserSession(run, host);
   // Opened after the scan gave up: closed at once, never left behind.
@@ -122,23 +135,48 @@ export function createScanner(options: ScannerOptions): Scanner {
   });
   const chromiumPath = chromiumPathOf(options.chromiumPath);
   const browserHost = new BrowserHost(chromiumPath);
-  const mode: ScanMode = options.mode === 'auto' ? (chromiumAvailable(chromiumPath) ? 'browser' : 'http') : options.mode;
+  const mode: ScanMode =
+    options.mode === 'auto' ? (chromiumAvailable(chromiumPath) ? 'browser' : 'http') : options.mode;
 
   return {
     async scan(target, signal): Promise<ScanResult> {
       signal?.throwIfAborted();
       const host = targetHostOf(target);
       const findings = new FindingsCollector(await Classifier.load(), host ?? '');
-      if (!host) return { mode, pages: [], findings: findings.result(), errors: [{ url: String(target.hostname), ...issueOf(new ScanError('SCAN.INVALID_TARGET', 'Not a host name.')) }], failed: true };
-      const scanSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(limits.scanTimeoutMs)]) : AbortSignal.timeout(limits.scanTimeoutMs);
-      const run: ScanRun = { targetHost: host, limits, userAgent: options.userAgent, client, findings, signal: scanSignal };
+      if (!host)
+        return {
+          mode,
+          pages: [],
+          findings: findings.result(),
+          errors: [
+            { url: String(target.hostname), ...issueOf(new ScanError('SCAN.INVALID_TARGET', 'Not a host name.')) },
+          ],
+          failed: true,
+        };
+      const scanSignal = signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(limits.scanTimeoutMs)])
+        : AbortSignal.timeout(limits.scanTimeoutMs);
+      const run: ScanRun = {
+        targetHost: host,
+        limits,
+        userAgent: options.userAgent,
+        client,
+        findings,
+        signal: scanSignal,
+      };
       let opened: { session: ModeSession; mode: ScanMode };
       try {
         opened = await openSession(run, mode, options.mode === 'auto', browserHost);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const error = run.signal.aborted ? scanTimeout(run) : scanErrorOf(err, limits);
-        return { mode, pages: [], findings: findings.result(), errors: [{ url: `https://${host}/`, ...issueOf(error) }], failed: true };
+        return {
+          mode,
+          pages: [],
+          findings: findings.result(),
+          errors: [{ url: `https://${host}/`, ...issueOf(error) }],
+          failed: true,
+        };
       }
       let outcome: Awaited<ReturnType<typeof crawl>>;
       try {
@@ -147,7 +185,13 @@ export function createScanner(options: ScannerOptions): Scanner {
         await opened.session.finish();
       }
       if (signal?.aborted) throw signal.reason;
-      return { mode: opened.mode, pages: outcome.pages, findings: findings.result(), errors: outcome.errors, failed: outcome.failed };
+      return {
+        mode: opened.mode,
+        pages: outcome.pages,
+        findings: findings.result(),
+        errors: outcome.errors,
+        failed: outcome.failed,
+      };
     },
     async close() {
       await browserHost.close();

@@ -41,4 +41,5 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 }
 
 /** `work`'s value, or undefined when it fails or takes longer than `ms`. */
-export const within = <T>(work: Promise<T>, ms: number): Promise<T | undefined> => untilAborted(work, AbortSignal.timeout(Math.max(0, ms))).catch(() => undefined);
+export const within = <T>(work: Promise<T>, ms: number): Promise<T | undefined> =>
+  untilAborted(work, AbortSignal.timeout(Math.max(0, ms))).catch(() => undefined);

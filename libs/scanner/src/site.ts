@@ -3,7 +3,10 @@ import { getPublicSuffix } from 'tough-cookie';
 
 /** A host name as compared: lower case, no trailing dot, IPv6 without brackets. */
 export function normalHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
+  return host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[|\]$/g, '');
 }
 
 /**
@@ -29,7 +32,8 @@ export function isSameSite(host: string, targetHost: string): boolean {
 }
 
 /** Links to these are files, not pages: never loaded as pages. */
-const NOT_PAGES = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|msi|apk|iso|jpe?g|png|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4a|mov|avi|webm|ogg|wav|flac|docx?|xlsx?|pptx?|odt|csv|xml|json|txt|css|js|woff2?|ttf|eot)$/i;
+const NOT_PAGES =
+  /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|msi|apk|iso|jpe?g|png|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4a|mov|avi|webm|ogg|wav|flac|docx?|xlsx?|pptx?|odt|csv|xml|json|txt|css|js|woff2?|ttf|eot)$/i;
 
 /**
  * The page URLs worth following from these links: absolute http(s), same site as the target,

@@ -2,7 +2,13 @@ import type { ConnectToRule, Resolver } from '@platform/outbound';
 
 export type ScanMode = 'browser' | 'http';
 export type FindingCategory = 'necessary' | 'functional' | 'analytics' | 'marketing' | 'unclassified';
-export const FINDING_CATEGORIES: readonly FindingCategory[] = ['necessary', 'functional', 'analytics', 'marketing', 'unclassified'];
+export const FINDING_CATEGORIES: readonly FindingCategory[] = [
+  'necessary',
+  'functional',
+  'analytics',
+  'marketing',
+  'unclassified',
+];
 
 export interface ScanLimits {
   /** Pages loaded per scan, the home page included. */

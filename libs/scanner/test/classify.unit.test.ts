@@ -1,4 +1,12 @@
-import { Classifier, isFirstParty, isSameSite, KNOWN_COOKIES, knownCookie, registrableDomain, TRACKERDB_CATEGORIES } from '../src';
+import {
+  Classifier,
+  isFirstParty,
+  isSameSite,
+  KNOWN_COOKIES,
+  knownCookie,
+  registrableDomain,
+  TRACKERDB_CATEGORIES,
+} from '../src';
 
 describe('classification (Ghostery tracker database + well-known cookie names)', () => {
   let classifier: Classifier;
@@ -15,27 +23,49 @@ describe('classification (Ghostery tracker database + well-known cookie names)',
   });
 
   it('when a URL matches several patterns, then the category that asks most consent wins (fbevents: analytics and advertising -> marketing)', () => {
-    expect(classifier.request('https://connect.facebook.net/en_US/fbevents.js', 'script', 'https://shop.example/')).toEqual({ category: 'marketing', vendor: 'Meta' });
+    expect(
+      classifier.request('https://connect.facebook.net/en_US/fbevents.js', 'script', 'https://shop.example/'),
+    ).toEqual({ category: 'marketing', vendor: 'Meta' });
   });
 
   it('when no source knows a host or cookie, then it is unclassified with no vendor', () => {
     expect(classifier.host('shop.example')).toEqual({ category: 'unclassified', vendor: null });
-    expect(classifier.request('https://cdn.shop.example/app.js', 'script', 'https://shop.example/')).toEqual({ category: 'unclassified', vendor: null });
-    expect(classifier.cookie('cart', 'shop.example', 'shop.example')).toEqual({ category: 'unclassified', vendor: null });
+    expect(classifier.request('https://cdn.shop.example/app.js', 'script', 'https://shop.example/')).toEqual({
+      category: 'unclassified',
+      vendor: null,
+    });
+    expect(classifier.cookie('cart', 'shop.example', 'shop.example')).toEqual({
+      category: 'unclassified',
+      vendor: null,
+    });
   });
 
   it('when a cookie has a well-known name, then the table classifies it whatever its domain; else a third-party domain is looked up', () => {
-    expect(classifier.cookie('_ga', 'shop.example', 'shop.example')).toEqual({ category: 'analytics', vendor: 'Google' });
-    expect(classifier.cookie('_ga_ABC123', 'shop.example', 'www.shop.example')).toEqual({ category: 'analytics', vendor: 'Google' });
-    expect(classifier.cookie('_fbp', 'shop.example', 'shop.example')).toEqual({ category: 'marketing', vendor: 'Meta' });
-    expect(classifier.cookie('PHPSESSID', 'shop.example', 'shop.example')).toEqual({ category: 'necessary', vendor: null });
+    expect(classifier.cookie('_ga', 'shop.example', 'shop.example')).toEqual({
+      category: 'analytics',
+      vendor: 'Google',
+    });
+    expect(classifier.cookie('_ga_ABC123', 'shop.example', 'www.shop.example')).toEqual({
+      category: 'analytics',
+      vendor: 'Google',
+    });
+    expect(classifier.cookie('_fbp', 'shop.example', 'shop.example')).toEqual({
+      category: 'marketing',
+      vendor: 'Meta',
+    });
+    expect(classifier.cookie('PHPSESSID', 'shop.example', 'shop.example')).toEqual({
+      category: 'necessary',
+      vendor: null,
+    });
     expect(classifier.cookie('fr', '.facebook.com', 'shop.example')).toEqual({ category: 'marketing', vendor: 'Meta' });
   });
 
   it('when the tables are read, then every cookie entry names its source and every trackerdb category maps to one of ours', () => {
     for (const entry of KNOWN_COOKIES) expect(entry.source).toMatch(/^https:\/\//);
     expect(knownCookie('unknown_cookie')).toBeUndefined();
-    expect(new Set(Object.values(TRACKERDB_CATEGORIES))).toEqual(new Set(['marketing', 'analytics', 'functional', 'necessary', 'unclassified']));
+    expect(new Set(Object.values(TRACKERDB_CATEGORIES))).toEqual(
+      new Set(['marketing', 'analytics', 'functional', 'necessary', 'unclassified']),
+    );
   });
 });
 

@@ -13,7 +13,16 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
   const scanners: Scanner[] = [];
   let scanner: Scanner;
   const make = (overrides: Partial<ScannerOptions> = {}) => {
-    const made = createScanner({ limits: testLimits(), mode, allowLoopback: true, connectTo: sites.connectTo, userAgent: USER_AGENT, resolver: testResolver, ca: sitesCert, ...overrides });
+    const made = createScanner({
+      limits: testLimits(),
+      mode,
+      allowLoopback: true,
+      connectTo: sites.connectTo,
+      userAgent: USER_AGENT,
+      resolver: testResolver,
+      ca: sitesCert,
+      ...overrides,
+    });
     scanners.push(made);
     return made;
   };
@@ -38,12 +47,30 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(result.failed).toBe(false);
     expect(result.pages[0]).toBe('https://site.test/');
     const scripts = Object.fromEntries(result.findings.scripts.map((s) => [s.url, s]));
-    expect(scripts['https://www.google-analytics.com/analytics.js']).toEqual({ url: 'https://www.google-analytics.com/analytics.js', host: 'www.google-analytics.com', category: 'analytics', vendor: 'Google' });
-    expect(scripts['https://connect.facebook.net/en_US/fbevents.js']).toEqual({ url: 'https://connect.facebook.net/en_US/fbevents.js', host: 'connect.facebook.net', category: 'marketing', vendor: 'Meta' });
-    expect(scripts['https://site.test/app.js']).toMatchObject({ host: 'site.test', category: 'unclassified', vendor: null });
+    expect(scripts['https://www.google-analytics.com/analytics.js']).toEqual({
+      url: 'https://www.google-analytics.com/analytics.js',
+      host: 'www.google-analytics.com',
+      category: 'analytics',
+      vendor: 'Google',
+    });
+    expect(scripts['https://connect.facebook.net/en_US/fbevents.js']).toEqual({
+      url: 'https://connect.facebook.net/en_US/fbevents.js',
+      host: 'connect.facebook.net',
+      category: 'marketing',
+      vendor: 'Meta',
+    });
+    expect(scripts['https://site.test/app.js']).toMatchObject({
+      host: 'site.test',
+      category: 'unclassified',
+      vendor: null,
+    });
     // Added by app.js at run time: only a browser sees it.
     expect(scripts['https://static.hotjar.com/c/hotjar-1.js'] !== undefined).toBe(mode === 'browser');
-    if (mode === 'browser') expect(scripts['https://static.hotjar.com/c/hotjar-1.js']).toMatchObject({ category: 'analytics', vendor: 'Hotjar' });
+    if (mode === 'browser')
+      expect(scripts['https://static.hotjar.com/c/hotjar-1.js']).toMatchObject({
+        category: 'analytics',
+        vendor: 'Hotjar',
+      });
     expect(sites.hits).toContain('https://www.google-analytics.com/analytics.js');
   });
 
@@ -52,14 +79,32 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     const result = await scanner.scan({ hostname: 'site.test' });
 
     const cookies = Object.fromEntries(result.findings.cookies.map((c) => [c.name, c]));
-    expect(cookies.session_id).toEqual({ name: 'session_id', domain: 'site.test', expires_at: null, first_party: true, category: 'unclassified', vendor: null });
+    expect(cookies.session_id).toEqual({
+      name: 'session_id',
+      domain: 'site.test',
+      expires_at: null,
+      first_party: true,
+      category: 'unclassified',
+      vendor: null,
+    });
     expect(cookies.prefs).toMatchObject({ domain: 'site.test', first_party: true, category: 'unclassified' });
     const prefsExpiry = Date.parse(cookies.prefs.expires_at!);
     expect(prefsExpiry).toBeGreaterThanOrEqual(started + 86_400_000 - 60_000);
     expect(prefsExpiry).toBeLessThanOrEqual(Date.now() + 86_400_000 + 60_000);
-    expect(cookies.fr).toMatchObject({ domain: 'facebook.net', first_party: false, category: 'marketing', vendor: 'Meta' });
+    expect(cookies.fr).toMatchObject({
+      domain: 'facebook.net',
+      first_party: false,
+      category: 'marketing',
+      vendor: 'Meta',
+    });
     expect(cookies._ga !== undefined).toBe(mode === 'browser');
-    if (mode === 'browser') expect(cookies._ga).toMatchObject({ domain: 'site.test', first_party: true, category: 'analytics', vendor: 'Google' });
+    if (mode === 'browser')
+      expect(cookies._ga).toMatchObject({
+        domain: 'site.test',
+        first_party: true,
+        category: 'analytics',
+        vendor: 'Google',
+      });
   });
 
   it('when the scanner fetches anything, then it names itself with its User-Agent', async () => {
@@ -72,7 +117,11 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
 
   it('when a page embeds an iframe, then it is found and classified by its host', async () => {
     const result = await scanner.scan({ hostname: 'site.test' });
-    expect(result.findings.iframes).toContainEqual({ url: 'https://www.youtube.com/embed/xyz', host: 'www.youtube.com', category: 'functional' });
+    expect(result.findings.iframes).toContainEqual({
+      url: 'https://www.youtube.com/embed/xyz',
+      host: 'www.youtube.com',
+      category: 'functional',
+    });
   });
 
   it('when findings are counted, then each distinct script, cookie and iframe counts once in its category', async () => {
@@ -87,7 +136,10 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
   });
 
   it('when two scans run at once on one scanner, then each gets its own cookies and findings', async () => {
-    const [site, plain] = await Promise.all([scanner.scan({ hostname: 'site.test' }), scanner.scan({ hostname: 'plain.test' })]);
+    const [site, plain] = await Promise.all([
+      scanner.scan({ hostname: 'site.test' }),
+      scanner.scan({ hostname: 'plain.test' }),
+    ]);
     expect(site.findings.cookies.map((c) => c.name)).toContain('session_id');
     expect(plain.findings.cookies).toEqual([]);
     expect(plain.pages).toEqual(['http://plain.test/']);
@@ -108,7 +160,9 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
   it('when a linked page answers 404, then it is in pages with SCAN.HTTP_STATUS and the scan did not fail', async () => {
     const result = await scanner.scan({ hostname: 'other.test' });
     expect(result.pages).toEqual(['https://other.test/', 'https://other.test/gone']);
-    expect(result.errors).toEqual([{ url: 'https://other.test/gone', code: 'SCAN.HTTP_STATUS', message: 'The page answered 404.' }]);
+    expect(result.errors).toEqual([
+      { url: 'https://other.test/gone', code: 'SCAN.HTTP_STATUS', message: 'The page answered 404.' },
+    ]);
     expect(result.failed).toBe(false);
   });
 
@@ -121,7 +175,9 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
 
   it('when the home page is over the size limit (plain, or a small gzip that inflates past it), then SCAN.TOO_LARGE', async () => {
     expect(errorCodes(await scanner.scan({ hostname: 'big.test' }))).toEqual([['https://big.test/', 'SCAN.TOO_LARGE']]);
-    expect(errorCodes(await scanner.scan({ hostname: 'bomb.test' }))).toEqual([['https://bomb.test/', 'SCAN.TOO_LARGE']]);
+    expect(errorCodes(await scanner.scan({ hostname: 'bomb.test' }))).toEqual([
+      ['https://bomb.test/', 'SCAN.TOO_LARGE'],
+    ]);
   });
 
   it('when the site never answers, then SCAN.TIMEOUT after the page timeout, not later', async () => {
@@ -164,7 +220,9 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
 
   it('when the whole scan takes longer than scanTimeoutMs, then it ends then with SCAN.TIMEOUT for the scan', async () => {
     const started = Date.now();
-    const result = await make({ limits: testLimits({ pageTimeoutMs: 20_000, scanTimeoutMs: 1_500 }) }).scan({ hostname: 'slow.test' });
+    const result = await make({ limits: testLimits({ pageTimeoutMs: 20_000, scanTimeoutMs: 1_500 }) }).scan({
+      hostname: 'slow.test',
+    });
 
     expect(errorCodes(result)).toEqual([['https://slow.test/', 'SCAN.TIMEOUT']]);
     expect(result.errors[0].message).toContain('The scan took longer than 1500 ms');
@@ -174,8 +232,14 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
   it('when the caller aborts a scan (the worker stops), then the scan rejects with that reason at once', async () => {
     const controller = new AbortController();
     const before = sites.hits.filter((h) => h === 'https://slow.test/').length;
-    const scan = make({ limits: testLimits({ pageTimeoutMs: 20_000 }) }).scan({ hostname: 'slow.test' }, controller.signal);
-    await waitFor(() => sites.hits.filter((h) => h === 'https://slow.test/').length > before, { timeoutMs: 15_000, what: 'the scan to reach slow.test' });
+    const scan = make({ limits: testLimits({ pageTimeoutMs: 20_000 }) }).scan(
+      { hostname: 'slow.test' },
+      controller.signal,
+    );
+    await waitFor(() => sites.hits.filter((h) => h === 'https://slow.test/').length > before, {
+      timeoutMs: 15_000,
+      what: 'the scan to reach slow.test',
+    });
     const started = Date.now();
     controller.abort(new Error('worker stopping'));
 
@@ -201,7 +265,16 @@ describe('scanner mode choice', () => {
   let sites: LocalSites;
   const scanners: Scanner[] = [];
   const make = (overrides: Partial<ScannerOptions>) => {
-    const made = createScanner({ limits: testLimits(), mode: 'auto', allowLoopback: true, connectTo: sites.connectTo, userAgent: USER_AGENT, resolver: testResolver, ca: sitesCert, ...overrides });
+    const made = createScanner({
+      limits: testLimits(),
+      mode: 'auto',
+      allowLoopback: true,
+      connectTo: sites.connectTo,
+      userAgent: USER_AGENT,
+      resolver: testResolver,
+      ca: sitesCert,
+      ...overrides,
+    });
     scanners.push(made);
     return made;
   };
@@ -220,7 +293,9 @@ describe('scanner mode choice', () => {
   });
 
   it('when mode is browser and Chromium cannot start, then the scan fails with SCAN.BROWSER_FAILED (no exception)', async () => {
-    const result = await make({ mode: 'browser', chromiumPath: '/nonexistent/chromium' }).scan({ hostname: 'site.test' });
+    const result = await make({ mode: 'browser', chromiumPath: '/nonexistent/chromium' }).scan({
+      hostname: 'site.test',
+    });
     expect(result).toMatchObject({ mode: 'browser', failed: true, pages: [] });
     expect(result.errors.map((e) => e.code)).toEqual(['SCAN.BROWSER_FAILED']);
   });

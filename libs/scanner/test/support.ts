@@ -18,8 +18,11 @@ const sitesKey = readFileSync(join(__dirname, 'fixtures/sites.test.key.pem'));
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const html = (res: ServerResponse, body: string, headers: Record<string, string | string[]> = {}) =>
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`);
-const js = (res: ServerResponse, body: string, headers: Record<string, string | string[]> = {}) => res.writeHead(200, { 'content-type': 'text/javascript', ...headers }).end(body);
+  res
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers })
+    .end(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`);
+const js = (res: ServerResponse, body: string, headers: Record<string, string | string[]> = {}) =>
+  res.writeHead(200, { 'content-type': 'text/javascript', ...headers }).end(body);
 const redirect = (res: ServerResponse, to: string) => res.writeHead(302, { location: to }).end();
 
 /** Pages /p1 ... /p20 of site.test, each linking to the next two. */
@@ -55,21 +58,36 @@ const HOSTS: Record<string, Record<string, Handler>> = {
           // A WebSocket would bypass the route handler: the browser must not open it.
           `try { new WebSocket("wss://site.test/ws"); } catch (e) {}`,
       ),
-    ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`/p${i + 1}`, ((_req, res) => html(res, numberedPage(i + 1))) as Handler])),
+    ...Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`/p${i + 1}`, ((_req, res) => html(res, numberedPage(i + 1))) as Handler]),
+    ),
   },
   'blog.site.test': { '/': (_req, res) => html(res, '<h1>blog</h1><a href="https://site.test/p1">home</a>') },
   'other.test': { '/': (_req, res) => html(res, '<h1>not the site</h1><a href="/gone">gone</a>') },
   'www.google-analytics.com': { '/analytics.js': (_req, res) => js(res, 'window.ga = function () {};') },
-  'connect.facebook.net': { '/en_US/fbevents.js': (_req, res) => js(res, 'window.fbq = function () {};', { 'set-cookie': 'fr=0abc; Domain=facebook.net; Path=/; Max-Age=7776000; Secure; SameSite=None' }) },
+  'connect.facebook.net': {
+    '/en_US/fbevents.js': (_req, res) =>
+      js(res, 'window.fbq = function () {};', {
+        'set-cookie': 'fr=0abc; Domain=facebook.net; Path=/; Max-Age=7776000; Secure; SameSite=None',
+      }),
+  },
   'static.hotjar.com': { '/c/hotjar-1.js': (_req, res) => js(res, 'window.hj = function () {};') },
   'www.youtube.com': { '/embed/xyz': (_req, res) => html(res, '<p>video</p>') },
   'loop.test': { '/': (_req, res) => redirect(res, '/a'), '/a': (_req, res) => redirect(res, '/') },
   'big.test': { '/': (_req, res) => html(res, 'x'.repeat(300_000)) },
-  'bomb.test': { '/': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(4_000_000, ' '))) },
+  'bomb.test': {
+    '/': (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+        .end(gzipSync(Buffer.alloc(4_000_000, ' '))),
+  },
   'slow.test': { '/': () => undefined },
   'refused.test': { '/': (_req, res) => redirect(res, 'http://intranet.corp.example/') },
   'metadata.test': { '/': (_req, res) => redirect(res, 'http://169.254.169.254/latest/meta-data/') },
-  'plain.test': { '/': (_req, res) => html(res, '<p>plain http</p><script src="https://www.google-analytics.com/analytics.js"></script>') },
+  'plain.test': {
+    '/': (_req, res) =>
+      html(res, '<p>plain http</p><script src="https://www.google-analytics.com/analytics.js"></script>'),
+  },
 };
 
 export interface LocalSites {
@@ -96,7 +114,10 @@ export async function startSites(): Promise<LocalSites> {
   };
   const http = createServer(handler('http'));
   const https = createHttpsServer({ cert: sitesCert, key: sitesKey }, handler('https'));
-  for (const [scheme, server] of [['ws', http], ['wss', https]] as const) {
+  for (const [scheme, server] of [
+    ['ws', http],
+    ['wss', https],
+  ] as const) {
     server.on('upgrade', (req: IncomingMessage, socket: net.Socket) => {
       hits.push(`${scheme}://${(req.headers.host ?? '').replace(/:\d+$/, '')}${req.url}`);
       socket.destroy();
@@ -107,7 +128,12 @@ export async function startSites(): Promise<LocalSites> {
   const [httpPort, httpsPort] = ports;
   const thirdParties = ['www.google-analytics.com', 'connect.facebook.net', 'static.hotjar.com', 'www.youtube.com'];
   const connectTo = parseConnectTo(
-    [`plain.test:443:127.0.0.1:${closed}`, `*.test:443:127.0.0.1:${httpsPort}`, `*.test:80:127.0.0.1:${httpPort}`, ...thirdParties.map((h) => `${h}:443:127.0.0.1:${httpsPort}`)].join(','),
+    [
+      `plain.test:443:127.0.0.1:${closed}`,
+      `*.test:443:127.0.0.1:${httpsPort}`,
+      `*.test:80:127.0.0.1:${httpPort}`,
+      ...thirdParties.map((h) => `${h}:443:127.0.0.1:${httpsPort}`),
+    ].join(','),
   );
   return {
     connectTo,

@@ -63,7 +63,13 @@ const LOOPBACK = '127.0.0.1';
 export function parseServiceConfig<X extends z.ZodRawShape>(
   definition: { config?: X; listen: Listen },
   source: NodeJS.ProcessEnv,
-): { config: ServiceConfig & z.infer<z.ZodObject<X>>; port: number; host: string; adminPort: number; adminHost: string } {
+): {
+  config: ServiceConfig & z.infer<z.ZodObject<X>>;
+  port: number;
+  host: string;
+  adminPort: number;
+  adminHost: string;
+} {
   const { listen } = definition;
   const admin = adminListen(listen);
   const schema = serviceConfigSchema.extend({

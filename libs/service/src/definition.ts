@@ -35,7 +35,10 @@ export interface BackgroundWork {
 }
 
 /** One consumer of the service: its bindings and typed handlers; the chassis adds the queue, connection, schema and exchange. */
-export type ConsumerSpec<DB> = Omit<ConsumerOptions<DB>, 'queue' | 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'> & {
+export type ConsumerSpec<DB> = Omit<
+  ConsumerOptions<DB>,
+  'queue' | 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'
+> & {
   /** Only for a second consumer of the same service, e.g. 'scans': its queue is <exchange>.<service>.<name>. */
   name?: string;
 };
@@ -67,7 +70,10 @@ export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteS
    * for none. The chassis answers 404 / 403 WIDGET.ORIGIN_NOT_ALLOWED from it before the handler
    * runs, and CORS headers only for an Origin on that hostname or a subdomain (see public-routes.ts).
    */
-  propertyHostname?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => (propertyId: string) => Promise<string | undefined>;
+  propertyHostname?: (
+    ctx: Ctx,
+    runtime: ServiceRuntime<DB, ConfigOf<X>>,
+  ) => (propertyId: string) => Promise<string | undefined>;
   consumers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => ConsumerSpec<DB>[];
   background?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => BackgroundWork[];
   /** Periodic and due work, run by the service's JobRunner beside the chassis' own (outbox sweep, prune). */

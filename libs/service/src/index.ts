@@ -7,4 +7,10 @@ export { chassisMigrations, type ServiceMigration } from './migrations';
 export { ServiceCaller } from './service-caller';
 export { runService, startService } from './start-service';
 export { IdempotencyKeys } from './idempotency/keys.repository';
-export { FINGERPRINT_HEADER, idempotencyKeyOf, isKeptAnswer, REPLAYED_HEADER, requestFingerprint } from './idempotency/rules';
+export {
+  FINGERPRINT_HEADER,
+  idempotencyKeyOf,
+  isKeptAnswer,
+  REPLAYED_HEADER,
+  requestFingerprint,
+} from './idempotency/rules';

@@ -29,9 +29,21 @@ export function serviceListener<DB, X extends z.ZodRawShape, R extends RouteSpec
   const fallback = buildServiceApp({ logger });
   const { routes, handlers, audience } = definition;
   if (!routes || !handlers || !audience || !(definition.servesApi?.(config) ?? true)) return fallback;
-  const verifier = new InternalTokenVerifier({ gateway: config.INTERNAL_JWT_PUBLIC_KEY, services: config.SERVICE_JWT_PUBLIC_KEY }, audience);
-  const keyed = { db: db as Kysely<unknown>, keys: new IdempotencyKeys(db as Kysely<unknown>), ttlMs: config.IDEMPOTENCY_TTL_MS, lockMs: config.IDEMPOTENCY_LOCK_MS };
-  const serve = { runtime: runtime as Runtime, verifier, handlers: keyedHandlers(routes, handlers(context, runtime), keyed) };
+  const verifier = new InternalTokenVerifier(
+    { gateway: config.INTERNAL_JWT_PUBLIC_KEY, services: config.SERVICE_JWT_PUBLIC_KEY },
+    audience,
+  );
+  const keyed = {
+    db: db as Kysely<unknown>,
+    keys: new IdempotencyKeys(db as Kysely<unknown>),
+    ttlMs: config.IDEMPOTENCY_TTL_MS,
+    lockMs: config.IDEMPOTENCY_LOCK_MS,
+  };
+  const serve = {
+    runtime: runtime as Runtime,
+    verifier,
+    handlers: keyedHandlers(routes, handlers(context, runtime), keyed),
+  };
   const internal = routes.filter(isInternalRoute);
   const publicRoutes = routes.filter(isPublicRoute);
   const portal = routes.filter((r) => !internal.includes(r) && !publicRoutes.includes(r));
@@ -39,12 +51,21 @@ export function serviceListener<DB, X extends z.ZodRawShape, R extends RouteSpec
   if (internal.length > 0) listener = routeDispatcher(serve, internal, INTERNAL_PREFIX, listener, true);
   if (publicRoutes.length === 0) return listener;
   if (!definition.propertyHostname && publicRoutes.some((r) => r.params?.shape.propertyId !== undefined)) {
-    throw new Error(`${definition.name}: public routes that take a propertyId need propertyHostname (the Origin rule and CORS)`);
+    throw new Error(
+      `${definition.name}: public routes that take a propertyId need propertyHostname (the Origin rule and CORS)`,
+    );
   }
   const lookup = definition.propertyHostname?.(context, runtime);
   for (const prefix of publicPrefixes(publicRoutes)) {
     const underPrefix = publicRoutes.filter((r) => r.path.startsWith(`${prefix}/`));
-    listener = publicDispatcher(serve as unknown as PublicServing, underPrefix, prefix, listener, propertyOriginGuard(lookup), audience);
+    listener = publicDispatcher(
+      serve as unknown as PublicServing,
+      underPrefix,
+      prefix,
+      listener,
+      propertyOriginGuard(lookup),
+      audience,
+    );
   }
   return listener;
 }
@@ -74,9 +95,17 @@ function publicDispatcher(
 }
 
 /** The operator listener (admin port): liveness, readiness (database and broker) and /metrics. */
-export function adminListener<DB>(runtime: Pick<ServiceRuntime<DB, unknown>, 'logger' | 'db' | 'amqp' | 'metrics'>, queues: string[]): RequestListener {
+export function adminListener<DB>(
+  runtime: Pick<ServiceRuntime<DB, unknown>, 'logger' | 'db' | 'amqp' | 'metrics'>,
+  queues: string[],
+): RequestListener {
   const { logger, db, amqp, metrics } = runtime;
-  return buildAdminApp({ logger, readiness: { database: () => ping(db as Kysely<unknown>), broker: () => amqp.ready(1_000) }, metrics: metrics.registry, queues });
+  return buildAdminApp({
+    logger,
+    readiness: { database: () => ping(db as Kysely<unknown>), broker: () => amqp.ready(1_000) },
+    metrics: metrics.registry,
+    queues,
+  });
 }
 
 interface Serving<R extends RouteSpec> {
@@ -86,7 +115,13 @@ interface Serving<R extends RouteSpec> {
 }
 
 /** The routes under one prefix; anything else goes on to next. */
-function routeDispatcher<R extends RouteSpec>({ runtime, verifier, handlers }: Serving<R>, routes: readonly R[], prefix: string, next: RequestListener, servicesOnly: boolean) {
+function routeDispatcher<R extends RouteSpec>(
+  { runtime, verifier, handlers }: Serving<R>,
+  routes: readonly R[],
+  prefix: string,
+  next: RequestListener,
+  servicesOnly: boolean,
+) {
   const { logger, config } = runtime;
   return createDispatcher<R, InternalCaller>({
     logger,
@@ -103,7 +138,19 @@ function routeDispatcher<R extends RouteSpec>({ runtime, verifier, handlers }: S
 
 /** Metrics and the access log line of each answered request. */
 function answerReporter({ logger, metrics }: Runtime) {
-  return ({ operationId = 'unmatched', method, status, durationMs, requestId }: { operationId: string | undefined; method: string; status: number; durationMs: number; requestId: string }) => {
+  return ({
+    operationId = 'unmatched',
+    method,
+    status,
+    durationMs,
+    requestId,
+  }: {
+    operationId: string | undefined;
+    method: string;
+    status: number;
+    durationMs: number;
+    requestId: string;
+  }) => {
     metrics.httpRequests.inc({ operation: operationId, method, status: String(status) });
     metrics.httpDuration.observe({ operation: operationId, method }, durationMs / 1000);
     logger.info({ requestId, method, operation: operationId, status, ms: Math.round(durationMs * 10) / 10 }, 'request');

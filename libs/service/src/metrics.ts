@@ -33,7 +33,12 @@ export function createServiceMetrics(service: string): ServiceMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
-    jobRuns: new Counter({ name: 'job_runs_total', help: 'Job runs by job and outcome', labelNames: ['job', 'outcome'], registers: [registry] }),
+    jobRuns: new Counter({
+      name: 'job_runs_total',
+      help: 'Job runs by job and outcome',
+      labelNames: ['job', 'outcome'],
+      registers: [registry],
+    }),
     jobDuration: new Histogram({
       name: 'job_run_duration_seconds',
       help: 'How long a job run took',
@@ -92,7 +97,10 @@ export function registerConsumerMetrics(metrics: ServiceMetrics, amqp: AmqpConne
     async collect() {
       for (const queue of queues) {
         const names = consumerQueueNames(queue, 0);
-        for (const [kind, name] of [['work', names.work], ['parked', names.parked]] as const) {
+        for (const [kind, name] of [
+          ['work', names.work],
+          ['parked', names.parked],
+        ] as const) {
           const n = await depth(name).catch(() => undefined);
           if (n !== undefined) this.set({ queue, kind }, n);
         }

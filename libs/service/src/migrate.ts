@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { env, parseEnv } from '@platform/config';
 import { createDb, ensureServiceRole, inTransaction, migrateToLatest, ping, sql, type Kysely } from '@platform/db';
-import { CHASSIS_MIGRATION_TABLE, chassisMigrations, SERVICE_MIGRATION_TABLE, type ServiceMigration } from './migrations';
+import {
+  CHASSIS_MIGRATION_TABLE,
+  chassisMigrations,
+  SERVICE_MIGRATION_TABLE,
+  type ServiceMigration,
+} from './migrations';
 
 /** What a schema is migrated with: a service's definition, or the gateway's. */
 export interface MigratedService {
@@ -33,7 +38,8 @@ export const schemaMigrations = (definition: Omit<MigratedService, 'name'>): Sch
  */
 export async function migrateSchema(db: Kysely<unknown>, lists: SchemaMigrations) {
   await adoptPreviousRecords(db, lists);
-  if (Object.keys(lists.chassis).length > 0) await migrateToLatest(db, lists.schema, lists.chassis, CHASSIS_MIGRATION_TABLE);
+  if (Object.keys(lists.chassis).length > 0)
+    await migrateToLatest(db, lists.schema, lists.chassis, CHASSIS_MIGRATION_TABLE);
   await migrateToLatest(db, lists.schema, lists.service, SERVICE_MIGRATION_TABLE);
 }
 
@@ -47,14 +53,21 @@ async function adoptPreviousRecords(db: Kysely<unknown>, { schema, chassis, serv
   const chassisRecords = sql.id(schema, CHASSIS_MIGRATION_TABLE);
   await inTransaction(db, async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`migrations:${schema}`}))`.execute(trx);
-    const { rows } = await sql<{ found: string | null }>`SELECT to_regclass(format('%I.%I', ${schema}::text, ${SERVICE_MIGRATION_TABLE}::text))::text AS found`.execute(trx);
+    const { rows } = await sql<{
+      found: string | null;
+    }>`SELECT to_regclass(format('%I.%I', ${schema}::text, ${SERVICE_MIGRATION_TABLE}::text))::text AS found`.execute(
+      trx,
+    );
     if (!rows[0]?.found) return;
     for (const [name, migration] of Object.entries(service)) {
-      if (migration.formerNames) await sql`UPDATE ${records} SET name = ${name} WHERE name = ANY(${migration.formerNames}::text[])`.execute(trx);
+      if (migration.formerNames)
+        await sql`UPDATE ${records} SET name = ${name} WHERE name = ANY(${migration.formerNames}::text[])`.execute(trx);
     }
     if (Object.keys(chassis).length === 0) return;
     // The table kysely's Migrator would create.
-    await sql`CREATE TABLE IF NOT EXISTS ${chassisRecords} (name varchar(255) NOT NULL PRIMARY KEY, "timestamp" varchar(255) NOT NULL)`.execute(trx);
+    await sql`CREATE TABLE IF NOT EXISTS ${chassisRecords} (name varchar(255) NOT NULL PRIMARY KEY, "timestamp" varchar(255) NOT NULL)`.execute(
+      trx,
+    );
     for (const [name, migration] of Object.entries(chassis)) {
       await sql`
         WITH moved AS (DELETE FROM ${records} WHERE name = ANY(${[name, ...(migration.formerNames ?? [])]}::text[]) RETURNING "timestamp")
@@ -91,7 +104,10 @@ export async function assertMigrated(db: Kysely<unknown>, definition: MigratedSe
   const { schema, chassis, service } = schemaMigrations(definition);
   const chassisDone = await recordedNames(db, schema, CHASSIS_MIGRATION_TABLE);
   const serviceDone = await recordedNames(db, schema, SERVICE_MIGRATION_TABLE);
-  const pending = [...Object.keys(chassis).filter((name) => !chassisDone.has(name)), ...Object.keys(service).filter((name) => !serviceDone.has(name))];
+  const pending = [
+    ...Object.keys(chassis).filter((name) => !chassisDone.has(name)),
+    ...Object.keys(service).filter((name) => !serviceDone.has(name)),
+  ];
   if (pending.length > 0) {
     throw new Error(
       `schema ${schema} lacks ${pending.length} migration(s) (${pending.join(', ')}): run node dist/apps/${definition.name}/migrate.js, or set MIGRATE_ON_BOOT=true`,

@@ -1,6 +1,11 @@
 import type { Migration } from '@platform/db';
 import { idempotencyKeysMigration } from './idempotency/migration';
-import { aggregateVersionsMigration, consumerMigration, outboxMigration, projectionVersionsMigration } from '@platform/messaging';
+import {
+  aggregateVersionsMigration,
+  consumerMigration,
+  outboxMigration,
+  projectionVersionsMigration,
+} from '@platform/messaging';
 
 /**
  * A migration with the names a previous release recorded it under (a renamed key): migrating
@@ -18,9 +23,15 @@ export type ServiceMigration = Migration & { formerNames?: readonly string[] };
 export const chassisMigrations = (schema: string): Record<string, ServiceMigration> => ({
   // The former names are domains-svc's, which listed these tables itself before this list existed.
   '0000_01_outbox': { ...outboxMigration(schema), formerNames: ['2026_01_01_0001_outbox'] },
-  '0000_02_aggregate_versions': { ...aggregateVersionsMigration(schema), formerNames: ['2026_11_22_0001_aggregate_versions'] },
+  '0000_02_aggregate_versions': {
+    ...aggregateVersionsMigration(schema),
+    formerNames: ['2026_11_22_0001_aggregate_versions'],
+  },
   '0000_03_processed_messages': { ...consumerMigration(schema), formerNames: ['2026_11_22_0003_processed_messages'] },
-  '0000_04_projection_versions': { ...projectionVersionsMigration(schema), formerNames: ['2026_11_22_0004_projection_versions'] },
+  '0000_04_projection_versions': {
+    ...projectionVersionsMigration(schema),
+    formerNames: ['2026_11_22_0004_projection_versions'],
+  },
   '0000_05_idempotency_keys': idempotencyKeysMigration(schema),
 });
 

@@ -1,7 +1,14 @@
 import type { RequestListener } from 'node:http';
 import { PublicTokenVerifier } from '@platform/auth';
 import { isUuid, type RouteSpec } from '@platform/contracts';
-import { assertOriginAllowed, corsHeadersFor, notFound, publicCallerOf, type PublicCaller, type PublicGuard } from '@platform/http';
+import {
+  assertOriginAllowed,
+  corsHeadersFor,
+  notFound,
+  publicCallerOf,
+  type PublicCaller,
+  type PublicGuard,
+} from '@platform/http';
 
 /** How long a property's hostname is remembered (it never changes; a deleted property is the handler's 404). */
 const HOSTNAME_TTL_MS = 60_000;
@@ -11,12 +18,15 @@ const HOSTNAME_CACHE_MAX = 50_000;
 export type PropertyHostnameLookup = (propertyId: string) => Promise<string | undefined>;
 
 /** The prefixes (first path segment) public routes live under, e.g. /widget and /.well-known. */
-export const publicPrefixes = (routes: readonly RouteSpec[]) => [...new Set(routes.map((r) => `/${r.path.split('/')[1]}`))];
+export const publicPrefixes = (routes: readonly RouteSpec[]) => [
+  ...new Set(routes.map((r) => `/${r.path.split('/')[1]}`)),
+];
 
 /** Only the gateway's public token reaches a public route; the caller is the page's Origin and the visitor's address. */
 export function publicAuthenticator(gatewayPublicKey: string, audience: string) {
   const verifier = new PublicTokenVerifier(gatewayPublicKey, audience);
-  return (token: string, req: Parameters<RequestListener>[0]): PublicCaller | undefined => (verifier.verify(token) ? publicCallerOf(req) : undefined);
+  return (token: string, req: Parameters<RequestListener>[0]): PublicCaller | undefined =>
+    verifier.verify(token) ? publicCallerOf(req) : undefined;
 }
 
 /**
@@ -25,7 +35,10 @@ export function publicAuthenticator(gatewayPublicKey: string, audience: string) 
  * is not on its hostname (or a subdomain), and otherwise carries CORS headers for that origin
  * alone, on its answer and on its preflight.
  */
-export function propertyOriginGuard(lookup: PropertyHostnameLookup | undefined, now: () => number = Date.now): PublicGuard<PublicCaller> {
+export function propertyOriginGuard(
+  lookup: PropertyHostnameLookup | undefined,
+  now: () => number = Date.now,
+): PublicGuard<PublicCaller> {
   const cache = new Map<string, { hostname: string; until: number }>();
   const hostnameOf = async (propertyId: string) => {
     const hit = cache.get(propertyId);

@@ -8,7 +8,8 @@ import { ServiceCaller } from './service-caller';
  * The queue the chassis names for a consumer of a service: <exchange>.<service>, and
  * <exchange>.<service>.<name> for another consumer of the same service.
  */
-export const consumerQueue = (exchange: string, service: string, name?: string) => (name === undefined ? `${exchange}.${service}` : `${exchange}.${service}.${name}`);
+export const consumerQueue = (exchange: string, service: string, name?: string) =>
+  name === undefined ? `${exchange}.${service}` : `${exchange}.${service}.${name}`;
 
 /** Clients for the other services, one per target, made on first use and closed together. */
 export function serviceCallers(name: string, config: ServiceConfig, logger: Logger) {
@@ -16,9 +17,22 @@ export function serviceCallers(name: string, config: ServiceConfig, logger: Logg
   const call = (target: ServiceName) => {
     let caller = callers.get(target);
     if (!caller) {
-      if (!config.SERVICE_JWT_PRIVATE_KEY) throw new Error(`${name} calls ${target} but SERVICE_JWT_PRIVATE_KEY is not set`);
-      const baseUrl = { domains: config.DOMAINS_URL, billing: config.BILLING_URL, merchants: config.MERCHANTS_URL, consent: config.CONSENT_URL, webhooks: config.WEBHOOKS_URL }[target];
-      caller = new ServiceCaller({ target, baseUrl, minter: new InternalTokenMinter(config.SERVICE_JWT_PRIVATE_KEY, 60, 'services'), logger, timeoutMs: config.SERVICE_CALL_TIMEOUT_MS });
+      if (!config.SERVICE_JWT_PRIVATE_KEY)
+        throw new Error(`${name} calls ${target} but SERVICE_JWT_PRIVATE_KEY is not set`);
+      const baseUrl = {
+        domains: config.DOMAINS_URL,
+        billing: config.BILLING_URL,
+        merchants: config.MERCHANTS_URL,
+        consent: config.CONSENT_URL,
+        webhooks: config.WEBHOOKS_URL,
+      }[target];
+      caller = new ServiceCaller({
+        target,
+        baseUrl,
+        minter: new InternalTokenMinter(config.SERVICE_JWT_PRIVATE_KEY, 60, 'services'),
+        logger,
+        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+      });
       callers.set(target, caller);
     }
     return caller;

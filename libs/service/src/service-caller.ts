@@ -22,12 +22,16 @@ export interface ServiceCallerOptions {
 export type CallAs = Pick<InternalCaller, 'partnerId' | 'keyId'>;
 
 /** A route's params, query or body as sent on the wire (the input of its schema); absent when the route has none. */
-type WireInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends { [k in K]: infer T extends z.ZodType }
+type WireInput<S extends RouteSpec, K extends 'params' | 'query' | 'body'> = S extends {
+  [k in K]: infer T extends z.ZodType;
+}
   ? { [k in K]: z.input<T> }
   : { [k in K]?: never };
 
 /** What a call of route S sends: whom it acts for, and the route's own params, query and body. */
-export type CallRequest<S extends RouteSpec> = { as: CallAs } & WireInput<S, 'params'> & WireInput<S, 'query'> & WireInput<S, 'body'>;
+export type CallRequest<S extends RouteSpec> = { as: CallAs } & WireInput<S, 'params'> &
+  WireInput<S, 'query'> &
+  WireInput<S, 'body'>;
 
 /**
  * Calls another service on a partner's behalf: a short-lived internal token for the target, the
@@ -38,7 +42,11 @@ export class ServiceCaller {
   private readonly client: ServiceClient;
 
   constructor(private readonly options: ServiceCallerOptions) {
-    this.client = new ServiceClient({ name: options.target, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? 2_000 });
+    this.client = new ServiceClient({
+      name: options.target,
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? 2_000,
+    });
   }
 
   /**
@@ -48,10 +56,24 @@ export class ServiceCaller {
    * broken target is 503 SERVICE.UNAVAILABLE. Only idempotent methods are retried.
    */
   async call<S extends RouteSpec>(spec: S, request: CallRequest<S>): Promise<z.output<S['response']>> {
-    const { as, params, query, body } = request as { as: CallAs; params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
-    const caller: InternalCaller = { partnerId: as.partnerId, keyId: as.keyId, permissions: spec.permission ? [spec.permission] : [], requiredFields: [] };
+    const { as, params, query, body } = request as {
+      as: CallAs;
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
+    const caller: InternalCaller = {
+      partnerId: as.partnerId,
+      keyId: as.keyId,
+      permissions: spec.permission ? [spec.permission] : [],
+      requiredFields: [],
+    };
     const path = `${fillPath(spec.path, params)}${queryString(query)}`;
-    const req = { method: spec.method.toUpperCase(), path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const req = {
+      method: spec.method.toUpperCase(),
+      path,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    };
     let res: ServiceResponse;
     try {
       res = await this.send(caller, req);
@@ -81,7 +103,10 @@ export class ServiceCaller {
         const res = await this.client.request({ ...req, headers, partnerId: caller.partnerId });
         if (!UNAVAILABLE.has(res.status) || attempt >= attempts) return res;
       } catch (err) {
-        this.options.logger.warn({ target: this.options.target, path: req.path, attempt, err: (err as Error).cause ?? err }, 'call to service failed');
+        this.options.logger.warn(
+          { target: this.options.target, path: req.path, attempt, err: (err as Error).cause ?? err },
+          'call to service failed',
+        );
         if (attempt >= attempts) throw err;
       }
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -100,7 +125,10 @@ export class ServiceCaller {
     if (res.status >= 400) throw upstreamError(body, target);
     const parsed = spec.response.safeParse(body);
     if (!parsed.success) {
-      logger.error({ target, path, operation: spec.operationId, issues: parsed.error.issues.slice(0, 5) }, 'service answer does not match its schema');
+      logger.error(
+        { target, path, operation: spec.operationId, issues: parsed.error.issues.slice(0, 5) },
+        'service answer does not match its schema',
+      );
       throw new AppError('SERVER.INTERNAL');
     }
     return parsed.data as z.output<S['response']>;

@@ -8,7 +8,14 @@ import { connectAmqp } from '@platform/messaging';
 import { createLogger, type Logger } from '@platform/observability';
 import { jobRunner, declaredQueues, startConsumers, startRelay } from './background';
 import { parseServiceConfig } from './config';
-import type { BackgroundWork, ConfigOf, RunningService, ServiceDefinition, ServiceRuntime, StartOptions } from './definition';
+import type {
+  BackgroundWork,
+  ConfigOf,
+  RunningService,
+  ServiceDefinition,
+  ServiceRuntime,
+  StartOptions,
+} from './definition';
 import { adminListener, serviceListener } from './listener';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics } from './metrics';
 import { assertMigrated, migrateService } from './migrate';
@@ -39,16 +46,33 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
     const closeContext = definition.closeContext;
     if (closeContext) started.push('context', async () => closeContext(context));
     const queues = await startBackground(definition, context, runtime, relayDb, started);
-    const server = await listenServer(createHttpServer(serviceListener(definition, context, runtime)), options.port ?? port, host);
+    const server = await listenServer(
+      createHttpServer(serviceListener(definition, context, runtime)),
+      options.port ?? port,
+      host,
+    );
     started.push('http', () => closeServer(server));
     // Last: an admin /health/ready that answers means the public port is listening too.
-    const adminServer = await listenServer(createHttpServer(adminListener(runtime, queues)), options.adminPort ?? adminPort, adminHost);
+    const adminServer = await listenServer(
+      createHttpServer(adminListener(runtime, queues)),
+      options.adminPort ?? adminPort,
+      adminHost,
+    );
     started.push('admin http', () => closeServer(adminServer));
     logger.info({ port: serverPort(server), adminPort: serverPort(adminServer) }, 'listening');
     let stopping: Promise<void> | undefined;
     const url = `http://127.0.0.1:${serverPort(server)}`;
     const adminUrl = `http://127.0.0.1:${serverPort(adminServer)}`;
-    return { runtime, context, server, url, adminServer, adminUrl, queues, stop: () => (stopping ??= started.unwind()) };
+    return {
+      runtime,
+      context,
+      server,
+      url,
+      adminServer,
+      adminUrl,
+      queues,
+      stop: () => (stopping ??= started.unwind()),
+    };
   } catch (err) {
     await started.unwind();
     throw err;
@@ -56,10 +80,21 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
 }
 
 /** The databases (as the service role), then the broker, ready: the runtime handlers and consumers are built from. */
-async function connect<DB, X extends z.ZodRawShape>(definition: Pick<ServiceDefinition<DB, X, RouteSpec, unknown>, 'name' | 'schema' | 'migrations'>, config: ConfigOf<X>, logger: Logger, started: StartedThings) {
+async function connect<DB, X extends z.ZodRawShape>(
+  definition: Pick<ServiceDefinition<DB, X, RouteSpec, unknown>, 'name' | 'schema' | 'migrations'>,
+  config: ConfigOf<X>,
+  logger: Logger,
+  started: StartedThings,
+) {
   const { schema } = definition;
   // Runs as svc_<schema>, which PostgreSQL lets touch only this schema.
-  const { db, pool } = createDb<DB>({ url: config.DATABASE_URL, schema, max: config.DB_POOL_MAX, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS, asServiceRole: true });
+  const { db, pool } = createDb<DB>({
+    url: config.DATABASE_URL,
+    schema,
+    max: config.DB_POOL_MAX,
+    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
+    asServiceRole: true,
+  });
   // The relay's own connections (one per batch in flight; LISTEN has its own).
   const relayDb: RelayDb = createDb<unknown>({ url: config.DATABASE_URL, schema, max: 3, asServiceRole: true });
   started.push('database', () => Promise.all([db.destroy(), relayDb.db.destroy()]));
@@ -73,7 +108,17 @@ async function connect<DB, X extends z.ZodRawShape>(definition: Pick<ServiceDefi
   started.push('service callers', callers.close);
   const metrics = createServiceMetrics(definition.name);
   const queueOf = (name?: string) => consumerQueue(config.EVENTS_EXCHANGE, definition.name, name);
-  const runtime: ServiceRuntime<DB, ConfigOf<X>> = { name: definition.name, config, logger, db, pool, amqp, metrics, call: callers.call, consumerQueue: queueOf };
+  const runtime: ServiceRuntime<DB, ConfigOf<X>> = {
+    name: definition.name,
+    config,
+    logger,
+    db,
+    pool,
+    amqp,
+    metrics,
+    call: callers.call,
+    consumerQueue: queueOf,
+  };
   return { runtime, relayDb };
 }
 
@@ -88,17 +133,26 @@ async function startBackground<DB, X extends z.ZodRawShape, Ctx>(
   const { schema } = definition;
   const relay = startRelay(runtime as ServiceRuntime<unknown, ConfigOf<X>>, schema, relayDb);
   started.push('outbox relay', () => relay.stop());
-  const work: BackgroundWork[] = [...(definition.background?.(context, runtime) ?? []), jobRunner(runtime, schema, relay, definition.jobs?.(context, runtime) ?? [])];
+  const work: BackgroundWork[] = [
+    ...(definition.background?.(context, runtime) ?? []),
+    jobRunner(runtime, schema, relay, definition.jobs?.(context, runtime) ?? []),
+  ];
   for (const w of work) {
     w.start();
     started.push('background work', () => w.stop());
   }
   const specs = definition.consumers?.(context, runtime) ?? [];
-  const consumers = startConsumers(runtime, schema, specs, (consumer) => started.push('consumer', () => consumer.stop()));
+  const consumers = startConsumers(runtime, schema, specs, (consumer) =>
+    started.push('consumer', () => consumer.stop()),
+  );
   // Serve only once every consumer's queues exist and are bound: an event published after boot is never missed.
   await Promise.all(consumers.map((c) => c.ready(10_000)));
   registerOutboxMetrics(runtime.metrics, schema, runtime.db as Kysely<unknown>);
-  registerConsumerMetrics(runtime.metrics, runtime.amqp, specs.map((c) => runtime.consumerQueue(c.name)));
+  registerConsumerMetrics(
+    runtime.metrics,
+    runtime.amqp,
+    specs.map((c) => runtime.consumerQueue(c.name)),
+  );
   return declaredQueues(runtime, specs);
 }
 
@@ -112,7 +166,9 @@ async function closeServer(server: Server) {
  * main.ts of a service: starts it and stops it in order on SIGTERM/SIGINT (a second signal, or
  * 10 s, forces the exit). A boot failure prints its reason and exits 1.
  */
-export function runService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(definition: ServiceDefinition<DB, X, R, Ctx>): void {
+export function runService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(
+  definition: ServiceDefinition<DB, X, R, Ctx>,
+): void {
   startService(definition).then(
     (service) => {
       let signalled = false;

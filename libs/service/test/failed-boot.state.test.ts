@@ -31,7 +31,10 @@ async function connectionsOf(databaseUrl: string, applicationName: string): Prom
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
     return rows[0]!.n;
   } finally {
     await client.end();
@@ -65,20 +68,32 @@ describe('startService when a step of the boot fails', () => {
         startService(definition, {
           port: held.port,
           adminPort: 0,
-          env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, EVENTS_EXCHANGE: exchange, INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey, MIGRATE_ON_BOOT: 'true', LOG_LEVEL: 'silent' },
+          env: {
+            DATABASE_URL: database.url,
+            AMQP_URL: amqpUrl,
+            EVENTS_EXCHANGE: exchange,
+            INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey,
+            MIGRATE_ON_BOOT: 'true',
+            LOG_LEVEL: 'silent',
+          },
         }),
       ).rejects.toThrow(/EADDRINUSE/);
       const runsAtFailure = jobRuns;
       expect(runsAtFailure).toBeGreaterThan(0);
       expect(await consumerCounts(amqpUrl, queues)).toEqual(queues.map(() => 0));
-      await waitFor(async () => (await connectionsOf(database.url, schema)) === 0, { what: 'no connection of the service in pg_stat_activity' });
+      await waitFor(async () => (await connectionsOf(database.url, schema)) === 0, {
+        what: 'no connection of the service in pg_stat_activity',
+      });
       await waitFor(() => handles() <= before, { what: 'no timer or socket of the service left' });
       // 40 of the job's intervals: a runner left running would have run it again.
       await expect(waitFor(() => jobRuns > runsAtFailure, { timeoutMs: 200 })).rejects.toThrow('timed out');
     } finally {
       held.server.close();
       await database.drop();
-      await deleteBrokerTopology(amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`, ...queues] });
+      await deleteBrokerTopology(amqpUrl, {
+        exchanges: [exchange, `${exchange}.unrouted`],
+        queues: [`${exchange}.unrouted`, ...queues],
+      });
     }
   });
 });

@@ -35,14 +35,19 @@ const busyOnce = new Set<string>();
  * A service whose create writes a row in inTransaction and answers 201; "refused" is a 404 after
  * its write, "broken" a 500 after its write, a name in busyOnce a 429 with Retry-After the first time.
  */
-const keyedService = (schema: string): ServiceDefinition<unknown, Record<string, never>, typeof createThing, undefined> => ({
+const keyedService = (
+  schema: string,
+): ServiceDefinition<unknown, Record<string, never>, typeof createThing, undefined> => ({
   name: 'keyed-test',
   schema,
   audience: 'billing',
   listen: { portEnv: 'KEYED_TEST_PORT', hostEnv: 'KEYED_TEST_HOST', defaultPort: 0 },
   migrations: {
     '2026_11_24_0001_things': {
-      up: async (db) => void (await sql`CREATE TABLE ${sql.id(schema, 'things')} (seq bigserial PRIMARY KEY, partner text NOT NULL, name text NOT NULL)`.execute(db)),
+      up: async (db) =>
+        void (await sql`CREATE TABLE ${sql.id(schema, 'things')} (seq bigserial PRIMARY KEY, partner text NOT NULL, name text NOT NULL)`.execute(
+          db,
+        )),
     },
   },
   routes: [createThing],
@@ -53,7 +58,9 @@ const keyedService = (schema: string): ServiceDefinition<unknown, Record<string,
       gates.delete(body.name);
       await held?.before;
       const seq = await inTransaction(db as Kysely<unknown>, async (trx) => {
-        const { rows } = await sql<{ seq: string }>`INSERT INTO things (partner, name) VALUES (${caller.partnerId}, ${body.name}) RETURNING seq`.execute(trx);
+        const { rows } = await sql<{
+          seq: string;
+        }>`INSERT INTO things (partner, name) VALUES (${caller.partnerId}, ${body.name}) RETURNING seq`.execute(trx);
         return Number(rows[0]!.seq);
       });
       await held?.inside;
@@ -84,13 +91,26 @@ describe('Idempotency-Key on a service write (chassis)', () => {
   const post = (body: string, key?: string, token = partner.token) =>
     fetch(`${t.url}/portal/things`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
       body,
     });
-  const rowsNamed = async (name: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM things WHERE name = ${name}`.execute(db)).rows[0]!.n;
+  const rowsNamed = async (name: string) =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM things WHERE name = ${name}`.execute(db)).rows[0]!.n;
   /** Waits until the request with this key has claimed it (rows are found by the key's SHA-256). */
   const claimed = (key: string) =>
-    waitFor(async () => (await sql`SELECT 1 FROM idempotency_keys WHERE key = ${createHash('sha256').update(key).digest('hex')}`.execute(db)).rows[0], { what: 'the claim' });
+    waitFor(
+      async () =>
+        (
+          await sql`SELECT 1 FROM idempotency_keys WHERE key = ${createHash('sha256').update(key).digest('hex')}`.execute(
+            db,
+          )
+        ).rows[0],
+      { what: 'the claim' },
+    );
   const code = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 
   it('when a write is retried with the same key and body, then the first answer is replayed byte for byte and the write ran once', async () => {
@@ -99,7 +119,11 @@ describe('Idempotency-Key on a service write (chassis)', () => {
     expect([first.status, first.headers.get('idempotent-replayed')]).toEqual([201, null]);
     const firstBody = await first.text();
     const again = await post('{ "name" : "once" }', k);
-    expect([again.status, again.headers.get('idempotent-replayed'), again.headers.get('content-type')]).toEqual([201, 'true', 'application/json; charset=utf-8']);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.headers.get('content-type')]).toEqual([
+      201,
+      'true',
+      'application/json; charset=utf-8',
+    ]);
     expect(await again.text()).toBe(firstBody);
     expect(await rowsNamed('once')).toBe(1);
   });
@@ -121,10 +145,13 @@ describe('Idempotency-Key on a service write (chassis)', () => {
     gates.set('held', { before: held.promise });
     const first = post('{"name":"held"}', k);
     await claimed(k);
-    const busy = await waitFor(async () => {
-      const res = await post('{"name":"held"}', k);
-      return res.status === 409 ? res : undefined;
-    }, { what: 'the retry refused while the first runs' });
+    const busy = await waitFor(
+      async () => {
+        const res = await post('{"name":"held"}', k);
+        return res.status === 409 ? res : undefined;
+      },
+      { what: 'the retry refused while the first runs' },
+    );
     expect(await code(busy)).toBe('IDEMPOTENCY.IN_PROGRESS');
     held.open();
     const firstBody = await (await first).text();
@@ -139,7 +166,11 @@ describe('Idempotency-Key on a service write (chassis)', () => {
     const first = await post('{"name":"refused"}', k);
     expect([first.status, await code(first)]).toEqual([404, 'RESOURCE.NOT_FOUND']);
     const again = await post('{"name":"refused"}', k);
-    expect([again.status, again.headers.get('idempotent-replayed'), await code(again)]).toEqual([404, 'true', 'RESOURCE.NOT_FOUND']);
+    expect([again.status, again.headers.get('idempotent-replayed'), await code(again)]).toEqual([
+      404,
+      'true',
+      'RESOURCE.NOT_FOUND',
+    ]);
     expect(await rowsNamed('refused')).toBe(0);
   });
 
@@ -169,10 +200,13 @@ describe('Idempotency-Key on a service write (chassis)', () => {
     gates.set('overtaken', { inside: slow.promise });
     const first = post('{"name":"overtaken"}', k);
     await claimed(k);
-    const retry = await waitFor(async () => {
-      const res = await post('{"name":"overtaken"}', k);
-      return res.status === 201 ? res : undefined;
-    }, { timeoutMs: 10_000, what: 'the retry taking the key over once the lock ran out' });
+    const retry = await waitFor(
+      async () => {
+        const res = await post('{"name":"overtaken"}', k);
+        return res.status === 201 ? res : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the retry taking the key over once the lock ran out' },
+    );
     const retryBody = await retry.text();
     slow.open();
     const overtaken = await first;
@@ -184,10 +218,17 @@ describe('Idempotency-Key on a service write (chassis)', () => {
   it('when keys have expired, then pruning removes them and keeps the live ones', async () => {
     const insert = (label: string, count: number, expiresIn: string) =>
       sql`INSERT INTO idempotency_keys (partner_id, key, fingerprint, owner, status, locked_until, expires_at)
-          SELECT 'p', ${label} || '-' || n, '\\x00'::bytea, gen_random_uuid(), 201, now(), now() + ${expiresIn}::interval FROM generate_series(1, ${count}) AS n`.execute(db);
+          SELECT 'p', ${label} || '-' || n, '\\x00'::bytea, gen_random_uuid(), 201, now(), now() + ${expiresIn}::interval FROM generate_series(1, ${count}) AS n`.execute(
+        db,
+      );
     await insert('expired', 2_500, '-1 minute');
     await insert('live', 20, '1 day');
-    const count = async (label: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE key LIKE ${`${label}-%`}`.execute(db)).rows[0]!.n;
+    const count = async (label: string) =>
+      (
+        await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE key LIKE ${`${label}-%`}`.execute(db)
+      ).rows[0]!.n;
 
     expect(await new IdempotencyKeys(db).pruneExpired()).toBe(2_500);
 

@@ -6,8 +6,23 @@ import { startTestService, type TestService } from '@platform/testing';
 import type { ServiceDefinition } from '../src';
 
 const echoSchema = resultOf(z.object({ partner: z.string(), requestId: z.string(), calls: z.number() }));
-const route = <const Id extends string>(operationId: Id, method: 'get' | 'post', path: string, service: 'merchants' | 'billing') =>
-  defineRoute({ operationId, method, path, service, permission: 'merchants:read', summary: operationId, tag: 'Test', response: echoSchema, errors: [] });
+const route = <const Id extends string>(
+  operationId: Id,
+  method: 'get' | 'post',
+  path: string,
+  service: 'merchants' | 'billing',
+) =>
+  defineRoute({
+    operationId,
+    method,
+    path,
+    service,
+    permission: 'merchants:read',
+    summary: operationId,
+    tag: 'Test',
+    response: echoSchema,
+    errors: [],
+  });
 
 const echo = route('echo', 'get', '/portal/echo', 'merchants');
 const flakyGet = route('flakyGet', 'get', '/portal/flaky', 'merchants');
@@ -41,7 +56,12 @@ const relay = defineRoute({
 });
 
 let calls = 0;
-const target: ServiceDefinition<unknown, Record<string, never>, typeof echo | typeof flakyGet | typeof flakyPost | typeof named, undefined> = {
+const target: ServiceDefinition<
+  unknown,
+  Record<string, never>,
+  typeof echo | typeof flakyGet | typeof flakyPost | typeof named,
+  undefined
+> = {
   name: 'call-target',
   schema: 'call_target',
   audience: 'merchants',
@@ -49,7 +69,9 @@ const target: ServiceDefinition<unknown, Record<string, never>, typeof echo | ty
   migrations: {},
   routes: [echo, flakyGet, flakyPost, named],
   handlers: () => {
-    const answer = (caller: { partnerId: string }, requestId: string | string[] | undefined) => ({ result: { partner: caller.partnerId, requestId: String(requestId), calls } });
+    const answer = (caller: { partnerId: string }, requestId: string | string[] | undefined) => ({
+      result: { partner: caller.partnerId, requestId: String(requestId), calls },
+    });
     return {
       echo: ({ caller, req }) => answer(caller, req.headers['x-request-id']),
       // Unavailable on every odd call: a retry of an idempotent call gets through.
@@ -78,7 +100,8 @@ const caller: ServiceDefinition<unknown, Record<string, never>, typeof relay, un
   handlers: (_ctx, runtime) => ({
     relay: async ({ caller: who, params }) => {
       const merchants = runtime.call('merchants');
-      if (params.what === 'named') return merchants.call(named, { as: who, params: { name: 'a b/c' }, query: { tag: ['x', 'y z'] } });
+      if (params.what === 'named')
+        return merchants.call(named, { as: who, params: { name: 'a b/c' }, query: { tag: ['x', 'y z'] } });
       if (params.what === 'stale') return merchants.call(staleEcho, { as: who });
       return merchants.call({ echo, flaky: flakyGet, post: flakyPost }[params.what], { as: who });
     },
@@ -102,10 +125,16 @@ describe('calls between services', () => {
 
   const get = (path: string, requestId = 'req-calls-1') => {
     const p = a.partner();
-    return fetch(`${a.url}${path}`, { headers: { authorization: `Bearer ${p.token}`, 'x-request-id': requestId } }).then(async (res) => ({ status: res.status, body: (await res.json()) as { result: { partner: string; requestId: string }; error?: { code: string } }, partner: p.id }));
+    return fetch(`${a.url}${path}`, {
+      headers: { authorization: `Bearer ${p.token}`, 'x-request-id': requestId },
+    }).then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as { result: { partner: string; requestId: string }; error?: { code: string } },
+      partner: p.id,
+    }));
   };
 
-  it('when a service calls another on a partner\'s behalf, then the target sees that partner and the same request id', async () => {
+  it("when a service calls another on a partner's behalf, then the target sees that partner and the same request id", async () => {
     const res = await get('/portal/relay/echo', 'req-calls-echo');
     expect(res.status).toBe(200);
     expect(res.body.result).toMatchObject({ partner: res.partner, requestId: 'req-calls-echo' });
@@ -126,15 +155,18 @@ describe('calls between services', () => {
     expect(res.body.result).toEqual({ name: 'a b/c', tags: ['x', 'y z'] });
   });
 
-  it('when the target\'s answer does not match the route\'s response schema, then the call fails with 500 SERVER.INTERNAL', async () => {
+  it("when the target's answer does not match the route's response schema, then the call fails with 500 SERVER.INTERNAL", async () => {
     const res = await get('/portal/relay/stale');
     expect(res.status).toBe(500);
     expect(res.body.error?.code).toBe('SERVER.INTERNAL');
   });
 
-  it('when the services\' key did not sign the token, then the target refuses it', async () => {
+  it("when the services' key did not sign the token, then the target refuses it", async () => {
     const stranger = new InternalTokenMinter(generateInternalKeyPair().privateKey, 60, 'services');
-    const token = stranger.mint({ partnerId: 'p', keyId: 'k', permissions: ['merchants:read'], requiredFields: [] }, 'merchants');
+    const token = stranger.mint(
+      { partnerId: 'p', keyId: 'k', permissions: ['merchants:read'], requiredFields: [] },
+      'merchants',
+    );
     expect((await fetch(`${b.url}/portal/echo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 

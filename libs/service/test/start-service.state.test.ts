@@ -37,10 +37,17 @@ describe('startService', () => {
       expect([ok.status, await ok.json()]).toEqual([200, { result: { partner: allowed.id } }]);
       const forbidden = await fetch(`${t.url}/portal/ping`, { headers: { authorization: `Bearer ${denied.token}` } });
       expect(forbidden.status).toBe(403);
-      expect(((await forbidden.json()) as { error: { code: string; data: unknown } }).error).toMatchObject({ code: 'AUTH.FORBIDDEN', data: { required: 'products:read' } });
+      expect(((await forbidden.json()) as { error: { code: string; data: unknown } }).error).toMatchObject({
+        code: 'AUTH.FORBIDDEN',
+        data: { required: 'products:read' },
+      });
       const metrics = await (await fetch(`${t.adminUrl}/metrics`)).text();
-      expect(metrics).toContain('http_requests_total{operation="ping",method="GET",status="200",service="chassis-test"} 1');
-      expect(metrics).toContain('http_requests_total{operation="ping",method="GET",status="403",service="chassis-test"} 1');
+      expect(metrics).toContain(
+        'http_requests_total{operation="ping",method="GET",status="200",service="chassis-test"} 1',
+      );
+      expect(metrics).toContain(
+        'http_requests_total{operation="ping",method="GET",status="403",service="chassis-test"} 1',
+      );
     } finally {
       await t.close();
     }
@@ -63,7 +70,11 @@ describe('startService', () => {
     const database = await createTestDatabase('chassis');
     try {
       await expect(
-        startService(withRoute, { port: 0, adminPort: 0, env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, INTERNAL_JWT_PUBLIC_KEY: 'x', LOG_LEVEL: 'silent' } }),
+        startService(withRoute, {
+          port: 0,
+          adminPort: 0,
+          env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, INTERNAL_JWT_PUBLIC_KEY: 'x', LOG_LEVEL: 'silent' },
+        }),
       ).rejects.toThrow('schema chassis_test lacks 5 migration(s)');
     } finally {
       await database.drop();
@@ -81,7 +92,13 @@ describe('startService', () => {
         startService(withRoute, {
           port: 0,
           adminPort: 0,
-          env: { DATABASE_URL: database.url, AMQP_URL: `amqp://guest:guest@127.0.0.1:${port}`, INTERNAL_JWT_PUBLIC_KEY: 'x', MIGRATE_ON_BOOT: 'true', LOG_LEVEL: 'silent' },
+          env: {
+            DATABASE_URL: database.url,
+            AMQP_URL: `amqp://guest:guest@127.0.0.1:${port}`,
+            INTERNAL_JWT_PUBLIC_KEY: 'x',
+            MIGRATE_ON_BOOT: 'true',
+            LOG_LEVEL: 'silent',
+          },
         }),
       ).rejects.toThrow();
     } finally {
@@ -91,19 +108,33 @@ describe('startService', () => {
 
   it('when events wait in the outbox and a consumer has a queue, then /metrics shows the backlog, its age and the queue depths', async () => {
     const t = await startTestService(
-      { ...withRoute, consumers: () => [{ bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }] },
+      {
+        ...withRoute,
+        consumers: () => [{ bindings: ['nothing.bound'], handler: async () => undefined, retryDelaysMs: [1000] }],
+      },
       { OUTBOX_RELAY_ENABLED: 'false' },
     );
     try {
       const { db } = t.service.runtime;
       await db.transaction().execute((trx) =>
-        writeOutbox(trx, 'chassis_test', 'test', [1, 2, 3].map((n) => ({ partnerId: 'p', aggregateId: `a${n}`, payload: { event: 'test.happened', params: {} } }))),
+        writeOutbox(
+          trx,
+          'chassis_test',
+          'test',
+          [1, 2, 3].map((n) => ({
+            partnerId: 'p',
+            aggregateId: `a${n}`,
+            payload: { event: 'test.happened', params: {} },
+          })),
+        ),
       );
       const metrics = await (await fetch(`${t.adminUrl}/metrics`)).text();
       expect(metrics).toMatch(/^outbox_unpublished_events\{service="chassis-test"\} 3$/m);
       expect(metrics).toMatch(/^outbox_oldest_unpublished_seconds\{service="chassis-test"\} \d/m);
       // The queue the chassis names: <exchange>.<service>.
-      expect(metrics).toContain(`\nconsumer_queue_messages{queue="${t.exchange}.chassis-test",kind="parked",service="chassis-test"} 0\n`);
+      expect(metrics).toContain(
+        `\nconsumer_queue_messages{queue="${t.exchange}.chassis-test",kind="parked",service="chassis-test"} 0\n`,
+      );
     } finally {
       await t.close();
     }

@@ -15,7 +15,12 @@ export interface CallOptions {
 }
 
 /** The act step of a test: sends the request and returns the raw answer, whatever its status. */
-export async function act(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+export async function act(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
   const { token, body, headers = {} } = options;
   const res = await fetch(`${baseUrl}${path}`, {
     method,
@@ -37,9 +42,15 @@ export async function act(baseUrl: string, method: string, path: string, options
 }
 
 /** The arrange step: the same request, but a non-2xx answer throws (setting up data must not fail silently). */
-export async function arrange(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+export async function arrange(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
   const res = await act(baseUrl, method, path, options);
-  if (res.status < 200 || res.status >= 300) throw new Error(`arrange ${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`arrange ${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
   return res;
 }
 

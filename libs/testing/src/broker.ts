@@ -24,7 +24,11 @@ export interface BrokerProbe {
  * own (its queue goes with its connection); the exchange belongs to the suite that named it,
  * which deletes it with deleteEventTopology.
  */
-export async function bindProbe(amqpUrl: string, exchange: string, routingKeys: string[] = ['#']): Promise<BrokerProbe> {
+export async function bindProbe(
+  amqpUrl: string,
+  exchange: string,
+  routingKeys: string[] = ['#'],
+): Promise<BrokerProbe> {
   const connection = await connect(amqpUrl);
   connection.on('error', () => undefined);
   try {
@@ -58,7 +62,10 @@ export async function bindProbe(amqpUrl: string, exchange: string, routingKeys: 
     return {
       messages,
       async next(predicate = () => true, timeoutMs = 10_000) {
-        const found = await waitFor(() => messages.find((m) => !taken.has(m) && predicate(m)), { timeoutMs, what: `a message on ${exchange}` });
+        const found = await waitFor(() => messages.find((m) => !taken.has(m) && predicate(m)), {
+          timeoutMs,
+          what: `a message on ${exchange}`,
+        });
         taken.add(found);
         return found;
       },
@@ -72,19 +79,35 @@ export async function bindProbe(amqpUrl: string, exchange: string, routingKeys: 
   }
 }
 
-
 /**
  * Publishes events onto the exchange the way a service's outbox relay does (confirmed,
  * persistent, routing key = event name), e.g. events no service emits yet; returns their ids.
  */
-export async function publishEvents(amqpUrl: string, exchange: string, partnerId: string, payloads: EventMessage['payload'][]): Promise<string[]> {
+export async function publishEvents(
+  amqpUrl: string,
+  exchange: string,
+  partnerId: string,
+  payloads: EventMessage['payload'][],
+): Promise<string[]> {
   const conn = await connect(amqpUrl);
   try {
     const ch = await conn.createConfirmChannel();
     const ids = payloads.map((payload) => {
       const id = randomUUID();
-      const message: EventMessage = { id, partner_id: partnerId, occurred_at: new Date().toISOString(), source: 'test', aggregate_id: randomUUID(), version: 1, payload };
-      ch.publish(exchange, payload.event, Buffer.from(JSON.stringify(message)), { persistent: true, messageId: id, contentType: 'application/json' });
+      const message: EventMessage = {
+        id,
+        partner_id: partnerId,
+        occurred_at: new Date().toISOString(),
+        source: 'test',
+        aggregate_id: randomUUID(),
+        version: 1,
+        payload,
+      };
+      ch.publish(exchange, payload.event, Buffer.from(JSON.stringify(message)), {
+        persistent: true,
+        messageId: id,
+        contentType: 'application/json',
+      });
       return id;
     });
     await ch.waitForConfirms();

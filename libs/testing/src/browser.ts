@@ -27,7 +27,9 @@ export function launchChromium(siteHosts: string[]): Promise<Browser> {
 export async function newVisitor(browser: Browser, opts: { gpc?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 720 } });
   if (opts.gpc) {
-    await context.addInitScript({ content: "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });" });
+    await context.addInitScript({
+      content: "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });",
+    });
   }
   return context;
 }
@@ -57,7 +59,9 @@ export async function widgetAxeViolations(page: Page): Promise<string[]> {
 /** Computed CSS properties of an element (evaluated in the page; test code has no DOM lib). */
 export const computedStyle = (target: Locator, props: string[]): Promise<string[]> =>
   target.evaluate((el, names) => {
-    const style = (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el);
+    const style = (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(
+      el,
+    );
     return names.map((n) => style[n]);
   }, props);
 

@@ -11,7 +11,8 @@ export function fenceNetwork() {
   const realNet = net.connect;
   const realTls = tls.connect;
   const check = (options: unknown) => {
-    const host = typeof options === 'object' && options !== null ? (options as { host?: string }).host : String(options);
+    const host =
+      typeof options === 'object' && options !== null ? (options as { host?: string }).host : String(options);
     attempts.push(String(host));
     if (host !== '127.0.0.1' && host !== '::1') throw new Error(`test fence: refused to connect to ${host}`);
   };

@@ -12,8 +12,15 @@ export interface RawAnswer {
 export function parseRawAnswer(data: string): RawAnswer {
   const split = data.indexOf('\r\n\r\n');
   const [statusLine, ...lines] = data.slice(0, split).split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-  return { data, status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: data.slice(split + 4) };
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
+  return {
+    data,
+    status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0),
+    headers,
+    body: data.slice(split + 4),
+  };
 }
 
 /**

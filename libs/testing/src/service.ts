@@ -53,12 +53,21 @@ export async function startTestService<DB, X extends z.ZodRawShape, R extends Ro
     exchange,
     partner: ({ permissions = [...PERMISSIONS], requiredFields = [] } = {}) => {
       const id = `partner_${randomUUID()}`;
-      return { id, token: minter.mint({ partnerId: id, keyId: randomUUID(), permissions, requiredFields }, definition.audience ?? definition.schema) };
+      return {
+        id,
+        token: minter.mint(
+          { partnerId: id, keyId: randomUUID(), permissions, requiredFields },
+          definition.audience ?? definition.schema,
+        ),
+      };
     },
     close: async () => {
       await service.stop();
       await database.drop();
-      await deleteBrokerTopology(amqpUrl, { exchanges: [exchange, `${exchange}.unrouted`], queues: [`${exchange}.unrouted`, ...service.queues] });
+      await deleteBrokerTopology(amqpUrl, {
+        exchanges: [exchange, `${exchange}.unrouted`],
+        queues: [`${exchange}.unrouted`, ...service.queues],
+      });
     },
   };
 }

@@ -42,7 +42,13 @@ function subjectOf(raw: string): string {
   return line ? decodeHeader(line[1]).trim() : '';
 }
 
-const received = ({ from, to, raw }: CaughtMail): ReceivedMail => ({ from, to, raw, subject: subjectOf(raw), decoded: decodeQuotedPrintable(raw) });
+const received = ({ from, to, raw }: CaughtMail): ReceivedMail => ({
+  from,
+  to,
+  raw,
+  subject: subjectOf(raw),
+  decoded: decodeQuotedPrintable(raw),
+});
 
 /**
  * A real SMTP server on an ephemeral port (the launcher's catcher) that keeps what it receives in
@@ -65,7 +71,8 @@ export async function startSmtpServer(options: { folder?: string } = {}): Promis
   return {
     url: catcher.url,
     messages,
-    waitForMessage: (predicate, timeoutMs = 10_000) => waitFor(() => messages.find(predicate), { timeoutMs, what: 'an e-mail' }),
+    waitForMessage: (predicate, timeoutMs = 10_000) =>
+      waitFor(() => messages.find(predicate), { timeoutMs, what: 'an e-mail' }),
     close: () => catcher.close(),
   };
 }
@@ -80,6 +87,7 @@ export function mailboxIn(folder: string): Mailbox {
     return [...read.values()];
   };
   return {
-    waitForMessage: (predicate, timeoutMs = 10_000) => waitFor(async () => (await messages()).find(predicate), { timeoutMs, what: 'an e-mail' }),
+    waitForMessage: (predicate, timeoutMs = 10_000) =>
+      waitFor(async () => (await messages()).find(predicate), { timeoutMs, what: 'an e-mail' }),
   };
 }

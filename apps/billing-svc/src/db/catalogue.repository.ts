@@ -10,7 +10,17 @@ export async function loadCatalogue(db: Kysely<BillingDb>): Promise<Product[]> {
       .selectFrom('prices as pr')
       .innerJoin('currencies as c', 'c.id', 'pr.currency_id')
       .innerJoin('price_lists as pl', 'pl.id', 'pr.price_list_id')
-      .select(['pr.id', 'pr.product_id', 'pr.frequency', 'pr.amount', 'c.id as currency_id', 'c.name as currency_name', 'pl.id as list_id', 'pl.code as list_code', 'pl.type as list_type'])
+      .select([
+        'pr.id',
+        'pr.product_id',
+        'pr.frequency',
+        'pr.amount',
+        'c.id as currency_id',
+        'c.name as currency_name',
+        'pl.id as list_id',
+        'pl.code as list_code',
+        'pl.type as list_type',
+      ])
       .orderBy('pr.id')
       .execute(),
   ]);

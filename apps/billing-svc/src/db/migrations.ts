@@ -7,7 +7,9 @@ export const migrations: Record<string, ServiceMigration> = {
   '2026_11_22_0001_catalogue': {
     async up(db: Kysely<unknown>) {
       await sql`CREATE TABLE currencies (id text PRIMARY KEY, name text NOT NULL)`.execute(db);
-      await sql`CREATE TABLE price_lists (id integer PRIMARY KEY, code text NOT NULL UNIQUE, type text NOT NULL)`.execute(db);
+      await sql`CREATE TABLE price_lists (id integer PRIMARY KEY, code text NOT NULL UNIQUE, type text NOT NULL)`.execute(
+        db,
+      );
       await sql`
         CREATE TABLE products (
           id integer PRIMARY KEY,
@@ -53,13 +55,21 @@ export const migrations: Record<string, ServiceMigration> = {
 /** The default catalogue every installation starts with (several products, price lists, currencies, monthly and yearly prices). */
 async function seedCatalogue(db: Kysely<unknown>) {
   for (const product of SEED_CATALOGUE) {
-    await sql`INSERT INTO products (id, code, name, type, features) VALUES (${product.id}, ${product.code}, ${product.name}, ${product.type}, ${product.features})`.execute(db);
+    await sql`INSERT INTO products (id, code, name, type, features) VALUES (${product.id}, ${product.code}, ${product.name}, ${product.type}, ${product.features})`.execute(
+      db,
+    );
     for (const price of product.prices) {
-      await sql`INSERT INTO currencies (id, name) VALUES (${price.currency.id}, ${price.currency.name}) ON CONFLICT DO NOTHING`.execute(db);
-      await sql`INSERT INTO price_lists (id, code, type) VALUES (${price.price_list.id}, ${price.price_list.code}, ${price.price_list.type}) ON CONFLICT DO NOTHING`.execute(db);
+      await sql`INSERT INTO currencies (id, name) VALUES (${price.currency.id}, ${price.currency.name}) ON CONFLICT DO NOTHING`.execute(
+        db,
+      );
+      await sql`INSERT INTO price_lists (id, code, type) VALUES (${price.price_list.id}, ${price.price_list.code}, ${price.price_list.type}) ON CONFLICT DO NOTHING`.execute(
+        db,
+      );
       await sql`
         INSERT INTO prices (id, product_id, price_list_id, frequency, currency_id, amount)
-        VALUES (${price.id}, ${product.id}, ${price.price_list.id}, ${price.frequency}, ${price.currency.id}, ${price.price_amount})`.execute(db);
+        VALUES (${price.id}, ${product.id}, ${price.price_list.id}, ${price.frequency}, ${price.currency.id}, ${price.price_amount})`.execute(
+        db,
+      );
     }
   }
 }

@@ -28,7 +28,12 @@ export const SEED_CATALOGUE: readonly Product[] = [
     name: 'Privacy Free',
     type: 'SUBSCRIPTION',
     features: ['cookie_consent', 'privacy_center'],
-    prices: [price(101, 'MONTH', 0, STANDARD), price(102, 'MONTH', 0, PARTNER), price(105, 'MONTH', 0, EU), price(106, 'MONTH', 0, UK)],
+    prices: [
+      price(101, 'MONTH', 0, STANDARD),
+      price(102, 'MONTH', 0, PARTNER),
+      price(105, 'MONTH', 0, EU),
+      price(106, 'MONTH', 0, UK),
+    ],
   },
   {
     id: 2,
@@ -52,8 +57,22 @@ export const SEED_CATALOGUE: readonly Product[] = [
     code: 'ENTERPRISE',
     name: 'Privacy Enterprise',
     type: 'SUBSCRIPTION',
-    features: ['cookie_consent', 'privacy_center', 'dsar', 'legal_documents', 'accessibility', 'continuous_scanning', 'dpo'],
-    prices: [price(301, 'MONTH', 99, STANDARD), price(302, 'YEAR', 990, STANDARD), price(303, 'YEAR', 790, PARTNER), price(305, 'MONTH', 92, EU), price(306, 'YEAR', 920, EU)],
+    features: [
+      'cookie_consent',
+      'privacy_center',
+      'dsar',
+      'legal_documents',
+      'accessibility',
+      'continuous_scanning',
+      'dpo',
+    ],
+    prices: [
+      price(301, 'MONTH', 99, STANDARD),
+      price(302, 'YEAR', 990, STANDARD),
+      price(303, 'YEAR', 790, PARTNER),
+      price(305, 'MONTH', 92, EU),
+      price(306, 'YEAR', 920, EU),
+    ],
   },
   {
     id: 4,

@@ -20,8 +20,19 @@ export const toState = (row: SubscriptionRow): SubscriptionState => ({
 });
 
 /** The price a subscription to this product on this price list gets (the lowest id: the catalogue's first). */
-export async function priceFor(db: Kysely<BillingDb>, productId: number, priceListId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('prices').select('id').where('product_id', '=', productId).where('price_list_id', '=', priceListId).orderBy('id').limit(1).executeTakeFirst();
+export async function priceFor(
+  db: Kysely<BillingDb>,
+  productId: number,
+  priceListId: number,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('prices')
+    .select('id')
+    .where('product_id', '=', productId)
+    .where('price_list_id', '=', priceListId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -45,7 +56,10 @@ interface NewSubscription {
  * Opens subscriptions unless they exist (events and calls may both bring one); returns those this
  * call created. Inserted in id order, so two batches opening the same ids wait rather than deadlock.
  */
-export async function openSubscriptions(db: Kysely<BillingDb>, subscriptions: NewSubscription[]): Promise<SubscriptionRow[]> {
+export async function openSubscriptions(
+  db: Kysely<BillingDb>,
+  subscriptions: NewSubscription[],
+): Promise<SubscriptionRow[]> {
   if (subscriptions.length === 0) return [];
   return db
     .insertInto('subscriptions')
@@ -77,7 +91,10 @@ export async function findSubscriptionsForUpdate(db: Kysely<BillingDb>, ids: str
 }
 
 /** Sets product, price list and price of many subscriptions in one statement; returns them as they are now. */
-export async function changeProducts(db: Kysely<BillingDb>, changes: { id: string; productId: number; priceListId: number; priceId: number }[]): Promise<SubscriptionRow[]> {
+export async function changeProducts(
+  db: Kysely<BillingDb>,
+  changes: { id: string; productId: number; priceListId: number; priceId: number }[],
+): Promise<SubscriptionRow[]> {
   if (changes.length === 0) return [];
   const { rows } = await sql<SubscriptionRow>`
     UPDATE subscriptions s
@@ -90,7 +107,11 @@ export async function changeProducts(db: Kysely<BillingDb>, changes: { id: strin
 }
 
 /** Ends the subscriptions still running among these; returns the ones it ended. */
-export async function endSubscriptions(db: Kysely<BillingDb>, partnerId: string, ids: string[]): Promise<SubscriptionRow[]> {
+export async function endSubscriptions(
+  db: Kysely<BillingDb>,
+  partnerId: string,
+  ids: string[],
+): Promise<SubscriptionRow[]> {
   if (ids.length === 0) return [];
   return db
     .updateTable('subscriptions')
@@ -106,6 +127,8 @@ export async function endSubscriptions(db: Kysely<BillingDb>, partnerId: string,
 export async function currentVersions(db: Kysely<BillingDb>, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const { rows } = await sql<{ aggregate_id: string; version: string }>`
-    SELECT aggregate_id, version FROM ${sql.id(SCHEMA, 'aggregate_versions')} WHERE aggregate_id IN (${sql.join(ids)})`.execute(db);
+    SELECT aggregate_id, version FROM ${sql.id(SCHEMA, 'aggregate_versions')} WHERE aggregate_id IN (${sql.join(ids)})`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [r.aggregate_id, Number(r.version)]));
 }

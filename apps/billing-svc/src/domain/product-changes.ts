@@ -18,7 +18,11 @@ interface WantedProduct {
  * same product and price list as the subscription has by then is not a change. Answers a flag per
  * change and the product each changed subscription ends with.
  */
-export function decideProductChanges(changes: SubscriptionProductChange[], current: ReadonlyMap<string, ProductHolding>, justOpened: ReadonlySet<string>) {
+export function decideProductChanges(
+  changes: SubscriptionProductChange[],
+  current: ReadonlyMap<string, ProductHolding>,
+  justOpened: ReadonlySet<string>,
+) {
   const opened = new Set(justOpened);
   const wanted = new Map<string, WantedProduct>();
   const changed = changes.map((c) => {

@@ -13,7 +13,15 @@ import { decideProductChanges } from './product-changes';
  */
 export async function openForNewDomains(
   trx: Transaction<BillingDb>,
-  domains: { partnerId: string; subscriptionId: string; domainId: string; productId: number; priceListId: number; createdAt: string; requestId?: string }[],
+  domains: {
+    partnerId: string;
+    subscriptionId: string;
+    domainId: string;
+    productId: number;
+    priceListId: number;
+    createdAt: string;
+    requestId?: string;
+  }[],
 ) {
   const prices = new Map<string, number>();
   for (const d of domains) {
@@ -36,7 +44,14 @@ export async function openForNewDomains(
     })),
   );
   const requestIds = new Map(domains.map((d) => [d.subscriptionId, d.requestId]));
-  await writeSubscriptionChanges(trx, opened.map((row) => ({ change: 'created', subscription: subscriptions.toState(row), requestId: requestIds.get(row.id) })));
+  await writeSubscriptionChanges(
+    trx,
+    opened.map((row) => ({
+      change: 'created',
+      subscription: subscriptions.toState(row),
+      requestId: requestIds.get(row.id),
+    })),
+  );
 }
 
 /** Ends a deleted domain's subscriptions (INACTIVE, end_date now). */
@@ -44,7 +59,10 @@ export async function endForDeletedDomain(trx: Transaction<BillingDb>, partnerId
   // Locked in the one order first (an UPDATE locks in whatever order its plan finds the rows).
   await subscriptions.findSubscriptionsForUpdate(trx, subscriptionIds);
   const ended = await subscriptions.endSubscriptions(trx, partnerId, subscriptionIds);
-  await writeSubscriptionChanges(trx, ended.map((row) => ({ change: 'ended', subscription: subscriptions.toState(row) })));
+  await writeSubscriptionChanges(
+    trx,
+    ended.map((row) => ({ change: 'ended', subscription: subscriptions.toState(row) })),
+  );
 }
 
 /** How long a product change waits for its rows: within domains-svc's deadline for the call (SERVICE_CALL_TIMEOUT_MS, 4 s). */
@@ -63,9 +81,15 @@ export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, c
     const ids = [...new Set(changes.map((c) => c.subscription_id))];
     const { current, opened } = await lockOrOpen(trx, partnerId, ids, changes);
     const foreign = ids.filter((id) => current.get(id)!.partner_id !== partnerId);
-    if (foreign.length > 0) throw validationError(foreign.map((id) => ({ path: 'body.changes', message: `subscription ${id} is not this partner's` })));
+    if (foreign.length > 0)
+      throw validationError(
+        foreign.map((id) => ({ path: 'body.changes', message: `subscription ${id} is not this partner's` })),
+      );
     const { changed, wanted } = decideProductChanges(changes, current, new Set(opened.map((r) => r.id)));
-    const updated = await subscriptions.changeProducts(trx, [...wanted].map(([id, w]) => ({ id, ...w })));
+    const updated = await subscriptions.changeProducts(
+      trx,
+      [...wanted].map(([id, w]) => ({ id, ...w })),
+    );
     for (const row of updated) current.set(row.id, row);
     await writeSubscriptionChanges(trx, [
       ...opened.map((row) => ({ change: 'created' as const, subscription: subscriptions.toState(row) })),
@@ -82,13 +106,26 @@ export async function changeProducts(db: Kysely<BillingDb>, partnerId: string, c
 }
 
 /** The named subscriptions locked, those billing has not heard of opened from their first change; answers every one by id and the opened ones. */
-async function lockOrOpen(trx: Transaction<BillingDb>, partnerId: string, ids: string[], changes: SubscriptionProductChange[]) {
+async function lockOrOpen(
+  trx: Transaction<BillingDb>,
+  partnerId: string,
+  ids: string[],
+  changes: SubscriptionProductChange[],
+) {
   const current = new Map((await subscriptions.findSubscriptionsForUpdate(trx, ids)).map((r) => [r.id, r]));
   const firstOf = new Map(changes.map((c) => [c.subscription_id, c]));
   const unknown = ids.filter((id) => !current.has(id)).map((id) => firstOf.get(id)!);
   const opened = await subscriptions.openSubscriptions(
     trx,
-    unknown.map((c) => ({ id: c.subscription_id, partnerId, domainId: c.domain_id, productId: c.product_id, priceListId: c.price_list_id, priceId: c.price_id, startDate: c.start_date })),
+    unknown.map((c) => ({
+      id: c.subscription_id,
+      partnerId,
+      domainId: c.domain_id,
+      productId: c.product_id,
+      priceListId: c.price_list_id,
+      priceId: c.price_id,
+      startDate: c.start_date,
+    })),
   );
   for (const row of opened) current.set(row.id, row);
   // domain.created opened the others meanwhile (the insert waited for that commit): change them as they are now.

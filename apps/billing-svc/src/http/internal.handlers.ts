@@ -6,8 +6,12 @@ import type { BillingDb } from '../db/tables';
 import { changeProducts } from '../domain/subscriptions.service';
 
 /** Calls from other services (under /internal). */
-export function internalHandlers(db: Kysely<BillingDb>): Handlers<(typeof billingInternalRoutes)[number], InternalCaller> {
+export function internalHandlers(
+  db: Kysely<BillingDb>,
+): Handlers<(typeof billingInternalRoutes)[number], InternalCaller> {
   return {
-    changeSubscriptionProducts: async ({ caller, body }) => ({ result: await changeProducts(db, caller.partnerId, body.changes) }),
+    changeSubscriptionProducts: async ({ caller, body }) => ({
+      result: await changeProducts(db, caller.partnerId, body.changes),
+    }),
   };
 }

@@ -3,7 +3,10 @@ import type { Kysely } from '@platform/db';
 import type { PropertyRow } from './properties.repository';
 import type { ConsentDb } from './tables';
 
-export async function insertDataRequest(db: Kysely<ConsentDb>, r: { id: string; property: PropertyRow; body: DsarBody; receiptId: string | null }) {
+export async function insertDataRequest(
+  db: Kysely<ConsentDb>,
+  r: { id: string; property: PropertyRow; body: DsarBody; receiptId: string | null },
+) {
   await db
     .insertInto('data_requests')
     .values({

@@ -38,7 +38,9 @@ export const migrations: Record<string, ServiceMigration> = {
           CONSTRAINT records_nonce_key UNIQUE (property_id, nonce)
         )`.execute(db);
       // Lists are read per domain (a merchant's are its domains'), newest first.
-      await sql`CREATE INDEX records_domain_list ON records (partner_id, domain_id, created_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX records_domain_list ON records (partner_id, domain_id, created_at DESC, id DESC)`.execute(
+        db,
+      );
       await sql`
         CREATE TABLE data_requests (
           id text PRIMARY KEY,
@@ -53,7 +55,9 @@ export const migrations: Record<string, ServiceMigration> = {
           receipt_id text,
           created_at timestamptz(3) NOT NULL DEFAULT now()
         )`.execute(db);
-      await sql`CREATE INDEX data_requests_property ON data_requests (partner_id, property_id, created_at DESC)`.execute(db);
+      await sql`CREATE INDEX data_requests_property ON data_requests (partner_id, property_id, created_at DESC)`.execute(
+        db,
+      );
       // The company owner's e-mail about each request (libs/mail sends it).
       await createMailQueueTable(db);
     },

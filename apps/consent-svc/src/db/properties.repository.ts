@@ -46,25 +46,55 @@ export async function mergeCreatedProperty(db: Kysely<ConsentDb>, p: ProjectedPr
   await db
     .insertInto('properties')
     .values(rowOf(p, p.company))
-    .onConflict((oc) => oc.column('property_id').doUpdateSet({ company: sql`excluded.company || jsonb_strip_nulls(properties.company)` }))
+    .onConflict((oc) =>
+      oc.column('property_id').doUpdateSet({ company: sql`excluded.company || jsonb_strip_nulls(properties.company)` }),
+    )
     .execute();
 }
 
 /** A deleted domain's property: kept as a tombstone (its records stay readable), never matched by widget requests again. */
-export async function markPropertyDeleted(db: Kysely<ConsentDb>, p: Pick<ProjectedProperty, 'propertyId' | 'partnerId' | 'domainId' | 'hostname' | 'companyId'>) {
+export async function markPropertyDeleted(
+  db: Kysely<ConsentDb>,
+  p: Pick<ProjectedProperty, 'propertyId' | 'partnerId' | 'domainId' | 'hostname' | 'companyId'>,
+) {
   await db
     .insertInto('properties')
-    .values({ property_id: p.propertyId, partner_id: p.partnerId, domain_id: p.domainId, hostname: p.hostname, subdomains: [], status: 'DELETED', merchant_ids: [], merchant_refs: [], company_id: p.companyId, company: JSON.stringify(EMPTY_COMPANY), deleted: true })
+    .values({
+      property_id: p.propertyId,
+      partner_id: p.partnerId,
+      domain_id: p.domainId,
+      hostname: p.hostname,
+      subdomains: [],
+      status: 'DELETED',
+      merchant_ids: [],
+      merchant_refs: [],
+      company_id: p.companyId,
+      company: JSON.stringify(EMPTY_COMPANY),
+      deleted: true,
+    })
     .onConflict((oc) => oc.column('property_id').doUpdateSet({ deleted: true, updated_at: sql`now()` }))
     .execute();
 }
 
 export async function findLiveProperty(db: Kysely<ConsentDb>, propertyId: string) {
-  return db.selectFrom('properties').selectAll().where('property_id', '=', propertyId).where('deleted', '=', false).executeTakeFirst();
+  return db
+    .selectFrom('properties')
+    .selectAll()
+    .where('property_id', '=', propertyId)
+    .where('deleted', '=', false)
+    .executeTakeFirst();
 }
 export type PropertyRow = NonNullable<Awaited<ReturnType<typeof findLiveProperty>>>;
 
 /** The scanner's data collection of a partner's property (a property another partner names is left alone). */
-export async function setScannedCollection(trx: Transaction<ConsentDb>, { propertyId, partnerId, items }: { propertyId: string; partnerId: string; items: DataCollectionItem[] }) {
-  await trx.updateTable('properties').set({ scanned_collection: JSON.stringify(items) }).where('property_id', '=', propertyId).where('partner_id', '=', partnerId).execute();
+export async function setScannedCollection(
+  trx: Transaction<ConsentDb>,
+  { propertyId, partnerId, items }: { propertyId: string; partnerId: string; items: DataCollectionItem[] },
+) {
+  await trx
+    .updateTable('properties')
+    .set({ scanned_collection: JSON.stringify(items) })
+    .where('property_id', '=', propertyId)
+    .where('partner_id', '=', partnerId)
+    .execute();
 }

@@ -67,7 +67,10 @@ export class RecordWriter {
   private store(batch: Waiting[]): Promise<Set<string>> {
     this.totals.inserts += 1;
     this.totals.rows += batch.length;
-    return storeRecords(this.db, batch.map((w) => w.row));
+    return storeRecords(
+      this.db,
+      batch.map((w) => w.row),
+    );
   }
 }
 

@@ -19,7 +19,11 @@ export interface RecordFilters {
 /** A signed record as it is stored (the table's row, its body as JSON text and its time as ISO text). */
 export type RecordRow = Omit<RecordsTable, 'body' | 'created_at'> & { body: string; created_at: string };
 
-export function recordRow(where: { partnerId: string; domainId: string; nonce: string }, record: UnsignedConsentRecord, signature: string): RecordRow {
+export function recordRow(
+  where: { partnerId: string; domainId: string; nonce: string },
+  record: UnsignedConsentRecord,
+  signature: string,
+): RecordRow {
   return {
     id: record.receipt_id,
     partner_id: where.partnerId,
@@ -76,7 +80,8 @@ export async function insertRecord(db: Kysely<ConsentDb>, row: RecordRow): Promi
  * so both arrays' GIN indexes answer it: a partner's many properties are never scanned.
  */
 export function scopeDomains(scope: RecordScope) {
-  if (scope.merchantId === undefined) return scope.domainId === undefined ? undefined : sql`(VALUES (${scope.domainId}::text)) AS d(id)`;
+  if (scope.merchantId === undefined)
+    return scope.domainId === undefined ? undefined : sql`(VALUES (${scope.domainId}::text)) AS d(id)`;
   const oneDomain = scope.domainId === undefined ? sql`` : sql`AND p.domain_id = ${scope.domainId}`;
   return sql`(
     SELECT DISTINCT p.domain_id FROM properties p
@@ -84,14 +89,20 @@ export function scopeDomains(scope: RecordScope) {
   ) AS d(id)`;
 }
 
-const toRecord = (row: { body: Record<string, unknown>; signature: string }) => ({ ...row.body, signature: row.signature }) as ConsentRecord;
+const toRecord = (row: { body: Record<string, unknown>; signature: string }) =>
+  ({ ...row.body, signature: row.signature }) as ConsentRecord;
 
 /**
  * One page (limit + 1 rows), newest first: each domain's newest rows come from its own index
  * (records_domain_list), then the few are merged, so a merchant's page costs what its domains'
  * pages cost, however many records they hold.
  */
-export async function listRecords(db: Kysely<ConsentDb>, scope: RecordScope, f: RecordFilters, window: { offset: number; limitPlusOne: number }) {
+export async function listRecords(
+  db: Kysely<ConsentDb>,
+  scope: RecordScope,
+  f: RecordFilters,
+  window: { offset: number; limitPlusOne: number },
+) {
   const domains = scopeDomains(scope);
   if (!domains) return [];
   const depth = window.offset + window.limitPlusOne;
@@ -119,6 +130,8 @@ export async function findRecord(db: Kysely<ConsentDb>, scope: RecordScope, id: 
   if (!domains) return undefined;
   const { rows } = await sql<{ body: Record<string, unknown>; signature: string }>`
     SELECT r.body, r.signature FROM records r
-    WHERE r.partner_id = ${scope.partnerId} AND r.id = ${id} AND r.domain_id IN (SELECT d.id FROM ${domains})`.execute(db);
+    WHERE r.partner_id = ${scope.partnerId} AND r.id = ${id} AND r.domain_id IN (SELECT d.id FROM ${domains})`.execute(
+    db,
+  );
   return rows[0] ? toRecord(rows[0]) : undefined;
 }

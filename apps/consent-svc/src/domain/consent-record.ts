@@ -29,10 +29,22 @@ export function receiptStatusOf(body: Pick<ReceiptBody, 'receipt_type' | 'catego
 }
 
 const PURPOSES: Record<string, { name: string; legal: string; profiling: boolean }> = {
-  necessary: { name: 'Strictly necessary', legal: 'Needed for the site to work; no consent required.', profiling: false },
-  functional: { name: 'Functional', legal: "Remembers the visitor's settings, with the visitor's consent.", profiling: false },
+  necessary: {
+    name: 'Strictly necessary',
+    legal: 'Needed for the site to work; no consent required.',
+    profiling: false,
+  },
+  functional: {
+    name: 'Functional',
+    legal: "Remembers the visitor's settings, with the visitor's consent.",
+    profiling: false,
+  },
   analytics: { name: 'Analytics', legal: 'Measures how the site is used, with the visitor consent.', profiling: false },
-  marketing: { name: 'Marketing', legal: 'Personalised advertising and sharing with partners, with the visitor consent.', profiling: true },
+  marketing: {
+    name: 'Marketing',
+    legal: 'Personalised advertising and sharing with partners, with the visitor consent.',
+    profiling: true,
+  },
 };
 
 /** What the property collects, in the spec's shape: one purpose per category, with the visitor's answer. */
@@ -75,7 +87,15 @@ function dataControllerOf(property: PropertyRow): DataController {
     phone_number: c.phone_number,
     url: `https://${property.hostname}`,
     email: c.email,
-    address: { id: property.company_id, country: c.country, state: c.state, address: c.address, address_2: c.address_2, postal_code: c.postal_code, phone_number: c.phone_number },
+    address: {
+      id: property.company_id,
+      country: c.country,
+      state: c.state,
+      address: c.address,
+      address_2: c.address_2,
+      postal_code: c.postal_code,
+      phone_number: c.phone_number,
+    },
   };
 }
 

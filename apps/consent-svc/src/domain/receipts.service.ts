@@ -16,7 +16,11 @@ export async function propertyHostnameLookup(db: Kysely<ConsentDb>, propertyId: 
 }
 
 /** The property a widget request names, when it exists and the request comes from its site; answers the allowed origin too. */
-export async function widgetProperty(properties: LiveProperties, propertyId: string, req: IncomingMessage): Promise<{ property: PropertyRow; origin: string }> {
+export async function widgetProperty(
+  properties: LiveProperties,
+  propertyId: string,
+  req: IncomingMessage,
+): Promise<{ property: PropertyRow; origin: string }> {
   const property = await properties.find(propertyId);
   if (!property) throw notFound('property');
   return { property, origin: allowedOrigin(req, property) };
@@ -30,12 +34,19 @@ export async function widgetProperty(properties: LiveProperties, propertyId: str
 export async function recordReceipt(
   ctx: Pick<ConsentContext, 'geo' | 'signer'>,
   store: (row: RecordRow) => Promise<void>,
-  input: { property: PropertyRow; body: ReceiptBody; visitorAddress: string | undefined; subjectData?: Record<string, unknown> },
+  input: {
+    property: PropertyRow;
+    body: ReceiptBody;
+    visitorAddress: string | undefined;
+    subjectData?: Record<string, unknown>;
+  },
 ): Promise<ConsentRecord> {
   const { property, body } = input;
   const place = ctx.geo.lookup(input.visitorAddress);
   const record = buildRecord({ property, body, place, subjectData: input.subjectData, now: new Date() });
   const signature = ctx.signer.sign(record);
-  await store(recordRow({ partnerId: property.partner_id, domainId: property.domain_id, nonce: body.nonce }, record, signature));
+  await store(
+    recordRow({ partnerId: property.partner_id, domainId: property.domain_id, nonce: body.nonce }, record, signature),
+  );
   return { ...record, signature };
 }

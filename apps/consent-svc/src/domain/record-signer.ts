@@ -3,7 +3,13 @@ import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import type { UnsignedConsentRecord } from '@platform/contracts';
 
-const privateJwkSchema = z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(1), d: z.string().min(1), kid: z.string().min(1).max(128) });
+const privateJwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().min(1),
+  d: z.string().min(1),
+  kid: z.string().min(1).max(128),
+});
 /** RECORD_SIGNING_KEYS: a JWKS of Ed25519 private keys; the first signs, every one is published. */
 export const signingKeysSchema = z
   .string()
@@ -42,7 +48,14 @@ export class RecordSigner {
   private readonly current: { header: string; key: KeyObject };
 
   constructor(keys: SigningKeys) {
-    this.publicKeys = keys.keys.map((k) => ({ kty: 'OKP', crv: 'Ed25519', x: k.x, kid: k.kid, alg: 'EdDSA', use: 'sig' }));
+    this.publicKeys = keys.keys.map((k) => ({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: k.x,
+      kid: k.kid,
+      alg: 'EdDSA',
+      use: 'sig',
+    }));
     const { kty, crv, x, d, kid } = keys.keys[0];
     this.current = {
       header: Buffer.from(JSON.stringify({ alg: 'EdDSA', kid })).toString('base64url'),

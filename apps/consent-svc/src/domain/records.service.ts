@@ -4,11 +4,19 @@ import { listPage, notFound } from '@platform/http';
 import { findRecord, listRecords, type RecordScope } from '../db/records.repository';
 import type { ConsentDb } from '../db/tables';
 
-const scopeOf = (partnerId: string, q: { merchant_id?: string; domain_id?: string }): RecordScope => ({ partnerId, domainId: q.domain_id, merchantId: q.merchant_id });
+const scopeOf = (partnerId: string, q: { merchant_id?: string; domain_id?: string }): RecordScope => ({
+  partnerId,
+  domainId: q.domain_id,
+  merchantId: q.merchant_id,
+});
 
 /** The partner's records through a domain or merchant, newest first; another partner's domain or merchant lists nothing. */
 export function listConsentRecords(db: Kysely<ConsentDb>, partnerId: string, query: ListRecordsQuery) {
-  const filters = { propertyId: query.property_id, receiptType: query.receipt_type, receiptStatus: query.receipt_status };
+  const filters = {
+    propertyId: query.property_id,
+    receiptType: query.receipt_type,
+    receiptStatus: query.receipt_status,
+  };
   return listPage(query, (window) => listRecords(db, scopeOf(partnerId, query), filters, window));
 }
 

@@ -7,7 +7,9 @@ function originHost(origin: string | undefined): string | undefined {
   if (!origin || origin === 'null') return undefined;
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase().replace(/\.$/, '') : undefined;
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? url.hostname.toLowerCase().replace(/\.$/, '')
+      : undefined;
   } catch {
     return undefined;
   }

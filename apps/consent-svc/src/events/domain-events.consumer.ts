@@ -1,9 +1,17 @@
 import type { EventMessage } from '@platform/contracts';
 import type { ConsumerSpec } from '@platform/service';
 import type { ConsentDb } from '../db/tables';
-import { applyDomainChanged, applyDomainCreated, applyDomainDeleted, applyPropertyUpdated } from '../domain/properties.service';
+import {
+  applyDomainChanged,
+  applyDomainCreated,
+  applyDomainDeleted,
+  applyPropertyUpdated,
+} from '../domain/properties.service';
 
-const eventMeta = (message: Omit<EventMessage, 'payload'>) => ({ partnerId: message.partner_id, version: message.version });
+const eventMeta = (message: Omit<EventMessage, 'payload'>) => ({
+  partnerId: message.partner_id,
+  version: message.version,
+});
 
 /**
  * consent-svc learns each property's owner, hostnames, merchants, company and scanned data collection from domains-svc's

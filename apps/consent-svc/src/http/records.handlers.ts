@@ -12,6 +12,8 @@ export function recordHandlers(db: Kysely<ConsentDb>): Handlers<(typeof consentR
       const page = await listConsentRecords(db, caller.partnerId, query);
       return { meta: page.meta, result: page.items };
     },
-    getRecord: async ({ caller, params, query }) => ({ result: await getConsentRecord(db, caller.partnerId, params.id, query) }),
+    getRecord: async ({ caller, params, query }) => ({
+      result: await getConsentRecord(db, caller.partnerId, params.id, query),
+    }),
   };
 }

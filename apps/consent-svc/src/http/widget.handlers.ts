@@ -12,12 +12,20 @@ export function widgetHandlers(ctx: ConsentContext): Handlers<(typeof consentPub
     // caller.clientIp: the visitor's address as the gateway forwarded it (looked up for GeoIP, never stored).
     createReceipt: async ({ params, body, req, caller }) => {
       const { property, origin } = await widgetProperty(ctx.properties, params.propertyId, req);
-      const record = await recordReceipt(ctx, (row) => ctx.records.write(row), { property, body, visitorAddress: caller.clientIp });
+      const record = await recordReceipt(ctx, (row) => ctx.records.write(row), {
+        property,
+        body,
+        visitorAddress: caller.clientIp,
+      });
       return reply(201, { result: record }, corsHeaders(origin));
     },
     createDataRequest: async ({ params, body, req, caller }) => {
       const { property, origin } = await widgetProperty(ctx.properties, params.propertyId, req);
-      return reply(202, { result: await receiveDataRequest(ctx, ctx.db, { property, body, visitorAddress: caller.clientIp }) }, corsHeaders(origin));
+      return reply(
+        202,
+        { result: await receiveDataRequest(ctx, ctx.db, { property, body, visitorAddress: caller.clientIp }) },
+        corsHeaders(origin),
+      );
     },
     getRecordSigningKeys: () => reply(200, { keys: ctx.signer.publicKeys }, { 'Cache-Control': 'public, max-age=300' }),
   };

@@ -22,11 +22,15 @@ export function merchantsClient(target: () => ServiceCaller, logger: Logger): Me
   return {
     async defaultsOf(partnerId, merchantId) {
       try {
-        const { result } = await target().call(getMerchantDefaults, { as: asPartner(partnerId), params: { merchantId } });
+        const { result } = await target().call(getMerchantDefaults, {
+          as: asPartner(partnerId),
+          params: { merchantId },
+        });
         return { product: result.default_product ?? undefined, priceList: result.default_price_list ?? undefined };
       } catch (err) {
         // 404 (no such merchant yet) is the common case; anything else is logged.
-        if ((err as { code?: string }).code !== 'RESOURCE.NOT_FOUND') log.warn({ err: (err as Error).message }, 'merchant defaults unavailable; using the partner defaults');
+        if ((err as { code?: string }).code !== 'RESOURCE.NOT_FOUND')
+          log.warn({ err: (err as Error).message }, 'merchant defaults unavailable; using the partner defaults');
         return undefined;
       }
     },
@@ -35,7 +39,10 @@ export function merchantsClient(target: () => ServiceCaller, logger: Logger): Me
         try {
           await target().call(pushMerchantEvent, { as: asPartner(message.partner_id), body: message });
         } catch (err) {
-          log.warn({ err: (err as Error).message, messageId: message.id }, 'merchant link not pushed; it follows over the bus');
+          log.warn(
+            { err: (err as Error).message, messageId: message.id },
+            'merchant link not pushed; it follows over the bus',
+          );
         }
       }
     },

@@ -12,7 +12,12 @@ const pending = sql<boolean>`emitted_at IS NULL AND cancelled_at IS NULL`;
  * Properties with a reminder due at `now` (created at least `day` days before it), the longest
  * due first. One index range per day; nothing is locked (see lockReminderDomain).
  */
-export async function findPropertiesWithDueReminders(db: Kysely<DomainsDb>, now: Date, dayMs: number, limit: number): Promise<string[]> {
+export async function findPropertiesWithDueReminders(
+  db: Kysely<DomainsDb>,
+  now: Date,
+  dayMs: number,
+  limit: number,
+): Promise<string[]> {
   const perDay = ACTIVATION_REMINDER_DAYS.map(
     (day) => sql`(
       SELECT property_id, property_created_at + ${day * dayMs} * interval '1 millisecond' AS due_at FROM activation_reminders
@@ -35,7 +40,16 @@ export async function lockReminderDomains(trx: Kysely<DomainsDb>, propertyIds: s
   return trx
     .selectFrom('domains as d')
     .innerJoin('companies as c', 'c.id', 'd.company_id')
-    .select(['d.id', 'd.partner_id', 'd.hostname', 'd.status', 'd.activated_at', 'd.property_id', 'c.owner_email', 'c.owner_first_name'])
+    .select([
+      'd.id',
+      'd.partner_id',
+      'd.hostname',
+      'd.status',
+      'd.activated_at',
+      'd.property_id',
+      'c.owner_email',
+      'c.owner_first_name',
+    ])
     .where('d.property_id', 'in', propertyIds)
     .forUpdate('d')
     .skipLocked()
@@ -57,7 +71,11 @@ export async function pendingReminders(trx: Kysely<DomainsDb>, propertyIds: stri
 }
 
 /** Marks (property, day) pairs emitted; only rows still pending change (the caller checks the count). */
-export async function markRemindersEmitted(trx: Kysely<DomainsDb>, reminders: { property_id: string; day: number }[], at: Date): Promise<number> {
+export async function markRemindersEmitted(
+  trx: Kysely<DomainsDb>,
+  reminders: { property_id: string; day: number }[],
+  at: Date,
+): Promise<number> {
   // The pairs as one array of "property_id/day" keys: = ANY over the primary key's columns keeps it an index scan.
   const { rows } = await sql<{ property_id: string }>`
     UPDATE activation_reminders SET emitted_at = ${at}
@@ -70,5 +88,10 @@ export async function markRemindersEmitted(trx: Kysely<DomainsDb>, reminders: { 
 
 /** Activated properties: their pending reminders are never sent. */
 export async function cancelPendingReminders(trx: Kysely<DomainsDb>, propertyIds: string[], at: Date) {
-  await trx.updateTable('activation_reminders').set({ cancelled_at: at }).where('property_id', 'in', propertyIds).where(pending).execute();
+  await trx
+    .updateTable('activation_reminders')
+    .set({ cancelled_at: at })
+    .where('property_id', 'in', propertyIds)
+    .where(pending)
+    .execute();
 }

@@ -11,7 +11,21 @@ export type NewCompany = Insertable<CompaniesTable>;
 const companyByNameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; name: string }) =>
   db
     .selectFrom('companies')
-    .select(['id', 'name', 'trade_name', 'id_number', 'owner_email', 'email', 'phone_number', 'country', 'state', 'city', 'address', 'address_2', 'postal_code'])
+    .select([
+      'id',
+      'name',
+      'trade_name',
+      'id_number',
+      'owner_email',
+      'email',
+      'phone_number',
+      'country',
+      'state',
+      'city',
+      'address',
+      'address_2',
+      'postal_code',
+    ])
     .where('partner_id', '=', p.partnerId)
     .where('name', '=', p.name)
     .orderBy('created_at')
@@ -46,7 +60,11 @@ async function deleteUnusedCompany(db: Kysely<DomainsDb>, partnerId: string, id:
     .deleteFrom('companies')
     .where('id', '=', id)
     .where('partner_id', '=', partnerId)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('domains').select('domains.id').where('domains.company_id', '=', id))))
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('properties').select('properties.id').where('properties.company_id', '=', id))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('domains').select('domains.id').where('domains.company_id', '=', id))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('properties').select('properties.id').where('properties.company_id', '=', id))),
+    )
     .execute();
 }

@@ -11,7 +11,9 @@ export interface DomainFilters {
   search?: { text: string; uuid?: string };
   id?: string;
   source?: string;
-  flags: Partial<Record<'has_scripts' | 'has_dsar' | 'has_docs' | 'has_accessibility' | 'display_company' | 'display_dpo', boolean>>;
+  flags: Partial<
+    Record<'has_scripts' | 'has_dsar' | 'has_docs' | 'has_accessibility' | 'display_company' | 'display_dpo', boolean>
+  >;
   companyTradeName?: string;
   companyIdNumber?: string;
   companyId?: string;
@@ -57,21 +59,33 @@ type ListParams = Omit<DomainFilters, 'flags' | 'search' | 'companyTradeName'> &
  * joined subquery made it hash-join whole tables (58 instead of 1,400 lists/s measured).
  */
 const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
-  let ids = db.selectFrom('domains as d').select('d.id').where('d.partner_id', '=', p.partnerId).where('d.is_active', '=', p.isActive);
+  let ids = db
+    .selectFrom('domains as d')
+    .select('d.id')
+    .where('d.partner_id', '=', p.partnerId)
+    .where('d.is_active', '=', p.isActive);
   if (p.status !== undefined) ids = ids.where('d.status', '=', p.status);
   if (p.id !== undefined) ids = ids.where('d.id', '=', p.id);
   if (p.source !== undefined) ids = ids.where('d.source', '=', p.source);
   const flags = FLAGS.filter((flag) => p[flag] !== undefined);
   if (flags.length > 0) {
     ids = ids.where(({ exists, selectFrom }) =>
-      exists(flags.reduce((q, flag) => q.where(`p.${flag}` as const, '=', p[flag]!), selectFrom('properties as p').select('p.id').whereRef('p.id', '=', 'd.property_id'))),
+      exists(
+        flags.reduce(
+          (q, flag) => q.where(`p.${flag}` as const, '=', p[flag]!),
+          selectFrom('properties as p').select('p.id').whereRef('p.id', '=', 'd.property_id'),
+        ),
+      ),
     );
   }
   if (p.hostnameLike !== undefined) {
     const { hostnameLike, searchUuid } = p;
     // Served by the trigram index on hostname (see migrations).
     ids = ids.where((eb) =>
-      eb.or([eb('d.hostname', 'like', hostnameLike), ...(searchUuid !== undefined ? [eb('d.id', '=', searchUuid), eb('d.property_id', '=', searchUuid)] : [])]),
+      eb.or([
+        eb('d.hostname', 'like', hostnameLike),
+        ...(searchUuid !== undefined ? [eb('d.id', '=', searchUuid), eb('d.property_id', '=', searchUuid)] : []),
+      ]),
     );
   }
   const { tradeNameLike, companyIdNumber } = p;
@@ -92,7 +106,11 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
   const { merchantId } = p;
   if (merchantId !== undefined) {
     ids = ids.where('d.id', 'in', (eb) =>
-      eb.selectFrom('domain_merchants as m').select('m.domain_id').where('m.partner_id', '=', p.partnerId).where('m.merchant_id', '=', merchantId),
+      eb
+        .selectFrom('domain_merchants as m')
+        .select('m.domain_id')
+        .where('m.partner_id', '=', p.partnerId)
+        .where('m.merchant_id', '=', merchantId),
     );
   }
   if (p.referralPartnerId !== undefined) ids = ids.where('d.referral_partner_id', '=', p.referralPartnerId);
@@ -100,8 +118,12 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
   if (p.priceListId !== undefined) ids = ids.where('d.price_list_id', '=', p.priceListId);
   if (p.subscriptionStatus !== undefined) ids = ids.where('d.subscription_status', '=', p.subscriptionStatus);
   // Values are parameters, never branches: the compiled shape is reused for true and false alike.
-  if (p.hasSubscription !== undefined) ids = ids.where(sql<boolean>`(d.subscription_status IS NOT NULL) = ${p.hasSubscription}`);
-  if (p.activeSubscription !== undefined) ids = ids.where(sql<boolean>`(coalesce(d.subscription_status, 'INACTIVE') <> 'INACTIVE') = ${p.activeSubscription}`);
+  if (p.hasSubscription !== undefined)
+    ids = ids.where(sql<boolean>`(d.subscription_status IS NOT NULL) = ${p.hasSubscription}`);
+  if (p.activeSubscription !== undefined)
+    ids = ids.where(
+      sql<boolean>`(coalesce(d.subscription_status, 'INACTIVE') <> 'INACTIVE') = ${p.activeSubscription}`,
+    );
   if (p.createdFrom !== undefined) ids = ids.where('d.created_at', '>=', p.createdFrom);
   if (p.createdTo !== undefined) ids = ids.where('d.created_at', '<=', p.createdTo);
   if (p.activatedFrom !== undefined) ids = ids.where('d.activated_at', '>=', p.activatedFrom);
@@ -115,7 +137,12 @@ const listQuery = precompile((db: Kysely<DomainsDb>, p: ListParams) => {
 });
 
 /** One page (limit + 1 rows, to know whether another exists), newest first. */
-export async function listDomains(db: Kysely<DomainsDb>, partnerId: string, f: DomainFilters, window: { offset: number; limitPlusOne: number }) {
+export async function listDomains(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  f: DomainFilters,
+  window: { offset: number; limitPlusOne: number },
+) {
   const { flags, search, companyTradeName, ...plain } = f;
   return listQuery(db, {
     ...plain,

@@ -55,13 +55,19 @@ const DETAIL_COLUMNS = [
 
 /** A domain with its property and company (every domain has both). */
 export const joined = (db: Kysely<DomainsDb>) =>
-  db.selectFrom('domains as d').innerJoin('properties as p', 'p.id', 'd.property_id').innerJoin('companies as c', 'c.id', 'd.company_id');
+  db
+    .selectFrom('domains as d')
+    .innerJoin('properties as p', 'p.id', 'd.property_id')
+    .innerJoin('companies as c', 'c.id', 'd.company_id');
 
 export type DomainDetailRow = NonNullable<Awaited<ReturnType<typeof findDomainDetail>>>;
 
 // The hottest read: compiled once (see precompile).
 const domainDetailQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; id: string }) =>
-  joined(db).select([...VIEW_COLUMNS, ...DETAIL_COLUMNS]).where('d.id', '=', p.id).where('d.partner_id', '=', p.partnerId),
+  joined(db)
+    .select([...VIEW_COLUMNS, ...DETAIL_COLUMNS])
+    .where('d.id', '=', p.id)
+    .where('d.partner_id', '=', p.partnerId),
 );
 
 export async function findDomainDetail(db: Kysely<DomainsDb>, partnerId: string, id: string) {
@@ -109,9 +115,17 @@ export async function findDomainState(db: Kysely<DomainsDb>, partnerId: string, 
       'd.updated_at',
       'd.activated_at',
     ])
-    .select(sql<string[]>`coalesce((SELECT array_agg(s.hostname ORDER BY s.hostname COLLATE "C") FROM subdomains s WHERE s.domain_id = d.id), '{}')`.as('subdomains'))
     .select(
-      sql<{ merchant_id: string; id: string | null }[]>`coalesce((SELECT json_agg(json_build_object('merchant_id', m.merchant_id, 'id', m.merchant_ref) ORDER BY m.merchant_id) FROM domain_merchants m WHERE m.domain_id = d.id), '[]')`.as(
+      sql<
+        string[]
+      >`coalesce((SELECT array_agg(s.hostname ORDER BY s.hostname COLLATE "C") FROM subdomains s WHERE s.domain_id = d.id), '{}')`.as(
+        'subdomains',
+      ),
+    )
+    .select(
+      sql<
+        { merchant_id: string; id: string | null }[]
+      >`coalesce((SELECT json_agg(json_build_object('merchant_id', m.merchant_id, 'id', m.merchant_ref) ORDER BY m.merchant_id) FROM domain_merchants m WHERE m.domain_id = d.id), '[]')`.as(
         'merchant_links',
       ),
     )

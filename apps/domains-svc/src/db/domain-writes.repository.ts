@@ -47,8 +47,13 @@ const insertNewDomainQuery = precompile((db: Kysely<DomainsDb>, p: Record<string
 });
 
 const columnsOf = (p: Record<string, unknown>, table: string) =>
-  Object.fromEntries(Object.entries(p).flatMap(([key, value]) => (key.startsWith(`${table}.`) ? [[key.slice(table.length + 1), value]] : [])));
-const prefixed = (table: string, row: object) => Object.entries(row).map(([column, value]) => [`${table}.${column}`, value] as const);
+  Object.fromEntries(
+    Object.entries(p).flatMap(([key, value]) =>
+      key.startsWith(`${table}.`) ? [[key.slice(table.length + 1), value]] : [],
+    ),
+  );
+const prefixed = (table: string, row: object) =>
+  Object.entries(row).map(([column, value]) => [`${table}.${column}`, value] as const);
 
 const domainIdByHostnameQuery = precompile((db: Kysely<DomainsDb>, p: { partnerId: string; hostname: string }) =>
   db.selectFrom('domains').select('id').where('partner_id', '=', p.partnerId).where('hostname', '=', p.hostname),
@@ -73,10 +78,19 @@ export async function insertNewDomain(db: Kysely<DomainsDb>, rows: NewDomainRows
   }
   if (inserted.length > 0) return;
   const [existing] = await domainIdByHostnameQuery(db, { partnerId: domain.partner_id, hostname: domain.hostname });
-  throw new AppError('DOMAIN.ALREADY_EXISTS', 'This partner already registered the domain.', existing ? { id: existing.id } : undefined);
+  throw new AppError(
+    'DOMAIN.ALREADY_EXISTS',
+    'This partner already registered the domain.',
+    existing ? { id: existing.id } : undefined,
+  );
 }
 
-export async function updateDomain(db: Kysely<DomainsDb>, partnerId: string, id: string, changes: Updateable<DomainsTable>) {
+export async function updateDomain(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  id: string,
+  changes: Updateable<DomainsTable>,
+) {
   return db
     .updateTable('domains')
     .set({ ...changes, updated_at: new Date() })
@@ -97,12 +111,26 @@ export async function updateDomainSettings(
   changes: { company: Updateable<CompaniesTable>; settings: Updateable<PropertiesTable> },
 ): Promise<PropertyRow | undefined> {
   const now = new Date();
-  const company = Object.keys(changes.company).length > 0
-    ? sql`company AS (${db.updateTable('companies').set({ ...changes.company, updated_at: now }).where('id', '=', domain.company_id).where('partner_id', '=', domain.partner_id)}),`
-    : sql``;
-  const property = Object.keys(changes.settings).length > 0
-    ? db.updateTable('properties').set({ ...changes.settings, updated_at: now }).where('id', '=', domain.property_id).where('partner_id', '=', domain.partner_id).returningAll()
-    : db.selectFrom('properties').selectAll().where(sql<boolean>`false`);
+  const company =
+    Object.keys(changes.company).length > 0
+      ? sql`company AS (${db
+          .updateTable('companies')
+          .set({ ...changes.company, updated_at: now })
+          .where('id', '=', domain.company_id)
+          .where('partner_id', '=', domain.partner_id)}),`
+      : sql``;
+  const property =
+    Object.keys(changes.settings).length > 0
+      ? db
+          .updateTable('properties')
+          .set({ ...changes.settings, updated_at: now })
+          .where('id', '=', domain.property_id)
+          .where('partner_id', '=', domain.partner_id)
+          .returningAll()
+      : db
+          .selectFrom('properties')
+          .selectAll()
+          .where(sql<boolean>`false`);
   const { rows } = await sql<PropertyRow>`
     WITH ${company} touched AS (${db.updateTable('domains').set({ updated_at: now }).where('id', '=', domain.id).where('partner_id', '=', domain.partner_id)})
     ${property}`.execute(db);

@@ -14,18 +14,30 @@ const linksOf = (partnerId: string, merchant: MerchantState) => sql<boolean>`
  * A live merchant: its links carry its id and show its merchant_id now. Answers the domains whose
  * merchant_id changed (a rename); links only resolved (the id learnt, the same merchant_id) are not among them.
  */
-export async function resolveMerchantLinks(db: Kysely<DomainsDb>, partnerId: string, merchant: MerchantState): Promise<string[]> {
+export async function resolveMerchantLinks(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  merchant: MerchantState,
+): Promise<string[]> {
   const { rows } = await sql<{ domain_id: string }>`
     UPDATE domain_merchants SET merchant_ref = ${merchant.id}::uuid, merchant_id = ${merchant.merchant_id}
     WHERE ${linksOf(partnerId, merchant)} AND merchant_id <> ${merchant.merchant_id}
     RETURNING domain_id`.execute(db);
-  await sql`UPDATE domain_merchants SET merchant_ref = ${merchant.id}::uuid WHERE ${linksOf(partnerId, merchant)} AND merchant_ref IS NULL`.execute(db);
+  await sql`UPDATE domain_merchants SET merchant_ref = ${merchant.id}::uuid WHERE ${linksOf(partnerId, merchant)} AND merchant_ref IS NULL`.execute(
+    db,
+  );
   return rows.map((r) => r.domain_id);
 }
 
 /** A deleted merchant: its links go. Answers the domains that lost one. */
-export async function deleteMerchantLinks(db: Kysely<DomainsDb>, partnerId: string, merchant: MerchantState): Promise<string[]> {
-  const { rows } = await sql<{ domain_id: string }>`DELETE FROM domain_merchants WHERE ${linksOf(partnerId, merchant)} RETURNING domain_id`.execute(db);
+export async function deleteMerchantLinks(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  merchant: MerchantState,
+): Promise<string[]> {
+  const { rows } = await sql<{
+    domain_id: string;
+  }>`DELETE FROM domain_merchants WHERE ${linksOf(partnerId, merchant)} RETURNING domain_id`.execute(db);
   return rows.map((r) => r.domain_id);
 }
 

@@ -35,8 +35,12 @@ export const migrations: Record<string, ServiceMigration> = {
           ADD COLUMN subscription_status text,
           ADD COLUMN subscription_start timestamptz,
           ADD COLUMN subscription_end timestamptz`.execute(db);
-      await sql`CREATE INDEX domains_partner_subscription ON domains (partner_id, subscription_status, created_at DESC, id DESC)`.execute(db);
-      await sql`CREATE INDEX domains_partner_product ON domains (partner_id, product_id, created_at DESC, id DESC)`.execute(db);
+      await sql`CREATE INDEX domains_partner_subscription ON domains (partner_id, subscription_status, created_at DESC, id DESC)`.execute(
+        db,
+      );
+      await sql`CREATE INDEX domains_partner_product ON domains (partner_id, product_id, created_at DESC, id DESC)`.execute(
+        db,
+      );
       await sql`
         CREATE TABLE catalogue_snapshot (
           id integer PRIMARY KEY CHECK (id = 1),
@@ -57,7 +61,9 @@ export const migrations: Record<string, ServiceMigration> = {
           PRIMARY KEY (partner_id, merchant_id, domain_id)
         )`.execute(db);
       await sql`CREATE INDEX domain_merchants_domain ON domain_merchants (domain_id)`.execute(db);
-      await sql`INSERT INTO domain_merchants (partner_id, merchant_id, domain_id) SELECT DISTINCT partner_id, unnest(merchants), id FROM domains`.execute(db);
+      await sql`INSERT INTO domain_merchants (partner_id, merchant_id, domain_id) SELECT DISTINCT partner_id, unnest(merchants), id FROM domains`.execute(
+        db,
+      );
       await sql`DROP INDEX domains_merchants`.execute(db);
     },
   },
@@ -84,14 +90,16 @@ export const migrations: Record<string, ServiceMigration> = {
           cancelled_at timestamptz,
           PRIMARY KEY (property_id, day)
         )`.execute(db);
-      await sql`CREATE INDEX activation_reminders_pending ON activation_reminders (day, property_created_at) WHERE emitted_at IS NULL AND cancelled_at IS NULL`.execute(db);
+      await sql`CREATE INDEX activation_reminders_pending ON activation_reminders (day, property_created_at) WHERE emitted_at IS NULL AND cancelled_at IS NULL`.execute(
+        db,
+      );
       await sql`
         INSERT INTO activation_reminders (property_id, day, property_created_at)
         SELECT d.property_id, r.day, p.created_at
         FROM domains d JOIN properties p ON p.id = d.property_id, UNNEST(ARRAY[2, 7, 14, 30]) AS r(day)
         WHERE d.status IN ('NEW', 'SCANNED', 'INVITED') AND d.activated_at IS NULL`.execute(db);
-      },
     },
+  },
   '2026_11_24_0010_scans': {
     // The site scanner (DOMAINS_ROLE scanner): one row per scan, claimed by workers with a lease
     // (lease_until), so a killed worker's scan is taken up again. At most one queued or running
@@ -116,7 +124,9 @@ export const migrations: Record<string, ServiceMigration> = {
           errors jsonb NOT NULL DEFAULT '[]',
           created_at timestamptz NOT NULL DEFAULT now()
         )`.execute(db);
-      await sql`CREATE UNIQUE INDEX scans_one_open ON scans (domain_id) WHERE status IN ('queued', 'running')`.execute(db);
+      await sql`CREATE UNIQUE INDEX scans_one_open ON scans (domain_id) WHERE status IN ('queued', 'running')`.execute(
+        db,
+      );
       await sql`CREATE INDEX scans_due ON scans (due_at) WHERE status IN ('queued', 'running')`.execute(db);
       await sql`CREATE INDEX scans_domain_latest ON scans (domain_id, created_at DESC)`.execute(db);
       await sql`
@@ -257,5 +267,7 @@ async function createMailQueue(db: Kysely<unknown>) {
       last_error text,
       created_at timestamptz NOT NULL DEFAULT now()
     )`.execute(db);
-  await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(db);
+  await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(
+    db,
+  );
 }

@@ -14,7 +14,10 @@ export const OPEN_SCAN_STATUSES = ['queued', 'running'] as const;
  * Queues a scan of the domain unless one is queued or running already (then undefined): the
  * partial unique index makes concurrent requests agree on one.
  */
-export async function insertQueuedScan(db: Kysely<DomainsDb>, scan: { partnerId: string; domainId: string; requestedBy: ScanRequester }): Promise<ScanRow | undefined> {
+export async function insertQueuedScan(
+  db: Kysely<DomainsDb>,
+  scan: { partnerId: string; domainId: string; requestedBy: ScanRequester },
+): Promise<ScanRow | undefined> {
   const { rows } = await sql<ScanRow>`
     INSERT INTO scans (id, partner_id, domain_id, requested_by)
     VALUES (${randomUUID()}, ${scan.partnerId}, ${scan.domainId}, ${scan.requestedBy})
@@ -24,7 +27,11 @@ export async function insertQueuedScan(db: Kysely<DomainsDb>, scan: { partnerId:
 }
 
 /** The domain's latest scan (any status), or undefined when it was never scanned. */
-export async function findLatestScan(db: Kysely<DomainsDb>, partnerId: string, domainId: string): Promise<ScanRow | undefined> {
+export async function findLatestScan(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  domainId: string,
+): Promise<ScanRow | undefined> {
   return db
     .selectFrom('scans')
     .selectAll()
@@ -41,7 +48,10 @@ export async function findLatestScan(db: Kysely<DomainsDb>, partnerId: string, d
  * (a killed worker). Each claim counts an attempt; the attempt number is the claim's fencing
  * token (see finishScan).
  */
-export async function claimScans(db: SqlExecutor, options: { now: Date; leaseMs: number; limit: number }): Promise<ScanRow[]> {
+export async function claimScans(
+  db: SqlExecutor,
+  options: { now: Date; leaseMs: number; limit: number },
+): Promise<ScanRow[]> {
   return claimWithLease<ScanRow>(db, {
     table: 'scans',
     dueColumn: 'due_at',
@@ -67,7 +77,12 @@ export interface ScanOutcome {
  * the scan is no longer that claim's: its lease ran out and another worker took it up, or the
  * domain was deleted meanwhile.
  */
-export async function finishScan(db: Kysely<DomainsDb>, scan: Pick<ScanRow, 'id' | 'attempts'>, outcome: ScanOutcome, now: Date): Promise<ScanRow | undefined> {
+export async function finishScan(
+  db: Kysely<DomainsDb>,
+  scan: Pick<ScanRow, 'id' | 'attempts'>,
+  outcome: ScanOutcome,
+  now: Date,
+): Promise<ScanRow | undefined> {
   return db
     .updateTable('scans')
     .set({
@@ -91,7 +106,10 @@ export async function finishScan(db: Kysely<DomainsDb>, scan: Pick<ScanRow, 'id'
  * has_continuous_scanning on and whose latest scan started more than `intervalMs` ago (or that
  * were never scanned). Returns how many were queued.
  */
-export async function queueScheduledScans(db: Kysely<DomainsDb>, options: { now: Date; intervalMs: number; limit: number }): Promise<number> {
+export async function queueScheduledScans(
+  db: Kysely<DomainsDb>,
+  options: { now: Date; intervalMs: number; limit: number },
+): Promise<number> {
   const before = new Date(options.now.getTime() - options.intervalMs);
   const { rows } = await sql<{ id: string }>`
     INSERT INTO scans (id, partner_id, domain_id, requested_by, due_at, created_at)
@@ -111,15 +129,7 @@ export async function lockScannedDomain(db: Kysely<DomainsDb>, partnerId: string
   return db
     .selectFrom('domains as d')
     .innerJoin('companies as c', 'c.id', 'd.company_id')
-    .select([
-      'd.id',
-      'd.hostname',
-      'd.status',
-      'd.property_id',
-      'd.merchants',
-      'c.owner_email',
-      'c.owner_first_name',
-    ])
+    .select(['d.id', 'd.hostname', 'd.status', 'd.property_id', 'd.merchants', 'c.owner_email', 'c.owner_first_name'])
     .where('d.id', '=', domainId)
     .where('d.partner_id', '=', partnerId)
     .forUpdate('d')
@@ -143,19 +153,31 @@ export async function markDomainScanned(db: Kysely<DomainsDb>, domainId: string)
  * (compared as jsonb: key order does not count); the property as events show it, or undefined
  * when nothing changed.
  */
-export async function saveScanFeed(db: Kysely<DomainsDb>, propertyId: string, feed: { cookies: unknown; dataCollection: unknown }) {
+export async function saveScanFeed(
+  db: Kysely<DomainsDb>,
+  propertyId: string,
+  feed: { cookies: unknown; dataCollection: unknown },
+) {
   const cookies = JSON.stringify(feed.cookies);
   const dataCollection = JSON.stringify(feed.dataCollection);
   return db
     .updateTable('properties')
     .set({ scan_cookies: cookies, scan_data_collection: dataCollection, updated_at: sql`now()` })
     .where('id', '=', propertyId)
-    .where(sql<boolean>`(scan_cookies IS DISTINCT FROM ${cookies}::jsonb OR scan_data_collection IS DISTINCT FROM ${dataCollection}::jsonb)`)
+    .where(
+      sql<boolean>`(scan_cookies IS DISTINCT FROM ${cookies}::jsonb OR scan_data_collection IS DISTINCT FROM ${dataCollection}::jsonb)`,
+    )
     .returningAll()
     .executeTakeFirst();
 }
 
 /** A stopping worker hands its scan back at once (same claim only), instead of leaving it until its lease ends. */
 export async function releaseScan(db: Kysely<DomainsDb>, scan: Pick<ScanRow, 'id' | 'attempts'>) {
-  await db.updateTable('scans').set({ lease_until: null }).where('id', '=', scan.id).where('status', '=', 'running').where('attempts', '=', scan.attempts).execute();
+  await db
+    .updateTable('scans')
+    .set({ lease_until: null })
+    .where('id', '=', scan.id)
+    .where('status', '=', 'running')
+    .where('attempts', '=', scan.attempts)
+    .execute();
 }

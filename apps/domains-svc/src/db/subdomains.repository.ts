@@ -6,7 +6,12 @@ const COLUMNS = ['id', 'domain_id', 'hostname', 'created_at', 'updated_at'] as c
 
 /** A subdomain the domain already has: 409 SUBDOMAIN.ALREADY_EXISTS; any other error as it is. */
 export function rethrowSubdomainTaken(err: unknown): never {
-  rethrowUnique(err, 'SUBDOMAIN.ALREADY_EXISTS', 'The subdomain already exists on this domain.', 'subdomains_domain_hostname_key');
+  rethrowUnique(
+    err,
+    'SUBDOMAIN.ALREADY_EXISTS',
+    'The subdomain already exists on this domain.',
+    'subdomains_domain_hostname_key',
+  );
 }
 
 export async function insertSubdomains(db: Kysely<DomainsDb>, rows: Insertable<SubdomainsTable>[]) {
@@ -38,12 +43,21 @@ export async function listSubdomainsOfDomain(db: Kysely<DomainsDb>, partnerId: s
 }
 
 export async function countSubdomains(db: Kysely<DomainsDb>, domainId: string) {
-  const row = await db.selectFrom('subdomains').select((eb) => eb.fn.countAll<string>().as('n')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('subdomains')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('domain_id', '=', domainId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Deletes by id or hostname; answers the deleted hostname, or undefined when nothing matched. */
-export async function deleteSubdomain(db: Kysely<DomainsDb>, partnerId: string, domainId: string, match: { id?: string; hostname?: string }) {
+export async function deleteSubdomain(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  domainId: string,
+  match: { id?: string; hostname?: string },
+) {
   const row = await db
     .deleteFrom('subdomains')
     .where('domain_id', '=', domainId)

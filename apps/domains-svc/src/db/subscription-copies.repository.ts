@@ -14,7 +14,16 @@ export async function findSubscriptionsOfDomains(db: Kysely<DomainsDb>, partnerI
 }
 
 /** The domain's copy of its subscription, as billing-svc reported it (only the domain holding that subscription). */
-type SubscriptionCopy = { id: string; domain_id: string; product_id: number; price_list_id: number; price_id: number; status: string; start_date: string; end_date: string | null };
+type SubscriptionCopy = {
+  id: string;
+  domain_id: string;
+  product_id: number;
+  price_list_id: number;
+  price_id: number;
+  status: string;
+  start_date: string;
+  end_date: string | null;
+};
 
 /** The domains' copies of their subscriptions, as billing-svc reported them (one statement for a batch). */
 export async function applySubscriptionStates(db: Kysely<DomainsDb>, states: SubscriptionCopy[]) {

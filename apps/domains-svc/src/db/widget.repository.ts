@@ -8,7 +8,11 @@ export const ACTIVATABLE_STATUSES = ['NEW', 'SCANNED', 'INVITED'] as const;
 
 /** The hostname of a property's domain (the widget's Origin rule), or undefined when there is none. */
 export async function findPropertyHostname(db: Kysely<DomainsDb>, propertyId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('domains').select('hostname').where('property_id', '=', propertyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('domains')
+    .select('hostname')
+    .where('property_id', '=', propertyId)
+    .executeTakeFirst();
   return row?.hostname;
 }
 
@@ -54,7 +58,11 @@ export type WidgetSettingsRow = NonNullable<Awaited<ReturnType<typeof findWidget
 
 /** A view's read: the domain's status (a view of an ACTIVE domain writes nothing). */
 export async function findViewedDomain(db: Kysely<DomainsDb>, propertyId: string) {
-  return db.selectFrom('domains').select(['id', 'partner_id', 'status']).where('property_id', '=', propertyId).executeTakeFirst();
+  return db
+    .selectFrom('domains')
+    .select(['id', 'partner_id', 'status'])
+    .where('property_id', '=', propertyId)
+    .executeTakeFirst();
 }
 
 /**
@@ -65,7 +73,12 @@ export async function findViewedDomain(db: Kysely<DomainsDb>, propertyId: string
 export async function activateOnFirstView(db: Kysely<DomainsDb>, propertyId: string) {
   return db
     .updateTable('domains')
-    .set({ status: 'ACTIVE', is_active: true, activated_at: sql`COALESCE(activated_at, now())`, updated_at: sql`now()` })
+    .set({
+      status: 'ACTIVE',
+      is_active: true,
+      activated_at: sql`COALESCE(activated_at, now())`,
+      updated_at: sql`now()`,
+    })
     .where('property_id', '=', propertyId)
     .where('status', 'in', ACTIVATABLE_STATUSES)
     .returning(['id', 'partner_id', 'hostname', 'activated_at'])

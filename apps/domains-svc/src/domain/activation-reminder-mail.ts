@@ -28,5 +28,12 @@ export function activationReminderMail(m: ReminderMailInput): QueuedMail {
     `<p>The privacy widget on <b>${escapeHtml(m.hostname)}</b> is still not active, ${m.day} days after the site was added.</p>` +
     `<p>Add this snippet to every page of the site, first in &lt;head&gt;:</p><pre>${escapeHtml(m.widgetSnippet)}</pre>` +
     `<p>Then open <a href="${escapeHtml(m.approvalUrl)}">${escapeHtml(m.approvalUrl)}</a>: the widget becomes active as soon as it loads for the first time.</p>`;
-  return { partnerId: m.partnerId, kind: `reminder_day${m.day}`, to: m.to, subject: `Reminder: activate the privacy widget on ${m.hostname}`, text, html };
+  return {
+    partnerId: m.partnerId,
+    kind: `reminder_day${m.day}`,
+    to: m.to,
+    subject: `Reminder: activate the privacy widget on ${m.hostname}`,
+    text,
+    html,
+  };
 }

@@ -35,12 +35,19 @@ const REMINDER_EVENTS: Record<number, string> = {
 const BATCH = 100;
 
 export function approvalUrl(template: string, domain: Pick<ReminderDomain, 'id' | 'property_id' | 'hostname'>): string {
-  const values: Record<string, string> = { property_id: domain.property_id, domain_id: domain.id, domain_name: domain.hostname };
-  return template.replace(/\{(property_id|domain_id|domain_name)\}/g, (_, key: string) => encodeURIComponent(values[key]));
+  const values: Record<string, string> = {
+    property_id: domain.property_id,
+    domain_id: domain.id,
+    domain_name: domain.hostname,
+  };
+  return template.replace(/\{(property_id|domain_id|domain_name)\}/g, (_, key: string) =>
+    encodeURIComponent(values[key]),
+  );
 }
 
 /** Not yet activated: the statuses a first widget view activates from, and never activated before. */
-const awaitsActivation = (domain: ReminderDomain) => (ACTIVATABLE_STATUSES as readonly string[]).includes(domain.status) && domain.activated_at === null;
+const awaitsActivation = (domain: ReminderDomain) =>
+  (ACTIVATABLE_STATUSES as readonly string[]).includes(domain.status) && domain.activated_at === null;
 
 /** The spec's params of a property's reminders (the same for every day). */
 function reminderParams(domain: ReminderDomain, settings: ActivationReminderSettings) {
@@ -61,7 +68,12 @@ function reminderParams(domain: ReminderDomain, settings: ActivationReminderSett
  * the rows marked emitted. Activated properties' pending reminders are cancelled instead.
  * Answers how many were emitted and which properties were locked elsewhere (or deleted).
  */
-async function emitBatch(db: Kysely<DomainsDb>, propertyIds: string[], now: Date, settings: ActivationReminderSettings) {
+async function emitBatch(
+  db: Kysely<DomainsDb>,
+  propertyIds: string[],
+  now: Date,
+  settings: ActivationReminderSettings,
+) {
   return inTransaction(db, async (trx) => {
     const domains = await lockReminderDomains(trx, propertyIds);
     const held = new Set(domains.map((d) => d.property_id));
@@ -72,10 +84,13 @@ async function emitBatch(db: Kysely<DomainsDb>, propertyIds: string[], now: Date
     if (activated.length > 0) await cancelPendingReminders(trx, activated, now);
     const waiting = new Map(domains.filter(awaitsActivation).map((d) => [d.property_id, d]));
     if (waiting.size === 0) return { emitted: 0, skipped };
-    const due = (await pendingReminders(trx, [...waiting.keys()])).filter((r) => r.property_created_at.getTime() + r.day * settings.dayMs <= now.getTime());
+    const due = (await pendingReminders(trx, [...waiting.keys()])).filter(
+      (r) => r.property_created_at.getTime() + r.day * settings.dayMs <= now.getTime(),
+    );
     if (due.length === 0) return { emitted: 0, skipped };
     // Under the domains' locks nobody else marks these rows; the count guards the once anyway.
-    if ((await markRemindersEmitted(trx, due, now)) !== due.length) throw new Error('activation reminders changed under their domains\' locks');
+    if ((await markRemindersEmitted(trx, due, now)) !== due.length)
+      throw new Error("activation reminders changed under their domains' locks");
 
     const sends = due.map((r) => {
       const domain = waiting.get(r.property_id)!;
@@ -83,7 +98,11 @@ async function emitBatch(db: Kysely<DomainsDb>, propertyIds: string[], now: Date
     });
     await writeDomainEventBatch(
       trx,
-      sends.map(({ domain, day, params }) => ({ partnerId: domain.partner_id, domainId: domain.id, payload: { event: REMINDER_EVENTS[day], params } })),
+      sends.map(({ domain, day, params }) => ({
+        partnerId: domain.partner_id,
+        domainId: domain.id,
+        payload: { event: REMINDER_EVENTS[day], params },
+      })),
     );
     await enqueueMail<DomainsDb>(
       trx,
@@ -108,12 +127,19 @@ async function emitBatch(db: Kysely<DomainsDb>, propertyIds: string[], now: Date
  * left (a run after an outage catches up, each property's days in order) or `signal` aborts.
  * Safe in any number of processes at once: see emitBatch. Answers how many it emitted.
  */
-export async function emitDueReminders(db: Kysely<DomainsDb>, now: Date, settings: ActivationReminderSettings, signal?: AbortSignal): Promise<number> {
+export async function emitDueReminders(
+  db: Kysely<DomainsDb>,
+  now: Date,
+  settings: ActivationReminderSettings,
+  signal?: AbortSignal,
+): Promise<number> {
   let emitted = 0;
   // Handled properties have nothing due any more; one locked elsewhere is left to the next run.
   const skipped = new Set<string>();
   while (!signal?.aborted) {
-    const batch = (await findPropertiesWithDueReminders(db, now, settings.dayMs, BATCH + skipped.size)).filter((id) => !skipped.has(id)).slice(0, BATCH);
+    const batch = (await findPropertiesWithDueReminders(db, now, settings.dayMs, BATCH + skipped.size))
+      .filter((id) => !skipped.has(id))
+      .slice(0, BATCH);
     if (batch.length === 0) break;
     const result = await emitBatch(db, batch, now, settings);
     emitted += result.emitted;

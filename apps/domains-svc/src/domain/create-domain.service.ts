@@ -9,20 +9,37 @@ import type { DomainsDb } from '../db/tables';
 import { writeDomainEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from './context';
 import { assertRequiredFields } from './domain-rules';
-import { createdEvents, createdState, createdView, newCompany, newDomainRows, planNewDomain, welcomeMails, type ChosenProduct, type NewDomainPlan } from './new-domain';
+import {
+  createdEvents,
+  createdState,
+  createdView,
+  newCompany,
+  newDomainRows,
+  planNewDomain,
+  welcomeMails,
+  type ChosenProduct,
+  type NewDomainPlan,
+} from './new-domain';
 
 /**
  * Creates (or reuses) the company, the property, the domain and its subdomains, and writes
  * domain.created (+ scan.requested) and any e-mail to the outbox/mail queue in one transaction.
  */
-export async function createDomain(ctx: DomainsContext, caller: Caller, body: CreateDomainBody): Promise<DomainListRow> {
+export async function createDomain(
+  ctx: DomainsContext,
+  caller: Caller,
+  body: CreateDomainBody,
+): Promise<DomainListRow> {
   assertRequiredFields(body, caller.requiredFields);
   const plan = planNewDomain(caller.partnerId, body, ctx.settings, await chooseProduct(ctx, caller, body));
   const { view, messages } = await inTransaction(ctx.db, async (trx) => {
     const { company, created } = await ensureCompany(trx, plan);
     await insertNewDomain(trx, newDomainRows(plan, company, created));
     const view = createdView(plan, company);
-    const messages = await writeDomainEvents(trx, plan.partnerId, plan.ids.domain, createdEvents(plan, view), { kind: 'created', state: createdState(plan, company) });
+    const messages = await writeDomainEvents(trx, plan.partnerId, plan.ids.domain, createdEvents(plan, view), {
+      kind: 'created',
+      state: createdState(plan, company),
+    });
     await enqueueMail<DomainsDb>(trx, welcomeMails(plan, company));
     return { view, messages };
   });
@@ -58,7 +75,10 @@ async function chooseProduct(ctx: DomainsContext, caller: Caller, body: CreateDo
     if (!given.ok) throw validationError([{ path: `body.${given.field}`, message: given.message }]);
     return given;
   }
-  if (body.price_list !== undefined && !products.some((p) => p.prices.some((price) => price.price_list.code === body.price_list))) {
+  if (
+    body.price_list !== undefined &&
+    !products.some((p) => p.prices.some((price) => price.price_list.code === body.price_list))
+  ) {
     throw validationError([{ path: 'body.price_list', message: `unknown price list code "${body.price_list}"` }]);
   }
   const merchant = body.merchant_id ? await ctx.merchants.defaultsOf(caller.partnerId, body.merchant_id) : undefined;

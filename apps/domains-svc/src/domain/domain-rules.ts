@@ -37,7 +37,9 @@ export function assertRequiredFields(body: Record<string, unknown>, required: re
     return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   });
   if (missing.length > 0) {
-    throw validationError(missing.map((field) => ({ path: `body.${field}`, message: 'is required by the onboarding settings' })));
+    throw validationError(
+      missing.map((field) => ({ path: `body.${field}`, message: 'is required by the onboarding settings' })),
+    );
   }
 }
 

@@ -1,4 +1,9 @@
-import { domainDeactivatedEvent, domainDeletedEvent, type EventMessage, type InviteDomainBody } from '@platform/contracts';
+import {
+  domainDeactivatedEvent,
+  domainDeletedEvent,
+  type EventMessage,
+  type InviteDomainBody,
+} from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
 import { deleteCompanyIfUnused } from '../db/companies.repository';
@@ -23,7 +28,11 @@ async function transition(trx: DomainsDatabase, partnerId: string, domainId: str
 }
 
 /** A domain linked to merchants has its committed events handed to merchants-svc before the answer, so its merchant shows the change at once. */
-export async function pushMerchantLinks(ctx: Pick<DomainsContext, 'merchants'>, domain: { merchants: string[] }, messages: EventMessage[]) {
+export async function pushMerchantLinks(
+  ctx: Pick<DomainsContext, 'merchants'>,
+  domain: { merchants: string[] },
+  messages: EventMessage[],
+) {
   if (domain.merchants.length > 0) await ctx.merchants.push(messages);
 }
 
@@ -31,7 +40,16 @@ export async function deactivateDomain(ctx: DomainsContext, partnerId: string, d
   const id = assertDomainId(domainId);
   const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
     const domain = await transition(trx, partnerId, id, 'deactivate');
-    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))], { kind: 'deactivated' }) };
+    return {
+      domain,
+      messages: await writeDomainEvents(
+        trx,
+        partnerId,
+        id,
+        [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))],
+        { kind: 'deactivated' },
+      ),
+    };
   });
   await pushMerchantLinks(ctx, domain, messages);
 }
@@ -56,7 +74,13 @@ export async function inviteDomain(ctx: DomainsContext, partnerId: string, domai
  * The invite operation in the caller's transaction: status INVITED, the invitation (and the intro
  * when asked) queued, domain.changed written. A SCAN_INVITE scan continues with it once it ends.
  */
-export async function inviteInTransaction(ctx: Pick<DomainsContext, 'settings'>, trx: DomainsDatabase, partnerId: string, id: string, body: InviteDomainBody) {
+export async function inviteInTransaction(
+  ctx: Pick<DomainsContext, 'settings'>,
+  trx: DomainsDatabase,
+  partnerId: string,
+  id: string,
+  body: InviteDomainBody,
+) {
   const domain = await transition(trx, partnerId, id, 'invite');
   const input = {
     partnerId,

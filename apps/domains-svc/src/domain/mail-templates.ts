@@ -24,7 +24,14 @@ export function inviteMail(m: MailInput): QueuedMail {
     'The domain becomes active as soon as the widget loads for the first time.',
   ].join('\n');
   const html = `<p>${escapeHtml(greeting(m.firstName))}</p><p>You are invited to activate the privacy widget on <b>${escapeHtml(m.hostname)}</b>.</p><p>Add this snippet to every page of the site:</p><pre>${escapeHtml(m.widgetSnippet)}</pre>`;
-  return { partnerId: m.partnerId, kind: 'invite', to: m.to, subject: `Activate the privacy widget on ${m.hostname}`, text, html };
+  return {
+    partnerId: m.partnerId,
+    kind: 'invite',
+    to: m.to,
+    subject: `Activate the privacy widget on ${m.hostname}`,
+    text,
+    html,
+  };
 }
 
 /** The partner's customized intro e-mail (send_intro). */
@@ -38,7 +45,14 @@ export function introMail(m: MailInput): QueuedMail {
     m.widgetSnippet,
   ].join('\n');
   const html = `<p>${escapeHtml(greeting(m.firstName))}</p><p>Welcome! <b>${escapeHtml(m.hostname)}</b> now has a privacy widget.</p><pre>${escapeHtml(m.widgetSnippet)}</pre>`;
-  return { partnerId: m.partnerId, kind: 'intro', to: m.to, subject: `Welcome to your privacy widget for ${m.hostname}`, text, html };
+  return {
+    partnerId: m.partnerId,
+    kind: 'intro',
+    to: m.to,
+    subject: `Welcome to your privacy widget for ${m.hostname}`,
+    text,
+    html,
+  };
 }
 
 /** What the scan report e-mail says: the counts per category and the third parties found. */
@@ -73,5 +87,12 @@ export function scanReportMail(m: ScanReportMailInput): QueuedMail {
     `<ul>${counts.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` +
     `<p>${escapeHtml(m.vendors.length > 0 ? `Third parties: ${m.vendors.join(', ')}` : 'No known third parties were found.')}</p>` +
     `<ul>${cookies.map((line) => `<li>${escapeHtml(line.slice(2))}</li>`).join('')}</ul>`;
-  return { partnerId: m.partnerId, kind: 'scan-report', to: m.to, subject: `Scan report for ${m.hostname}`, text, html };
+  return {
+    partnerId: m.partnerId,
+    kind: 'scan-report',
+    to: m.to,
+    subject: `Scan report for ${m.hostname}`,
+    text,
+    html,
+  };
 }

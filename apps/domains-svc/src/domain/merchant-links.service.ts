@@ -15,9 +15,15 @@ const PROJECTION = 'merchant';
  * the merchant_id the merchant has now. Links are sorted by domain id: concurrent changes lock
  * rows in one order.
  */
-export async function applyMerchantChanged(trx: Transaction<DomainsDb>, event: { partnerId: string; version: number }, merchant: MerchantState) {
+export async function applyMerchantChanged(
+  trx: Transaction<DomainsDb>,
+  event: { partnerId: string; version: number },
+  merchant: MerchantState,
+) {
   if (!(await applyIfNewer(trx, SCHEMA, PROJECTION, merchant.id, event.version))) return;
-  const changed = merchant.deleted ? await deleteMerchantLinks(trx, event.partnerId, merchant) : await resolveMerchantLinks(trx, event.partnerId, merchant);
+  const changed = merchant.deleted
+    ? await deleteMerchantLinks(trx, event.partnerId, merchant)
+    : await resolveMerchantLinks(trx, event.partnerId, merchant);
   const domainIds = [...new Set(changed)].sort();
   await refreshDomainMerchants(trx, event.partnerId, domainIds);
   for (const domainId of domainIds) await writeDomainEvents(trx, event.partnerId, domainId, [], { kind: 'merchants' });

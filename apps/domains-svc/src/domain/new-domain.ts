@@ -41,7 +41,13 @@ interface CompanyBasics extends Omit<DomainCompany, 'name' | 'trade_name'> {
   owner_email: string;
 }
 
-export function planNewDomain(partnerId: string, body: CreateDomainBody, settings: InstanceSettings, product: ChosenProduct, now = new Date()): NewDomainPlan {
+export function planNewDomain(
+  partnerId: string,
+  body: CreateDomainBody,
+  settings: InstanceSettings,
+  product: ChosenProduct,
+  now = new Date(),
+): NewDomainPlan {
   return {
     partnerId,
     body,
@@ -95,7 +101,11 @@ export function newCompany({ partnerId, body, now }: NewDomainPlan): NewCompany 
 }
 
 /** The property, domain and subdomains a create inserts (the company only when it is new). */
-export function newDomainRows(plan: NewDomainPlan, company: CompanyBasics, created: NewCompany | undefined): NewDomainRows {
+export function newDomainRows(
+  plan: NewDomainPlan,
+  company: CompanyBasics,
+  created: NewCompany | undefined,
+): NewDomainRows {
   const { partnerId, body, now, ids, product, settings } = plan;
   const property: NewDomainRows['property'] = {
     id: ids.property,
@@ -140,7 +150,10 @@ export function newDomainRows(plan: NewDomainPlan, company: CompanyBasics, creat
 }
 
 /** The new domain as the create answers it (the row a read would find, without reading it). */
-export function createdView({ partnerId, body, now, ids, status, merchants, settings }: NewDomainPlan, company: CompanyBasics): DomainListRow {
+export function createdView(
+  { partnerId, body, now, ids, status, merchants, settings }: NewDomainPlan,
+  company: CompanyBasics,
+): DomainListRow {
   return {
     id: ids.domain,
     partner_id: partnerId,
@@ -197,11 +210,23 @@ export function createdEvents(plan: NewDomainPlan, view: DomainListRow): EventPa
     domainEntityData(view, plan.settings),
   );
   if (body.action === 'CREATE_SILENT') return [created];
-  return [created, scanRequestedEvent({ domain_id: ids.domain, domain: body.domain, property_id: ids.property, action: body.action, invite: body.action === 'SCAN_INVITE' })];
+  return [
+    created,
+    scanRequestedEvent({
+      domain_id: ids.domain,
+      domain: body.domain,
+      property_id: ids.property,
+      action: body.action,
+      invite: body.action === 'SCAN_INVITE',
+    }),
+  ];
 }
 
 /** The new domain's whole state, as domain.changed carries it to projections. */
-export function createdState({ body, ids, status, merchants, now }: NewDomainPlan, company: CompanyBasics): DomainState {
+export function createdState(
+  { body, ids, status, merchants, now }: NewDomainPlan,
+  company: CompanyBasics,
+): DomainState {
   return {
     id: ids.domain,
     hostname: body.domain,
@@ -225,6 +250,12 @@ export function createdState({ body, ids, status, merchants, now }: NewDomainPla
 
 /** The intro e-mail (when asked), to the company's owner; a SCAN_INVITE's invitation follows its scan. */
 export function welcomeMails({ partnerId, body, ids, settings }: NewDomainPlan, company: CompanyBasics): QueuedMail[] {
-  const input = { partnerId, to: company.owner_email, hostname: body.domain, widgetSnippet: widgetScript(settings.widgetBaseUrl, ids.property), firstName: body.account_first_name };
+  const input = {
+    partnerId,
+    to: company.owner_email,
+    hostname: body.domain,
+    widgetSnippet: widgetScript(settings.widgetBaseUrl, ids.property),
+    firstName: body.account_first_name,
+  };
   return body.send_intro ? [introMail(input)] : [];
 }

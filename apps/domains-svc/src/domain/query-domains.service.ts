@@ -26,12 +26,20 @@ function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
   if (id === undefined || companyId === undefined || propertyId === undefined) return undefined;
   // Product and price list ids are whole numbers: any other value matches no domain.
   const productIds = q.product_id?.map((v) => (/^\d{1,9}$/.test(v) ? Number(v) : NaN));
-  const priceListId = q.price_list_id === undefined ? undefined : /^\d{1,9}$/.test(q.price_list_id) ? Number(q.price_list_id) : NaN;
+  const priceListId =
+    q.price_list_id === undefined ? undefined : /^\d{1,9}$/.test(q.price_list_id) ? Number(q.price_list_id) : NaN;
   if (productIds?.some(Number.isNaN) && productIds.every(Number.isNaN)) return undefined;
   if (Number.isNaN(priceListId)) return undefined;
 
   const flags: DomainFilters['flags'] = {};
-  for (const flag of ['has_scripts', 'has_dsar', 'has_docs', 'has_accessibility', 'display_company', 'display_dpo'] as const) {
+  for (const flag of [
+    'has_scripts',
+    'has_dsar',
+    'has_docs',
+    'has_accessibility',
+    'display_company',
+    'display_dpo',
+  ] as const) {
     if (q[flag] !== undefined) flags[flag] = q[flag];
   }
   const date = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
@@ -39,7 +47,10 @@ function toFilters(q: ListDomainsQuery): DomainFilters | undefined {
     // INACTIVE domains are listed only when asked for (is_active=false or status=INACTIVE).
     isActive: q.is_active ?? (q.status ? q.status !== 'INACTIVE' : true),
     status: q.status,
-    search: q.search === undefined ? undefined : { text: q.search, ...(isUuid(q.search) ? { uuid: q.search.toLowerCase() } : {}) },
+    search:
+      q.search === undefined
+        ? undefined
+        : { text: q.search, ...(isUuid(q.search) ? { uuid: q.search.toLowerCase() } : {}) },
     id: id ?? undefined,
     source: q.source,
     flags,

@@ -1,7 +1,14 @@
 import { propertyUpdatedEvent, type EventMessage, type EventPayload } from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { enqueueMail } from '@platform/mail';
-import { finishScan, lockScannedDomain, markDomainScanned, saveScanFeed, type ScanOutcome, type ScanRow } from '../db/scans.repository';
+import {
+  finishScan,
+  lockScannedDomain,
+  markDomainScanned,
+  saveScanFeed,
+  type ScanOutcome,
+  type ScanRow,
+} from '../db/scans.repository';
 import type { DomainsDb } from '../db/tables';
 import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
@@ -28,7 +35,12 @@ const INVITE_AFTER_SCAN_FROM = ['NEW', 'SCANNED'];
  * (INVITED + the invitation), even when the site could not be read: onboarding does not wait for
  * a site that is down. A domain deleted meanwhile gets nothing.
  */
-export async function completeScan(ctx: Pick<DomainsContext, 'db' | 'settings' | 'merchants'>, scan: ScanRow, outcome: ScanOutcome, now: Date): Promise<ScanCompletion> {
+export async function completeScan(
+  ctx: Pick<DomainsContext, 'db' | 'settings' | 'merchants'>,
+  scan: ScanRow,
+  outcome: ScanOutcome,
+  now: Date,
+): Promise<ScanCompletion> {
   const done = await inTransaction(ctx.db, async (trx) => {
     const domain = await lockScannedDomain(trx, scan.partner_id, scan.domain_id);
     if (!domain) return { result: { stored: false } };
@@ -38,17 +50,39 @@ export async function completeScan(ctx: Pick<DomainsContext, 'db' | 'settings' |
     const messages: EventMessage[] = [];
     const result: ScanCompletion = { stored: true, scanned: false, invited: false, feedChanged: false };
     if (outcome.status === 'completed') {
-      const feed = { cookies: widgetCookiesOf(outcome.findings), dataCollection: dataCollectionOf(domain.hostname, outcome.findings) };
+      const feed = {
+        cookies: widgetCookiesOf(outcome.findings),
+        dataCollection: dataCollectionOf(domain.hostname, outcome.findings),
+      };
       const events: EventPayload[] = [];
       const property = await saveScanFeed(trx, domain.property_id, feed);
       if (property) {
-        events.push(propertyUpdatedEvent({ cookies: feed.cookies, data_collection: feed.dataCollection }, propertyEntityData(property)));
+        events.push(
+          propertyUpdatedEvent(
+            { cookies: feed.cookies, data_collection: feed.dataCollection },
+            propertyEntityData(property),
+          ),
+        );
         result.feedChanged = true;
       }
       result.scanned = await markDomainScanned(trx, domain.id);
-      messages.push(...(await writeDomainEvents(trx, scan.partner_id, domain.id, events, result.scanned ? { kind: 'scanned' } : undefined)));
+      messages.push(
+        ...(await writeDomainEvents(
+          trx,
+          scan.partner_id,
+          domain.id,
+          events,
+          result.scanned ? { kind: 'scanned' } : undefined,
+        )),
+      );
       if (scan.requested_by === 'SCAN') {
-        const vendors = [...new Set([...outcome.findings.scripts, ...outcome.findings.cookies].map((f) => f.vendor).filter((v): v is string => v !== null))].sort();
+        const vendors = [
+          ...new Set(
+            [...outcome.findings.scripts, ...outcome.findings.cookies]
+              .map((f) => f.vendor)
+              .filter((v): v is string => v !== null),
+          ),
+        ].sort();
         await enqueueMail<DomainsDb>(trx, [
           scanReportMail({
             partnerId: scan.partner_id,
@@ -65,7 +99,9 @@ export async function completeScan(ctx: Pick<DomainsContext, 'db' | 'settings' |
     }
     const statusNow = result.scanned ? 'SCANNED' : domain.status;
     if (scan.requested_by === 'SCAN_INVITE' && INVITE_AFTER_SCAN_FROM.includes(statusNow)) {
-      messages.push(...(await inviteInTransaction(ctx, trx, scan.partner_id, domain.id, { send_intro: false })).messages);
+      messages.push(
+        ...(await inviteInTransaction(ctx, trx, scan.partner_id, domain.id, { send_intro: false })).messages,
+      );
       result.invited = true;
     }
     return { result, messages, merchants: domain.merchants };

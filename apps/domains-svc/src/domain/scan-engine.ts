@@ -27,9 +27,16 @@ export const scannerConfig = {
   SCANNER_MAX_PAGES: z.coerce.number().int().min(1).max(100).default(10),
   SCANNER_PAGE_TIMEOUT_MS: env.durationMs(15_000),
   SCANNER_SCAN_TIMEOUT_MS: env.durationMs(120_000),
-  SCANNER_MAX_PAGE_BYTES: z.coerce.number().int().min(1_024).default(5 * 1024 * 1024),
+  SCANNER_MAX_PAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(5 * 1024 * 1024),
   /** Sent with every request the scanner makes: it names the product, so site owners know who calls. */
-  SCANNER_USER_AGENT: z.string().min(1).default('PrivacyPlatformScanner/1.0 (+https://privacy-platform.example/scanner)'),
+  SCANNER_USER_AGENT: z
+    .string()
+    .min(1)
+    .default('PrivacyPlatformScanner/1.0 (+https://privacy-platform.example/scanner)'),
   /** How often a worker with free slots looks for queued scans. */
   SCANNER_POLL_MS: env.durationMs(500),
   /** A domain is scanned again (POST .../scan) only this long after its last scan ended (429 before). */

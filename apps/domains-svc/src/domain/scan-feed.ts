@@ -1,4 +1,10 @@
-import { FINDING_CATEGORIES, type DataCollectionItem, type FindingCategory, type ScanFindings, type WidgetCookie } from '@platform/contracts';
+import {
+  FINDING_CATEGORIES,
+  type DataCollectionItem,
+  type FindingCategory,
+  type ScanFindings,
+  type WidgetCookie,
+} from '@platform/contracts';
 
 const CATEGORY_ORDER = new Map<string, number>(FINDING_CATEGORIES.map((c, i) => [c, i]));
 const byCategoryThenName = (a: { category: string; name: string }, b: { category: string; name: string }) =>
@@ -9,17 +15,40 @@ export function widgetCookiesOf(findings: ScanFindings): WidgetCookie[] {
   const seen = new Map<string, WidgetCookie>();
   for (const c of findings.cookies) {
     const key = `${c.name}\u0000${c.domain}`;
-    if (!seen.has(key)) seen.set(key, { name: c.name, domain: c.domain, category: c.category, vendor: c.vendor, expires_at: c.expires_at });
+    if (!seen.has(key))
+      seen.set(key, {
+        name: c.name,
+        domain: c.domain,
+        category: c.category,
+        vendor: c.vendor,
+        expires_at: c.expires_at,
+      });
   }
   return [...seen.values()].sort(byCategoryThenName);
 }
 
 const PURPOSES: Record<FindingCategory, { name: string; legal: string; profiling: boolean }> = {
-  necessary: { name: 'Strictly necessary', legal: 'Needed for the site to work; no consent required.', profiling: false },
-  functional: { name: 'Functional', legal: "Remembers the visitor's settings, with the visitor's consent.", profiling: false },
+  necessary: {
+    name: 'Strictly necessary',
+    legal: 'Needed for the site to work; no consent required.',
+    profiling: false,
+  },
+  functional: {
+    name: 'Functional',
+    legal: "Remembers the visitor's settings, with the visitor's consent.",
+    profiling: false,
+  },
   analytics: { name: 'Analytics', legal: 'Measures how the site is used, with the visitor consent.', profiling: false },
-  marketing: { name: 'Marketing', legal: 'Personalised advertising and sharing with partners, with the visitor consent.', profiling: true },
-  unclassified: { name: 'Not classified', legal: 'Found on the site; no source names its purpose yet.', profiling: false },
+  marketing: {
+    name: 'Marketing',
+    legal: 'Personalised advertising and sharing with partners, with the visitor consent.',
+    profiling: true,
+  },
+  unclassified: {
+    name: 'Not classified',
+    legal: 'Found on the site; no source names its purpose yet.',
+    profiling: false,
+  },
 };
 
 /**
@@ -49,8 +78,16 @@ export function dataCollectionOf(hostname: string, findings: ScanFindings): Data
     return {
       name: purpose.name,
       description: `${purpose.name} technologies found on ${hostname}`,
-      fields: [...e.cookies].sort().map((name) => ({ categories: [category], consent_type: category === 'necessary' ? 'NOT_REQUIRED' : 'OPT_IN', name })),
-      partners: [...e.vendors.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, url]) => ({ name, usage: category, url })),
+      fields: [...e.cookies]
+        .sort()
+        .map((name) => ({
+          categories: [category],
+          consent_type: category === 'necessary' ? 'NOT_REQUIRED' : 'OPT_IN',
+          name,
+        })),
+      partners: [...e.vendors.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, url]) => ({ name, usage: category, url })),
       processors: [],
       purposes: [
         {

@@ -8,7 +8,16 @@ import { noFindings } from './scans.service';
 
 /** What the worker needs of the scan engine (@platform/scanner's Scanner fits it). */
 export interface ScanEngine {
-  scan(target: { hostname: string }, signal?: AbortSignal): Promise<{ mode: 'browser' | 'http'; pages: string[]; findings: ScanFindings; errors: ScanError[]; failed: boolean }>;
+  scan(
+    target: { hostname: string },
+    signal?: AbortSignal,
+  ): Promise<{
+    mode: 'browser' | 'http';
+    pages: string[];
+    findings: ScanFindings;
+    errors: ScanError[];
+    failed: boolean;
+  }>;
   close(): Promise<void>;
 }
 
@@ -55,7 +64,11 @@ export class ScanWorker {
     if (this.stopping.signal.aborted) return 0;
     const free = this.options.concurrency - this.running.size;
     if (free <= 0) return 0;
-    const claimed = await claimScans(this.options.ctx.db, { now: this.clock.now(), leaseMs: this.options.leaseMs, limit: free });
+    const claimed = await claimScans(this.options.ctx.db, {
+      now: this.clock.now(),
+      leaseMs: this.options.leaseMs,
+      limit: free,
+    });
     for (const scan of claimed) {
       const run: Promise<void> = this.run(scan).finally(() => this.running.delete(run));
       this.running.add(run);
@@ -81,7 +94,16 @@ export class ScanWorker {
       // A worker that is stopping hands the scan back to the next claim rather than storing a cut-off report.
       if (!outcome) return void (await releaseScan(this.options.ctx.db, scan));
       const completion = await completeScan(this.options.ctx, scan, outcome, this.clock.now());
-      log.info({ status: outcome.status, mode: outcome.mode, pages: outcome.pages.length, errors: outcome.errors.length, ...completion }, 'scan ended');
+      log.info(
+        {
+          status: outcome.status,
+          mode: outcome.mode,
+          pages: outcome.pages.length,
+          errors: outcome.errors.length,
+          ...completion,
+        },
+        'scan ended',
+      );
       this.options.onEnded?.(scan, completion);
     } catch (err) {
       // Its lease ends and another claim takes it up (at most maxAttempts in all).
@@ -90,17 +112,35 @@ export class ScanWorker {
   }
 
   private async scanSite(scan: ScanRow, log: Logger): Promise<ScanOutcome | undefined> {
-    const domain = await this.options.ctx.db.selectFrom('domains').select('hostname').where('id', '=', scan.domain_id).executeTakeFirst();
+    const domain = await this.options.ctx.db
+      .selectFrom('domains')
+      .select('hostname')
+      .where('id', '=', scan.domain_id)
+      .executeTakeFirst();
     if (!domain) return undefined;
     try {
       this.engine ??= this.options.engine();
       const result = await this.engine.scan({ hostname: domain.hostname }, this.stopping.signal);
       if (this.stopping.signal.aborted) return undefined;
-      return { status: result.failed ? 'failed' : 'completed', mode: result.mode, pages: result.pages, findings: result.findings, errors: result.errors };
+      return {
+        status: result.failed ? 'failed' : 'completed',
+        mode: result.mode,
+        pages: result.pages,
+        findings: result.findings,
+        errors: result.errors,
+      };
     } catch (err) {
       if (this.stopping.signal.aborted) return undefined;
       log.error({ err }, 'scan engine failed');
-      return { status: 'failed', mode: null, pages: [], findings: noFindings(), errors: [{ url: `https://${domain.hostname}/`, code: 'SCAN.INTERNAL', message: 'The scanner failed on this site.' }] };
+      return {
+        status: 'failed',
+        mode: null,
+        pages: [],
+        findings: noFindings(),
+        errors: [
+          { url: `https://${domain.hostname}/`, code: 'SCAN.INTERNAL', message: 'The scanner failed on this site.' },
+        ],
+      };
     }
   }
 }
@@ -112,6 +152,12 @@ function abandoned(scan: ScanRow): ScanOutcome {
     mode: null,
     pages: [],
     findings: noFindings(),
-    errors: [{ url: '', code: 'SCAN.ABANDONED', message: `The scan was started ${scan.attempts - 1} times and never ended; it was given up.` }],
+    errors: [
+      {
+        url: '',
+        code: 'SCAN.ABANDONED',
+        message: `The scan was started ${scan.attempts - 1} times and never ended; it was given up.`,
+      },
+    ],
   };
 }

@@ -1,4 +1,10 @@
-import { FINDING_CATEGORIES, type ScanError, type ScanFindings, type ScanReport, type ScanRequester } from '@platform/contracts';
+import {
+  FINDING_CATEGORIES,
+  type ScanError,
+  type ScanFindings,
+  type ScanReport,
+  type ScanRequester,
+} from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { AppError, notFound } from '@platform/http';
 import { findDomainForUpdate } from '../db/domain-reads.repository';
@@ -38,7 +44,13 @@ export function toScanReport(row: ScanRow): ScanReport {
  * while one is queued or running) and rate limited (429 with Retry-After until minIntervalMs
  * after the last one ended), so a partner cannot make the scanner hammer a site.
  */
-export async function requestScan(ctx: Pick<DomainsContext, 'db'>, partnerId: string, domainId: string, minIntervalMs: number, now = new Date()): Promise<ScanRow> {
+export async function requestScan(
+  ctx: Pick<DomainsContext, 'db'>,
+  partnerId: string,
+  domainId: string,
+  minIntervalMs: number,
+  now = new Date(),
+): Promise<ScanRow> {
   const id = assertDomainId(domainId);
   return inTransaction(ctx.db, async (trx) => {
     // The domain's row lock orders concurrent requests: each sees the scan the one before it queued.
@@ -50,7 +62,12 @@ export async function requestScan(ctx: Pick<DomainsContext, 'db'>, partnerId: st
     const waitMs = latest?.finished_at ? latest.finished_at.getTime() + minIntervalMs - now.getTime() : 0;
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError('RATE.LIMITED', `The domain was scanned less than ${Math.round(minIntervalMs / 1000)} s ago; retry after ${seconds} s.`, { retry_after: seconds }, { 'Retry-After': String(seconds) });
+      throw new AppError(
+        'RATE.LIMITED',
+        `The domain was scanned less than ${Math.round(minIntervalMs / 1000)} s ago; retry after ${seconds} s.`,
+        { retry_after: seconds },
+        { 'Retry-After': String(seconds) },
+      );
     }
     const queued = await insertQueuedScan(trx, { partnerId, domainId: id, requestedBy: 'API' });
     if (!queued) throw new AppError('DOMAIN.SCAN_IN_PROGRESS');
@@ -59,7 +76,11 @@ export async function requestScan(ctx: Pick<DomainsContext, 'db'>, partnerId: st
 }
 
 /** GET .../scan: the latest report; 404 for a domain of another partner, or one never scanned. */
-export async function latestScan(ctx: Pick<DomainsContext, 'db'>, partnerId: string, domainId: string): Promise<ScanRow> {
+export async function latestScan(
+  ctx: Pick<DomainsContext, 'db'>,
+  partnerId: string,
+  domainId: string,
+): Promise<ScanRow> {
   const id = assertDomainId(domainId);
   const row = await findLatestScan(ctx.db, partnerId, id);
   if (!row) throw notFound('scan');
@@ -71,9 +92,18 @@ export async function latestScan(ctx: Pick<DomainsContext, 'db'>, partnerId: str
  * transaction. A domain deleted meanwhile gets nothing; one with a scan queued or running
  * already keeps that one.
  */
-export async function queueRequestedScan(trx: Kysely<DomainsDb>, partnerId: string, params: { domain_id: string; action: string }) {
+export async function queueRequestedScan(
+  trx: Kysely<DomainsDb>,
+  partnerId: string,
+  params: { domain_id: string; action: string },
+) {
   const requestedBy: ScanRequester = params.action === 'SCAN_INVITE' ? 'SCAN_INVITE' : 'SCAN';
-  const domain = await trx.selectFrom('domains').select('id').where('id', '=', params.domain_id).where('partner_id', '=', partnerId).executeTakeFirst();
+  const domain = await trx
+    .selectFrom('domains')
+    .select('id')
+    .where('id', '=', params.domain_id)
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirst();
   if (!domain) return undefined;
   return insertQueuedScan(trx, { partnerId, domainId: domain.id, requestedBy });
 }

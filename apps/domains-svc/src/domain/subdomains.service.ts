@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { MAX_SUBDOMAINS } from '@platform/contracts';
 import { AppError, notFound } from '@platform/http';
 import { findDomainForUpdate } from '../db/domain-reads.repository';
-import { countSubdomains, deleteSubdomain as deleteSubdomainRow, insertSubdomains, listSubdomainsOfDomain } from '../db/subdomains.repository';
+import {
+  countSubdomains,
+  deleteSubdomain as deleteSubdomainRow,
+  insertSubdomains,
+  listSubdomainsOfDomain,
+} from '../db/subdomains.repository';
 import { writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 import { assertDomainId, resolveSubdomain, subdomainMatch } from './domain-rules';
@@ -25,7 +30,9 @@ export async function createSubdomain(ctx: DomainsContext, partnerId: string, do
       throw new AppError('SUBDOMAIN.LIMIT_REACHED', `A domain has at most ${MAX_SUBDOMAINS} subdomains.`);
     }
     const now = new Date();
-    const [row] = await insertSubdomains(trx, [{ id: randomUUID(), partner_id: partnerId, domain_id: id, hostname, created_at: now, updated_at: now }]);
+    const [row] = await insertSubdomains(trx, [
+      { id: randomUUID(), partner_id: partnerId, domain_id: id, hostname, created_at: now, updated_at: now },
+    ]);
     await writeDomainEvents(trx, partnerId, id, [], { kind: 'subdomains' });
     return row;
   });

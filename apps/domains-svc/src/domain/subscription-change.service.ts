@@ -1,4 +1,12 @@
-import { errorObject, isUuid, resolveProductCodes, type BulkProductChangeBody, type ErrorObject, type ProductChangeBody, type SubscriptionProductChangeResult } from '@platform/contracts';
+import {
+  errorObject,
+  isUuid,
+  resolveProductCodes,
+  type BulkProductChangeBody,
+  type ErrorObject,
+  type ProductChangeBody,
+  type SubscriptionProductChangeResult,
+} from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { AppError, notFound, validationError } from '@platform/http';
 import { findSubscriptionsOfDomains } from '../db/subscription-copies.repository';
@@ -15,7 +23,15 @@ type Entry = ProductChangeBody & { id: string };
 async function changeProducts(ctx: DomainsContext, caller: Caller, entries: Entry[]) {
   const products = await ctx.catalogue.products();
   const failed: { domain_id: string; error: ErrorObject }[] = [];
-  const owned = new Map((await findSubscriptionsOfDomains(ctx.db, caller.partnerId, entries.filter((e) => isUuid(e.id)).map((e) => e.id.toLowerCase()))).map((d) => [d.id, d]));
+  const owned = new Map(
+    (
+      await findSubscriptionsOfDomains(
+        ctx.db,
+        caller.partnerId,
+        entries.filter((e) => isUuid(e.id)).map((e) => e.id.toLowerCase()),
+      )
+    ).map((d) => [d.id, d]),
+  );
   const requests = [];
   for (const entry of entries) {
     const domain = isUuid(entry.id) ? owned.get(entry.id.toLowerCase()) : undefined;
@@ -23,9 +39,18 @@ async function changeProducts(ctx: DomainsContext, caller: Caller, entries: Entr
       failed.push({ domain_id: entry.id, error: errorObject('RESOURCE.NOT_FOUND', 'The domain does not exist.') });
       continue;
     }
-    const resolved = resolveProductCodes(entry.product, entry.price_list ?? priceListCodeOf(products, domain.price_list_id), products);
+    const resolved = resolveProductCodes(
+      entry.product,
+      entry.price_list ?? priceListCodeOf(products, domain.price_list_id),
+      products,
+    );
     if (!resolved.ok) {
-      failed.push({ domain_id: entry.id, error: errorObject('VALIDATION.INVALID', 'The request data is invalid.', { issues: [{ path: resolved.field, message: resolved.message }] }) });
+      failed.push({
+        domain_id: entry.id,
+        error: errorObject('VALIDATION.INVALID', 'The request data is invalid.', {
+          issues: [{ path: resolved.field, message: resolved.message }],
+        }),
+      });
       continue;
     }
     requests.push({
@@ -40,20 +65,38 @@ async function changeProducts(ctx: DomainsContext, caller: Caller, entries: Entr
       },
     });
   }
-  const results: SubscriptionProductChangeResult[] = requests.length > 0 ? await ctx.billing.changeProducts(caller, requests.map((r) => r.change)) : [];
+  const results: SubscriptionProductChangeResult[] =
+    requests.length > 0
+      ? await ctx.billing.changeProducts(
+          caller,
+          requests.map((r) => r.change),
+        )
+      : [];
   await inTransaction(ctx.db, (trx) => applySubscriptionUpdates(trx, results));
   const bySubscription = new Map(results.map((r) => [r.subscription_id, r]));
-  const changed = requests.map((r) => ({ domain_id: r.entry.id, changed: bySubscription.get(r.change.subscription_id)?.changed ?? false }));
+  const changed = requests.map((r) => ({
+    domain_id: r.entry.id,
+    changed: bySubscription.get(r.change.subscription_id)?.changed ?? false,
+  }));
   return { changed, failed };
 }
 
 /** A domain keeps its price list when only the product is named (and that list sells it); else the catalogue's default. */
-function priceListCodeOf(products: Awaited<ReturnType<DomainsContext['catalogue']['products']>>, priceListId: number | null): string | undefined {
-  for (const p of products) for (const price of p.prices) if (price.price_list.id === priceListId) return price.price_list.code;
+function priceListCodeOf(
+  products: Awaited<ReturnType<DomainsContext['catalogue']['products']>>,
+  priceListId: number | null,
+): string | undefined {
+  for (const p of products)
+    for (const price of p.prices) if (price.price_list.id === priceListId) return price.price_list.code;
   return undefined;
 }
 
-export async function changeDomainProduct(ctx: DomainsContext, caller: Caller, domainId: string, body: ProductChangeBody) {
+export async function changeDomainProduct(
+  ctx: DomainsContext,
+  caller: Caller,
+  domainId: string,
+  body: ProductChangeBody,
+) {
   const { changed, failed } = await changeProducts(ctx, caller, [{ ...body, id: domainId }]);
   if (failed.length > 0) {
     const { error } = failed[0];
@@ -65,4 +108,5 @@ export async function changeDomainProduct(ctx: DomainsContext, caller: Caller, d
   return { changed: changed[0].changed };
 }
 
-export const changeDomainProducts = (ctx: DomainsContext, caller: Caller, body: BulkProductChangeBody) => changeProducts(ctx, caller, body.domains);
+export const changeDomainProducts = (ctx: DomainsContext, caller: Caller, body: BulkProductChangeBody) =>
+  changeProducts(ctx, caller, body.domains);

@@ -53,7 +53,13 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
       const events = updated ? [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))] : [];
       // The projected state (domain.changed) holds the company but no widget setting: a
       // settings-only update leaves it as it was, so projections are not sent a copy of it.
-      await writeDomainEvents(trx, partnerId, id, events, Object.keys(companyChanges).length > 0 ? { kind: 'updated' } : undefined);
+      await writeDomainEvents(
+        trx,
+        partnerId,
+        id,
+        events,
+        Object.keys(companyChanges).length > 0 ? { kind: 'updated' } : undefined,
+      );
     }
     return { id };
   });

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { CONSENT_CATEGORIES, noticeTypeSchema, type DataCollectionItem, type WidgetCookie, type WidgetSettings } from '@platform/contracts';
+import {
+  CONSENT_CATEGORIES,
+  noticeTypeSchema,
+  type DataCollectionItem,
+  type WidgetCookie,
+  type WidgetSettings,
+} from '@platform/contracts';
 import { notFound } from '@platform/http';
 import { findWidgetSettingsRow, type WidgetSettingsRow } from '../db/widget.repository';
 import type { DomainsContext } from './context';
@@ -10,9 +16,14 @@ const hash = (text: string) => createHash('sha256').update(text).digest('base64u
  * A stable hash of what a visitor consents to (whether scripts are managed, the categories and
  * the data collected): a new revision makes the widget ask again; colours or texts do not.
  */
-export function consentRevision(s: Pick<WidgetSettings, 'has_scripts' | 'categories' | 'data_collection' | 'cookies'>): string {
+export function consentRevision(
+  s: Pick<WidgetSettings, 'has_scripts' | 'categories' | 'data_collection' | 'cookies'>,
+): string {
   // Before any scan (no cookies known) the hash is the one it always was, so stored choices stay valid.
-  const consented = s.cookies.length > 0 ? [s.has_scripts, s.categories, s.data_collection, s.cookies] : [s.has_scripts, s.categories, s.data_collection];
+  const consented =
+    s.cookies.length > 0
+      ? [s.has_scripts, s.categories, s.data_collection, s.cookies]
+      : [s.has_scripts, s.categories, s.data_collection];
   return hash(JSON.stringify(consented)).slice(0, 22);
 }
 
@@ -47,7 +58,14 @@ export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
       name: row.company_name,
       trade_name: row.trade_name,
       email: row.email,
-      address: { country: row.country, state: row.state, city: row.city, address: row.address, address_2: row.address_2, postal_code: row.postal_code },
+      address: {
+        country: row.country,
+        state: row.state,
+        city: row.city,
+        address: row.address,
+        address_2: row.address_2,
+        postal_code: row.postal_code,
+      },
       phone_number: row.phone_number,
     },
     // No DPO contact is stored for a property yet: the widget says so plainly.
@@ -61,7 +79,10 @@ export interface WidgetSettingsAnswer {
   etag: string;
 }
 
-export async function widgetSettings(ctx: Pick<DomainsContext, 'db'>, propertyId: string): Promise<WidgetSettingsAnswer> {
+export async function widgetSettings(
+  ctx: Pick<DomainsContext, 'db'>,
+  propertyId: string,
+): Promise<WidgetSettingsAnswer> {
   const row = await findWidgetSettingsRow(ctx.db, propertyId);
   if (!row) throw notFound('property');
   const body = { result: toWidgetSettings(row) };

@@ -1,7 +1,12 @@
 import { DOMAIN_EVENTS, type EventPayload, type PropertyEntityData } from '@platform/contracts';
 import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
-import { activateOnFirstView, ACTIVATABLE_STATUSES, findViewedDomain, markPropertyActivated } from '../db/widget.repository';
+import {
+  activateOnFirstView,
+  ACTIVATABLE_STATUSES,
+  findViewedDomain,
+  markPropertyActivated,
+} from '../db/widget.repository';
 import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from './context';
 
@@ -19,7 +24,10 @@ const activatable = (status: string) => (ACTIVATABLE_STATUSES as readonly string
  * UPDATE; only the view that changed the row writes property.activated and domain.changed, in
  * the same transaction, so they go out exactly once however many first views race.
  */
-export async function recordWidgetView(ctx: Pick<DomainsContext, 'db'>, propertyId: string): Promise<{ activated: boolean }> {
+export async function recordWidgetView(
+  ctx: Pick<DomainsContext, 'db'>,
+  propertyId: string,
+): Promise<{ activated: boolean }> {
   const domain = await findViewedDomain(ctx.db, propertyId);
   if (!domain) throw notFound('property');
   if (!activatable(domain.status)) return { activated: false };
@@ -27,7 +35,13 @@ export async function recordWidgetView(ctx: Pick<DomainsContext, 'db'>, property
     const activated = await activateOnFirstView(trx, propertyId);
     if (!activated) return { activated: false };
     const property = await markPropertyActivated(trx, propertyId, activated.activated_at ?? new Date());
-    await writeDomainEvents(trx, activated.partner_id, activated.id, [propertyActivatedEvent(activated.hostname, propertyEntityData(property))], { kind: 'activated' });
+    await writeDomainEvents(
+      trx,
+      activated.partner_id,
+      activated.id,
+      [propertyActivatedEvent(activated.hostname, propertyEntityData(property))],
+      { kind: 'activated' },
+    );
     return { activated: true };
   });
 }

@@ -47,7 +47,10 @@ export async function writeDomainEvents(
 }
 
 /** Events of several domains (each its own aggregate) in the caller's transaction, in the order given. */
-export async function writeDomainEventBatch(trx: Kysely<DomainsDb>, events: { partnerId: string; domainId: string; payload: EventPayload }[]) {
+export async function writeDomainEventBatch(
+  trx: Kysely<DomainsDb>,
+  events: { partnerId: string; domainId: string; payload: EventPayload }[],
+) {
   return writeOutbox(
     trx,
     SCHEMA,
@@ -75,7 +78,12 @@ function toDomainState(row: DomainStateRow): DomainState {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     activated_at: iso(row.activated_at),
-    company: domainCompany({ ...row, name: row.company_name, trade_name: row.company_trade_name, email: row.company_email }),
+    company: domainCompany({
+      ...row,
+      name: row.company_name,
+      trade_name: row.company_trade_name,
+      email: row.company_email,
+    }),
   };
 }
 

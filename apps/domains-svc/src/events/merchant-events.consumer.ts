@@ -10,7 +10,12 @@ export function merchantEventsConsumer(): ConsumerSpec<DomainsDb> {
   return {
     name: MERCHANT_EVENTS_CONSUMER,
     handlers: {
-      'merchant.changed': (message, trx) => applyMerchantChanged(trx, { partnerId: message.partner_id, version: message.version }, message.payload.params.merchant),
+      'merchant.changed': (message, trx) =>
+        applyMerchantChanged(
+          trx,
+          { partnerId: message.partner_id, version: message.version },
+          message.payload.params.merchant,
+        ),
     },
   };
 }

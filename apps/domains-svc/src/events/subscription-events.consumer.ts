@@ -6,7 +6,11 @@ import { applySubscriptionUpdates } from '../domain/subscription-copies.service'
 export function subscriptionEventsConsumer(): ConsumerSpec<DomainsDb> {
   return {
     batchHandlers: {
-      'subscription.changed': (messages, trx) => applySubscriptionUpdates(trx, messages.map((m) => ({ subscription: m.payload.params.subscription, version: m.version }))),
+      'subscription.changed': (messages, trx) =>
+        applySubscriptionUpdates(
+          trx,
+          messages.map((m) => ({ subscription: m.payload.params.subscription, version: m.version })),
+        ),
     },
   };
 }

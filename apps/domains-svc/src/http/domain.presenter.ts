@@ -78,7 +78,12 @@ export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings, catalo
           postal_code: row.postal_code ?? '',
           phone_number: row.phone_number ?? '',
         },
-        owner: { id: row.owner_id, email: row.owner_email, first_name: row.owner_first_name ?? '', last_name: row.owner_last_name ?? '' },
+        owner: {
+          id: row.owner_id,
+          email: row.owner_email,
+          first_name: row.owner_first_name ?? '',
+          last_name: row.owner_last_name ?? '',
+        },
       },
     },
     subscription: subscriptionOf(row, catalogue),

@@ -20,14 +20,23 @@ export function domainHandlers(ctx: DomainsContext): Handlers<(typeof domainRout
       return { meta: page.meta, result: page.items.map((row) => toDomain(row, s)) };
     },
     createDomain: async ({ caller, body }) => {
-      const row = await createDomain(ctx, { partnerId: caller.partnerId, requiredFields: caller.requiredFields, defaults: caller.defaults }, body);
+      const row = await createDomain(
+        ctx,
+        { partnerId: caller.partnerId, requiredFields: caller.requiredFields, defaults: caller.defaults },
+        body,
+      );
       return { result: toDomainCreated(row, s) };
     },
     getDomain: async ({ caller, params }) => {
-      const [row, catalogue] = await Promise.all([getDomain(ctx, caller.partnerId, params.domainId), ctx.catalogue.products()]);
+      const [row, catalogue] = await Promise.all([
+        getDomain(ctx, caller.partnerId, params.domainId),
+        ctx.catalogue.products(),
+      ]);
       return { result: toDomainDetail(row, s, catalogue) };
     },
-    updateDomain: async ({ caller, params, body }) => ({ result: await updateDomain(ctx, caller.partnerId, params.domainId, body) }),
+    updateDomain: async ({ caller, params, body }) => ({
+      result: await updateDomain(ctx, caller.partnerId, params.domainId, body),
+    }),
     deleteDomain: async ({ caller, params }) => {
       await deleteDomain(ctx, caller.partnerId, params.domainId);
       return { result: { deleted: true } };

@@ -9,7 +9,10 @@ import type { DomainsDb } from '../db/tables';
  * Calls from other services (under /internal). A pushed event runs through the consumer's own
  * handling (same handlers, same idempotency scope), so the copy RabbitMQ delivers later is a duplicate.
  */
-export function internalHandlers(db: Kysely<DomainsDb>, merchantEvents: EventMessageHandling<DomainsDb>): Handlers<(typeof domainInternalRoutes)[number], InternalCaller> {
+export function internalHandlers(
+  db: Kysely<DomainsDb>,
+  merchantEvents: EventMessageHandling<DomainsDb>,
+): Handlers<(typeof domainInternalRoutes)[number], InternalCaller> {
   return {
     pushDomainsEvent: async ({ caller, body }) => {
       // A service acts for one partner: another partner's event is not its to hand over.

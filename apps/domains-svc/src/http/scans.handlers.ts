@@ -5,9 +5,17 @@ import type { DomainsContext } from '../domain/context';
 import { latestScan, requestScan, toScanReport } from '../domain/scans.service';
 
 /** POST and GET /portal/domains/{domainId}/scan. */
-export function scanHandlers(ctx: DomainsContext, settings: { minIntervalMs: number }): Handlers<(typeof scanRoutes)[number], InternalCaller> {
+export function scanHandlers(
+  ctx: DomainsContext,
+  settings: { minIntervalMs: number },
+): Handlers<(typeof scanRoutes)[number], InternalCaller> {
   return {
-    startDomainScan: async ({ caller, params }) => reply(202, { result: toScanReport(await requestScan(ctx, caller.partnerId, params.domainId, settings.minIntervalMs)) }),
-    getDomainScan: async ({ caller, params }) => ({ result: toScanReport(await latestScan(ctx, caller.partnerId, params.domainId)) }),
+    startDomainScan: async ({ caller, params }) =>
+      reply(202, {
+        result: toScanReport(await requestScan(ctx, caller.partnerId, params.domainId, settings.minIntervalMs)),
+      }),
+    getDomainScan: async ({ caller, params }) => ({
+      result: toScanReport(await latestScan(ctx, caller.partnerId, params.domainId)),
+    }),
   };
 }

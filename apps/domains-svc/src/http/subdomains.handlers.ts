@@ -19,8 +19,10 @@ export function subdomainHandlers(ctx: DomainsContext): Handlers<(typeof subdoma
       const row = await createSubdomain(ctx, caller.partnerId, params.domainId, body.subdomain);
       return { result: toSubdomain(row, s) };
     },
-    deleteSubdomain: async ({ caller, params }) => deleted(await deleteSubdomain(ctx, caller.partnerId, params.domainId, params.subdomain)),
+    deleteSubdomain: async ({ caller, params }) =>
+      deleted(await deleteSubdomain(ctx, caller.partnerId, params.domainId, params.subdomain)),
     // The contract's second reading: the subdomain named in the body.
-    deleteSubdomainByBody: async ({ caller, params, body }) => deleted(await deleteSubdomain(ctx, caller.partnerId, params.domainId, body.subdomain)),
+    deleteSubdomainByBody: async ({ caller, params, body }) =>
+      deleted(await deleteSubdomain(ctx, caller.partnerId, params.domainId, body.subdomain)),
   };
 }

@@ -5,9 +5,15 @@ import type { DomainsContext } from '../domain/context';
 import { changeDomainProduct, changeDomainProducts } from '../domain/subscription-change.service';
 
 /** The spec's subscription product changes, single and bulk. */
-export function subscriptionHandlers(ctx: DomainsContext): Handlers<(typeof subscriptionChangeRoutes)[number], InternalCaller> {
+export function subscriptionHandlers(
+  ctx: DomainsContext,
+): Handlers<(typeof subscriptionChangeRoutes)[number], InternalCaller> {
   return {
-    changeSubscriptionProduct: async ({ caller, params, body }) => ({ result: await changeDomainProduct(ctx, caller, params.domainId, body) }),
-    bulkChangeSubscriptionProduct: async ({ caller, body }) => ({ result: await changeDomainProducts(ctx, caller, body) }),
+    changeSubscriptionProduct: async ({ caller, params, body }) => ({
+      result: await changeDomainProduct(ctx, caller, params.domainId, body),
+    }),
+    bulkChangeSubscriptionProduct: async ({ caller, body }) => ({
+      result: await changeDomainProducts(ctx, caller, body),
+    }),
   };
 }

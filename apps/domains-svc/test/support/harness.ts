@@ -11,7 +11,6 @@ export interface TestPartner {
   token: string;
 }
 
-
 export interface OutboxRow {
   routing_key: string;
   message: EventMessage;
@@ -46,9 +45,11 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
   await saveCatalogueSnapshot(deps.db, TEST_CATALOGUE);
 
   /** A partner's token as the gateway mints it: every permission unless given, and the onboarding fields it requires. */
-  const partner = (requiredFields: string[] = [], permissions?: string[]): TestPartner => t.partner({ requiredFields, permissions });
+  const partner = (requiredFields: string[] = [], permissions?: string[]): TestPartner =>
+    t.partner({ requiredFields, permissions });
 
-  const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> => act(base, method, path, { token: who?.token, body });
+  const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
+    act(base, method, path, { token: who?.token, body });
 
   const outbox = async (partnerId: string, event?: string): Promise<OutboxRow[]> => {
     const { rows } = await sql<OutboxRow>`
@@ -60,7 +61,9 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
 
   /** Test builder for states only the widget reaches (ACTIVE). */
   const setStatus = async (domainId: string, status: string) => {
-    await sql`UPDATE domains.domains SET status = ${status}, is_active = ${status !== 'INACTIVE'} WHERE id = ${domainId}`.execute(deps.db);
+    await sql`UPDATE domains.domains SET status = ${status}, is_active = ${status !== 'INACTIVE'} WHERE id = ${domainId}`.execute(
+      deps.db,
+    );
   };
 
   return {
@@ -81,7 +84,8 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
 export type Harness = Awaited<ReturnType<typeof startDomainsSvc>>;
 
 let counter = 0;
-export const uniqueHost = (prefix = 'shop') => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}.example.com`;
+export const uniqueHost = (prefix = 'shop') =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}.example.com`;
 
 export const createBody = (host: string, extra: Record<string, unknown> = {}) => ({
   domain: `https://${host}/landing`,

@@ -11,7 +11,11 @@ const loader = Module as unknown as { _resolveFilename: Resolve };
  */
 function mapPlatformImports(): void {
   const root = path.resolve(__dirname, '../../../..');
-  const { paths } = (JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions;
+  const { paths } = (
+    JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8')) as {
+      compilerOptions: { paths: Record<string, string[]> };
+    }
+  ).compilerOptions;
   const resolve = loader._resolveFilename;
   loader._resolveFilename = function (this: unknown, request, ...rest) {
     const target = paths[request]?.[0];

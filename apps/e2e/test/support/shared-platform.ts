@@ -72,13 +72,24 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     await rm(dir, { recursive: true, force: true });
   };
   const distDir = process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
-  const platform = await launchPlatform({ distDir, databaseUrl: db.url, amqpUrl, env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange, SMTP_URL: smtp.url, ...SHARED_ENV } }).catch(
-    async (err: unknown) => {
-      await end();
-      throw err;
-    },
-  );
-  const shared: SharedPlatform = { urls: platform.urls, adminUrls: platform.adminUrls, env: platform.env, distDir, exchange, databaseUrl: db.url, mailDir: path.join(dir, 'mail') };
+  const platform = await launchPlatform({
+    distDir,
+    databaseUrl: db.url,
+    amqpUrl,
+    env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange, SMTP_URL: smtp.url, ...SHARED_ENV },
+  }).catch(async (err: unknown) => {
+    await end();
+    throw err;
+  });
+  const shared: SharedPlatform = {
+    urls: platform.urls,
+    adminUrls: platform.adminUrls,
+    env: platform.env,
+    distDir,
+    exchange,
+    databaseUrl: db.url,
+    mailDir: path.join(dir, 'mail'),
+  };
   await writeFile(path.join(dir, 'platform.json'), JSON.stringify(shared));
   process.env[HANDOVER] = path.join(dir, 'platform.json');
   return async () => {
@@ -93,6 +104,9 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
 /** The shared platform Jest's globalSetup started. */
 export async function sharedPlatform(): Promise<SharedPlatform> {
   const file = process.env[HANDOVER];
-  if (!file) throw new Error(`${HANDOVER} is not set: the shared platform starts in apps/e2e's globalSetup (run the suites with -c apps/e2e/jest.config.js)`);
+  if (!file)
+    throw new Error(
+      `${HANDOVER} is not set: the shared platform starts in apps/e2e's globalSetup (run the suites with -c apps/e2e/jest.config.js)`,
+    );
   return JSON.parse(await readFile(file, 'utf8')) as SharedPlatform;
 }

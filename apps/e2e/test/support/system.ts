@@ -1,4 +1,15 @@
-import { act, arrange, createTestDatabase, deleteEventTopology, mailboxIn, startSmtpServer, testInfra, uniqueName, type ApiResponse, type Mailbox } from '@platform/testing';
+import {
+  act,
+  arrange,
+  createTestDatabase,
+  deleteEventTopology,
+  mailboxIn,
+  startSmtpServer,
+  testInfra,
+  uniqueName,
+  type ApiResponse,
+  type Mailbox,
+} from '@platform/testing';
 import { Client } from 'pg';
 import { launchPlatform, runAdmin, type Platform, type ProcessName } from '@platform/launcher';
 import { LOCAL_SCANS, sharedPlatform } from './shared-platform';
@@ -24,7 +35,13 @@ export interface System {
   /** Setting up data through the gateway: like call, but a non-2xx answer throws. */
   arrange(partner: Partner, method: string, path: string, body?: unknown): Promise<ApiResponse>;
   /** fetch against the gateway with a partner's key; JSON bodies are encoded for you. */
-  call(partner: Partner | string | undefined, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  call(
+    partner: Partner | string | undefined,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -35,7 +52,9 @@ export interface OwnSystem extends System {
 
 export type { ApiResponse } from '@platform/testing';
 
-type Parts = Pick<System, 'urls' | 'adminUrls' | 'exchange' | 'smtp' | 'databaseUrl' | 'admin'> & { closeRest(): Promise<void> };
+type Parts = Pick<System, 'urls' | 'adminUrls' | 'exchange' | 'smtp' | 'databaseUrl' | 'admin'> & {
+  closeRest(): Promise<void>;
+};
 
 /** The test's view of a running platform: calls through the gateway, partners, its database. */
 function systemOf(parts: Parts): System {
@@ -57,7 +76,8 @@ function systemOf(parts: Parts): System {
     gateway,
     db,
     partner,
-    call: (who, method, path, body, headers = {}) => act(gateway, method, path, { token: typeof who === 'string' ? who : who?.key, body, headers }),
+    call: (who, method, path, body, headers = {}) =>
+      act(gateway, method, path, { token: typeof who === 'string' ? who : who?.key, body, headers }),
     arrange: (who, method, path, body) => arrange(gateway, method, path, { token: who.key, body }),
     close: async () => {
       try {
@@ -112,7 +132,15 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<OwnSyste
       await deleteEventTopology(amqpUrl, exchange, platform.queues());
     }
   };
-  const system = systemOf({ urls: platform.urls, adminUrls: platform.adminUrls, exchange, smtp, databaseUrl: db.url, admin: platform.admin, closeRest });
+  const system = systemOf({
+    urls: platform.urls,
+    adminUrls: platform.adminUrls,
+    exchange,
+    smtp,
+    databaseUrl: db.url,
+    admin: platform.admin,
+    closeRest,
+  });
   return { ...system, platform };
 }
 

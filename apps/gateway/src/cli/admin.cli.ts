@@ -107,19 +107,37 @@ export interface CliIo {
 /** Errors a script can branch on (`--json` prints `{"error": {"code", "message", "issues"?}}` on stdout). */
 type CliErrorCode = 'USAGE' | 'INVALID_INPUT' | 'CONFIG' | 'DATABASE_UNAVAILABLE' | 'INTERNAL';
 
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P03', '3D000', '28P01']);
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  '57P03',
+  '3D000',
+  '28P01',
+]);
 const isConnectionFailure = (err: unknown) => {
   const code = (err as { code?: unknown })?.code;
-  return (typeof code === 'string' && CONNECTION_FAILURES.has(code)) || /connect|timeout/i.test((err as Error)?.message ?? '');
+  return (
+    (typeof code === 'string' && CONNECTION_FAILURES.has(code)) ||
+    /connect|timeout/i.test((err as Error)?.message ?? '')
+  );
 };
 
 /** Runs one admin command and returns the process exit code. */
 export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
   /** Humans read stderr; with --json, stdout also carries exactly one JSON object with the error. */
-  const fail = (code: CliErrorCode, message: string, exitCode: number, issues?: { flag: string; message: string }[]) => {
+  const fail = (
+    code: CliErrorCode,
+    message: string,
+    exitCode: number,
+    issues?: { flag: string; message: string }[],
+  ) => {
     io.err(code === 'USAGE' ? message : `error: ${message}`);
-    if (json) io.out(JSON.stringify({ error: { code, message: message.split('\n\n')[0], ...(issues ? { issues } : {}) } }));
+    if (json)
+      io.out(JSON.stringify({ error: { code, message: message.split('\n\n')[0], ...(issues ? { issues } : {}) } }));
     return exitCode;
   };
   // The command is its first two words; --json may come anywhere, before them too.
@@ -128,11 +146,22 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   const rest = json ? [...words.slice(2), '--json'] : words.slice(2);
   const command = COMMANDS[`${group} ${action}`];
   if (!command) {
-    return fail('USAGE', group === undefined || group === '--help' ? USAGE : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`, 2);
+    return fail(
+      'USAGE',
+      group === undefined || group === '--help'
+        ? USAGE
+        : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`,
+      2,
+    );
   }
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...command.options, json: flag }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: rest,
+      options: { ...command.options, json: flag },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     return fail('USAGE', `${(err as Error).message}\n\n${USAGE}`, 2);
   }
@@ -148,7 +177,11 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     await migrateGateway(db);
     const result = await command.run(new AdminService(db), values);
     io.out(json ? JSON.stringify(result) : command.human(result));
-    if (action === 'create' && typeof values['expires-at'] === 'string' && Date.parse(values['expires-at']) <= Date.now()) {
+    if (
+      action === 'create' &&
+      typeof values['expires-at'] === 'string' &&
+      Date.parse(values['expires-at']) <= Date.now()
+    ) {
       io.err('warning: the key is already expired');
     }
     return 0;
@@ -158,7 +191,8 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
       const message = issues.length > 0 ? issues.map((i) => `${i.flag}: ${i.message}`).join('\n') : err.message;
       return fail('INVALID_INPUT', message, 2, issues.length > 0 ? issues : undefined);
     }
-    if (isConnectionFailure(err)) return fail('DATABASE_UNAVAILABLE', `the database is not reachable (${(err as Error).message})`, 1);
+    if (isConnectionFailure(err))
+      return fail('DATABASE_UNAVAILABLE', `the database is not reachable (${(err as Error).message})`, 1);
     return fail('INTERNAL', err instanceof Error ? err.message : String(err), 1);
   } finally {
     // The answer is out: closing the pool must not add a second one.

@@ -30,7 +30,17 @@ export interface KeyCredentialRow {
   default_price_list: string | null;
 }
 
-const PUBLIC_COLUMNS = ['id', 'partner_id', 'name', 'prefix', 'permissions', 'allowed_ip', 'expires_at', 'revoked_at', 'created_at'] as const;
+const PUBLIC_COLUMNS = [
+  'id',
+  'partner_id',
+  'name',
+  'prefix',
+  'permissions',
+  'allowed_ip',
+  'expires_at',
+  'revoked_at',
+  'created_at',
+] as const;
 
 /** All SQL on gateway.api_keys. */
 export class ApiKeysRepository {

@@ -59,4 +59,5 @@ export const migrations: Record<string, ServiceMigration> = {
 };
 
 /** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */
-export const migrateGateway = (db: Kysely<GatewayDb>) => migrateSchema(db as unknown as Kysely<unknown>, { schema: GATEWAY_SCHEMA, chassis: {}, service: migrations });
+export const migrateGateway = (db: Kysely<GatewayDb>) =>
+  migrateSchema(db as unknown as Kysely<unknown>, { schema: GATEWAY_SCHEMA, chassis: {}, service: migrations });

@@ -22,7 +22,10 @@ export class PartnersRepository {
     return this.db.selectFrom('partners').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
-  update(id: string, values: { required_fields?: string[]; default_product?: string | null; default_price_list?: string | null }): Promise<PartnerRow | undefined> {
+  update(
+    id: string,
+    values: { required_fields?: string[]; default_product?: string | null; default_price_list?: string | null },
+  ): Promise<PartnerRow | undefined> {
     return this.db.updateTable('partners').set(values).where('id', '=', id).returningAll().executeTakeFirst();
   }
 

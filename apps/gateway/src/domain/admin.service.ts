@@ -107,7 +107,8 @@ export class AdminService {
       ...(values.defaultProduct !== undefined ? { default_product: clear(values.defaultProduct) } : {}),
       ...(values.defaultPriceList !== undefined ? { default_price_list: clear(values.defaultPriceList) } : {}),
     };
-    if (Object.keys(changes).length === 0) throw new AdminInputError('nothing to change: give --require-fields, --default-product or --default-price-list');
+    if (Object.keys(changes).length === 0)
+      throw new AdminInputError('nothing to change: give --require-fields, --default-product or --default-price-list');
     const row = await inTransaction(this.db, async (trx) => {
       const updated = await new PartnersRepository(trx).update(values.partnerId, changes);
       if (updated) await new ApiKeysRepository(trx).notifyPartnerChanged(updated.id);

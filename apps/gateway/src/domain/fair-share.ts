@@ -63,11 +63,14 @@ export class FairShare {
   /** Refuses the waiters whose deadline has passed once the head's comes, then waits for the next head. */
   private expireLater(lane: Lane): NodeJS.Timeout {
     const head = lane.queue[0];
-    return setTimeout(() => {
-      const now = Date.now();
-      while (lane.queue.length > 0 && lane.queue[0].deadline <= now) lane.queue.shift()!.grant(false);
-      lane.timer = lane.queue.length > 0 ? this.expireLater(lane) : undefined;
-    }, Math.max(0, head.deadline - Date.now()));
+    return setTimeout(
+      () => {
+        const now = Date.now();
+        while (lane.queue.length > 0 && lane.queue[0].deadline <= now) lane.queue.shift()!.grant(false);
+        lane.timer = lane.queue.length > 0 ? this.expireLater(lane) : undefined;
+      },
+      Math.max(0, head.deadline - Date.now()),
+    );
   }
 
   /** Gives the slot back: to the next call waiting in the lane, if any. */

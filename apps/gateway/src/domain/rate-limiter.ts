@@ -18,7 +18,8 @@ export interface RateDecision {
 }
 
 /** express-rate-limit's partition key: base64 of the first 12 hex digits of sha256(key). */
-const partitionKey = (key: string) => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+const partitionKey = (key: string) =>
+  Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
 
 /** Units a key may spend at once by default: ten seconds' worth, or the whole minute for small limits (up to 60). */
 export const defaultBurst = (perMinute: number) => Math.max(Math.ceil(perMinute / 6), Math.min(perMinute, 60));
@@ -80,7 +81,10 @@ export class TokenBucketLimiter {
     }
     let bucket = this.current.get(key);
     if (!bucket) {
-      bucket = this.previous.get(key) ?? { fullAt: now, policy: `${this.name}; q=${this.perMinute}; w=60; pk=:${partitionKey(key)}:` };
+      bucket = this.previous.get(key) ?? {
+        fullAt: now,
+        policy: `${this.name}; q=${this.perMinute}; w=60; pk=:${partitionKey(key)}:`,
+      };
       this.previous.delete(key);
       this.current.set(key, bucket);
     }

@@ -18,7 +18,11 @@ function openApiDocument(routes: RouteSpec[]) {
     ...r,
     errors: [...new Set([...r.errors, ...GATEWAY_ERRORS, ...(r.body ? BODY_ERRORS : [])])],
   }));
-  return buildOpenApi(withGatewayErrors, { title: 'Partner Domain Management API', version: '1.0', description: DESCRIPTION });
+  return buildOpenApi(withGatewayErrors, {
+    title: 'Partner Domain Management API',
+    version: '1.0',
+    description: DESCRIPTION,
+  });
 }
 
 const PAGE = `<!doctype html>

@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, type RouteSpec, type ServiceName } from '@platform/contracts';
-import { AppError, isJsonContentType, sendError, type ServiceClient, type ServiceRequest, type ServiceResponse } from '@platform/http';
+import {
+  AppError,
+  isJsonContentType,
+  sendError,
+  type ServiceClient,
+  type ServiceRequest,
+  type ServiceResponse,
+} from '@platform/http';
 import type { KeyRecord } from '../domain/key-authenticator';
 import { keyedHeaders } from './idempotency-headers';
 import type { PortalDeps } from './portal.handler';
@@ -31,27 +38,51 @@ export async function forwardToService(deps: PortalDeps, req: IncomingMessage, r
     const upstream = await deps.upstreams[service].request(request);
     if (upstream.status === 500) {
       deps.onServerError(service);
-      deps.logger.error({ upstream: service, status: upstream.status, requestId: call.requestId }, 'service answered 500: a bug to fix');
+      deps.logger.error(
+        { upstream: service, status: upstream.status, requestId: call.requestId },
+        'service answered 500: a bug to fix',
+      );
     }
     sendUpstreamAnswer(res, upstream);
   } catch (err) {
-    if (err instanceof AppError) deps.logger.warn({ upstream: service, code: err.code, requestId: call.requestId }, 'upstream call failed');
+    if (err instanceof AppError)
+      deps.logger.warn({ upstream: service, code: err.code, requestId: call.requestId }, 'upstream call failed');
     throw err;
   }
 }
 
 /** The partner's request as the service receives it: the gateway's internal token for the key in place of the key. */
-function upstreamRequest(minter: InternalTokenMinter, req: IncomingMessage, { key, spec, body, ip, requestId, idempotencyKey }: PortalCall): ServiceRequest {
+function upstreamRequest(
+  minter: InternalTokenMinter,
+  req: IncomingMessage,
+  { key, spec, body, ip, requestId, idempotencyKey }: PortalCall,
+): ServiceRequest {
   const token = minter.mint(
-    { partnerId: key.partnerId, keyId: key.id, permissions: key.permissions, requiredFields: key.requiredFields, defaults: key.defaults },
+    {
+      partnerId: key.partnerId,
+      keyId: key.id,
+      permissions: key.permissions,
+      requiredFields: key.requiredFields,
+      defaults: key.defaults,
+    },
     spec.service,
   );
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'x-request-id': requestId,
+    'x-forwarded-for': ip,
+  };
   if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
   if (req.headers.accept) headers.accept = req.headers.accept;
   if (idempotencyKey !== undefined) Object.assign(headers, keyedHeaders(req, idempotencyKey, body));
   // partnerId: this partner's time-outs and unavailable answers open only its own breaker for the service.
-  return { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body, partnerId: key.partnerId };
+  return {
+    method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+    path: req.url ?? '/',
+    headers,
+    body,
+    partnerId: key.partnerId,
+  };
 }
 
 /** Never copied to the partner: hop-by-hop fields (RFC 9110 7.6.1) and fields the gateway sets itself. */
@@ -81,7 +112,14 @@ export function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceRespons
   }
   const connection = headers.connection;
   // Fields named in Connection are hop-by-hop too; our services never send any, so skip the split.
-  const named = connection ? new Set(String(connection).toLowerCase().split(',').map((s) => s.trim())) : undefined;
+  const named = connection
+    ? new Set(
+        String(connection)
+          .toLowerCase()
+          .split(',')
+          .map((s) => s.trim()),
+      )
+    : undefined;
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined || NOT_COPIED.has(name) || named?.has(name)) continue;

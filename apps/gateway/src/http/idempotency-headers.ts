@@ -8,7 +8,11 @@ import { FINGERPRINT_HEADER, requestFingerprint } from '@platform/service';
  * its answer in the transaction of the write itself (libs/service idempotency): the gateway keeps
  * nothing, so there is one record of a key's outcome and it cannot disagree with the effect.
  */
-export function keyedHeaders(req: IncomingMessage, idempotencyKey: string, body: Buffer | undefined): Record<string, string> {
+export function keyedHeaders(
+  req: IncomingMessage,
+  idempotencyKey: string,
+  body: Buffer | undefined,
+): Record<string, string> {
   return {
     'idempotency-key': idempotencyKey,
     [FINGERPRINT_HEADER]: requestFingerprint(req.method ?? 'GET', req.url ?? '/', body).toString('hex'),

@@ -15,20 +15,32 @@ const pathOf = (url: string) => {
  * The route a request names, when the key holds its permission; otherwise undefined once 404,
  * 405 (with Allow) or 403 has been sent. HEAD is routed as GET (the service answers it the same).
  */
-export function permittedRoute(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, key: KeyRecord): RouteSpec | undefined {
+export function permittedRoute(
+  routes: CompiledRoute[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: KeyRecord,
+): RouteSpec | undefined {
   const method = req.method ?? 'GET';
   const found = matchRoute(routes, method === 'HEAD' ? 'GET' : method, pathOf(req.url ?? '/'));
   if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
   if (found.kind === 'method_not_allowed') {
     const allowed = found.allowed.flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
-    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), {
+      Allow: allowed.join(', '),
+    });
   }
   const spec = found.route.spec;
   routedOperation.set(res, spec.operationId);
   // A public route (no permission) is never served under /portal.
   if (spec.permission === undefined) return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
   if (!key.permissions.includes(spec.permission)) {
-    return void sendError(res, errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, { required: spec.permission }));
+    return void sendError(
+      res,
+      errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, {
+        required: spec.permission,
+      }),
+    );
   }
   return spec;
 }

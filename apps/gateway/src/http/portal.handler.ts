@@ -35,7 +35,11 @@ export interface PortalDeps {
 
 /** The partner's own queue for the service is full or its wait ran out: its own flood, so 429 (not 503: the service is fine). */
 const sendBusy = (res: ServerResponse) =>
-  sendError(res, errorObject('RATE.LIMITED', 'Too many of your calls are in flight to this service; retry after the given seconds.'), { 'Retry-After': '1' });
+  sendError(
+    res,
+    errorObject('RATE.LIMITED', 'Too many of your calls are in flight to this service; retry after the given seconds.'),
+    { 'Retry-After': '1' },
+  );
 
 export type PortalHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
 

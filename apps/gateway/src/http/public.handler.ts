@@ -28,7 +28,14 @@ export interface PublicDeps {
 export type PublicHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
 
 /** Request headers a public call carries on to its service; the rest (cookies included) stay here. */
-const FORWARDED_HEADERS = ['origin', 'accept', 'content-type', 'if-none-match', 'access-control-request-method', 'access-control-request-headers'] as const;
+const FORWARDED_HEADERS = [
+  'origin',
+  'accept',
+  'content-type',
+  'if-none-match',
+  'access-control-request-method',
+  'access-control-request-headers',
+] as const;
 
 const pathOf = (url: string) => {
   const q = url.indexOf('?');
@@ -62,10 +69,15 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     if (propertyId !== undefined && !withinLimit(byProperty, propertyId.toLowerCase(), res)) return;
     const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
     const service = routed.spec.service;
-    const upstream = await deps.upstreams[service].request(upstreamRequest(deps.minter, req, { service, body, ip, requestId }));
+    const upstream = await deps.upstreams[service].request(
+      upstreamRequest(deps.minter, req, { service, body, ip, requestId }),
+    );
     if (upstream.status === 500) {
       deps.onServerError(service);
-      deps.logger.error({ upstream: service, status: upstream.status, requestId }, 'service answered 500: a bug to fix');
+      deps.logger.error(
+        { upstream: service, status: upstream.status, requestId },
+        'service answered 500: a bug to fix',
+      );
     }
     sendUpstreamAnswer(res, upstream);
   }
@@ -86,14 +98,26 @@ function withinLimit(limiter: PerKeyLimiter, key: string, res: ServerResponse): 
 }
 
 /** The public route of the request (a preflight's by Access-Control-Request-Method); otherwise 404 or 405 is sent. */
-function publicRoute(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, pathname: string): { spec: RouteSpec; params: Record<string, string> } | undefined {
+function publicRoute(
+  routes: CompiledRoute[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): { spec: RouteSpec; params: Record<string, string> } | undefined {
   const asked = req.headers['access-control-request-method'];
-  const method = req.method === 'OPTIONS' && typeof asked === 'string' ? asked.toUpperCase() : req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const method =
+    req.method === 'OPTIONS' && typeof asked === 'string'
+      ? asked.toUpperCase()
+      : req.method === 'HEAD'
+        ? 'GET'
+        : (req.method ?? 'GET');
   const found = matchRoute(routes, method, pathname);
   if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
   if (found.kind === 'method_not_allowed') {
     const allowed = found.allowed.map((m) => m.toUpperCase());
-    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), { Allow: allowed.join(', ') });
+    return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), {
+      Allow: allowed.join(', '),
+    });
   }
   return { spec: found.route.spec, params: found.params };
 }
@@ -102,9 +126,18 @@ function publicRoute(routes: CompiledRoute[], req: IncomingMessage, res: ServerR
 function upstreamRequest(
   minter: InternalTokenMinter,
   req: IncomingMessage,
-  { service, body, ip, requestId }: { service: RouteSpec['service']; body: Buffer | undefined; ip: string; requestId: string },
+  {
+    service,
+    body,
+    ip,
+    requestId,
+  }: { service: RouteSpec['service']; body: Buffer | undefined; ip: string; requestId: string },
 ): ServiceRequest {
-  const headers: Record<string, string> = { authorization: `Bearer ${minter.mintPublic(service)}`, 'x-request-id': requestId, 'x-forwarded-for': ip };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${minter.mintPublic(service)}`,
+    'x-request-id': requestId,
+    'x-forwarded-for': ip,
+  };
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;

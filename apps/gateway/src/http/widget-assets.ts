@@ -17,7 +17,11 @@ const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const LOADER_PATH = /^\/widget\/v1\/[^/]+\/loader\.js$/;
 const ASSET_PATH = /^\/widget\/v1\/assets\/([^/]+)$/;
 
-const TYPES: Record<string, string> = { '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
 
 interface StaticFile {
   type: string;
@@ -26,11 +30,17 @@ interface StaticFile {
   gzip: { body: Buffer; etag: string };
 }
 
-const etagOf = (body: Buffer, suffix: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}${suffix}"`;
+const etagOf = (body: Buffer, suffix: string) =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}${suffix}"`;
 
 function staticFile(body: Buffer, type: string, cacheControl: string): StaticFile {
   const gz = gzipSync(body, { level: 9 });
-  return { type, cacheControl, identity: { body, etag: etagOf(body, '') }, gzip: { body: gz, etag: etagOf(body, '-gz') } };
+  return {
+    type,
+    cacheControl,
+    identity: { body, etag: etagOf(body, '') },
+    gzip: { body: gz, etag: etagOf(body, '-gz') },
+  };
 }
 
 /**
@@ -66,7 +76,9 @@ export class WidgetAssets {
   /** Answers a static path: the file (gzipped when accepted), 304 for its ETag, 404, or 405 for other methods. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed: ['GET', 'HEAD'] }), { Allow: 'GET, HEAD' });
+      return sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed: ['GET', 'HEAD'] }), {
+        Allow: 'GET, HEAD',
+      });
     }
     const asset = ASSET_PATH.exec(pathname);
     const file = asset ? this.assets.get(asset[1]) : this.loader;

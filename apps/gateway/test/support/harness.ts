@@ -28,7 +28,9 @@ export interface CliResult {
 /** Runs the built admin CLI as a real child process against the suite's database. */
 export async function runCli(databaseUrl: string, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [ADMIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const { stdout, stderr } = await run(process.execPath, [ADMIN, ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -57,7 +59,17 @@ const echoSchema = z.object({ result: z.record(z.string(), z.unknown()) });
 
 /** A small route table of our own, so these tests do not depend on the platform's. */
 export const TEST_ROUTES: RouteSpec[] = [
-  defineRoute({ operationId: 'listThings', method: 'get', path: '/portal/things', service: 'domains', permission: 'domains:read', summary: 'List things', tag: 'Things', response: echoSchema, errors: [] }),
+  defineRoute({
+    operationId: 'listThings',
+    method: 'get',
+    path: '/portal/things',
+    service: 'domains',
+    permission: 'domains:read',
+    summary: 'List things',
+    tag: 'Things',
+    response: echoSchema,
+    errors: [],
+  }),
   defineRoute({
     operationId: 'createThing',
     method: 'post',
@@ -70,9 +82,41 @@ export const TEST_ROUTES: RouteSpec[] = [
     response: echoSchema,
     errors: ['VALIDATION.INVALID'],
   }),
-  defineRoute({ operationId: 'getThing', method: 'get', path: '/portal/things/{thingId}', service: 'domains', permission: 'domains:read', summary: 'Get a thing', tag: 'Things', params: z.object({ thingId: z.string() }), response: echoSchema, errors: ['RESOURCE.NOT_FOUND'] }),
-  defineRoute({ operationId: 'deleteThing', method: 'delete', path: '/portal/things/{thingId}', service: 'domains', permission: 'domains:write', summary: 'Delete a thing', tag: 'Things', params: z.object({ thingId: z.string() }), response: echoSchema, errors: [] }),
-  defineRoute({ operationId: 'listProducts', method: 'get', path: '/portal/products', service: 'billing', permission: 'products:read', summary: 'Products', tag: 'Products', response: echoSchema, errors: [] }),
+  defineRoute({
+    operationId: 'getThing',
+    method: 'get',
+    path: '/portal/things/{thingId}',
+    service: 'domains',
+    permission: 'domains:read',
+    summary: 'Get a thing',
+    tag: 'Things',
+    params: z.object({ thingId: z.string() }),
+    response: echoSchema,
+    errors: ['RESOURCE.NOT_FOUND'],
+  }),
+  defineRoute({
+    operationId: 'deleteThing',
+    method: 'delete',
+    path: '/portal/things/{thingId}',
+    service: 'domains',
+    permission: 'domains:write',
+    summary: 'Delete a thing',
+    tag: 'Things',
+    params: z.object({ thingId: z.string() }),
+    response: echoSchema,
+    errors: [],
+  }),
+  defineRoute({
+    operationId: 'listProducts',
+    method: 'get',
+    path: '/portal/products',
+    service: 'billing',
+    permission: 'products:read',
+    summary: 'Products',
+    tag: 'Products',
+    response: echoSchema,
+    errors: [],
+  }),
 ];
 
 export interface Upstream {
@@ -104,7 +148,9 @@ export async function startUpstream(): Promise<Upstream> {
   });
   app.use(express.text({ type: () => true }));
   app.get('/portal/things/missing', (_req, res) => {
-    res.status(404).json({ error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'No such thing.', status: 404 } });
+    res
+      .status(404)
+      .json({ error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'No such thing.', status: 404 } });
   });
   app.get('/portal/things/slow', (_req, res) => {
     setTimeout(() => res.json({ result: {} }), 3_000).unref();
@@ -113,7 +159,8 @@ export async function startUpstream(): Promise<Upstream> {
     if (req.method !== 'POST') return next();
     res.locals.seq = ++seq;
     const body = typeof req.body === 'string' ? req.body : '';
-    const error = (status: number, code: string) => res.status(status).json({ error: { code, ns: code.split('.')[0], message: code, status } });
+    const error = (status: number, code: string) =>
+      res.status(status).json({ error: { code, ns: code.split('.')[0], message: code, status } });
     if (body.includes('answer-500')) return void error(500, 'SERVER.INTERNAL');
     if (body.includes('answer-503')) return void error(503, 'SERVICE.UNAVAILABLE');
     const slow = /slow-(\d+)/.exec(body);
@@ -223,7 +270,10 @@ export async function startSuite(): Promise<Suite> {
   };
 }
 
-export const bearer = (key: string, headers: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...headers });
+export const bearer = (key: string, headers: Record<string, string> = {}) => ({
+  authorization: `Bearer ${key}`,
+  ...headers,
+});
 
 export { envelope } from '@platform/testing';
 

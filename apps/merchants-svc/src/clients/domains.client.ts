@@ -21,7 +21,10 @@ export function domainsClient(target: () => ServiceCaller, logger: Logger): Doma
         try {
           await target().call(pushDomainsEvent, { as: asPartner(message.partner_id), body: message });
         } catch (err) {
-          log.warn({ err: (err as Error).message, messageId: message.id }, 'merchant change not pushed; it follows over the bus');
+          log.warn(
+            { err: (err as Error).message, messageId: message.id },
+            'merchant change not pushed; it follows over the bus',
+          );
         }
       }
     },

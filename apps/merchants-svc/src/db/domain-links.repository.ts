@@ -22,7 +22,12 @@ export interface LinkTarget {
  * Links the domain to each merchant with its current state; an existing link keeps its linked_at
  * and requested_as. Answers the merchants newly linked.
  */
-export async function upsertLinks(db: Kysely<MerchantsDb>, link: DomainLink, targets: LinkTarget[], linkedAt: string): Promise<string[]> {
+export async function upsertLinks(
+  db: Kysely<MerchantsDb>,
+  link: DomainLink,
+  targets: LinkTarget[],
+  linkedAt: string,
+): Promise<string[]> {
   if (targets.length === 0) return [];
   const rows = await db
     .insertInto('domain_links')
@@ -58,20 +63,35 @@ export async function upsertLinks(db: Kysely<MerchantsDb>, link: DomainLink, tar
 
 /** The merchant a domain's link made under this merchant_id goes to, if one was made. */
 export async function findLinkRequestedAs(db: Kysely<MerchantsDb>, domainId: string, requestedAs: string) {
-  const row = await db.selectFrom('domain_links').select('merchant_ref').where('domain_id', '=', domainId).where('requested_as', '=', requestedAs).executeTakeFirst();
+  const row = await db
+    .selectFrom('domain_links')
+    .select('merchant_ref')
+    .where('domain_id', '=', domainId)
+    .where('requested_as', '=', requestedAs)
+    .executeTakeFirst();
   return row?.merchant_ref;
 }
 
 /** True when a merchant's delete cleared the domain's link made under this merchant_id. */
 export async function wasCleared(db: Kysely<MerchantsDb>, domainId: string, requestedAs: string) {
-  return (await db.selectFrom('cleared_links').select('domain_id').where('domain_id', '=', domainId).where('requested_as', '=', requestedAs).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('cleared_links')
+      .select('domain_id')
+      .where('domain_id', '=', domainId)
+      .where('requested_as', '=', requestedAs)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /**
  * Removes each domain's links except to the merchants it keeps (all of them when none are kept),
  * in one statement. Answers the merchants that lost a link.
  */
-export async function deleteLinksOfDomains(db: Kysely<MerchantsDb>, domains: { partnerId: string; domainId: string; keep: string[] }[]): Promise<string[]> {
+export async function deleteLinksOfDomains(
+  db: Kysely<MerchantsDb>,
+  domains: { partnerId: string; domainId: string; keep: string[] }[],
+): Promise<string[]> {
   if (domains.length === 0) return [];
   const kept = domains.flatMap((d) => d.keep.map((merchantRef) => ({ domainId: d.domainId, merchantRef })));
   const { rows } = await sql<{ merchant_ref: string }>`
@@ -104,5 +124,10 @@ export async function forgetClearedLinksOfDomain(db: Kysely<MerchantsDb>, partne
 
 /** The merchant's links as merchant.changed carries them. */
 export async function linksOfMerchant(db: Kysely<MerchantsDb>, merchantRef: string) {
-  return db.selectFrom('domain_links').select(['domain_id', 'requested_as']).where('merchant_ref', '=', merchantRef).orderBy('domain_id').execute();
+  return db
+    .selectFrom('domain_links')
+    .select(['domain_id', 'requested_as'])
+    .where('merchant_ref', '=', merchantRef)
+    .orderBy('domain_id')
+    .execute();
 }

@@ -24,7 +24,15 @@ const merchantViews = (db: Kysely<MerchantsDb>) =>
       (eb) =>
         eb
           .selectFrom('domain_links as l')
-          .select(['l.domain_id', 'l.hostname', 'l.status', 'l.is_active', 'l.email', 'l.source', 'l.domain_created_at'])
+          .select([
+            'l.domain_id',
+            'l.hostname',
+            'l.status',
+            'l.is_active',
+            'l.email',
+            'l.source',
+            'l.domain_created_at',
+          ])
           .whereRef('l.merchant_ref', '=', 'm.id')
           .orderBy('l.linked_at', 'desc')
           .orderBy('l.domain_id', 'desc')
@@ -42,11 +50,22 @@ export async function findMerchantView(db: Kysely<MerchantsDb>, partnerId: strin
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** One page (limit + 1 rows, to know whether another exists), newest first. */
-export async function listMerchantViews(db: Kysely<MerchantsDb>, partnerId: string, f: MerchantFilters, window: { offset: number; limitPlusOne: number }) {
+export async function listMerchantViews(
+  db: Kysely<MerchantsDb>,
+  partnerId: string,
+  f: MerchantFilters,
+  window: { offset: number; limitPlusOne: number },
+) {
   let q = merchantViews(db).where('m.partner_id', '=', partnerId);
   if (f.search !== undefined) {
     const like = `%${likeEscape(f.search)}%`;
-    q = q.where((eb) => eb.or([eb('m.merchant_id', 'ilike', like), eb('m.company_name', 'ilike', like), eb('m.description', 'ilike', like)]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('m.merchant_id', 'ilike', like),
+        eb('m.company_name', 'ilike', like),
+        eb('m.description', 'ilike', like),
+      ]),
+    );
   }
   if (f.isRegistered !== undefined) {
     q = q.where(sql<boolean>`EXISTS (SELECT 1 FROM domain_links x WHERE x.merchant_ref = m.id) = ${f.isRegistered}`);
@@ -56,7 +75,12 @@ export async function listMerchantViews(db: Kysely<MerchantsDb>, partnerId: stri
   if (f.createdTo !== undefined) q = q.where('m.created_at', '<=', f.createdTo);
   // Containment is served by the GIN index on meta.
   if (Object.keys(f.meta).length > 0) q = q.where(sql<boolean>`m.meta @> ${JSON.stringify(f.meta)}::jsonb`);
-  return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').offset(window.offset).limit(window.limitPlusOne).execute();
+  return q
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .offset(window.offset)
+    .limit(window.limitPlusOne)
+    .execute();
 }
 
 interface NewMerchant {
@@ -91,14 +115,24 @@ export async function insertMerchant(db: Kysely<MerchantsDb>, m: NewMerchant): P
 
 /** The partner's merchant with this merchant_id (the partner's own id). */
 export async function findByMerchantId(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) {
-  return db.selectFrom('merchants').select(['id', 'merchant_id', 'default_product', 'default_price_list']).where('partner_id', '=', partnerId).where('merchant_id', '=', merchantId).executeTakeFirst();
+  return db
+    .selectFrom('merchants')
+    .select(['id', 'merchant_id', 'default_product', 'default_price_list'])
+    .where('partner_id', '=', partnerId)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
 }
 
 /**
  * Changes the merchant (its links stay: they are to the merchant). A merchant_id another of the
  * partner's merchants has fails with the unique violation (see rethrowMerchantIdTaken).
  */
-export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string, changes: Omit<Updateable<MerchantsTable>, 'id' | 'partner_id' | 'registered_at'>) {
+export async function updateMerchant(
+  db: Kysely<MerchantsDb>,
+  partnerId: string,
+  id: string,
+  changes: Omit<Updateable<MerchantsTable>, 'id' | 'partner_id' | 'registered_at'>,
+) {
   return db
     .updateTable('merchants')
     .set({ ...changes, updated_at: sql<Date>`now()` })
@@ -109,25 +143,45 @@ export async function updateMerchant(db: Kysely<MerchantsDb>, partnerId: string,
 }
 
 /** After the transaction (the violation aborted it): 409 MERCHANT.ALREADY_EXISTS for a taken merchant_id, else the error as it was. */
-export async function rethrowMerchantIdTaken(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string | undefined, err: unknown): Promise<never> {
-  if (merchantId !== undefined && isUniqueViolation(err, 'merchants_partner_merchant_key')) throw await merchantIdTaken(db, partnerId, merchantId);
+export async function rethrowMerchantIdTaken(
+  db: Kysely<MerchantsDb>,
+  partnerId: string,
+  merchantId: string | undefined,
+  err: unknown,
+): Promise<never> {
+  if (merchantId !== undefined && isUniqueViolation(err, 'merchants_partner_merchant_key'))
+    throw await merchantIdTaken(db, partnerId, merchantId);
   throw err;
 }
 
 /** 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant that has this merchant_id. */
 async function merchantIdTaken(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string) {
   const existing = await findByMerchantId(db, partnerId, merchantId);
-  return new AppError('MERCHANT.ALREADY_EXISTS', 'This partner already has a merchant with this merchant_id.', existing ? { id: existing.id } : undefined);
+  return new AppError(
+    'MERCHANT.ALREADY_EXISTS',
+    'This partner already has a merchant with this merchant_id.',
+    existing ? { id: existing.id } : undefined,
+  );
 }
 
 /** Deletes the merchant; answers its merchant_id, or undefined when it did not exist. */
 export async function deleteMerchant(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
-  const row = await db.deleteFrom('merchants').where('partner_id', '=', partnerId).where('id', '=', id).returning('merchant_id').executeTakeFirst();
+  const row = await db
+    .deleteFrom('merchants')
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .returning('merchant_id')
+    .executeTakeFirst();
   return row?.merchant_id;
 }
 
 /** The partner's merchant with this merchant_id, created (registered since the link) when it has none; answers its id. */
-export async function ensureMerchant(db: Kysely<MerchantsDb>, partnerId: string, merchantId: string, linkedAt: string): Promise<string> {
+export async function ensureMerchant(
+  db: Kysely<MerchantsDb>,
+  partnerId: string,
+  merchantId: string,
+  linkedAt: string,
+): Promise<string> {
   await sql`
     INSERT INTO merchants (partner_id, merchant_id, registered_at) VALUES (${partnerId}, ${merchantId}, ${linkedAt})
     ON CONFLICT ON CONSTRAINT merchants_partner_merchant_key DO NOTHING`.execute(db);
@@ -139,13 +193,25 @@ export async function ensureMerchant(db: Kysely<MerchantsDb>, partnerId: string,
 
 /** True when the partner has a merchant with this id (a deleted one is gone). */
 export async function merchantExists(db: Kysely<MerchantsDb>, partnerId: string, id: string) {
-  return (await db.selectFrom('merchants').select('id').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('merchants')
+      .select('id')
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', id)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** Merchants linked now and not registered yet become registered since the link. */
 export async function markRegistered(db: Kysely<MerchantsDb>, merchantRefs: string[], linkedAt: string) {
   if (merchantRefs.length === 0) return;
-  await db.updateTable('merchants').set({ registered_at: linkedAt }).where('id', 'in', merchantRefs).where('registered_at', 'is', null).execute();
+  await db
+    .updateTable('merchants')
+    .set({ registered_at: linkedAt })
+    .where('id', 'in', merchantRefs)
+    .where('registered_at', 'is', null)
+    .execute();
 }
 
 /** The merchant's identity as merchant.changed carries it. */

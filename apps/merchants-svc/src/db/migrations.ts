@@ -41,7 +41,9 @@ export const migrations: Record<string, ServiceMigration> = {
           PRIMARY KEY (domain_id, merchant_id)
         )`.execute(db);
       // A merchant's newest link (its `domain`) and is_registered.
-      await sql`CREATE INDEX domain_links_merchant ON domain_links (partner_id, merchant_id, linked_at DESC)`.execute(db);
+      await sql`CREATE INDEX domain_links_merchant ON domain_links (partner_id, merchant_id, linked_at DESC)`.execute(
+        db,
+      );
     },
   },
   '2026_11_24_0001_links_by_merchant': {
@@ -50,11 +52,15 @@ export const migrations: Record<string, ServiceMigration> = {
     // is the merchant_id the domain named when the link was made (domains-svc resolves by it).
     async up(db: Kysely<unknown>) {
       await sql`ALTER TABLE domain_links ADD COLUMN merchant_ref uuid`.execute(db);
-      await sql`UPDATE domain_links l SET merchant_ref = m.id FROM merchants m WHERE m.partner_id = l.partner_id AND m.merchant_id = l.merchant_id`.execute(db);
+      await sql`UPDATE domain_links l SET merchant_ref = m.id FROM merchants m WHERE m.partner_id = l.partner_id AND m.merchant_id = l.merchant_id`.execute(
+        db,
+      );
       await sql`DELETE FROM domain_links WHERE merchant_ref IS NULL`.execute(db);
       await sql`ALTER TABLE domain_links ALTER COLUMN merchant_ref SET NOT NULL`.execute(db);
       await sql`ALTER TABLE domain_links RENAME COLUMN merchant_id TO requested_as`.execute(db);
-      await sql`ALTER TABLE domain_links DROP CONSTRAINT domain_links_pkey, ADD PRIMARY KEY (domain_id, merchant_ref)`.execute(db);
+      await sql`ALTER TABLE domain_links DROP CONSTRAINT domain_links_pkey, ADD PRIMARY KEY (domain_id, merchant_ref)`.execute(
+        db,
+      );
       await sql`CREATE UNIQUE INDEX domain_links_requested ON domain_links (domain_id, requested_as)`.execute(db);
       await sql`DROP INDEX domain_links_merchant`.execute(db);
       await sql`CREATE INDEX domain_links_merchant ON domain_links (merchant_ref, linked_at DESC)`.execute(db);

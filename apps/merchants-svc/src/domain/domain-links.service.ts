@@ -1,7 +1,14 @@
 import type { DomainState } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
 import { applyAllIfNewer, applyIfNewer } from '@platform/messaging';
-import { deleteLinksOfDomains, findLinkRequestedAs, forgetClearedLinksOfDomain, upsertLinks, wasCleared, type LinkTarget } from '../db/domain-links.repository';
+import {
+  deleteLinksOfDomains,
+  findLinkRequestedAs,
+  forgetClearedLinksOfDomain,
+  upsertLinks,
+  wasCleared,
+  type LinkTarget,
+} from '../db/domain-links.repository';
 import { ensureMerchant, markRegistered, merchantExists } from '../db/merchants.repository';
 import { SCHEMA, type MerchantsDb } from '../db/tables';
 import { writeMerchantsChanged } from '../events/merchant-events.writer';
@@ -17,7 +24,8 @@ interface DomainEventMeta {
 }
 
 /** The domain's links as its state names them (an older release's state names merchant_ids only). */
-const linksNamed = (domain: DomainState) => domain.merchant_links ?? domain.merchants.map((merchantId) => ({ merchant_id: merchantId, id: null }));
+const linksNamed = (domain: DomainState) =>
+  domain.merchant_links ?? domain.merchants.map((merchantId) => ({ merchant_id: merchantId, id: null }));
 
 /**
  * The merchant a link of the domain goes to. A link with the merchant's id goes to it while it
@@ -25,12 +33,23 @@ const linksNamed = (domain: DomainState) => domain.merchant_links ?? domain.merc
  * first time, to the partner's merchant with that merchant_id, made when there is none, unless a
  * merchant's delete cleared that link (a later state of the domain must not bring it back).
  */
-async function targetOf(trx: Transaction<MerchantsDb>, event: DomainEventMeta, domainId: string, link: { merchant_id: string; id: string | null }): Promise<LinkTarget | undefined> {
-  if (link.id !== null) return (await merchantExists(trx, event.partnerId, link.id)) ? { merchantRef: link.id, requestedAs: link.merchant_id } : undefined;
+async function targetOf(
+  trx: Transaction<MerchantsDb>,
+  event: DomainEventMeta,
+  domainId: string,
+  link: { merchant_id: string; id: string | null },
+): Promise<LinkTarget | undefined> {
+  if (link.id !== null)
+    return (await merchantExists(trx, event.partnerId, link.id))
+      ? { merchantRef: link.id, requestedAs: link.merchant_id }
+      : undefined;
   const earlier = await findLinkRequestedAs(trx, domainId, link.merchant_id);
   if (earlier !== undefined) return { merchantRef: earlier, requestedAs: link.merchant_id };
   if (await wasCleared(trx, domainId, link.merchant_id)) return undefined;
-  return { merchantRef: await ensureMerchant(trx, event.partnerId, link.merchant_id, event.occurredAt), requestedAs: link.merchant_id };
+  return {
+    merchantRef: await ensureMerchant(trx, event.partnerId, link.merchant_id, event.occurredAt),
+    requestedAs: link.merchant_id,
+  };
 }
 
 /**
@@ -40,11 +59,21 @@ async function targetOf(trx: Transaction<MerchantsDb>, event: DomainEventMeta, d
  * so domains-svc learns the merchant's id. Domains that name no merchant (most) cost nothing per
  * domain: two statements for the lot.
  */
-export async function applyDomainStates(trx: Transaction<MerchantsDb>, changes: { event: DomainEventMeta; domain: DomainState }[]) {
-  const newer = await applyAllIfNewer(trx, SCHEMA, PROJECTION, changes.map((c) => ({ aggregateId: c.domain.id, version: c.event.version })));
+export async function applyDomainStates(
+  trx: Transaction<MerchantsDb>,
+  changes: { event: DomainEventMeta; domain: DomainState }[],
+) {
+  const newer = await applyAllIfNewer(
+    trx,
+    SCHEMA,
+    PROJECTION,
+    changes.map((c) => ({ aggregateId: c.domain.id, version: c.event.version })),
+  );
   // The newest state of each domain that was newer.
   const latest = new Map<string, { event: DomainEventMeta; domain: DomainState }>();
-  for (const c of changes) if (newer.has(c.domain.id) && c.event.version >= (latest.get(c.domain.id)?.event.version ?? 0)) latest.set(c.domain.id, c);
+  for (const c of changes)
+    if (newer.has(c.domain.id) && c.event.version >= (latest.get(c.domain.id)?.event.version ?? 0))
+      latest.set(c.domain.id, c);
   const touched: string[] = [];
   const kept: { partnerId: string; domainId: string; keep: string[] }[] = [];
   for (const { event, domain } of latest.values()) {
@@ -79,5 +108,8 @@ export async function applyDomainStates(trx: Transaction<MerchantsDb>, changes: 
 export async function applyDomainDeleted(trx: Transaction<MerchantsDb>, event: DomainEventMeta, domainId: string) {
   if (!(await applyIfNewer(trx, SCHEMA, PROJECTION, domainId, event.version))) return;
   await forgetClearedLinksOfDomain(trx, event.partnerId, domainId);
-  await writeMerchantsChanged(trx, await deleteLinksOfDomains(trx, [{ partnerId: event.partnerId, domainId, keep: [] }]));
+  await writeMerchantsChanged(
+    trx,
+    await deleteLinksOfDomains(trx, [{ partnerId: event.partnerId, domainId, keep: [] }]),
+  );
 }

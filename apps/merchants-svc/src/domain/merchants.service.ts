@@ -1,4 +1,11 @@
-import { isUuid, merchantMetaFilters, resolveProductCodes, type CreateMerchantBody, type ListMerchantsQuery, type UpdateMerchantBody } from '@platform/contracts';
+import {
+  isUuid,
+  merchantMetaFilters,
+  resolveProductCodes,
+  type CreateMerchantBody,
+  type ListMerchantsQuery,
+  type UpdateMerchantBody,
+} from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { listPage, notFound, validationError } from '@platform/http';
 import { clearLinksOfMerchant } from '../db/domain-links.repository';
@@ -28,7 +35,12 @@ export async function listMerchants(db: Kysely<MerchantsDb>, partnerId: string, 
 }
 
 /** Creates the merchant, or 409 MERCHANT.ALREADY_EXISTS naming the partner's merchant with that merchant_id. */
-export async function createMerchant(db: Kysely<MerchantsDb>, catalogue: CataloguePort, partnerId: string, body: CreateMerchantBody) {
+export async function createMerchant(
+  db: Kysely<MerchantsDb>,
+  catalogue: CataloguePort,
+  partnerId: string,
+  body: CreateMerchantBody,
+) {
   await assertKnownDefaults(catalogue, body);
   const id = await merchants.insertMerchant(db, {
     partnerId,
@@ -47,7 +59,10 @@ export async function createMerchant(db: Kysely<MerchantsDb>, catalogue: Catalog
  * (the same resolver): a product by its code, a price list one that product is sold under (or,
  * sent alone, one the catalogue has). 400 naming the field otherwise; null clears and is not checked.
  */
-async function assertKnownDefaults(catalogue: CataloguePort, body: Pick<UpdateMerchantBody, 'default_product' | 'default_price_list'>) {
+async function assertKnownDefaults(
+  catalogue: CataloguePort,
+  body: Pick<UpdateMerchantBody, 'default_product' | 'default_price_list'>,
+) {
   const product = body.default_product ?? undefined;
   const priceList = body.default_price_list ?? undefined;
   if (product === undefined && priceList === undefined) return;
@@ -65,13 +80,21 @@ async function assertKnownDefaults(catalogue: CataloguePort, body: Pick<UpdateMe
  * rename writes merchant.changed with the change and hands it to domains-svc before answering,
  * so the merchant's domains show the new merchant_id on the partner's next request.
  */
-export async function updateMerchant(ctx: Pick<MerchantsContext, 'db' | 'catalogue' | 'domains'>, partnerId: string, id: string, body: UpdateMerchantBody) {
+export async function updateMerchant(
+  ctx: Pick<MerchantsContext, 'db' | 'catalogue' | 'domains'>,
+  partnerId: string,
+  id: string,
+  body: UpdateMerchantBody,
+) {
   const current = await getMerchant(ctx.db, partnerId, id);
   await assertKnownDefaults(ctx.catalogue, body);
   const { meta, ...fields } = body;
   const renamed = body.merchant_id !== undefined && body.merchant_id !== current.merchant_id;
   const messages = await inTransaction(ctx.db, async (trx) => {
-    const updated = await merchants.updateMerchant(trx, partnerId, current.id, { ...fields, ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}) });
+    const updated = await merchants.updateMerchant(trx, partnerId, current.id, {
+      ...fields,
+      ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}),
+    });
     if (!updated) throw notFound('merchant');
     return renamed ? writeMerchantsChanged(trx, [current.id]) : [];
   }).catch((err: unknown) => merchants.rethrowMerchantIdTaken(ctx.db, partnerId, body.merchant_id, err));

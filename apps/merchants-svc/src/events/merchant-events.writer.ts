@@ -18,12 +18,22 @@ export async function writeMerchantsChanged(trx: Kysely<MerchantsDb>, merchantRe
     const merchant = await findMerchantIdentity(trx, ref);
     if (!merchant) continue;
     const links = await linksOfMerchant(trx, ref);
-    events.push({ partnerId: merchant.partner_id, aggregateId: ref, payload: merchantChangedEvent({ id: ref, merchant_id: merchant.merchant_id, deleted: false, links }) });
+    events.push({
+      partnerId: merchant.partner_id,
+      aggregateId: ref,
+      payload: merchantChangedEvent({ id: ref, merchant_id: merchant.merchant_id, deleted: false, links }),
+    });
   }
   return writeOutbox(trx, SCHEMA, EVENT_SOURCE, events);
 }
 
 /** merchant.changed for a deleted merchant, with the links its delete cleared. */
-export async function writeMerchantDeleted(trx: Kysely<MerchantsDb>, partnerId: string, state: Omit<MerchantState, 'deleted'>): Promise<EventMessage[]> {
-  return writeOutbox(trx, SCHEMA, EVENT_SOURCE, [{ partnerId, aggregateId: state.id, payload: merchantChangedEvent({ ...state, deleted: true }) }]);
+export async function writeMerchantDeleted(
+  trx: Kysely<MerchantsDb>,
+  partnerId: string,
+  state: Omit<MerchantState, 'deleted'>,
+): Promise<EventMessage[]> {
+  return writeOutbox(trx, SCHEMA, EVENT_SOURCE, [
+    { partnerId, aggregateId: state.id, payload: merchantChangedEvent({ ...state, deleted: true }) },
+  ]);
 }

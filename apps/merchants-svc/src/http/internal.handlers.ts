@@ -10,7 +10,10 @@ import { getMerchantDefaults } from '../domain/merchants.service';
  * Calls from other services (under /internal). A pushed event runs through the consumer's own
  * handling (same handlers, same idempotency scope), so the copy RabbitMQ delivers later is a duplicate.
  */
-export function internalHandlers(db: Kysely<MerchantsDb>, domainEvents: EventMessageHandling<MerchantsDb>): Handlers<(typeof merchantInternalRoutes)[number], InternalCaller> {
+export function internalHandlers(
+  db: Kysely<MerchantsDb>,
+  domainEvents: EventMessageHandling<MerchantsDb>,
+): Handlers<(typeof merchantInternalRoutes)[number], InternalCaller> {
   return {
     pushMerchantEvent: async ({ caller, body }) => {
       // A service acts for one partner: another partner's event is not its to hand over.
@@ -25,7 +28,14 @@ export function internalHandlers(db: Kysely<MerchantsDb>, domainEvents: EventMes
     },
     getMerchantDefaults: async ({ caller, params }) => {
       const row = await getMerchantDefaults(db, caller.partnerId, params.merchantId);
-      return { result: { id: row.id, merchant_id: row.merchant_id, default_product: row.default_product, default_price_list: row.default_price_list } };
+      return {
+        result: {
+          id: row.id,
+          merchant_id: row.merchant_id,
+          default_product: row.default_product,
+          default_price_list: row.default_price_list,
+        },
+      };
     },
   };
 }

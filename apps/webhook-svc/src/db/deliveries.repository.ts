@@ -72,7 +72,12 @@ export type Lane = 'first' | 'retry';
  * database's clock (SKIP LOCKED: workers never wait for or take each other's rows), each with
  * everything needed to send it: one statement.
  */
-export function claimDueDeliveries(db: Kysely<WebhooksDb>, lane: Lane, limit: number, leaseMs: number): Promise<DeliveryWork[]> {
+export function claimDueDeliveries(
+  db: Kysely<WebhooksDb>,
+  lane: Lane,
+  limit: number,
+  leaseMs: number,
+): Promise<DeliveryWork[]> {
   return claimWithLease<DeliveryWork>(db, {
     table: 'deliveries',
     dueColumn: 'next_attempt_at',
@@ -146,7 +151,9 @@ export async function recordAttempts(db: Kysely<WebhooksDb>, results: AttemptRes
     FROM health h
     WHERE e.id = h.endpoint_id
       -- Busy endpoints: touch the row only when its health changes, or every 10 s.
-      AND (h.gone OR NOT h.any_ok AND e.failing_since IS NULL OR h.any_ok AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < h.last_ok - interval '10 seconds'))`.execute(db);
+      AND (h.gone OR NOT h.any_ok AND e.failing_since IS NULL OR h.any_ok AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL OR e.last_success_at < h.last_ok - interval '10 seconds'))`.execute(
+    db,
+  );
 }
 
 /** Hands deliveries back unattempted (breaker open, endpoint busy, worker stopping): due again at `at`. */
@@ -172,8 +179,14 @@ export async function failDeliveries(db: Kysely<WebhooksDb>, ids: string[]): Pro
 }
 
 /** A delivery of its own message (a test send): both rows, on the caller's transaction. */
-export async function insertSingleDelivery(trx: Kysely<WebhooksDb>, delivery: { id: string; partnerId: string; endpointId: string; event: string; body: string }) {
-  await trx.insertInto('messages').values({ id: delivery.id, partner_id: delivery.partnerId, event: delivery.event, body: delivery.body }).execute();
+export async function insertSingleDelivery(
+  trx: Kysely<WebhooksDb>,
+  delivery: { id: string; partnerId: string; endpointId: string; event: string; body: string },
+) {
+  await trx
+    .insertInto('messages')
+    .values({ id: delivery.id, partner_id: delivery.partnerId, event: delivery.event, body: delivery.body })
+    .execute();
   await trx
     .insertInto('deliveries')
     .values({
@@ -199,20 +212,40 @@ interface DeliveryFilters {
 const deliveryColumns = (db: Kysely<WebhooksDb>) =>
   db.selectFrom('deliveries as d').innerJoin('messages as m', 'm.id', 'd.message_id').selectAll('d').select('m.body');
 
-export async function listDeliveries(db: Kysely<WebhooksDb>, endpointId: string, filters: DeliveryFilters, window: { offset: number; limitPlusOne: number }): Promise<DeliveryRow[]> {
+export async function listDeliveries(
+  db: Kysely<WebhooksDb>,
+  endpointId: string,
+  filters: DeliveryFilters,
+  window: { offset: number; limitPlusOne: number },
+): Promise<DeliveryRow[]> {
   let query = deliveryColumns(db).where('d.endpoint_id', '=', endpointId);
   if (filters.status) query = query.where('d.status', '=', filters.status as DeliveryRow['status']);
   if (filters.event) query = query.where('d.event', '=', filters.event);
-  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').offset(window.offset).limit(window.limitPlusOne).execute();
+  return query
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .offset(window.offset)
+    .limit(window.limitPlusOne)
+    .execute();
 }
 
-export async function findDelivery(db: Kysely<WebhooksDb>, endpointId: string, id: string): Promise<DeliveryRow | undefined> {
+export async function findDelivery(
+  db: Kysely<WebhooksDb>,
+  endpointId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> {
   return deliveryColumns(db).where('d.endpoint_id', '=', endpointId).where('d.id', '=', id).executeTakeFirst();
 }
 
 export async function attemptsOf(db: Kysely<WebhooksDb>, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return [];
-  return db.selectFrom('attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('attempted_at').orderBy('id').execute();
+  return db
+    .selectFrom('attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -223,7 +256,12 @@ export async function scheduleManualAttempt(db: Kysely<WebhooksDb>, endpointId: 
   await db
     .updateTable('deliveries')
     // A pending delivery keeps its remaining schedule; a finished one gets this one attempt.
-    .set({ status: 'pending', final_attempt: sql<boolean>`status <> 'pending'`, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .set({
+      status: 'pending',
+      final_attempt: sql<boolean>`status <> 'pending'`,
+      next_attempt_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
     .where('endpoint_id', '=', endpointId)
     .where('id', '=', id)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
@@ -231,7 +269,12 @@ export async function scheduleManualAttempt(db: Kysely<WebhooksDb>, endpointId: 
 }
 
 /** Every failed delivery of the endpoint created in [since, until): one more attempt each. */
-export async function scheduleRecovery(db: Kysely<WebhooksDb>, endpointId: string, since: Date, until: Date): Promise<number> {
+export async function scheduleRecovery(
+  db: Kysely<WebhooksDb>,
+  endpointId: string,
+  since: Date,
+  until: Date,
+): Promise<number> {
   const result = await db
     .updateTable('deliveries')
     .set({ status: 'pending', final_attempt: true, next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
@@ -248,8 +291,22 @@ export async function scheduleRecovery(db: Kysely<WebhooksDb>, endpointId: strin
  * older than that no delivery refers to; in batches (pass the pool), stopping between them once
  * `signal` is aborted. Pending deliveries are never deleted.
  */
-export async function pruneFinishedDeliveries(db: Kysely<WebhooksDb>, before: Date, signal?: AbortSignal): Promise<{ deliveries: number; messages: number }> {
-  const deliveries = await deleteInBatches(db, { name: 'deliveries' }, sql`status <> 'pending' AND updated_at < ${before}`, { signal });
-  const messages = await deleteInBatches(db, { name: 'messages' }, sql`created_at < ${before} AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = messages.id)`, { signal });
+export async function pruneFinishedDeliveries(
+  db: Kysely<WebhooksDb>,
+  before: Date,
+  signal?: AbortSignal,
+): Promise<{ deliveries: number; messages: number }> {
+  const deliveries = await deleteInBatches(
+    db,
+    { name: 'deliveries' },
+    sql`status <> 'pending' AND updated_at < ${before}`,
+    { signal },
+  );
+  const messages = await deleteInBatches(
+    db,
+    { name: 'messages' },
+    sql`created_at < ${before} AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = messages.id)`,
+    { signal },
+  );
   return { deliveries, messages };
 }

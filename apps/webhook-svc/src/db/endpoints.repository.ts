@@ -4,15 +4,27 @@ import type { EndpointsTable, WebhooksDb } from './tables';
 
 export type EndpointRow = Selectable<EndpointsTable>;
 
-export async function insertEndpoint(db: Kysely<WebhooksDb>, row: { id: string; partner_id: string; url: string; description: string; events: string[] | null; secret: string }) {
+export async function insertEndpoint(
+  db: Kysely<WebhooksDb>,
+  row: { id: string; partner_id: string; url: string; description: string; events: string[] | null; secret: string },
+) {
   return db.insertInto('endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findEndpoint(db: Kysely<WebhooksDb>, partnerId: string, id: string) {
-  return db.selectFrom('endpoints').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('endpoints')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function listEndpoints(db: Kysely<WebhooksDb>, partnerId: string, window: { offset: number; limitPlusOne: number }) {
+export async function listEndpoints(
+  db: Kysely<WebhooksDb>,
+  partnerId: string,
+  window: { offset: number; limitPlusOne: number },
+) {
   return db
     .selectFrom('endpoints')
     .selectAll()
@@ -24,7 +36,12 @@ export async function listEndpoints(db: Kysely<WebhooksDb>, partnerId: string, w
     .execute();
 }
 
-export async function updateEndpoint(db: Kysely<WebhooksDb>, partnerId: string, id: string, changes: Updateable<EndpointsTable>) {
+export async function updateEndpoint(
+  db: Kysely<WebhooksDb>,
+  partnerId: string,
+  id: string,
+  changes: Updateable<EndpointsTable>,
+) {
   return db
     .updateTable('endpoints')
     .set({ ...changes, updated_at: sql<Date>`now()` })
@@ -35,7 +52,11 @@ export async function updateEndpoint(db: Kysely<WebhooksDb>, partnerId: string, 
 }
 
 export async function deleteEndpoint(db: Kysely<WebhooksDb>, partnerId: string, id: string) {
-  const result = await db.deleteFrom('endpoints').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('endpoints')
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 

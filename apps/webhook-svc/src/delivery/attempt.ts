@@ -30,7 +30,11 @@ export async function attemptDelivery(work: DeliveryWork, deps: AttemptDeps): Pr
   deps.observeDuration(durationMs);
   const status = response?.status ?? null;
   const verdict = classifyAttempt(status, failure);
-  const outcome = retryOutcome(deps.retry, { attemptCount: work.attempt_count, finalAttempt: work.final_attempt }, { ok: verdict.ok, status, retryAfter: response?.headers['retry-after'] });
+  const outcome = retryOutcome(
+    deps.retry,
+    { attemptCount: work.attempt_count, finalAttempt: work.final_attempt },
+    { ok: verdict.ok, status, retryAfter: response?.headers['retry-after'] },
+  );
   const result: AttemptResult = {
     deliveryId: work.id,
     endpointId: work.endpoint_id,
@@ -62,9 +66,20 @@ function signedHeaders(work: DeliveryWork, box: SecretBox, at: Date): Record<str
   };
 }
 
-async function post(outbound: OutboundClient, work: DeliveryWork, headers: Record<string, string>): Promise<{ response?: OutboundResponse; failure?: OutboundError }> {
+async function post(
+  outbound: OutboundClient,
+  work: DeliveryWork,
+  headers: Record<string, string>,
+): Promise<{ response?: OutboundResponse; failure?: OutboundError }> {
   try {
-    return { response: await outbound.request({ method: 'POST', url: work.url, headers, body: Buffer.from(work.body, 'utf8') }) };
+    return {
+      response: await outbound.request({
+        method: 'POST',
+        url: work.url,
+        headers,
+        body: Buffer.from(work.body, 'utf8'),
+      }),
+    };
   } catch (err) {
     return { failure: err instanceof OutboundError ? err : new OutboundError('connect', String(err)) };
   }

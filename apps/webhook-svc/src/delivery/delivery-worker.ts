@@ -3,7 +3,13 @@ import type { Registry } from 'prom-client';
 import { listen, type Kysely, type Listener } from '@platform/db';
 import type { Logger } from '@platform/observability';
 import type { OutboundClient } from '@platform/outbound';
-import { claimDueDeliveries, failDeliveries, releaseDeliveries, type DeliveryWork, type Lane } from '../db/deliveries.repository';
+import {
+  claimDueDeliveries,
+  failDeliveries,
+  releaseDeliveries,
+  type DeliveryWork,
+  type Lane,
+} from '../db/deliveries.repository';
 import type { WebhooksDb } from '../db/tables';
 import { DUE_CHANNEL } from '../domain/context';
 import type { RetryPolicy } from '../domain/retry-schedule';
@@ -81,7 +87,8 @@ export class DeliveryWorker {
   private readonly metrics: WorkerMetrics;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
-    if (options.leaseMs <= options.totalTimeoutMs + 5_000) throw new Error('WEBHOOK_LEASE_MS must exceed WEBHOOK_TOTAL_TIMEOUT_MS by more than 5 s');
+    if (options.leaseMs <= options.totalTimeoutMs + 5_000)
+      throw new Error('WEBHOOK_LEASE_MS must exceed WEBHOOK_TOTAL_TIMEOUT_MS by more than 5 s');
     this.log = options.logger.child({ component: 'delivery-worker' });
     this.metrics = workerMetrics(options.registry);
     this.slots = new EndpointSlots(options.endpointConcurrency, WAITING_PER_SLOT);
@@ -91,7 +98,12 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopped = false;
-    this.listener = listen(this.options.listen, DUE_CHANNEL, { onNotify: () => this.poll(), onUp: () => this.poll() }, this.log);
+    this.listener = listen(
+      this.options.listen,
+      DUE_CHANNEL,
+      { onNotify: () => this.poll(), onUp: () => this.poll() },
+      this.log,
+    );
     const tick = () => {
       this.poll();
       this.breakers.prune();
@@ -112,7 +124,10 @@ export class DeliveryWorker {
   /** Fresh deliveries the fan-out leased to this worker, committed: attempt them now. */
   accept(work: DeliveryWork[]): void {
     const leaseEndsAt = Date.now() + this.options.leaseMs;
-    this.enqueue('first', work.map((w) => ({ ...w, leaseEndsAt })));
+    this.enqueue(
+      'first',
+      work.map((w) => ({ ...w, leaseEndsAt })),
+    );
   }
 
   async stop(): Promise<void> {
@@ -120,10 +135,14 @@ export class DeliveryWorker {
     clearTimeout(this.pollTimer);
     await this.listener?.stop();
     // Not started yet: hand back at once so another worker sends them without waiting for the lease.
-    const unsent = [...this.queues.first, ...this.queues.retry, ...this.slots.drain().map((w) => w.work)].map((w) => w.id);
+    const unsent = [...this.queues.first, ...this.queues.retry, ...this.slots.drain().map((w) => w.work)].map(
+      (w) => w.id,
+    );
     this.queues.first = [];
     this.queues.retry = [];
-    await releaseDeliveries(this.options.db, unsent, new Date()).catch((err: unknown) => this.log.warn({ err }, 'could not hand back queued deliveries; their leases will expire'));
+    await releaseDeliveries(this.options.db, unsent, new Date()).catch((err: unknown) =>
+      this.log.warn({ err }, 'could not hand back queued deliveries; their leases will expire'),
+    );
     await Promise.allSettled([...this.inflight]);
     await this.writer.flush();
     this.breakers.shutdown();
@@ -162,14 +181,21 @@ export class DeliveryWorker {
     const claimed = await claimDueDeliveries(this.options.db, lane, limit, this.options.leaseMs);
     const leaseEndsAt = Date.now() + this.options.leaseMs;
     this.backlog[lane] = claimed.length === limit;
-    this.enqueue(lane, claimed.map((w) => ({ ...w, leaseEndsAt })));
+    this.enqueue(
+      lane,
+      claimed.map((w) => ({ ...w, leaseEndsAt })),
+    );
     if (claimed.length === limit) this.pollAgain = true;
   }
 
   private enqueue(lane: Lane, work: Held[]): void {
     if (work.length === 0) return;
     const disabled = work.filter((w) => !w.enabled);
-    if (disabled.length > 0) void failDeliveries(this.options.db, disabled.map((w) => w.id)).catch((err: unknown) => this.log.warn({ err }, 'could not fail deliveries of a disabled endpoint'));
+    if (disabled.length > 0)
+      void failDeliveries(
+        this.options.db,
+        disabled.map((w) => w.id),
+      ).catch((err: unknown) => this.log.warn({ err }, 'could not fail deliveries of a disabled endpoint'));
     this.queues[lane].push(...work.filter((w) => w.enabled));
     this.pump(lane);
   }
@@ -215,7 +241,9 @@ export class DeliveryWorker {
     const { outbound, secrets, retry } = this.options;
     const observeDuration = (ms: number) => this.metrics.duration.observe(ms / 1000);
     try {
-      const result = await this.breakers.fire(work.endpoint_id, () => attemptDelivery(work, { outbound, secrets, retry, observeDuration }));
+      const result = await this.breakers.fire(work.endpoint_id, () =>
+        attemptDelivery(work, { outbound, secrets, retry, observeDuration }),
+      );
       if (result === 'open') {
         this.metrics.deferred.inc({ reason: 'breaker_open' });
         await this.release([work.id], this.options.breaker.resetTimeoutMs);
@@ -226,7 +254,10 @@ export class DeliveryWorker {
       // concurrency in attempts sent but not recorded (the only ones another worker sends again).
       await this.writer.record(result);
     } catch (err) {
-      this.log.error({ err, deliveryId: work.id }, 'delivery attempt failed unexpectedly; it will be claimed again after its lease');
+      this.log.error(
+        { err, deliveryId: work.id },
+        'delivery attempt failed unexpectedly; it will be claimed again after its lease',
+      );
     }
   }
 

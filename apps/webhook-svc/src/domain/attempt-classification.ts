@@ -42,7 +42,9 @@ function publicMessage(failure: AttemptFailure): string {
     case 'dns':
       return 'The host name did not resolve.';
     case 'timeout':
-      return failure.message.includes('connect') ? 'No connection within the connect deadline.' : 'No complete answer within the deadline.';
+      return failure.message.includes('connect')
+        ? 'No connection within the connect deadline.'
+        : 'No complete answer within the deadline.';
     default:
       return failure.message.slice(0, 300);
   }
@@ -52,10 +54,16 @@ function publicMessage(failure: AttemptFailure): string {
  * What the delivery log keeps of an answer: its first 20 KiB as text PostgreSQL can store (invalid
  * UTF-8 becomes U+FFFD, NUL is dropped), and whether there was more.
  */
-export function loggedAnswer(answer: { body: Buffer; truncated: boolean } | undefined): { responseBody: string | null; responseTruncated: boolean } {
+export function loggedAnswer(answer: { body: Buffer; truncated: boolean } | undefined): {
+  responseBody: string | null;
+  responseTruncated: boolean;
+} {
   if (!answer) return { responseBody: null, responseTruncated: false };
   return {
-    responseBody: answer.body.subarray(0, LOGGED_BODY_BYTES).toString('utf8').replace(/\u0000/g, ''),
+    responseBody: answer.body
+      .subarray(0, LOGGED_BODY_BYTES)
+      .toString('utf8')
+      .replace(/\u0000/g, ''),
     responseTruncated: answer.truncated || answer.body.length > LOGGED_BODY_BYTES,
   };
 }

@@ -8,7 +8,9 @@ import { newSigningSecret } from './secrets';
 
 /** The partner's endpoint, or 404 (another partner's id, a deleted one, or not an id at all). */
 export async function findOwnEndpoint(ctx: WebhooksContext, partnerId: string, endpointId: string) {
-  const row = isUuid(endpointId) ? await endpoints.findEndpoint(ctx.db, partnerId, endpointId.toLowerCase()) : undefined;
+  const row = isUuid(endpointId)
+    ? await endpoints.findEndpoint(ctx.db, partnerId, endpointId.toLowerCase())
+    : undefined;
   if (!row) throw notFound('webhook endpoint');
   return row;
 }
@@ -36,7 +38,12 @@ export async function createEndpoint(ctx: WebhooksContext, partnerId: string, bo
 export const listEndpoints = (ctx: WebhooksContext, partnerId: string, query: { page: number; limit: number }) =>
   listPage(query, (window) => endpoints.listEndpoints(ctx.db, partnerId, window));
 
-export async function updateEndpoint(ctx: WebhooksContext, partnerId: string, endpointId: string, body: UpdateWebhookBody) {
+export async function updateEndpoint(
+  ctx: WebhooksContext,
+  partnerId: string,
+  endpointId: string,
+  body: UpdateWebhookBody,
+) {
   const current = await findOwnEndpoint(ctx, partnerId, endpointId);
   if (body.url !== undefined) await assertTarget(ctx, body.url);
   const enabling = body.enabled === true && !current.enabled;
@@ -58,7 +65,12 @@ export async function deleteEndpoint(ctx: WebhooksContext, partnerId: string, en
 }
 
 /** A new secret; the current one keeps signing beside it for `graceSeconds` (default from settings). */
-export async function rotateSecret(ctx: WebhooksContext, partnerId: string, endpointId: string, graceSeconds: number | undefined) {
+export async function rotateSecret(
+  ctx: WebhooksContext,
+  partnerId: string,
+  endpointId: string,
+  graceSeconds: number | undefined,
+) {
   const current = await findOwnEndpoint(ctx, partnerId, endpointId);
   const graceMs = graceSeconds === undefined ? ctx.rotationGraceMs : graceSeconds * 1_000;
   const secret = newSigningSecret();

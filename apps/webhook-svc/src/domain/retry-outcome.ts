@@ -27,5 +27,7 @@ export function retryOutcome(
   if (delivery.finalAttempt) return GIVE_UP;
   const hint = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, now) : undefined;
   const delay = nextDelayMs(policy, delivery.attemptCount + 1, hint);
-  return delay === undefined ? GIVE_UP : { status: 'pending', nextAttemptAt: new Date(now + delay), disableEndpoint: false };
+  return delay === undefined
+    ? GIVE_UP
+    : { status: 'pending', nextAttemptAt: new Date(now + delay), disableEndpoint: false };
 }

@@ -19,7 +19,8 @@ export class SecretBox {
   private readonly opened = new Map<string, string>();
 
   constructor(base64Key: string) {
-    if (!isSecretKey(base64Key)) throw new Error('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
+    if (!isSecretKey(base64Key))
+      throw new Error('WEBHOOK_SECRET_KEY must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
     this.key = Buffer.from(base64Key, 'base64');
   }
 
@@ -27,7 +28,9 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join('.');
+    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(
+      '.',
+    );
   }
 
   open(sealed: string): string {
@@ -57,6 +60,11 @@ export class SecretBox {
 export function signatureHeader(secrets: string[], webhookId: string, timestamp: number, body: string): string {
   const content = `${webhookId}.${timestamp}.${body}`;
   return secrets
-    .map((secret) => `v1,${createHmac('sha256', Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64')).update(content).digest('base64')}`)
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64'))
+          .update(content)
+          .digest('base64')}`,
+    )
     .join(' ');
 }

@@ -8,7 +8,11 @@ import type { DeliveryWorker } from '../delivery/delivery-worker';
 
 /** The body partners receive: the spec's payload and nothing else, serialised once (these bytes are signed and sent on every attempt). */
 const deliveryBody = (payload: EventMessage['payload']) =>
-  JSON.stringify({ event: payload.event, params: payload.params, ...(payload.entity ? { entity: payload.entity } : {}) });
+  JSON.stringify({
+    event: payload.event,
+    params: payload.params,
+    ...(payload.entity ? { entity: payload.entity } : {}),
+  });
 
 /**
  * Every public event on the bus becomes one delivery per enabled endpoint of its partner that
@@ -23,7 +27,12 @@ export function fanOutConsumer(worker: DeliveryWorker, leaseMs: number): Consume
     const lease = worker.hasRoom() ? leaseMs : undefined;
     const work = await fanOut(
       trx,
-      messages.map((m) => ({ id: m.id, partnerId: m.partner_id, event: m.payload.event, body: deliveryBody(m.payload) })),
+      messages.map((m) => ({
+        id: m.id,
+        partnerId: m.partner_id,
+        event: m.payload.event,
+        body: deliveryBody(m.payload),
+      })),
       lease,
     );
     if (lease !== undefined && work.length > 0) hooks.afterCommit(() => worker.accept(work));

@@ -5,7 +5,10 @@ import type { EndpointRow } from '../db/endpoints.repository';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toEndpoint(row: EndpointRow): WebhookEndpoint {
-  const grace = row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at : null;
+  const grace =
+    row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
+      ? row.previous_secret_expires_at
+      : null;
   return {
     id: row.id,
     url: row.url,

@@ -3,11 +3,22 @@ import type { InternalCaller } from '@platform/auth';
 import { reply, type Handlers } from '@platform/http';
 import type { WebhooksContext } from '../domain/context';
 import { getDelivery, listDeliveries, recoverDeliveries, retryDelivery, sendTest } from '../domain/deliveries.service';
-import { createEndpoint, deleteEndpoint, findOwnEndpoint, listEndpoints, rotateSecret, updateEndpoint } from '../domain/endpoints.service';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  findOwnEndpoint,
+  listEndpoints,
+  rotateSecret,
+  updateEndpoint,
+} from '../domain/endpoints.service';
 import { toDelivery, toEndpoint } from './webhook.presenter';
 
 /** The catalogue partners subscribe from: every public event with its description and a generated example. */
-const EVENT_TYPES = PUBLIC_EVENT_NAMES.map((name) => ({ name, description: EVENT_REGISTRY[name].description, example: exampleEventPayload(name) }));
+const EVENT_TYPES = PUBLIC_EVENT_NAMES.map((name) => ({
+  name,
+  description: EVENT_REGISTRY[name].description,
+  example: exampleEventPayload(name),
+}));
 
 /** Webhook endpoints and their delivery log, by operationId. */
 export function webhookHandlers(ctx: WebhooksContext): Handlers<(typeof webhookRoutes)[number], InternalCaller> {
@@ -21,14 +32,23 @@ export function webhookHandlers(ctx: WebhooksContext): Handlers<(typeof webhookR
       return reply(201, { result: { ...toEndpoint(row), secret } });
     },
     listWebhookEventTypes: () => ({ result: EVENT_TYPES }),
-    getWebhookEndpoint: async ({ caller, params }) => ({ result: toEndpoint(await findOwnEndpoint(ctx, caller.partnerId, params.endpointId)) }),
-    updateWebhookEndpoint: async ({ caller, params, body }) => ({ result: toEndpoint(await updateEndpoint(ctx, caller.partnerId, params.endpointId, body)) }),
+    getWebhookEndpoint: async ({ caller, params }) => ({
+      result: toEndpoint(await findOwnEndpoint(ctx, caller.partnerId, params.endpointId)),
+    }),
+    updateWebhookEndpoint: async ({ caller, params, body }) => ({
+      result: toEndpoint(await updateEndpoint(ctx, caller.partnerId, params.endpointId, body)),
+    }),
     deleteWebhookEndpoint: async ({ caller, params }) => {
       await deleteEndpoint(ctx, caller.partnerId, params.endpointId);
       return { result: { deleted: true } };
     },
     rotateWebhookSecret: async ({ caller, params, body }) => {
-      const { row, secret } = await rotateSecret(ctx, caller.partnerId, params.endpointId, body.previous_secret_expires_in);
+      const { row, secret } = await rotateSecret(
+        ctx,
+        caller.partnerId,
+        params.endpointId,
+        body.previous_secret_expires_in,
+      );
       return { result: { ...toEndpoint(row), secret } };
     },
     sendWebhookTest: async ({ caller, params, body }) => {

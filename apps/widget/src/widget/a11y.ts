@@ -15,8 +15,12 @@ function css(p: A11yPrefs): string {
   return [
     p.size !== 100 ? 'body{zoom:' + p.size / 100 + '}' : '',
     p.contrast ? 'html{filter:contrast(1.6)}' : '',
-    p.font ? 'body,body *{font-family:Verdana,Tahoma,Arial,sans-serif !important;letter-spacing:.02em;word-spacing:.08em}' : '',
-    p.still ? '*,*::before,*::after{animation:none !important;transition:none !important;scroll-behavior:auto !important}' : '',
+    p.font
+      ? 'body,body *{font-family:Verdana,Tahoma,Arial,sans-serif !important;letter-spacing:.02em;word-spacing:.08em}'
+      : '',
+    p.still
+      ? '*,*::before,*::after{animation:none !important;transition:none !important;scroll-behavior:auto !important}'
+      : '',
   ].join('');
 }
 
@@ -42,8 +46,11 @@ export function a11yView(id: string): HTMLElement {
     save(id, 'a11y', { ...applyA11y(id), ...change });
     applyA11y(id);
   };
-  const size = el('select', { id: 'pw-a11y-size', onchange: () => update({ size: Number(size.value) }) },
-    ...[100, 125, 150].map((v) => el('option', { value: v, selected: v === p.size }, v + '%')));
+  const size = el(
+    'select',
+    { id: 'pw-a11y-size', onchange: () => update({ size: Number(size.value) }) },
+    ...[100, 125, 150].map((v) => el('option', { value: v, selected: v === p.size }, v + '%')),
+  );
   const check = (key: 'contrast' | 'font' | 'still', label: string) => {
     const box = el('input', { type: 'checkbox', id: 'pw-a11y-' + key, checked: p[key], 'data-a11y': key });
     box.addEventListener('change', () => update({ [key]: box.checked }));

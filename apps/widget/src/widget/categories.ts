@@ -19,12 +19,28 @@ function cookieList(s: Settings, category: string): HTMLElement | string {
   if (cookies.length === 0) return '';
   return el(
     'ul',
-    { class: 'cookies', 'data-cc-cookie-list': category, 'aria-label': 'Cookies: ' + (LABELS[category] ? LABELS[category][0] : 'Other') },
-    ...cookies.map((c) => el('li', { 'data-cc-cookie': c.name }, el('code', {}, c.name), ' ' + [c.vendor, c.domain, expiry(c)].filter(Boolean).join(' · '))),
+    {
+      class: 'cookies',
+      'data-cc-cookie-list': category,
+      'aria-label': 'Cookies: ' + (LABELS[category] ? LABELS[category][0] : 'Other'),
+    },
+    ...cookies.map((c) =>
+      el(
+        'li',
+        { 'data-cc-cookie': c.name },
+        el('code', {}, c.name),
+        ' ' + [c.vendor, c.domain, expiry(c)].filter(Boolean).join(' · '),
+      ),
+    ),
   );
 }
 
-export function categoryForm(s: Settings, current: Choices, idPrefix: string, onSave: (c: Choices) => void): HTMLFormElement {
+export function categoryForm(
+  s: Settings,
+  current: Choices,
+  idPrefix: string,
+  onSave: (c: Choices) => void,
+): HTMLFormElement {
   const rows = ['necessary', ...OPTIONAL].map((name) => {
     const fromSettings = s.categories.find((c) => c.name === name);
     const [label, fallback] = LABELS[name];
@@ -42,7 +58,17 @@ export function categoryForm(s: Settings, current: Choices, idPrefix: string, on
         checked: required || !!current[name as Category],
         disabled: required,
       }),
-      el('div', {}, el('label', { for: id }, label, el('small', { id: id + '-d' }, (fromSettings && fromSettings.description) || fallback)), cookieList(s, name)),
+      el(
+        'div',
+        {},
+        el(
+          'label',
+          { for: id },
+          label,
+          el('small', { id: id + '-d' }, (fromSettings && fromSettings.description) || fallback),
+        ),
+        cookieList(s, name),
+      ),
     );
   });
   // Cookies no source classifies: listed too (the visitor sees everything the site sets), with no switch of their own.
@@ -52,11 +78,16 @@ export function categoryForm(s: Settings, current: Choices, idPrefix: string, on
     'form',
     { 'aria-label': 'Consent categories' },
     ...rows,
-    el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'btn', 'data-consent-action': 'save' }, 'Save choices')),
+    el(
+      'div',
+      { class: 'actions' },
+      el('button', { type: 'submit', class: 'btn', 'data-consent-action': 'save' }, 'Save choices'),
+    ),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const value = (name: string) => !!form.querySelector<HTMLInputElement>('[data-consent-category="' + name + '"]')?.checked;
+    const value = (name: string) =>
+      !!form.querySelector<HTMLInputElement>('[data-consent-category="' + name + '"]')?.checked;
     onSave({ functional: value('functional'), analytics: value('analytics'), marketing: value('marketing') });
   });
   return form;

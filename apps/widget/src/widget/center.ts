@@ -28,7 +28,11 @@ export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | unde
   const returnTo = focused() as HTMLElement | null;
   const panel = el('div', { role: 'tabpanel', id: 'pw-panel', tabindex: '0' });
   const buttons = tabs.map((t) =>
-    el('button', { type: 'button', role: 'tab', id: 'pw-tab-' + t.view, 'aria-controls': 'pw-panel', 'data-privacy-view': t.view }, t.label),
+    el(
+      'button',
+      { type: 'button', role: 'tab', id: 'pw-tab-' + t.view, 'aria-controls': 'pw-panel', 'data-privacy-view': t.view },
+      t.label,
+    ),
   );
   const select = (i: number, focus: boolean) => {
     buttons.forEach((b, j) => {
@@ -56,12 +60,22 @@ export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | unde
   };
   const dialog = el(
     'div',
-    { class: 'pw center', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'pw-center-title', 'data-privacy-center': true },
+    {
+      class: 'pw center',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'pw-center-title',
+      'data-privacy-center': true,
+    },
     el(
       'div',
       { class: 'head' },
       el('h2', { id: 'pw-center-title' }, 'Privacy center'),
-      el('button', { type: 'button', class: 'ghost', 'aria-label': 'Close the privacy center', onclick: close }, 'Close'),
+      el(
+        'button',
+        { type: 'button', class: 'ghost', 'aria-label': 'Close the privacy center', onclick: close },
+        'Close',
+      ),
     ),
     el('div', { role: 'tablist', 'aria-label': 'Privacy center sections' }, ...buttons),
     panel,
@@ -71,6 +85,9 @@ export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | unde
   trapFocus(dialog, close);
   shadow.append(overlay);
   open = { close };
-  const first = Math.max(0, tabs.findIndex((t) => t.view === start));
+  const first = Math.max(
+    0,
+    tabs.findIndex((t) => t.view === start),
+  );
   select(first, true);
 }

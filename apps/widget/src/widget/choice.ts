@@ -9,10 +9,14 @@ export const WIDGET_VERSION = '1.0.0';
 
 function randomId(bytes: number): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...Array.from(raw))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...Array.from(raw)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
-export const gpcSignal = (): boolean => (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+export const gpcSignal = (): boolean =>
+  (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
 
 export class ChoiceKeeper {
   constructor(
@@ -76,7 +80,8 @@ export class ChoiceKeeper {
         () => this.markSent(entry.nonce),
         // A 4xx other than 429 (e.g. RECEIPT.REPLAYED: an earlier try got through) never changes on
         // a retry. Anything else (outage, 429, 5xx): kept unsent, the next page tries again.
-        (e: { status?: number }) => e && e.status! >= 400 && e.status! < 500 && e.status !== 429 && this.markSent(entry.nonce),
+        (e: { status?: number }) =>
+          e && e.status! >= 400 && e.status! < 500 && e.status !== 429 && this.markSent(entry.nonce),
       );
   }
 

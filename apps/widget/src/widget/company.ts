@@ -4,7 +4,9 @@ import { el, type Child } from './dom';
 
 export function addressLine(a: Address | null | undefined): string {
   if (!a) return '';
-  return [a.address, a.address_2, [a.postal_code, a.city].filter(Boolean).join(' '), a.state, a.country].filter(Boolean).join(', ');
+  return [a.address, a.address_2, [a.postal_code, a.city].filter(Boolean).join(' '), a.state, a.country]
+    .filter(Boolean)
+    .join(', ');
 }
 
 const mail = (email: string | null | undefined): Child => email && el('a', { href: 'mailto:' + email }, email);
@@ -39,6 +41,11 @@ export function dpoView(s: Settings): HTMLElement {
     'div',
     {},
     el('h3', {}, 'Data protection officer'),
-    known ? list([['Name', d.name], ['E-mail', mail(d.email)]]) : el('p', {}, 'No data protection officer is on file.'),
+    known
+      ? list([
+          ['Name', d.name],
+          ['E-mail', mail(d.email)],
+        ])
+      : el('p', {}, 'No data protection officer is on file.'),
   );
 }

@@ -8,16 +8,21 @@ function controller(s: Settings): string {
   const c = s.company;
   const name = (c && (c.trade_name || c.name)) || 'The operator of ' + s.hostname;
   const where = addressLine(c && c.address);
-  return name + (where ? ' (' + where + ')' : '') + ' is responsible for the personal data processed on ' + s.hostname + '.';
+  return (
+    name + (where ? ' (' + where + ')' : '') + ' is responsible for the personal data processed on ' + s.hostname + '.'
+  );
 }
 
 function collected(s: Settings): HTMLElement {
-  if (s.data_collection.length === 0) return el('p', {}, 'No categories of personal data have been declared for this site yet.');
+  if (s.data_collection.length === 0)
+    return el('p', {}, 'No categories of personal data have been declared for this site yet.');
   return el(
     'ul',
     {},
     ...s.data_collection.map((d) => {
-      const purposes = (d.purposes || []).map((p) => p.name + (p.legal_base ? ' (legal basis: ' + p.legal_base + ')' : ''));
+      const purposes = (d.purposes || []).map(
+        (p) => p.name + (p.legal_base ? ' (legal basis: ' + p.legal_base + ')' : ''),
+      );
       const partners = (d.partners || []).map((p) => p.name);
       return el(
         'li',
@@ -37,7 +42,9 @@ function contact(s: Settings): string {
   const dpo = s.dpo && s.dpo.email;
   return (
     'To exercise your rights of access, deletion, correction or to opt out of the sale or sharing of your data, use the ' +
-    'requests tab of this privacy center' + (email ? ' or write to ' + email : '') + '.' +
+    'requests tab of this privacy center' +
+    (email ? ' or write to ' + email : '') +
+    '.' +
     (dpo ? ' You can reach the data protection officer at ' + dpo + '.' : '') +
     ' You may also complain to your data protection authority.'
   );
@@ -53,9 +60,21 @@ export function docsView(s: Settings): HTMLElement {
     collected(s),
     el('p', {}, contact(s)),
     el('h3', {}, 'Cookie policy'),
-    el('p', {}, 'This site uses cookies and similar technologies in these categories. Only necessary ones are used without your consent.'),
-    el('ul', {}, ...s.categories.map((c) => el('li', {}, el('strong', {}, c.name), c.description ? ': ' + c.description : ''))),
-    el('p', {}, 'Your choice is stored in this browser and asked again when the site changes what it asks consent for. ' +
-      'You can change it at any time in the consent tab. A Global Privacy Control signal is honoured as an opt-out of sale and sharing.'),
+    el(
+      'p',
+      {},
+      'This site uses cookies and similar technologies in these categories. Only necessary ones are used without your consent.',
+    ),
+    el(
+      'ul',
+      {},
+      ...s.categories.map((c) => el('li', {}, el('strong', {}, c.name), c.description ? ': ' + c.description : '')),
+    ),
+    el(
+      'p',
+      {},
+      'Your choice is stored in this browser and asked again when the site changes what it asks consent for. ' +
+        'You can change it at any time in the consent tab. A Global Privacy Control signal is honoured as an opt-out of sale and sharing.',
+    ),
   );
 }

@@ -13,9 +13,21 @@ const TYPES: Array<[DsarBody['type'], string]> = [
 
 export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void): HTMLElement {
   const status = el('p', { role: 'status', 'aria-live': 'polite' });
-  const field = (label: string, control: HTMLElement) => el('div', { class: 'field' }, el('label', { for: control.id }, label), control);
-  const type = el('select', { name: 'type', id: 'pw-dsar-type' }, ...TYPES.map(([v, l]) => el('option', { value: v }, l)));
-  const email = el('input', { type: 'email', id: 'pw-dsar-email', name: 'email', required: true, autocomplete: 'email', maxlength: 254 });
+  const field = (label: string, control: HTMLElement) =>
+    el('div', { class: 'field' }, el('label', { for: control.id }, label), control);
+  const type = el(
+    'select',
+    { name: 'type', id: 'pw-dsar-type' },
+    ...TYPES.map(([v, l]) => el('option', { value: v }, l)),
+  );
+  const email = el('input', {
+    type: 'email',
+    id: 'pw-dsar-email',
+    name: 'email',
+    required: true,
+    autocomplete: 'email',
+    maxlength: 254,
+  });
   const name = el('input', { type: 'text', id: 'pw-dsar-name', name: 'name', autocomplete: 'name', maxlength: 200 });
   const message = el('textarea', { id: 'pw-dsar-message', name: 'message', rows: 3, maxlength: 2000 });
   const submit = el('button', { type: 'submit', class: 'btn' }, 'Send request');
@@ -37,14 +49,17 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
     if (message.value.trim()) body.message = message.value.trim();
     submit.disabled = true;
     status.textContent = 'Sending…';
-    api.request(body).then(
-      (r) => {
-        status.textContent = 'Your request was received. Reference: ' + r.request_id + '.';
-        if (body.type === 'opt_out') onOptOut();
-        form.reset();
-      },
-      () => (status.textContent = 'Your request could not be sent. Please try again later.'),
-    ).finally(() => (submit.disabled = false));
+    api
+      .request(body)
+      .then(
+        (r) => {
+          status.textContent = 'Your request was received. Reference: ' + r.request_id + '.';
+          if (body.type === 'opt_out') onOptOut();
+          form.reset();
+        },
+        () => (status.textContent = 'Your request could not be sent. Please try again later.'),
+      )
+      .finally(() => (submit.disabled = false));
   });
   return form;
 }

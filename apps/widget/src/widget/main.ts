@@ -76,5 +76,12 @@ function consentTab(s: Settings, pw: PublicApi, choose: (c: Choices) => void): H
     choose(c);
     status.textContent = 'Your choices were saved.';
   });
-  return el('div', {}, el('h3', {}, 'Consent preferences'), el('p', {}, 'Choose which categories this site may use.'), form, status);
+  return el(
+    'div',
+    {},
+    el('h3', {}, 'Consent preferences'),
+    el('p', {}, 'Choose which categories this site may use.'),
+    form,
+    status,
+  );
 }

@@ -16,7 +16,13 @@ const TEXT =
   'We and our partners use cookies and similar technologies for the purposes below. Necessary ones keep the site working; ' +
   'the others run only if you allow them. You can change your choice at any time in the privacy center.';
 
-export function renderNotice(shadow: ShadowRoot, s: Settings, look: Theme, current: Choices, act: NoticeActions): HTMLElement {
+export function renderNotice(
+  shadow: ShadowRoot,
+  s: Settings,
+  look: Theme,
+  current: Choices,
+  act: NoticeActions,
+): HTMLElement {
   const type = s.notice_type.toLowerCase();
   const bar = type === 'footer' || type === 'top';
   const box = el('section', {
@@ -42,7 +48,12 @@ export function renderNotice(shadow: ShadowRoot, s: Settings, look: Theme, curre
       el(
         'div',
         { class: 'row' },
-        el('div', {}, el('h2', { id: 'pw-notice-title' }, 'Your privacy choices'), el('p', { id: 'pw-notice-text' }, text)),
+        el(
+          'div',
+          {},
+          el('h2', { id: 'pw-notice-title' }, 'Your privacy choices'),
+          el('p', { id: 'pw-notice-text' }, text),
+        ),
         el(
           'div',
           { class: 'actions' },
@@ -64,7 +75,8 @@ export function renderNotice(shadow: ShadowRoot, s: Settings, look: Theme, curre
     );
     focusFirst();
   };
-  const focusFirst = () => box.querySelector<HTMLElement>('button,input:not([disabled])')?.focus({ preventScroll: true });
+  const focusFirst = () =>
+    box.querySelector<HTMLElement>('button,input:not([disabled])')?.focus({ preventScroll: true });
   shadow.append(box);
   main();
   return box;

@@ -24,7 +24,8 @@ export function contrast(a: string, b: string): number {
 
 /** Darkens a colour until white text on it reaches 4.5:1 (or black text does, if better). */
 function buttonColors(primary: string): { bg: string; fg: string } {
-  if (contrast(primary, '#000000') >= 4.5 && contrast(primary, '#000000') > contrast(primary, '#ffffff')) return { bg: primary, fg: '#000000' };
+  if (contrast(primary, '#000000') >= 4.5 && contrast(primary, '#000000') > contrast(primary, '#ffffff'))
+    return { bg: primary, fg: '#000000' };
   let [r, g, b] = rgb(primary);
   let bg = primary;
   while (contrast(bg, '#ffffff') < 4.5) {
@@ -42,11 +43,21 @@ export interface Theme {
 export function theme(s: Settings): Theme {
   const primary = s.primary_color && HEX.test(s.primary_color) ? s.primary_color : '#1a56db';
   const { bg, fg } = buttonColors(primary);
-  const text = s.text_color && HEX.test(s.text_color) && contrast(s.text_color, '#ffffff') >= 4.5 ? s.text_color : '#1f2937';
+  const text =
+    s.text_color && HEX.test(s.text_color) && contrast(s.text_color, '#ffffff') >= 4.5 ? s.text_color : '#1f2937';
   const font = s.widget_font && /^[\w\s,'"-]{1,80}$/.test(s.widget_font) ? s.widget_font + ',' : '';
   const radius = s.border_radius && /^\d{1,2}(\.\d+)?(px|rem|em)$/.test(s.border_radius) ? s.border_radius : '8px';
   const vars =
-    ':host{--pw-primary:' + bg + ';--pw-on-primary:' + fg + ';--pw-text:' + text +
-    ';--pw-font:' + font + 'system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;--pw-radius:' + radius + '}';
+    ':host{--pw-primary:' +
+    bg +
+    ';--pw-on-primary:' +
+    fg +
+    ';--pw-text:' +
+    text +
+    ';--pw-font:' +
+    font +
+    'system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;--pw-radius:' +
+    radius +
+    '}';
   return { vars, position: /left/i.test(s.widget_position || '') ? 'left' : 'right' };
 }

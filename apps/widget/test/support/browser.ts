@@ -1,7 +1,16 @@
 // The widget tests' browser helpers: libs/testing's Chromium helpers bound to the fake site.
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { computedStyle, inPage, launchChromium, newVisitor, saveScreenshot, waitFor, widgetAxeViolations, widgetBooted } from '@platform/testing';
+import {
+  computedStyle,
+  inPage,
+  launchChromium,
+  newVisitor,
+  saveScreenshot,
+  waitFor,
+  widgetAxeViolations,
+  widgetBooted,
+} from '@platform/testing';
 import { FakePlatform, SITE } from './fake-platform';
 
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
@@ -16,10 +25,13 @@ export const evaluate = inPage;
 
 /** Polls until `check` holds (deadline, no fixed sleeps); resolves to the value read. */
 export function eventually<T>(read: () => T | Promise<T>, check: (v: T) => boolean, timeoutMs = 10000): Promise<T> {
-  return waitFor(async () => {
-    const value = await read();
-    return check(value) ? { value } : undefined;
-  }, { timeoutMs, what: 'a widget condition' }).then((r) => r.value);
+  return waitFor(
+    async () => {
+      const value = await read();
+      return check(value) ? { value } : undefined;
+    },
+    { timeoutMs, what: 'a widget condition' },
+  ).then((r) => r.value);
 }
 
 /**

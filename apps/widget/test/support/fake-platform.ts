@@ -21,14 +21,43 @@ export interface Recorded {
 
 export function defaultSettings(overrides: Json = {}): Json {
   return {
-    property_id: PROPERTY_ID, hostname: SITE, active: true, notice_type: 'CLASSIC',
-    primary_color: '#1d4ed8', text_color: '#111827', widget_font: null, widget_position: 'bottom-right', border_radius: '6px',
-    has_scripts: true, has_dsar: true, has_docs: true, has_accessibility: true, display_company: true, display_dpo: true,
+    property_id: PROPERTY_ID,
+    hostname: SITE,
+    active: true,
+    notice_type: 'CLASSIC',
+    primary_color: '#1d4ed8',
+    text_color: '#111827',
+    widget_font: null,
+    widget_position: 'bottom-right',
+    border_radius: '6px',
+    has_scripts: true,
+    has_dsar: true,
+    has_docs: true,
+    has_accessibility: true,
+    display_company: true,
+    display_dpo: true,
     consent_revision: 'rev-1',
-    categories: [{ name: 'necessary', required: true }, { name: 'functional' }, { name: 'analytics' }, { name: 'marketing' }],
+    categories: [
+      { name: 'necessary', required: true },
+      { name: 'functional' },
+      { name: 'analytics' },
+      { name: 'marketing' },
+    ],
     data_collection: [],
-    company: { name: 'Example Shop Ltd', trade_name: 'Example Shop', email: 'privacy@shop.example.test',
-      address: { country: 'DE', state: null, city: 'Berlin', address: 'Hauptstr. 1', address_2: null, postal_code: '10115' }, phone_number: null },
+    company: {
+      name: 'Example Shop Ltd',
+      trade_name: 'Example Shop',
+      email: 'privacy@shop.example.test',
+      address: {
+        country: 'DE',
+        state: null,
+        city: 'Berlin',
+        address: 'Hauptstr. 1',
+        address_2: null,
+        postal_code: '10115',
+      },
+      phone_number: null,
+    },
     dpo: null,
     ...overrides,
   };
@@ -90,18 +119,27 @@ export class FakePlatform {
     if (!m || m[1] !== PROPERTY_ID) return send(404, JSON.stringify({ error: { code: 'NOT_FOUND', status: 404 } }));
     const cors = this.cors(req.headers.origin);
     if (req.method === 'OPTIONS') {
-      return send(cors ? 204 : 403, '', 'text/plain', { ...cors, 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' });
+      return send(cors ? 204 : 403, '', 'text/plain', {
+        ...cors,
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'content-type',
+      });
     }
     if (m[2] === 'settings') {
       void (this.settingsGate || Promise.resolve()).then(() => this.settingsAnswer(req, send, cors));
       return;
     }
     if (!cors) return send(403, JSON.stringify({ error: { code: 'WIDGET.ORIGIN_NOT_ALLOWED', status: 403 } }));
-    this.readBody(req).then((body) => this.write(m[2], { origin: req.headers.origin, body }, (s, b) => send(s, JSON.stringify({ result: b }), 'application/json', cors)));
+    this.readBody(req).then((body) =>
+      this.write(m[2], { origin: req.headers.origin, body }, (s, b) =>
+        send(s, JSON.stringify({ result: b }), 'application/json', cors),
+      ),
+    );
   }
 
   private site(url: URL, send: (s: number, b: string, t?: string) => void) {
-    if (url.pathname === '/site/marketing.js') return send(200, 'window.marketingRan = (window.marketingRan || 0) + 1;', 'text/javascript');
+    if (url.pathname === '/site/marketing.js')
+      return send(200, 'window.marketingRan = (window.marketingRan || 0) + 1;', 'text/javascript');
     send(200, sitePage(this.snippet(url.searchParams.get('api') || undefined)), 'text/html');
   }
 
@@ -122,9 +160,19 @@ export class FakePlatform {
     return { 'access-control-allow-origin': origin, vary: 'Origin' };
   }
 
-  private settingsAnswer(req: http.IncomingMessage, send: (s: number, b: string, t?: string, h?: http.OutgoingHttpHeaders) => void, cors: http.OutgoingHttpHeaders | null) {
+  private settingsAnswer(
+    req: http.IncomingMessage,
+    send: (s: number, b: string, t?: string, h?: http.OutgoingHttpHeaders) => void,
+    cors: http.OutgoingHttpHeaders | null,
+  ) {
     this.settingsServed++;
-    if (this.settingsStatus !== 200) return send(this.settingsStatus, JSON.stringify({ error: { code: 'UNAVAILABLE', status: this.settingsStatus } }), 'application/json', cors || {});
+    if (this.settingsStatus !== 200)
+      return send(
+        this.settingsStatus,
+        JSON.stringify({ error: { code: 'UNAVAILABLE', status: this.settingsStatus } }),
+        'application/json',
+        cors || {},
+      );
     const body = JSON.stringify({ result: this.settings });
     const etag = '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
     const headers = { ...(cors || {}), etag, 'cache-control': 'no-cache' };
@@ -145,7 +193,10 @@ export class FakePlatform {
     if (this.receiptStatus !== 201) return answer(this.receiptStatus, { unavailable: true });
     this.receipts.push(rec);
     const granted = Object.values((rec.body.categories as Record<string, boolean>) || {}).filter(Boolean).length;
-    answer(201, { id: 'RCPT_' + randomBytes(16).toString('hex'), receipt_status: granted === 3 ? 'ALLOWED' : granted === 0 ? 'DENIED' : 'PARTIAL' });
+    answer(201, {
+      id: 'RCPT_' + randomBytes(16).toString('hex'),
+      receipt_status: granted === 3 ? 'ALLOWED' : granted === 0 ? 'DENIED' : 'PARTIAL',
+    });
   }
 
   private readBody(req: http.IncomingMessage): Promise<Json> {

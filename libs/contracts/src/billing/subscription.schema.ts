@@ -28,7 +28,10 @@ export const subscriptionChangedEventSchema = z.object({
   params: z.object({ change: z.enum(SUBSCRIPTION_CHANGES), subscription: subscriptionStateSchema.strict() }).strict(),
 });
 
-export const subscriptionChangedEvent = (change: (typeof SUBSCRIPTION_CHANGES)[number], subscription: SubscriptionState): EventPayload => ({
+export const subscriptionChangedEvent = (
+  change: (typeof SUBSCRIPTION_CHANGES)[number],
+  subscription: SubscriptionState,
+): EventPayload => ({
   event: SUBSCRIPTION_EVENTS.changed,
   params: { change, subscription },
 });
@@ -47,7 +50,9 @@ export const subscriptionProductChangeSchema = z.object({
 
 export type SubscriptionProductChange = z.infer<typeof subscriptionProductChangeSchema>;
 
-export const subscriptionProductChangesBodySchema = z.object({ changes: z.array(subscriptionProductChangeSchema).min(1).max(100) });
+export const subscriptionProductChangesBodySchema = z.object({
+  changes: z.array(subscriptionProductChangeSchema).min(1).max(100),
+});
 
 export const subscriptionProductChangeResultSchema = z.object({
   subscription_id: z.string(),

@@ -52,16 +52,26 @@ export const consentRecordSchema = z
     receipt_status: receiptStatusSchema,
     country: nullableText.meta({ description: 'ISO 3166-1 alpha-2 of the visitor address (GeoIP); null when unknown' }),
     region: nullableText.meta({ description: 'Region name (GeoIP); null when unknown' }),
-    jurisdiction: nullableText.meta({ description: 'GDPR, UK_GDPR, CCPA, LGPD, PIPEDA, ... derived from country/region; null when none applies or unknown' }),
+    jurisdiction: nullableText.meta({
+      description:
+        'GDPR, UK_GDPR, CCPA, LGPD, PIPEDA, ... derived from country/region; null when none applies or unknown',
+    }),
     meta: consentRecordMetaSchema,
     data_collection: z.array(dataCollectionItemSchema),
     data_controller: dataControllerSchema,
     subject: z.string().meta({ description: 'The anonymous visitor id the widget keeps on that site' }),
-    subject_auth: z.string().meta({ description: 'How the subject was identified: ANONYMOUS (a visitor id, no login)' }),
+    subject_auth: z
+      .string()
+      .meta({ description: 'How the subject was identified: ANONYMOUS (a visitor id, no login)' }),
     subject_data: z.record(z.string(), z.unknown()),
     property_id: z.string(),
     created_at: z.string(),
-    signature: z.string().meta({ description: 'Compact JWS, detached payload (<protected>..<signature>), EdDSA, over the RFC 8785 JSON of this record without signature' }),
+    signature: z
+      .string()
+      .meta({
+        description:
+          'Compact JWS, detached payload (<protected>..<signature>), EdDSA, over the RFC 8785 JSON of this record without signature',
+      }),
   })
   .meta({ id: 'ConsentRecord' });
 export type ConsentRecord = z.infer<typeof consentRecordSchema>;
@@ -73,7 +83,9 @@ const OWNER_REQUIRED = 'merchant_id or domain_id is required';
 
 /** Records are read through a domain or a merchant of the partner: one of the two is required. */
 const ownerQuery = {
-  merchant_id: filterText().optional().meta({ description: "The partner's merchant_id (or the merchant's id) whose domains' records to read" }),
+  merchant_id: filterText()
+    .optional()
+    .meta({ description: "The partner's merchant_id (or the merchant's id) whose domains' records to read" }),
   domain_id: filterText().optional().meta({ description: 'The domain whose records to read' }),
 };
 
@@ -97,4 +109,6 @@ export type ListRecordsQuery = z.output<typeof listRecordsQuerySchema>;
 export const getRecordQuerySchema = z.object(ownerQuery).superRefine(requireOwner);
 export type GetRecordQuery = z.output<typeof getRecordQuerySchema>;
 
-export const recordIdParamsSchema = z.object({ id: z.string().min(1).max(64).meta({ description: 'The record id (RCPT_...)' }) });
+export const recordIdParamsSchema = z.object({
+  id: z.string().min(1).max(64).meta({ description: 'The record id (RCPT_...)' }),
+});

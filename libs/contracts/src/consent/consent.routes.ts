@@ -1,7 +1,18 @@
 import { pageOf, resultOf } from '../common';
 import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
-import { consentRecordSchema, getRecordQuerySchema, listRecordsQuerySchema, recordIdParamsSchema } from './consent-record.schema';
-import { dsarAnswerSchema, dsarBodySchema, jwksSchema, propertyIdParamsSchema, receiptBodySchema } from './widget-input.schema';
+import {
+  consentRecordSchema,
+  getRecordQuerySchema,
+  listRecordsQuerySchema,
+  recordIdParamsSchema,
+} from './consent-record.schema';
+import {
+  dsarAnswerSchema,
+  dsarBodySchema,
+  jwksSchema,
+  propertyIdParamsSchema,
+  receiptBodySchema,
+} from './widget-input.schema';
 
 const records = { service: 'consent', permission: 'records:read', tag: 'Consent records' } as const;
 const widget = { service: 'consent', access: 'public', tag: 'Widget (public)' } as const;
@@ -14,7 +25,8 @@ export const consentRecordRoutes = [
     method: 'get',
     path: '/portal/instance/company/records',
     summary: 'List consent records',
-    description: '`merchant_id` or `domain_id` is required (400 otherwise). Newest first. A domain or merchant of another partner lists nothing.',
+    description:
+      '`merchant_id` or `domain_id` is required (400 otherwise). Newest first. A domain or merchant of another partner lists nothing.',
     query: listRecordsQuerySchema,
     response: pageOf(consentRecordSchema),
     errors: ['VALIDATION.INVALID'],
@@ -25,7 +37,8 @@ export const consentRecordRoutes = [
     method: 'get',
     path: '/portal/instance/company/records/{id}',
     summary: 'Get a consent record',
-    description: '`merchant_id` or `domain_id` is required; the record must belong to it (404 otherwise, also for another partner\'s record).',
+    description:
+      "`merchant_id` or `domain_id` is required; the record must belong to it (404 otherwise, also for another partner's record).",
     params: recordIdParamsSchema,
     query: getRecordQuerySchema,
     response: resultOf(consentRecordSchema),
@@ -33,7 +46,8 @@ export const consentRecordRoutes = [
   }),
 ] satisfies RouteSpec[];
 
-const ORIGIN = 'The `Origin` host must be the property\'s hostname or one of its subdomains (403 WIDGET.ORIGIN_NOT_ALLOWED).';
+const ORIGIN =
+  "The `Origin` host must be the property's hostname or one of its subdomains (403 WIDGET.ORIGIN_NOT_ALLOWED).";
 
 /** What the widget and anyone verifying a record call without an API key. */
 export const consentPublicRoutes = [
@@ -70,7 +84,8 @@ export const consentPublicRoutes = [
     method: 'get',
     path: '/.well-known/jwks.json',
     summary: 'The public keys of record signatures (a JWKS, RFC 7517)',
-    description: 'A plain JWKS (not in the `result` envelope) so JWKS clients read it as it is. Retired keys stay listed: old records still verify.',
+    description:
+      'A plain JWKS (not in the `result` envelope) so JWKS clients read it as it is. Retired keys stay listed: old records still verify.',
     response: jwksSchema,
     errors: [],
   }),

@@ -9,7 +9,9 @@ const token = (what: string) =>
     .max(64, 'must be at most 64 characters')
     .regex(/^[A-Za-z0-9_-]+$/, `${what} may hold only A-Z, a-z, 0-9, _ and -`);
 
-export const propertyIdParamsSchema = z.object({ propertyId: z.string().min(1).max(64).meta({ description: "The property's id (from the snippet)" }) });
+export const propertyIdParamsSchema = z.object({
+  propertyId: z.string().min(1).max(64).meta({ description: "The property's id (from the snippet)" }),
+});
 
 /** A visitor's choice, as the widget sends it. Unknown fields are ignored. */
 export const receiptBodySchema = z.object({
@@ -17,7 +19,11 @@ export const receiptBodySchema = z.object({
   subject: token('subject').meta({ description: 'The anonymous visitor id the widget keeps on the site' }),
   consent_revision: z.string().min(1).max(64),
   categories: z
-    .object({ functional: z.boolean().default(false), analytics: z.boolean().default(false), marketing: z.boolean().default(false) })
+    .object({
+      functional: z.boolean().default(false),
+      analytics: z.boolean().default(false),
+      marketing: z.boolean().default(false),
+    })
     .default({ functional: false, analytics: false, marketing: false })
     .meta({ description: 'Each optional category granted or not (necessary is always granted)' }),
   /** For AGE_CONFIRMATION, WIRETAPPING and VPPA: the visitor's yes or no; a COOKIE_CONSENT receipt's status comes from its categories. */
@@ -43,5 +49,12 @@ export type DsarBody = z.output<typeof dsarBodySchema>;
 export const dsarAnswerSchema = z.object({ request_id: z.string(), status: z.literal('received') });
 
 /** A public Ed25519 key of record signatures (RFC 8037). */
-export const signingJwkSchema = z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') });
+export const signingJwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+});
 export const jwksSchema = z.object({ keys: z.array(signingJwkSchema) }).meta({ id: 'RecordSigningKeys' });

@@ -20,7 +20,12 @@ export const DOMAIN_EVENTS = {
   changed: 'domain.changed',
 } as const;
 
-export const eventInstanceSchema = z.object({ id: z.number().int(), name: z.string(), hostname: z.string(), region: z.string() });
+export const eventInstanceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  hostname: z.string(),
+  region: z.string(),
+});
 
 export const domainEntityDataSchema = z.object({
   id: z.string(),
@@ -81,7 +86,10 @@ export const domainCreatedEventSchema = z.object({
 export const domainDeactivatedEventSchema = z.object({
   event: z.literal(DOMAIN_EVENTS.deactivated),
   params: z.object({ domain: z.string(), domain_id: z.string() }).strict(),
-  entity: z.object({ kind: z.literal('domain'), data: domainEntityDataSchema.extend({ has_dsara: z.boolean() }).strict() }),
+  entity: z.object({
+    kind: z.literal('domain'),
+    data: domainEntityDataSchema.extend({ has_dsara: z.boolean() }).strict(),
+  }),
 });
 
 export const domainDeletedParamsSchema = z.object({
@@ -91,7 +99,9 @@ export const domainDeletedParamsSchema = z.object({
   company_id: z.string(),
   subscriptions: z.array(z.string()),
 });
-export const domainDeletedEventSchema = z.object({ event: z.literal(DOMAIN_EVENTS.deleted), params: domainDeletedParamsSchema.strict() }).strict();
+export const domainDeletedEventSchema = z
+  .object({ event: z.literal(DOMAIN_EVENTS.deleted), params: domainDeletedParamsSchema.strict() })
+  .strict();
 
 export const propertyEntityDataSchema = z.object({
   id: z.string(),
@@ -145,7 +155,8 @@ export const activationReminderParamsSchema = z
   })
   .strict();
 
-const reminderEventSchema = <N extends string>(name: N) => z.object({ event: z.literal(name), params: activationReminderParamsSchema }).strict();
+const reminderEventSchema = <N extends string>(name: N) =>
+  z.object({ event: z.literal(name), params: activationReminderParamsSchema }).strict();
 export const reminderDay2EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay2);
 export const reminderDay7EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay7);
 export const reminderDay14EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay14);
@@ -153,11 +164,28 @@ export const reminderDay30EventSchema = reminderEventSchema(DOMAIN_EVENTS.remind
 
 export const scanRequestedEventSchema = z.object({
   event: z.literal(DOMAIN_EVENTS.scanRequested),
-  params: z.object({ domain_id: z.string(), domain: z.string(), property_id: z.string(), action: domainActionSchema, invite: z.boolean() }).strict(),
+  params: z
+    .object({
+      domain_id: z.string(),
+      domain: z.string(),
+      property_id: z.string(),
+      action: domainActionSchema,
+      invite: z.boolean(),
+    })
+    .strict(),
 });
 
 /** What changed in a domain.changed event; the state it carries is always whole. */
-export const DOMAIN_CHANGES = ['created', 'updated', 'scanned', 'invited', 'activated', 'deactivated', 'subdomains', 'merchants'] as const;
+export const DOMAIN_CHANGES = [
+  'created',
+  'updated',
+  'scanned',
+  'invited',
+  'activated',
+  'deactivated',
+  'subdomains',
+  'merchants',
+] as const;
 
 const nullableText = z.string().nullable();
 /** The domain's company as domain.changed carries it. */

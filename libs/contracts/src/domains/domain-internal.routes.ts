@@ -12,8 +12,10 @@ export const domainInternalRoutes = [
     operationId: 'pushDomainsEvent',
     method: 'post',
     path: '/internal/domains/events',
-    summary: "Apply a merchant event now (merchants-svc, right after its commit), so a rename or delete shows on the partner's next domain read",
-    description: 'The same message arriving later over RabbitMQ is skipped as a duplicate. `applied` is false for a message already applied or one domains-svc does not handle.',
+    summary:
+      "Apply a merchant event now (merchants-svc, right after its commit), so a rename or delete shows on the partner's next domain read",
+    description:
+      'The same message arriving later over RabbitMQ is skipped as a duplicate. `applied` is false for a message already applied or one domains-svc does not handle.',
     body: eventMessageSchema,
     response: resultOf(z.object({ applied: z.boolean() })),
     errors: ['VALIDATION.INVALID', 'RESOURCE.NOT_FOUND'],

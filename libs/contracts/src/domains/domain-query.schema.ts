@@ -22,7 +22,9 @@ export const listDomainsQuerySchema = paginationQuerySchema.extend({
   search: q().optional().meta({ description: 'Search by hostname, domain id or property id' }),
   id: q().optional().meta({ description: 'A specific domain id' }),
   status: domainStatusSchema.optional(),
-  is_active: queryBool().optional().meta({ description: 'Inactive domains are listed only with is_active=false or status=INACTIVE' }),
+  is_active: queryBool()
+    .optional()
+    .meta({ description: 'Inactive domains are listed only with is_active=false or status=INACTIVE' }),
   source: domainSourceSchema.optional(),
   has_scripts: queryBool().optional(),
   has_dsar: queryBool().optional(),

@@ -13,7 +13,16 @@ export const noticeTypeSchema = z.enum(['CLASSIC', 'DISCRETE', 'FOOTER', 'TOP'])
 export type NoticeType = z.infer<typeof noticeTypeSchema>;
 export const domainActionSchema = z.enum(['SCAN', 'SCAN_INVITE', 'CREATE_SILENT']);
 export type DomainAction = z.infer<typeof domainActionSchema>;
-export const SUBSCRIPTION_STATUSES = ['NEW', 'ACTIVE', 'TRIAL', 'GRACE', 'PENDING_CANCEL', 'PENDING_CHANGE', 'PENDING_ACTIVE', 'INACTIVE'] as const;
+export const SUBSCRIPTION_STATUSES = [
+  'NEW',
+  'ACTIVE',
+  'TRIAL',
+  'GRACE',
+  'PENDING_CANCEL',
+  'PENDING_CHANGE',
+  'PENDING_ACTIVE',
+  'INACTIVE',
+] as const;
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 
 export const MAX_SUBDOMAINS = 100;
@@ -71,13 +80,21 @@ export const companySchema = z
     id: z.string(),
     name: z.string(),
     email: z.string(),
-    address: z.object({ country: z.string(), city: z.string(), address: z.string(), postal_code: z.string(), phone_number: z.string() }),
+    address: z.object({
+      country: z.string(),
+      city: z.string(),
+      address: z.string(),
+      postal_code: z.string(),
+      phone_number: z.string(),
+    }),
     owner: z.object({ id: z.string(), email: z.string(), first_name: z.string(), last_name: z.string() }),
   })
   .meta({ id: 'Company' });
 export type Company = z.infer<typeof companySchema>;
 
-export const propertySchema = z.object({ id: z.string(), name: z.string(), company: companySchema }).meta({ id: 'Property' });
+export const propertySchema = z
+  .object({ id: z.string(), name: z.string(), company: companySchema })
+  .meta({ id: 'Property' });
 
 export const domainSubscriptionSchema = z
   .object({
@@ -133,14 +150,20 @@ const hostnameInput = () =>
 
 export const createDomainBodySchema = z
   .object({
-    domain: hostnameInput().meta({ description: 'Hostname or URL; stored as a lowercase hostname', example: 'shop.example.com' }),
+    domain: hostnameInput().meta({
+      description: 'Hostname or URL; stored as a lowercase hostname',
+      example: 'shop.example.com',
+    }),
     product: text(64).min(1).optional().meta({ description: 'Billing product code; default product when absent' }),
     price_list: text(64).min(1).optional().meta({ description: 'Billing price list code' }),
     company_name: text().min(1, 'is required'),
     company_trade_name: text().optional(),
     company_id_number: text().optional(),
     company_setup: z.boolean().default(false),
-    account_email: z.email('must be an e-mail address').max(254).transform((v) => v.toLowerCase()),
+    account_email: z
+      .email('must be an e-mail address')
+      .max(254)
+      .transform((v) => v.toLowerCase()),
     account_first_name: text(100).optional(),
     account_last_name: text(100).optional(),
     phone_number: text(50).optional(),
@@ -181,7 +204,12 @@ export const createDomainBodySchema = z
       if (host) {
         if (!subdomains.includes(host)) subdomains.push(host);
       } else {
-        ctx.issues.push({ code: 'custom', input: s, path: ['subdomains', i], message: `must be a hostname under ${body.domain}` });
+        ctx.issues.push({
+          code: 'custom',
+          input: s,
+          path: ['subdomains', i],
+          message: `must be a hostname under ${body.domain}`,
+        });
       }
     });
     return { ...body, subdomains };

@@ -15,7 +15,12 @@ import {
 } from './domain.schema';
 import { listDomainsQuerySchema } from './domain-query.schema';
 import { subscriptionChangeRoutes } from './subscription-change.routes';
-import { subdomainBodySchema, subdomainDeletedSchema, subdomainParamsSchema, subdomainSchema } from './subdomain.schema';
+import {
+  subdomainBodySchema,
+  subdomainDeletedSchema,
+  subdomainParamsSchema,
+  subdomainSchema,
+} from './subdomain.schema';
 import { scanReportSchema } from './scan.schema';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
@@ -116,7 +121,8 @@ export const domainRoutes = [
     path: '/portal/domains/{domainId}/invite',
     tag: DOMAINS,
     summary: 'Invite the domain owner',
-    description: 'Allowed from NEW, SCANNED, INVITED and INACTIVE. `send_invite` is an alias of `send_intro`; send_intro wins.',
+    description:
+      'Allowed from NEW, SCANNED, INVITED and INACTIVE. `send_invite` is an alias of `send_intro`; send_intro wins.',
     params: domainIdParamsSchema,
     body: inviteDomainBodySchema,
     response: emptyResultSchema,
@@ -184,7 +190,7 @@ export const scanRoutes = [
     method: 'post',
     path: '/portal/domains/{domainId}/scan',
     tag: SCANS,
-    summary: 'Scan the domain\'s site',
+    summary: "Scan the domain's site",
     description:
       'Queues a scan (202, the report with status queued): the home page (https, http when https cannot connect) and a bounded number of ' +
       'same-site pages it links to, their scripts, cookies and iframes classified. 409 DOMAIN.SCAN_IN_PROGRESS while a scan of the domain ' +
@@ -201,7 +207,8 @@ export const scanRoutes = [
     path: '/portal/domains/{domainId}/scan',
     tag: SCANS,
     summary: 'Read the latest scan report of the domain',
-    description: 'status queued, running, completed or failed; 404 RESOURCE.NOT_FOUND when the domain was never scanned.',
+    description:
+      'status queued, running, completed or failed; 404 RESOURCE.NOT_FOUND when the domain was never scanned.',
     params: domainIdParamsSchema,
     response: resultOf(scanReportSchema),
     errors: byId,

@@ -27,7 +27,8 @@ export function parseHostname(input: string): HostnameParse {
   if (host.length === 0) return { problem: 'must contain a hostname' };
   if (host.startsWith('[') || IPV4.test(host)) return { problem: 'must be a hostname, not an IP address' };
   if (host.length > 253) return { problem: 'must be at most 253 characters long' };
-  if (host === 'localhost' || host.endsWith('.localhost')) return { problem: 'must be a public hostname, not localhost' };
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return { problem: 'must be a public hostname, not localhost' };
   const labels = host.split('.');
   if (labels.length < 2) return { problem: 'must have at least two labels, like example.com' };
   const bad = labels.find((l) => !LABEL.test(l));

@@ -31,7 +31,9 @@ export const scanFindingsSchema = z.object({
     }),
   ),
   iframes: z.array(z.object({ url: z.string(), host: z.string(), category: findingCategorySchema })),
-  counts: z.record(findingCategorySchema, z.number().int()).meta({ description: 'Distinct scripts, cookies and iframes per category' }),
+  counts: z
+    .record(findingCategorySchema, z.number().int())
+    .meta({ description: 'Distinct scripts, cookies and iframes per category' }),
 });
 export type ScanFindings = z.infer<typeof scanFindingsSchema>;
 
@@ -48,7 +50,9 @@ export const scanReportSchema = z
     id: z.string(),
     domain_id: z.string(),
     status: scanStatusSchema,
-    mode: scanModeSchema.nullable().meta({ description: 'browser (headless Chromium) or http (HTML parser); null until it ran' }),
+    mode: scanModeSchema
+      .nullable()
+      .meta({ description: 'browser (headless Chromium) or http (HTML parser); null until it ran' }),
     requested_by: scanRequesterSchema,
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),

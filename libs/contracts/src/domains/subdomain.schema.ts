@@ -15,7 +15,12 @@ export type Subdomain = z.infer<typeof subdomainSchema>;
 
 /** A full hostname (`shop.example.com`) or a label (`shop`); both become the full hostname. */
 export const subdomainBodySchema = z.object({
-  subdomain: z.string().trim().min(1, 'is required').max(253).meta({ description: 'Full hostname or label', example: 'shop' }),
+  subdomain: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(253)
+    .meta({ description: 'Full hostname or label', example: 'shop' }),
 });
 export type SubdomainBody = z.output<typeof subdomainBodySchema>;
 

@@ -31,4 +31,7 @@ export const merchantChangedEventSchema = z.object({
   params: z.object({ merchant: merchantStateSchema }).strict(),
 });
 
-export const merchantChangedEvent = (merchant: MerchantState): EventPayload => ({ event: MERCHANT_EVENTS.changed, params: { merchant } });
+export const merchantChangedEvent = (merchant: MerchantState): EventPayload => ({
+  event: MERCHANT_EVENTS.changed,
+  params: { merchant },
+});

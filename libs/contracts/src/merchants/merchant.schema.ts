@@ -9,7 +9,10 @@ export const META_VALUE_MAX = 500;
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
-const merchantIdSchema = merchantIdText(MERCHANT_ID_MAX).meta({ description: "The merchant's id in the partner's system, unique per partner", example: 'shop-42' });
+const merchantIdSchema = merchantIdText(MERCHANT_ID_MAX).meta({
+  description: "The merchant's id in the partner's system, unique per partner",
+  example: 'shop-42',
+});
 /** Billing codes are kept as given: billing-svc checks them when a domain uses them. */
 const codeSchema = text(64).min(1, 'must not be empty');
 
@@ -18,26 +21,38 @@ const codeSchema = text(64).min(1, 'must not be empty');
  * reserved keys (`__proto__`...) are refused before zod reads the map (it would drop `__proto__`).
  */
 export const merchantMetaSchema = z
-  .preprocess((meta, ctx) => {
-    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return meta;
-    for (const key of Object.keys(meta)) if (isReservedMetaKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: reservedMetaKeyMessage, input: meta });
-    return meta;
-  }, z.record(
+  .preprocess(
+    (meta, ctx) => {
+      if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return meta;
+      for (const key of Object.keys(meta))
+        if (isReservedMetaKey(key))
+          ctx.addIssue({ code: 'custom', path: [key], message: reservedMetaKeyMessage, input: meta });
+      return meta;
+    },
     z
-      .string()
-      .min(1, 'keys must not be empty')
-      .max(META_KEY_MAX, `keys must be at most ${META_KEY_MAX} characters`)
-      .regex(/^[^.]+$/, 'keys must not contain a dot'),
-    z.string().max(META_VALUE_MAX, `must be at most ${META_VALUE_MAX} characters`),
+      .record(
+        z
+          .string()
+          .min(1, 'keys must not be empty')
+          .max(META_KEY_MAX, `keys must be at most ${META_KEY_MAX} characters`)
+          .regex(/^[^.]+$/, 'keys must not contain a dot'),
+        z.string().max(META_VALUE_MAX, `must be at most ${META_VALUE_MAX} characters`),
+      )
+      .refine((meta) => Object.keys(meta).length <= META_KEYS_MAX, `must have at most ${META_KEYS_MAX} keys`),
   )
-  .refine((meta) => Object.keys(meta).length <= META_KEYS_MAX, `must have at most ${META_KEYS_MAX} keys`))
-  .meta({ description: `Flat map of text (at most ${META_KEYS_MAX} keys of 1 to ${META_KEY_MAX} characters without a dot, values up to ${META_VALUE_MAX})`, example: { plan: 'gold' } });
+  .meta({
+    description: `Flat map of text (at most ${META_KEYS_MAX} keys of 1 to ${META_KEY_MAX} characters without a dot, values up to ${META_VALUE_MAX})`,
+    example: { plan: 'gold' },
+  });
 
 const optionalFields = {
   company_name: text(100).nullable().optional(),
   description: text(500).nullable().optional(),
   meta: merchantMetaSchema.optional(),
-  default_product: codeSchema.nullable().optional().meta({ description: 'Product code a domain created with this merchant gets when it names none' }),
+  default_product: codeSchema
+    .nullable()
+    .optional()
+    .meta({ description: 'Product code a domain created with this merchant gets when it names none' }),
   default_price_list: codeSchema.nullable().optional().meta({ description: 'Price list code for that default' }),
 };
 
@@ -49,8 +64,12 @@ export type CreateMerchantBody = z.output<typeof createMerchantBodySchema>;
 export const updateMerchantBodySchema = z.object({ merchant_id: merchantIdSchema.optional(), ...optionalFields });
 export type UpdateMerchantBody = z.output<typeof updateMerchantBodySchema>;
 
-export const merchantIdParamsSchema = z.object({ merchantId: z.string().min(1).meta({ description: "The merchant's id (uuid)" }) });
-export const externalMerchantIdParamsSchema = z.object({ merchantId: z.string().min(1).meta({ description: "The partner's merchant_id (URL-encoded)" }) });
+export const merchantIdParamsSchema = z.object({
+  merchantId: z.string().min(1).meta({ description: "The merchant's id (uuid)" }),
+});
+export const externalMerchantIdParamsSchema = z.object({
+  merchantId: z.string().min(1).meta({ description: "The partner's merchant_id (URL-encoded)" }),
+});
 
 const q = () => z.string().trim().min(1).max(255);
 
@@ -64,8 +83,12 @@ const META_FILTER_KEY = new RegExp(`^meta\\.[^.]{1,${META_KEY_MAX}}$`);
 export const listMerchantsQuerySchema = paginationQuerySchema
   .extend({
     search: q().optional().meta({ description: 'Case-insensitive part of merchant_id, company_name or description' }),
-    is_registered: queryBool().optional().meta({ description: 'true: only merchants linked to a domain; false: only those not linked' }),
-    merchant_id: merchantIdText().optional().meta({ description: `Exactly this merchant_id (1 to ${MERCHANT_ID_MAX} characters)` }),
+    is_registered: queryBool()
+      .optional()
+      .meta({ description: 'true: only merchants linked to a domain; false: only those not linked' }),
+    merchant_id: merchantIdText()
+      .optional()
+      .meta({ description: `Exactly this merchant_id (1 to ${MERCHANT_ID_MAX} characters)` }),
     created_at_start: dateTime().optional(),
     created_at_end: dateTime().optional(),
   })
@@ -74,7 +97,11 @@ export const listMerchantsQuerySchema = paginationQuerySchema
     for (const [key, value] of Object.entries(query)) {
       if (!key.startsWith(META_FILTER_PREFIX)) continue;
       if (!META_FILTER_KEY.test(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `must be meta.<key> with a key of 1 to ${META_KEY_MAX} characters and no dot` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `must be meta.<key> with a key of 1 to ${META_KEY_MAX} characters and no dot`,
+        });
       } else if (isReservedMetaKey(key.slice(META_FILTER_PREFIX.length))) {
         ctx.addIssue({ code: 'custom', path: [key], message: `the key ${reservedMetaKeyMessage}` });
       } else if (typeof value !== 'string') {
@@ -90,7 +117,8 @@ export type ListMerchantsQuery = z.output<typeof listMerchantsQuerySchema>;
 export function merchantMetaFilters(query: ListMerchantsQuery): Record<string, string> {
   const filters: Record<string, string> = {};
   for (const [key, value] of Object.entries(query)) {
-    if (key.startsWith(META_FILTER_PREFIX) && typeof value === 'string') filters[key.slice(META_FILTER_PREFIX.length)] = value;
+    if (key.startsWith(META_FILTER_PREFIX) && typeof value === 'string')
+      filters[key.slice(META_FILTER_PREFIX.length)] = value;
   }
   return filters;
 }
@@ -119,8 +147,13 @@ export const merchantSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     partner_id: z.string(),
-    registered_at: z.string().nullable().meta({ description: 'When a domain first named this merchant; null until then' }),
-    domain: merchantDomainSchema.nullable().meta({ description: 'The domain that most recently named this merchant; null when none does' }),
+    registered_at: z
+      .string()
+      .nullable()
+      .meta({ description: 'When a domain first named this merchant; null until then' }),
+    domain: merchantDomainSchema
+      .nullable()
+      .meta({ description: 'The domain that most recently named this merchant; null when none does' }),
   })
   .meta({ id: 'Merchant' });
 export type Merchant = z.infer<typeof merchantSchema>;

@@ -38,7 +38,8 @@ export const merchantRoutes = [
     method: 'post',
     path: '/portal/merchants',
     summary: 'Create a merchant',
-    description: '`merchant_id` is unique per partner: a second one answers 409 MERCHANT.ALREADY_EXISTS with the existing merchant\'s `id` in `data.id`.',
+    description:
+      "`merchant_id` is unique per partner: a second one answers 409 MERCHANT.ALREADY_EXISTS with the existing merchant's `id` in `data.id`.",
     body: createMerchantBodySchema,
     response: resultOf(merchantSchema),
     status: 201,
@@ -73,7 +74,8 @@ export const merchantRoutes = [
     method: 'delete',
     path: '/portal/merchants/{merchantId}',
     summary: 'Delete a merchant',
-    description: "Its links go with it: its domains' `merchants` no longer show its merchant_id, from the next request on; a merchant created later with the same merchant_id starts unlinked.",
+    description:
+      "Its links go with it: its domains' `merchants` no longer show its merchant_id, from the next request on; a merchant created later with the same merchant_id starts unlinked.",
     params: merchantIdParamsSchema,
     response: resultOf(z.object({ deleted: z.boolean() })),
     errors: byId,
@@ -89,7 +91,8 @@ export const merchantInternalRoutes = [
     path: '/internal/merchants/events',
     tag: 'Internal',
     summary: 'Apply a domain event now (domains-svc, right after its commit), so the partner reads its own write',
-    description: 'The same message arriving later over RabbitMQ is skipped as a duplicate. `applied` is false for a message already applied or one merchants-svc does not handle.',
+    description:
+      'The same message arriving later over RabbitMQ is skipped as a duplicate. `applied` is false for a message already applied or one merchants-svc does not handle.',
     body: eventMessageSchema,
     response: resultOf(z.object({ applied: z.boolean() })),
     errors: ['VALIDATION.INVALID', 'RESOURCE.NOT_FOUND'],
@@ -100,7 +103,8 @@ export const merchantInternalRoutes = [
     method: 'get',
     path: '/internal/merchants/by-merchant-id/{merchantId}',
     tag: 'Internal',
-    summary: "A merchant's default product and price list, by the partner's merchant_id (domains-svc, on domain create)",
+    summary:
+      "A merchant's default product and price list, by the partner's merchant_id (domains-svc, on domain create)",
     params: externalMerchantIdParamsSchema,
     response: resultOf(merchantDefaultsSchema),
     errors: byId,

@@ -3,7 +3,9 @@ import { z } from 'zod';
 export const productTypeSchema = z.enum(['SUBSCRIPTION', 'ONE_OFF']);
 export const priceFrequencySchema = z.enum(['MONTH', 'YEAR']);
 
-export const priceListSchema = z.object({ id: z.number().int(), code: z.string(), type: z.string() }).meta({ id: 'PriceList' });
+export const priceListSchema = z
+  .object({ id: z.number().int(), code: z.string(), type: z.string() })
+  .meta({ id: 'PriceList' });
 
 export const priceSchema = z
   .object({

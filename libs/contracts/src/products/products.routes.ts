@@ -3,7 +3,9 @@ import { resultOf } from '../common';
 import { defineRoute, type RouteSpec } from '../routes';
 import { productSchema } from './product.schema';
 
-export const productParamsSchema = z.object({ idOrCode: z.string().min(1).meta({ description: 'Product id (number) or code, e.g. PRO' }) });
+export const productParamsSchema = z.object({
+  idOrCode: z.string().min(1).meta({ description: 'Product id (number) or code, e.g. PRO' }),
+});
 
 const read = { service: 'billing', permission: 'products:read', tag: 'Products' } as const;
 
@@ -15,7 +17,8 @@ export const productRoutes = [
     method: 'get',
     path: '/portal/products',
     summary: 'The product catalogue with every price',
-    description: 'Not paginated. Use a product `code` and a price list `code` when creating a domain or changing its subscription.',
+    description:
+      'Not paginated. Use a product `code` and a price list `code` when creating a domain or changing its subscription.',
     response: resultOf(z.array(productSchema)),
     errors: [],
   }),

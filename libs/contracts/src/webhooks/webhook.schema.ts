@@ -26,7 +26,10 @@ export const webhookUrlSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .transform((value) => normaliseWebhookUrl(value))
-  .meta({ description: 'Absolute http(s) URL the events are POSTed to; stored normalised', example: 'https://hooks.example.com/privacy-widget' });
+  .meta({
+    description: 'Absolute http(s) URL the events are POSTed to; stored normalised',
+    example: 'https://hooks.example.com/privacy-widget',
+  });
 
 /** The WHATWG form of a URL webhookUrlProblem accepted (lowercase scheme and host, default port and dot segments dropped). */
 export const normaliseWebhookUrl = (value: string): string => (URL.canParse(value) ? new URL(value).href : value);
@@ -34,7 +37,10 @@ export const normaliseWebhookUrl = (value: string): string => (URL.canParse(valu
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** The host as typed (after scheme, slashes and credentials; before port and path), lowercase, without a trailing dot. */
-const rawHost = (value: string) => (/^[a-z][a-z0-9+.-]*:[/\\]*(?:[^@/\\?#]*@)?([^:/\\?#]*)/i.exec(value.trim())?.[1] ?? '').toLowerCase().replace(/\.$/, '');
+const rawHost = (value: string) =>
+  (/^[a-z][a-z0-9+.-]*:[/\\]*(?:[^@/\\?#]*@)?([^:/\\?#]*)/i.exec(value.trim())?.[1] ?? '')
+    .toLowerCase()
+    .replace(/\.$/, '');
 
 export function webhookUrlProblem(value: string): string | undefined {
   let url: URL;
@@ -48,8 +54,10 @@ export function webhookUrlProblem(value: string): string | undefined {
   if (url.hash) return 'must not contain a fragment';
   // An IPv4 literal is dotted once parsed (2130706433 becomes 127.0.0.1); an IPv6 one is bracketed.
   const host = url.hostname.replace(/\.$/, '');
-  if (IPV4.test(host) && rawHost(value) !== host) return 'must write an IPv4 address as four decimal numbers, like 192.0.2.10';
-  if (!host.startsWith('[') && !host.includes('.')) return 'must have a host name with at least two labels, like hooks.example.com';
+  if (IPV4.test(host) && rawHost(value) !== host)
+    return 'must write an IPv4 address as four decimal numbers, like 192.0.2.10';
+  if (!host.startsWith('[') && !host.includes('.'))
+    return 'must have a host name with at least two labels, like hooks.example.com';
   if (url.port === '0') return 'must not use port 0';
   if (url.port !== '' && WEBHOOK_REFUSED_PORTS.includes(Number(url.port))) {
     return `must not use port ${url.port} (refused: ${WEBHOOK_REFUSED_PORTS.join(', ')})`;
@@ -58,7 +66,9 @@ export function webhookUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-const eventNameSchema = z.string().refine(isPublicEventName, { message: `must be one of: ${PUBLIC_EVENT_NAMES.join(', ')}` });
+const eventNameSchema = z
+  .string()
+  .refine(isPublicEventName, { message: `must be one of: ${PUBLIC_EVENT_NAMES.join(', ')}` });
 
 /** null or absent: every event; otherwise only these (at least one, duplicates removed). */
 export const webhookEventsSchema = z
@@ -66,7 +76,10 @@ export const webhookEventsSchema = z
   .min(1, 'must name at least one event (leave it out, or null, for every event)')
   .max(PUBLIC_EVENT_NAMES.length * 2)
   .transform((names) => [...new Set(names)])
-  .meta({ description: 'Event names this endpoint receives; null or absent: every event', example: ['domain.created', 'domain.deleted'] });
+  .meta({
+    description: 'Event names this endpoint receives; null or absent: every event',
+    example: ['domain.created', 'domain.deleted'],
+  });
 
 export const createWebhookBodySchema = z
   .object({
@@ -82,7 +95,10 @@ export const updateWebhookBodySchema = z
     url: webhookUrlSchema.optional(),
     events: webhookEventsSchema.nullable().optional(),
     description: z.string().max(500, 'must be at most 500 characters').optional(),
-    enabled: z.boolean().optional().meta({ description: 'false stops deliveries; true re-enables an endpoint the platform disabled' }),
+    enabled: z
+      .boolean()
+      .optional()
+      .meta({ description: 'false stops deliveries; true re-enables an endpoint the platform disabled' }),
   })
   .strict();
 export type UpdateWebhookBody = z.output<typeof updateWebhookBodySchema>;
@@ -102,7 +118,11 @@ export const rotateWebhookSecretBodySchema = z
   .default({});
 
 export const webhookTestBodySchema = z
-  .object({ event: eventNameSchema.optional().meta({ description: 'Which event type to send an example of (default domain.created)' }) })
+  .object({
+    event: eventNameSchema
+      .optional()
+      .meta({ description: 'Which event type to send an example of (default domain.created)' }),
+  })
   .strict()
   .default({});
 
@@ -113,8 +133,12 @@ export const recoverWebhookBodySchema = z
   })
   .strict();
 
-export const webhookIdParamsSchema = z.object({ endpointId: z.string().min(1).meta({ description: 'Webhook endpoint id' }) });
-export const deliveryIdParamsSchema = webhookIdParamsSchema.extend({ deliveryId: z.string().min(1).meta({ description: 'Delivery id (= the webhook-id header)' }) });
+export const webhookIdParamsSchema = z.object({
+  endpointId: z.string().min(1).meta({ description: 'Webhook endpoint id' }),
+});
+export const deliveryIdParamsSchema = webhookIdParamsSchema.extend({
+  deliveryId: z.string().min(1).meta({ description: 'Delivery id (= the webhook-id header)' }),
+});
 
 export const DISABLED_REASONS = ['manual', 'gone', 'failing'] as const;
 
@@ -129,7 +153,10 @@ export const webhookEndpointSchema = z
       .enum(DISABLED_REASONS)
       .nullable()
       .meta({ description: 'manual: by the partner; gone: the endpoint answered 410; failing: no success for 5 days' }),
-    previous_secret_expires_at: z.string().nullable().meta({ description: 'Until then the old secret signs too (after a rotation)' }),
+    previous_secret_expires_at: z
+      .string()
+      .nullable()
+      .meta({ description: 'Until then the old secret signs too (after a rotation)' }),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -137,10 +164,23 @@ export const webhookEndpointSchema = z
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 export const webhookEndpointWithSecretSchema = webhookEndpointSchema
-  .extend({ secret: z.string().meta({ description: 'whsec_ + base64; shown only now. Verify deliveries with it (Standard Webhooks).' }) })
+  .extend({
+    secret: z
+      .string()
+      .meta({ description: 'whsec_ + base64; shown only now. Verify deliveries with it (Standard Webhooks).' }),
+  })
   .meta({ id: 'WebhookEndpointWithSecret' });
 
-export const ATTEMPT_ERRORS = ['timeout', 'dns', 'connect', 'tls', 'blocked_address', 'redirect', 'response', 'invalid_url'] as const;
+export const ATTEMPT_ERRORS = [
+  'timeout',
+  'dns',
+  'connect',
+  'tls',
+  'blocked_address',
+  'redirect',
+  'response',
+  'invalid_url',
+] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -149,11 +189,18 @@ export const webhookAttemptSchema = z
   .object({
     attempted_at: z.string(),
     duration_ms: z.number().int(),
-    status_code: z.number().int().nullable().meta({ description: 'The HTTP status answered; null when no answer came' }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The HTTP status answered; null when no answer came' }),
     error: z
       .enum(ATTEMPT_ERRORS)
       .nullable()
-      .meta({ description: 'Why no usable answer came; null when the endpoint answered (see status_code). redirect: a 3xx, never followed.' }),
+      .meta({
+        description:
+          'Why no usable answer came; null when the endpoint answered (see status_code). redirect: a 3xx, never followed.',
+      }),
     error_message: z.string().nullable(),
     response_body: z.string().nullable().meta({ description: 'The first 20 KiB of the answer' }),
     response_truncated: z.boolean(),
@@ -178,12 +225,15 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 export const listWebhooksQuerySchema = paginationQuerySchema;
 
-export const listDeliveriesQuerySchema = paginationQuerySchema
-  .extend({
-    status: z.enum(DELIVERY_STATUSES).optional(),
-    event: eventNameSchema.optional(),
-  });
+export const listDeliveriesQuerySchema = paginationQuerySchema.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event: eventNameSchema.optional(),
+});
 
 export const webhookEventTypeSchema = z
-  .object({ name: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()).meta({ description: 'An example body: {event, params, entity?}' }) })
+  .object({
+    name: z.string(),
+    description: z.string(),
+    example: z.record(z.string(), z.unknown()).meta({ description: 'An example body: {event, params, entity?}' }),
+  })
   .meta({ id: 'WebhookEventType' });

@@ -80,7 +80,8 @@ export const webhookRoutes = [
     method: 'put',
     path: '/portal/webhooks/{endpointId}',
     summary: 'Change the URL, events, description or enabled flag of an endpoint',
-    description: 'Only the fields sent change. `enabled: true` re-enables an endpoint that was disabled (by you, a 410 or 5 days of failures).',
+    description:
+      'Only the fields sent change. `enabled: true` re-enables an endpoint that was disabled (by you, a 410 or 5 days of failures).',
     params: webhookIdParamsSchema,
     body: updateWebhookBodySchema,
     response: resultOf(webhookEndpointSchema),
@@ -102,7 +103,8 @@ export const webhookRoutes = [
     method: 'post',
     path: '/portal/webhooks/{endpointId}/rotate-secret',
     summary: 'Rotate the signing secret',
-    description: 'Answers the endpoint with its new `secret`. The old one keeps signing beside it (two signatures per delivery) for 24 h, or `previous_secret_expires_in` seconds.',
+    description:
+      'Answers the endpoint with its new `secret`. The old one keeps signing beside it (two signatures per delivery) for 24 h, or `previous_secret_expires_in` seconds.',
     params: webhookIdParamsSchema,
     body: rotateWebhookSecretBodySchema,
     bodyRequired: false,
@@ -115,7 +117,8 @@ export const webhookRoutes = [
     method: 'post',
     path: '/portal/webhooks/{endpointId}/test',
     summary: 'Send an example event to the endpoint',
-    description: 'Queues a delivery of an event type\'s example body, signed and logged like any other; follow it in the delivery log.',
+    description:
+      "Queues a delivery of an event type's example body, signed and logged like any other; follow it in the delivery log.",
     params: webhookIdParamsSchema,
     body: webhookTestBodySchema,
     bodyRequired: false,
@@ -151,7 +154,8 @@ export const webhookRoutes = [
     method: 'post',
     path: '/portal/webhooks/{endpointId}/deliveries/{deliveryId}/retry',
     summary: 'Send a delivery again now',
-    description: 'One more attempt with the same webhook-id and body; if it fails the delivery is failed again (no further automatic retries).',
+    description:
+      'One more attempt with the same webhook-id and body; if it fails the delivery is failed again (no further automatic retries).',
     params: deliveryIdParamsSchema,
     response: resultOf(webhookDeliverySchema),
     status: 202,

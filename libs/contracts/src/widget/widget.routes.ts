@@ -1,6 +1,11 @@
 import { resultOf } from '../common';
 import { defineRoute } from '../routes';
-import { widgetPropertyParamsSchema, widgetSettingsSchema, widgetViewAcceptedSchema, widgetViewBodySchema } from './widget.schema';
+import {
+  widgetPropertyParamsSchema,
+  widgetSettingsSchema,
+  widgetViewAcceptedSchema,
+  widgetViewBodySchema,
+} from './widget.schema';
 
 const WIDGET = 'Widget (public)';
 const publicDomains = { service: 'domains', access: 'public' } as const;
@@ -15,7 +20,7 @@ export const widgetRoutes = [
     tag: WIDGET,
     summary: "A property's public widget settings",
     description:
-      'No API key. Answers only to an Origin on the property\'s hostname or a subdomain (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise). ' +
+      "No API key. Answers only to an Origin on the property's hostname or a subdomain (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise). " +
       'Carries an ETag and Cache-Control: no-cache; If-None-Match with the current ETag answers 304 with no body.',
     params: widgetPropertyParamsSchema,
     response: resultOf(widgetSettingsSchema),
@@ -29,13 +34,21 @@ export const widgetRoutes = [
     tag: WIDGET,
     summary: 'A page view of the widget',
     description:
-      'No API key. The first view from the property\'s hostname (or a subdomain) makes its domain ACTIVE from NEW, SCANNED or INVITED, ' +
+      "No API key. The first view from the property's hostname (or a subdomain) makes its domain ACTIVE from NEW, SCANNED or INVITED, " +
       'sets activated_at once and emits property.activated once; a view of an ACTIVE or INACTIVE domain changes nothing.',
     params: widgetPropertyParamsSchema,
     body: widgetViewBodySchema,
     bodyRequired: false,
     response: resultOf(widgetViewAcceptedSchema),
     status: 202,
-    errors: ['RESOURCE.NOT_FOUND', 'WIDGET.ORIGIN_NOT_ALLOWED', 'RATE.LIMITED', 'VALIDATION.INVALID', 'VALIDATION.MALFORMED_JSON', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'REQUEST.TOO_LARGE'],
+    errors: [
+      'RESOURCE.NOT_FOUND',
+      'WIDGET.ORIGIN_NOT_ALLOWED',
+      'RATE.LIMITED',
+      'VALIDATION.INVALID',
+      'VALIDATION.MALFORMED_JSON',
+      'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+      'REQUEST.TOO_LARGE',
+    ],
   }),
 ];

@@ -86,10 +86,17 @@ export const widgetSettingsSchema = z
     has_accessibility: z.boolean(),
     display_company: z.boolean(),
     display_dpo: z.boolean(),
-    consent_revision: z.string().meta({ description: 'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection, cookies)' }),
+    consent_revision: z
+      .string()
+      .meta({
+        description:
+          'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection, cookies)',
+      }),
     categories: z.array(consentCategorySchema),
     data_collection: z.array(dataCollectionItemSchema),
-    cookies: z.array(widgetCookieSchema).meta({ description: "The cookies the site's latest scan found ([] before the first scan)" }),
+    cookies: z
+      .array(widgetCookieSchema)
+      .meta({ description: "The cookies the site's latest scan found ([] before the first scan)" }),
     company: widgetCompanySchema,
     dpo: z.object({ name: nullableString, email: nullableString }).nullable(),
   })
@@ -97,6 +104,9 @@ export const widgetSettingsSchema = z
 export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
 
 /** A page view: the page's URL, optional (never stored). */
-export const widgetViewBodySchema = z.object({ url: z.string().max(2048).optional() }).strict().default({});
+export const widgetViewBodySchema = z
+  .object({ url: z.string().max(2048).optional() })
+  .strict()
+  .default({});
 
 export const widgetViewAcceptedSchema = z.object({ accepted: z.literal(true) });

@@ -4,7 +4,16 @@ import type { RouteSpec } from '@platform/contracts';
 import { SharedTransaction, type Kysely } from '@platform/db';
 import { AppError, Reply, StoredReply, type Handlers } from '@platform/http';
 import type { IdempotencyKeys, StoredAnswer } from './keys.repository';
-import { FINGERPRINT_HEADER, IDEMPOTENT_METHODS, idempotencyKeyOf, isKeptAnswer, keyInProgress, keyReused, REPLAYED_HEADER, requestFingerprint } from './rules';
+import {
+  FINGERPRINT_HEADER,
+  IDEMPOTENT_METHODS,
+  idempotencyKeyOf,
+  isKeptAnswer,
+  keyInProgress,
+  keyReused,
+  REPLAYED_HEADER,
+  requestFingerprint,
+} from './rules';
 
 export interface KeyedSettings {
   db: Kysely<unknown>;
@@ -31,10 +40,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * crash at any point finds either nothing committed (it runs the request) or the effect with its
  * answer (it replays it); never the effect alone.
  */
-export function keyedHandlers<R extends RouteSpec>(routes: readonly R[], handlers: Handlers<R, InternalCaller>, settings: KeyedSettings): Handlers<R, InternalCaller> {
+export function keyedHandlers<R extends RouteSpec>(
+  routes: readonly R[],
+  handlers: Handlers<R, InternalCaller>,
+  settings: KeyedSettings,
+): Handlers<R, InternalCaller> {
   const wrapped = { ...(handlers as unknown as Record<string, AnyHandler>) };
   for (const route of routes) {
-    if (IDEMPOTENT_METHODS.has(route.method.toUpperCase())) wrapped[route.operationId] = keyed(wrapped[route.operationId]!, settings);
+    if (IDEMPOTENT_METHODS.has(route.method.toUpperCase()))
+      wrapped[route.operationId] = keyed(wrapped[route.operationId]!, settings);
   }
   return wrapped as unknown as Handlers<R, InternalCaller>;
 }
@@ -44,7 +58,13 @@ function keyed(handler: AnyHandler, settings: KeyedSettings): AnyHandler {
     const key = idempotencyKeyOf(input.req.method ?? 'GET', input.req.headers);
     if (key === undefined) return handler(input);
     const partnerId = input.caller.partnerId;
-    const claim = await settings.keys.claim({ partnerId, key, fingerprint: fingerprintOf(input), lockMs: settings.lockMs, ttlMs: settings.ttlMs });
+    const claim = await settings.keys.claim({
+      partnerId,
+      key,
+      fingerprint: fingerprintOf(input),
+      lockMs: settings.lockMs,
+      ttlMs: settings.ttlMs,
+    });
     if (claim.kind === 'reused') throw keyReused();
     if (claim.kind === 'in_progress') throw keyInProgress();
     if (claim.kind === 'replay') return replayOf(claim.answer);
@@ -56,7 +76,11 @@ function keyed(handler: AnyHandler, settings: KeyedSettings): AnyHandler {
 function fingerprintOf({ req, body }: Input): Buffer {
   const given = req.headers[FINGERPRINT_HEADER];
   if (typeof given === 'string' && /^[0-9a-f]{64}$/.test(given)) return Buffer.from(given, 'hex');
-  return requestFingerprint(req.method ?? 'GET', req.url ?? '/', body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+  return requestFingerprint(
+    req.method ?? 'GET',
+    req.url ?? '/',
+    body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+  );
 }
 
 /** Runs the claimed request in one shared transaction and commits its answer with it; a failure keeps its 4xx answer, or frees the key. */
@@ -71,7 +95,13 @@ async function runClaimed(settings: KeyedSettings, claimed: Claimed, run: () => 
     throw err;
   }
   try {
-    const kept = await settings.keys.complete(await shared.open(), claimed.partnerId, claimed.key, claimed.owner, answerOf(result));
+    const kept = await settings.keys.complete(
+      await shared.open(),
+      claimed.partnerId,
+      claimed.key,
+      claimed.owner,
+      answerOf(result),
+    );
     // Taken over after the lock ran out: the request that took over owns the key and runs the effect.
     if (!kept) throw keyInProgress();
     await shared.commit();
@@ -86,7 +116,11 @@ async function runClaimed(settings: KeyedSettings, claimed: Claimed, run: () => 
 async function keepFailure(settings: KeyedSettings, { partnerId, key, owner }: Claimed, err: unknown) {
   const error = err instanceof AppError ? err.toErrorObject() : undefined;
   if (error && isKeptAnswer(error.status)) {
-    const answer = { status: error.status, headers: { 'content-type': JSON_TYPE }, body: Buffer.from(JSON.stringify({ error })) };
+    const answer = {
+      status: error.status,
+      headers: { 'content-type': JSON_TYPE },
+      body: Buffer.from(JSON.stringify({ error })),
+    };
     await settings.keys.complete(settings.db, partnerId, key, owner, answer);
   } else {
     await settings.keys.release(partnerId, key, owner);
@@ -97,7 +131,12 @@ async function keepFailure(settings: KeyedSettings, { partnerId, key, owner }: C
 function answerOf(result: unknown): StoredAnswer {
   const reply = result instanceof Reply ? result : new Reply(200, result);
   if (reply.status === 204) return { status: 204, headers: { ...reply.headers }, body: Buffer.alloc(0) };
-  return { status: reply.status, headers: { ...reply.headers, 'content-type': JSON_TYPE }, body: Buffer.from(JSON.stringify(reply.body)) };
+  return {
+    status: reply.status,
+    headers: { ...reply.headers, 'content-type': JSON_TYPE },
+    body: Buffer.from(JSON.stringify(reply.body)),
+  };
 }
 
-const replayOf = ({ status, headers, body }: StoredAnswer) => new StoredReply(status, { ...headers, [REPLAYED_HEADER]: 'true' }, body);
+const replayOf = ({ status, headers, body }: StoredAnswer) =>
+  new StoredReply(status, { ...headers, [REPLAYED_HEADER]: 'true' }, body);

@@ -9,7 +9,11 @@ export interface StoredAnswer {
   body: Buffer;
 }
 
-export type KeyClaim = { kind: 'claimed'; owner: string } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'in_progress' } | { kind: 'reused' };
+export type KeyClaim =
+  | { kind: 'claimed'; owner: string }
+  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'in_progress' }
+  | { kind: 'reused' };
 
 export interface ClaimInput {
   partnerId: string;
@@ -28,14 +32,16 @@ type Params = Record<string, unknown>;
  * two of them in the service's process, and Kysely's builder would cost more than their round trip.
  * Durations are milliseconds; the service's search_path is its schema.
  */
-const claimQuery = precompile((_db: Kysely<unknown>, p: Params) => sql<{ owner: string }>`
+const claimQuery = precompile(
+  (_db: Kysely<unknown>, p: Params) => sql<{ owner: string }>`
   INSERT INTO idempotency_keys (partner_id, key, fingerprint, owner, locked_until, expires_at)
   VALUES (${p.partnerId}, ${p.key}, ${p.fingerprint}, ${p.owner}, now() + ${p.lockMs}::int * interval '1 millisecond', now() + ${p.ttlMs}::bigint * interval '1 millisecond')
   ON CONFLICT (partner_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, owner = EXCLUDED.owner, status = NULL, headers = NULL, body = NULL,
     locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = now()
   WHERE idempotency_keys.expires_at < now()
      OR (idempotency_keys.status IS NULL AND idempotency_keys.locked_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
-  RETURNING owner`);
+  RETURNING owner`,
+);
 const existingQuery = precompile(
   (_db: Kysely<unknown>, p: Params) =>
     sql<{ fingerprint: Buffer; status: number | null; headers: Record<string, string> | null; body: Buffer | null }>`
@@ -47,7 +53,8 @@ const completeQuery = precompile(
     WHERE partner_id = ${p.partnerId} AND key = ${p.key} AND owner = ${p.owner} AND status IS NULL RETURNING owner`,
 );
 const releaseQuery = precompile(
-  (_db: Kysely<unknown>, p: Params) => sql`DELETE FROM idempotency_keys WHERE partner_id = ${p.partnerId} AND key = ${p.key} AND owner = ${p.owner} AND status IS NULL`,
+  (_db: Kysely<unknown>, p: Params) =>
+    sql`DELETE FROM idempotency_keys WHERE partner_id = ${p.partnerId} AND key = ${p.key} AND owner = ${p.owner} AND status IS NULL`,
 );
 
 /**
@@ -57,7 +64,8 @@ const releaseQuery = precompile(
  * key can read the answer back; the table alone reveals nothing.
  */
 const storedKey = (key: string) => createHash('sha256').update(key).digest('hex');
-const answerKey = (partnerId: string, key: string) => Buffer.from(hkdfSync('sha256', key, partnerId, 'idempotent-answer', 32));
+const answerKey = (partnerId: string, key: string) =>
+  Buffer.from(hkdfSync('sha256', key, partnerId, 'idempotent-answer', 32));
 
 function seal(partnerId: string, key: string, body: Buffer): Buffer {
   const iv = randomBytes(12);
@@ -85,7 +93,14 @@ export class IdempotencyKeys {
     const owner = randomUUID();
     const { partnerId, fingerprint, lockMs, ttlMs } = input;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const [claimed] = await claimQuery(this.db, { partnerId, key: storedKey(input.key), fingerprint, owner, lockMs, ttlMs });
+      const [claimed] = await claimQuery(this.db, {
+        partnerId,
+        key: storedKey(input.key),
+        fingerprint,
+        owner,
+        lockMs,
+        ttlMs,
+      });
       if (claimed?.owner === owner) return { kind: 'claimed', owner };
       const verdict = await this.existing(input);
       if (verdict) return verdict;
@@ -108,9 +123,22 @@ export class IdempotencyKeys {
    * commits with its effect. False when the claim was taken over meanwhile (then the effect must
    * not commit: the request that took over runs it).
    */
-  async complete(db: Kysely<unknown>, partnerId: string, key: string, owner: string, answer: StoredAnswer): Promise<boolean> {
+  async complete(
+    db: Kysely<unknown>,
+    partnerId: string,
+    key: string,
+    owner: string,
+    answer: StoredAnswer,
+  ): Promise<boolean> {
     const body = seal(partnerId, key, answer.body);
-    const rows = await completeQuery(db, { partnerId, key: storedKey(key), owner, status: answer.status, headers: JSON.stringify(answer.headers), body });
+    const rows = await completeQuery(db, {
+      partnerId,
+      key: storedKey(key),
+      owner,
+      status: answer.status,
+      headers: JSON.stringify(answer.headers),
+      body,
+    });
     return rows.length > 0;
   }
 

@@ -19,11 +19,16 @@ export const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** The request's Idempotency-Key, undefined when it has none (or the method does not take one), or 400. */
-export function idempotencyKeyOf(method: string, headers: Record<string, string | string[] | undefined>): string | undefined {
+export function idempotencyKeyOf(
+  method: string,
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
   const value = headers[IDEMPOTENCY_HEADER];
   if (value === undefined || !IDEMPOTENT_METHODS.has(method)) return undefined;
   if (typeof value !== 'string' || !VALID_KEY.test(value)) {
-    throw validationError([{ path: 'headers.Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters, sent once' }]);
+    throw validationError([
+      { path: 'headers.Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters, sent once' },
+    ]);
   }
   return value;
 }
@@ -45,9 +50,15 @@ export function requestFingerprint(method: string, url: string, body: Buffer | u
 }
 
 export const keyReused = () =>
-  new AppError('IDEMPOTENCY.KEY_REUSED', 'This Idempotency-Key was already used with another request; use a new key for a new request.');
+  new AppError(
+    'IDEMPOTENCY.KEY_REUSED',
+    'This Idempotency-Key was already used with another request; use a new key for a new request.',
+  );
 export const keyInProgress = () =>
-  new AppError('IDEMPOTENCY.IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed; retry later with the same key.');
+  new AppError(
+    'IDEMPOTENCY.IN_PROGRESS',
+    'The first request with this Idempotency-Key is still being processed; retry later with the same key.',
+  );
 
 /**
  * Whether an answer is the request's outcome to keep. 5xx are not (the request may run again), nor
