@@ -6,7 +6,8 @@
 # for each to answer ready on its admin port (and /metrics not on its public one), creates a partner and a key with the gateway image's admin CLI, and
 # drives a domain create through the gateway container to a 200 and its subscription. Then it
 # removes the containers, the database, the exchange's queues and the clone.
-# Needs root (or the docker group), a Docker daemon, docker-compose, git, curl and node.
+# Needs root (or the docker group), a Docker daemon, Compose (`docker compose` or `docker-compose`),
+# git, curl and node.
 # DOCKER_CHECK_KEEP=1 keeps the containers, the database and the clone for a look.
 set -euo pipefail
 
@@ -25,6 +26,16 @@ WORK=$(mktemp -d /tmp/docker-check.XXXXXX)
 REPO="$WORK/repo"
 CONTAINERS=()
 STARTED=$(date +%s)
+
+# Compose v2 is the `docker compose` plugin; v1 (and Debian 12's package) is `docker-compose`.
+if docker compose version >/dev/null 2>&1; then COMPOSE=(docker compose)
+elif command -v docker-compose >/dev/null; then COMPOSE=(docker-compose)
+else
+  echo "docker:check needs Docker Compose: neither 'docker compose' (the v2 plugin: Docker's docker-compose-plugin" \
+    "package, or Debian 13's docker-compose) nor 'docker-compose' (Debian 12: apt-get install docker-compose) is installed." >&2
+  exit 1
+fi
+compose() { (cd "$REPO" && "${COMPOSE[@]}" "$@"); }
 
 log() { printf '[docker-check %3ss] %s\n' "$(($(date +%s) - STARTED))" "$*"; }
 fail() { log "FAILED: $*"; exit 1; }
@@ -78,10 +89,10 @@ clone_head() {
 # config instead, every app service built by the root Dockerfile with the keys and addresses.
 check_compose_config() {
   local warnings
-  warnings=$(cd "$REPO" && docker-compose config -q 2>&1) || fail "docker-compose config: $warnings"
-  [[ -z $warnings ]] || fail "docker-compose config warns: $warnings"
+  warnings=$(compose config -q 2>&1) || fail "${COMPOSE[*]} config: $warnings"
+  [[ -z $warnings ]] || fail "${COMPOSE[*]} config warns: $warnings"
   local wiring
-  wiring=$( (cd "$REPO" && docker-compose config) | python3 -c '
+  wiring=$(compose config | python3 -c '
 import sys, yaml
 services = yaml.safe_load(sys.stdin)["services"]
 apps = {"gateway", "domains-svc", "billing-svc", "merchants-svc", "consent-svc", "webhook-svc", "webhook-worker"}
@@ -113,13 +124,13 @@ if problems:
     sys.exit("\n".join(problems))
 print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses, readiness healthchecks; the scanner role with Chromium")
 ') || fail "docker-compose.yml wiring: $wiring"
-  log "docker-compose config: no warnings; $wiring"
+  log "${COMPOSE[*]} config: no warnings; $wiring"
 }
 
 # Runs compose's own `keys` script, so the check uses the keys compose would give the services.
 make_keys() {
   local script
-  script=$(cd "$REPO" && docker-compose config | python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["services"]["keys"]["command"][2])')
+  script=$(compose config | python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["services"]["keys"]["command"][2])')
   mkdir -p "$WORK/keys"
   docker run --rm -v "$WORK/keys:/keys" node:24-bookworm-slim node -e "$script"
   for f in internal-private.pem internal-public.pem service-private.pem service-public.pem webhook-secret.key record-signing-keys.json; do
