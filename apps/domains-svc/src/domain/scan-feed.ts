@@ -78,13 +78,11 @@ export function dataCollectionOf(hostname: string, findings: ScanFindings): Data
     return {
       name: purpose.name,
       description: `${purpose.name} technologies found on ${hostname}`,
-      fields: [...e.cookies]
-        .sort()
-        .map((name) => ({
-          categories: [category],
-          consent_type: category === 'necessary' ? 'NOT_REQUIRED' : 'OPT_IN',
-          name,
-        })),
+      fields: [...e.cookies].sort().map((name) => ({
+        categories: [category],
+        consent_type: category === 'necessary' ? 'NOT_REQUIRED' : 'OPT_IN',
+        name,
+      })),
       partners: [...e.vendors.entries()]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, url]) => ({ name, usage: category, url })),

@@ -66,12 +66,10 @@ export const consentRecordSchema = z
     subject_data: z.record(z.string(), z.unknown()),
     property_id: z.string(),
     created_at: z.string(),
-    signature: z
-      .string()
-      .meta({
-        description:
-          'Compact JWS, detached payload (<protected>..<signature>), EdDSA, over the RFC 8785 JSON of this record without signature',
-      }),
+    signature: z.string().meta({
+      description:
+        'Compact JWS, detached payload (<protected>..<signature>), EdDSA, over the RFC 8785 JSON of this record without signature',
+    }),
   })
   .meta({ id: 'ConsentRecord' });
 export type ConsentRecord = z.infer<typeof consentRecordSchema>;

@@ -194,13 +194,10 @@ export const webhookAttemptSchema = z
       .int()
       .nullable()
       .meta({ description: 'The HTTP status answered; null when no answer came' }),
-    error: z
-      .enum(ATTEMPT_ERRORS)
-      .nullable()
-      .meta({
-        description:
-          'Why no usable answer came; null when the endpoint answered (see status_code). redirect: a 3xx, never followed.',
-      }),
+    error: z.enum(ATTEMPT_ERRORS).nullable().meta({
+      description:
+        'Why no usable answer came; null when the endpoint answered (see status_code). redirect: a 3xx, never followed.',
+    }),
     error_message: z.string().nullable(),
     response_body: z.string().nullable().meta({ description: 'The first 20 KiB of the answer' }),
     response_truncated: z.boolean(),

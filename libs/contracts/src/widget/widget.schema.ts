@@ -86,12 +86,10 @@ export const widgetSettingsSchema = z
     has_accessibility: z.boolean(),
     display_company: z.boolean(),
     display_dpo: z.boolean(),
-    consent_revision: z
-      .string()
-      .meta({
-        description:
-          'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection, cookies)',
-      }),
+    consent_revision: z.string().meta({
+      description:
+        'Changes whenever anything the visitor consents to changes (has_scripts, categories, data_collection, cookies)',
+    }),
     categories: z.array(consentCategorySchema),
     data_collection: z.array(dataCollectionItemSchema),
     cookies: z
