@@ -19,7 +19,8 @@ const REWORDED = CONSENT_CATEGORIES.map((c) => ({
 const shown = (page: Page, scope: string) =>
   page.locator(`${scope} [data-consent-category]`).evaluateAll((inputs) =>
     inputs.map((input) => {
-      const label = (input.getRootNode() as ShadowRoot).querySelector(`label[for="${input.id}"]`)!;
+      // The switch's row holds its label (title, then the sentence in <small>).
+      const label = input.parentElement!.querySelector(`label[for="${input.id}"]`)!;
       return [
         input.getAttribute('data-consent-category'),
         label.firstChild!.textContent,
