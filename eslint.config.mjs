@@ -30,6 +30,9 @@ export default tseslint.config(
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+            // What the widget's browser code reads its types from (contracts) stays free of Node-only libs.
+            // (The widget's own src is held by no-restricted-imports below; its tests run in Node.)
+            { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:browser'] },
           ],
         },
       ],
@@ -47,17 +50,23 @@ export default tseslint.config(
     rules: restrict([testingOnlyInTests, noExpress]),
   },
   { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
-  // The widget runs in visitors' browsers: no server code, no Node built-ins (types it needs are its own).
+  // The widget runs in visitors' browsers: no server code, no Node built-ins. Its wire shapes are
+  // libs/contracts' zod types, imported with `import type` (erased: nothing of zod reaches the bundle).
   {
     files: ['apps/widget/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [testingOnlyInTests],
           patterns: [
             {
-              group: ['@platform/*', 'node:*', 'express', 'pg', 'kysely', 'amqplib'],
+              group: ['@platform/contracts'],
+              allowTypeImports: true,
+              message: 'The widget imports only types from @platform/contracts (`import type`), never its code.',
+            },
+            {
+              group: ['@platform/*', '!@platform/contracts', 'node:*', 'express', 'pg', 'kysely', 'amqplib', 'zod'],
               message: 'The widget is browser code: it may not import server libraries.',
             },
           ],

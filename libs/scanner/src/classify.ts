@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import loadTrackerDB from '@ghostery/trackerdb';
+import type { FindingCategory } from '@platform/contracts';
 import { knownCookie } from './known-cookies';
 import { isFirstParty, normalHost } from './site';
-import type { FindingCategory } from './types';
 
 /**
  * Ghostery's tracker database categories (github.com/ghostery/trackerdb, docs/categories.md) and

@@ -1,5 +1,3 @@
-import type { Classifier } from './classify';
-import { isFirstParty, normalHost } from './site';
 import {
   FINDING_CATEGORIES,
   type CookieFinding,
@@ -7,7 +5,9 @@ import {
   type IframeFinding,
   type ScanFindings,
   type ScriptFinding,
-} from './types';
+} from '@platform/contracts';
+import type { Classifier } from './classify';
+import { isFirstParty, normalHost } from './site';
 
 /** A cookie as a mode saw it, before classification. */
 export interface SeenCookie {

@@ -26,18 +26,5 @@ export { ScanError, type ScanErrorCode } from './errors';
 export { KNOWN_COOKIES, knownCookie, type KnownCookie } from './known-cookies';
 export { createScanner } from './scanner';
 export { isFirstParty, isSameSite, registrableDomain } from './site';
-export {
-  FINDING_CATEGORIES,
-  type CookieFinding,
-  type FindingCategory,
-  type IframeFinding,
-  type ScanFindings,
-  type ScanIssue,
-  type ScanLimits,
-  type ScanMode,
-  type ScanResult,
-  type Scanner,
-  type ScannerOptions,
-  type ScanTarget,
-  type ScriptFinding,
-} from './types';
+// Findings, categories and modes are the scan report's wire types: import them from @platform/contracts.
+export type { ScanIssue, ScanLimits, ScanResult, Scanner, ScannerOptions, ScanTarget } from './types';

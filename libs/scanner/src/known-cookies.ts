@@ -1,4 +1,4 @@
-import type { FindingCategory } from './types';
+import type { FindingCategory } from '@platform/contracts';
 
 /**
  * Well-known cookie names, each from its maker's own documentation (the `source`), for cookies

@@ -1,3 +1,4 @@
+import type { ScanMode } from '@platform/contracts';
 import { createOutboundClient, type OutboundClient } from '@platform/outbound';
 import { BrowserHost, chromiumAvailable, chromiumPathOf } from './browser';
 import { browserSession } from './browser-mode';
@@ -7,7 +8,7 @@ import { FindingsCollector } from './findings';
 import { httpSession } from './http-mode';
 import { untilAborted, type ModeSession, type ScanRun } from './session';
 import { normalHost } from './site';
-import type { ScanIssue, ScanMode, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
+import type { ScanIssue, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
 
 /** Connections to a site's origins are kept this long between a scan's requests. */
 const KEEP_ALIVE_MS = 2_000;
@@ -115,87 +116,105 @@ async function openSession(
   }
 }
 
+/** What every scan of one engine shares. */
+interface Engine {
+  options: ScannerOptions;
+  client: OutboundClient;
+  browserHost: BrowserHost;
+  mode: ScanMode;
+}
+
+/** The guarded outbound client: redirects are followed by the scanner, which keeps each hop's cookies. */
+function outboundClientOf(options: ScannerOptions): OutboundClient {
+  const { limits } = options;
+  return createOutboundClient({
+    allowLoopback: options.allowLoopback,
+    resolve: options.resolver,
+    connectTo: options.connectTo,
+    ca: options.ca,
+    maxResponseBytes: limits.maxPageBytes,
+    maxRedirects: 0,
+    totalTimeoutMs: limits.pageTimeoutMs,
+    connectTimeoutMs: Math.min(5_000, limits.pageTimeoutMs),
+    keepAliveMs: KEEP_ALIVE_MS,
+  });
+}
+
+/** A scan that could not start: nothing visited, one error, failed. */
+const notStarted = (mode: ScanMode, findings: FindingsCollector, url: string, error: ScanError): ScanResult => ({
+  mode,
+  pages: [],
+  findings: findings.result(),
+  errors: [{ url, ...issueOf(error) }],
+  failed: true,
+});
+
+async function scanSite(engine: Engine, target: ScanTarget, signal?: AbortSignal): Promise<ScanResult> {
+  const { options, mode } = engine;
+  const { limits } = options;
+  signal?.throwIfAborted();
+  const host = targetHostOf(target);
+  const findings = new FindingsCollector(await Classifier.load(), host ?? '');
+  if (!host)
+    return notStarted(
+      mode,
+      findings,
+      String(target.hostname),
+      new ScanError('SCAN.INVALID_TARGET', 'Not a host name.'),
+    );
+  const scanSignal = signal
+    ? AbortSignal.any([signal, AbortSignal.timeout(limits.scanTimeoutMs)])
+    : AbortSignal.timeout(limits.scanTimeoutMs);
+  const run: ScanRun = {
+    targetHost: host,
+    limits,
+    userAgent: options.userAgent,
+    client: engine.client,
+    findings,
+    signal: scanSignal,
+  };
+  let opened: { session: ModeSession; mode: ScanMode };
+  try {
+    opened = await openSession(run, mode, options.mode === 'auto', engine.browserHost);
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    const error = run.signal.aborted ? scanTimeout(run) : scanErrorOf(err, limits);
+    return notStarted(mode, findings, `https://${host}/`, error);
+  }
+  let outcome: Awaited<ReturnType<typeof crawl>>;
+  try {
+    outcome = await crawl(opened.session, run);
+  } finally {
+    await opened.session.finish();
+  }
+  if (signal?.aborted) throw signal.reason;
+  return {
+    mode: opened.mode,
+    pages: outcome.pages,
+    findings: findings.result(),
+    errors: outcome.errors,
+    failed: outcome.failed,
+  };
+}
+
 /**
  * The scan engine: see docs/scanner.md. One Scanner per worker process: it holds the guarded
  * outbound client (connections kept briefly per origin) and, in browser mode, one Chromium
  * launched on the first scan; each scan gets its own cookie jar or browser context.
  */
 export function createScanner(options: ScannerOptions): Scanner {
-  const { limits } = options;
-  const client: OutboundClient = createOutboundClient({
-    allowLoopback: options.allowLoopback,
-    resolve: options.resolver,
-    connectTo: options.connectTo,
-    ca: options.ca,
-    maxResponseBytes: limits.maxPageBytes,
-    maxRedirects: 0, // followed by the scanner, which keeps each hop's cookies
-    totalTimeoutMs: limits.pageTimeoutMs,
-    connectTimeoutMs: Math.min(5_000, limits.pageTimeoutMs),
-    keepAliveMs: KEEP_ALIVE_MS,
-  });
   const chromiumPath = chromiumPathOf(options.chromiumPath);
-  const browserHost = new BrowserHost(chromiumPath);
-  const mode: ScanMode =
-    options.mode === 'auto' ? (chromiumAvailable(chromiumPath) ? 'browser' : 'http') : options.mode;
-
+  const engine: Engine = {
+    options,
+    client: outboundClientOf(options),
+    browserHost: new BrowserHost(chromiumPath),
+    mode: options.mode === 'auto' ? (chromiumAvailable(chromiumPath) ? 'browser' : 'http') : options.mode,
+  };
   return {
-    async scan(target, signal): Promise<ScanResult> {
-      signal?.throwIfAborted();
-      const host = targetHostOf(target);
-      const findings = new FindingsCollector(await Classifier.load(), host ?? '');
-      if (!host)
-        return {
-          mode,
-          pages: [],
-          findings: findings.result(),
-          errors: [
-            { url: String(target.hostname), ...issueOf(new ScanError('SCAN.INVALID_TARGET', 'Not a host name.')) },
-          ],
-          failed: true,
-        };
-      const scanSignal = signal
-        ? AbortSignal.any([signal, AbortSignal.timeout(limits.scanTimeoutMs)])
-        : AbortSignal.timeout(limits.scanTimeoutMs);
-      const run: ScanRun = {
-        targetHost: host,
-        limits,
-        userAgent: options.userAgent,
-        client,
-        findings,
-        signal: scanSignal,
-      };
-      let opened: { session: ModeSession; mode: ScanMode };
-      try {
-        opened = await openSession(run, mode, options.mode === 'auto', browserHost);
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        const error = run.signal.aborted ? scanTimeout(run) : scanErrorOf(err, limits);
-        return {
-          mode,
-          pages: [],
-          findings: findings.result(),
-          errors: [{ url: `https://${host}/`, ...issueOf(error) }],
-          failed: true,
-        };
-      }
-      let outcome: Awaited<ReturnType<typeof crawl>>;
-      try {
-        outcome = await crawl(opened.session, run);
-      } finally {
-        await opened.session.finish();
-      }
-      if (signal?.aborted) throw signal.reason;
-      return {
-        mode: opened.mode,
-        pages: outcome.pages,
-        findings: findings.result(),
-        errors: outcome.errors,
-        failed: outcome.failed,
-      };
-    },
+    scan: (target, signal) => scanSite(engine, target, signal),
     async close() {
-      await browserHost.close();
-      await client.close();
+      await engine.browserHost.close();
+      await engine.client.close();
     },
   };
 }

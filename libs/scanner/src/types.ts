@@ -1,14 +1,8 @@
+import type { ScanError as ScanIssue, ScanFindings, ScanMode } from '@platform/contracts';
 import type { ConnectToRule, Resolver } from '@platform/outbound';
 
-export type ScanMode = 'browser' | 'http';
-export type FindingCategory = 'necessary' | 'functional' | 'analytics' | 'marketing' | 'unclassified';
-export const FINDING_CATEGORIES: readonly FindingCategory[] = [
-  'necessary',
-  'functional',
-  'analytics',
-  'marketing',
-  'unclassified',
-];
+// The findings and their categories are the scan report's wire shapes (libs/contracts).
+export type { ScanIssue };
 
 export interface ScanLimits {
   /** Pages loaded per scan, the home page included. */
@@ -43,43 +37,6 @@ export interface ScannerOptions {
   resolver?: Resolver;
   /** Trusted CA certificates instead of Node's bundled roots (private CAs, tests). */
   ca?: string | Buffer | Array<string | Buffer>;
-}
-
-export interface ScriptFinding {
-  url: string;
-  host: string;
-  category: FindingCategory;
-  vendor: string | null;
-}
-
-export interface CookieFinding {
-  name: string;
-  domain: string;
-  expires_at: string | null;
-  first_party: boolean;
-  category: FindingCategory;
-  vendor: string | null;
-}
-
-export interface IframeFinding {
-  url: string;
-  host: string;
-  category: FindingCategory;
-}
-
-export interface ScanFindings {
-  scripts: ScriptFinding[];
-  cookies: CookieFinding[];
-  iframes: IframeFinding[];
-  /** Distinct scripts + cookies + iframes per category. */
-  counts: Record<FindingCategory, number>;
-}
-
-/** What failed, per page: codes SCAN.* (see docs/scanner.md); messages never name a refused address. */
-export interface ScanIssue {
-  url: string;
-  code: string;
-  message: string;
 }
 
 export interface ScanResult {

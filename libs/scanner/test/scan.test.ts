@@ -1,5 +1,6 @@
 import { waitFor } from '@platform/testing';
-import { createScanner, type ScanMode, type ScanResult, type Scanner, type ScannerOptions } from '../src';
+import type { ScanMode } from '@platform/contracts';
+import { createScanner, type ScanResult, type Scanner, type ScannerOptions } from '../src';
 import { fenceNetwork, sitesCert, startSites, testLimits, testResolver, type LocalSites } from './support';
 
 // Real local sites on 127.0.0.1 (https with a test CA, http), every name mapped there with

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
+  categoryPurpose,
+  CONSENT_CATEGORY_IDS,
   OPTIONAL_CATEGORIES,
   type DataCollectionItem,
   type DataController,
@@ -28,25 +30,6 @@ export function receiptStatusOf(body: Pick<ReceiptBody, 'receipt_type' | 'catego
   return granted === 0 ? 'DENIED' : 'PARTIAL';
 }
 
-const PURPOSES: Record<string, { name: string; legal: string; profiling: boolean }> = {
-  necessary: {
-    name: 'Strictly necessary',
-    legal: 'Needed for the site to work; no consent required.',
-    profiling: false,
-  },
-  functional: {
-    name: 'Functional',
-    legal: "Remembers the visitor's settings, with the visitor's consent.",
-    profiling: false,
-  },
-  analytics: { name: 'Analytics', legal: 'Measures how the site is used, with the visitor consent.', profiling: false },
-  marketing: {
-    name: 'Marketing',
-    legal: 'Personalised advertising and sharing with partners, with the visitor consent.',
-    profiling: true,
-  },
-};
-
 /** What the property collects, in the spec's shape: one purpose per category, with the visitor's answer. */
 function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['categories']): DataCollectionItem[] {
   const answer = { necessary: true, ...categories } as Record<string, boolean>;
@@ -63,16 +46,10 @@ function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['catego
       fields: [],
       partners: [],
       processors: [],
-      purposes: Object.entries(PURPOSES).map(([category, p]) => ({
-        category,
-        is_primary: category === 'necessary',
-        is_profiling: p.profiling,
-        legal_base: category === 'necessary' ? 'LEGITIMATE_INTEREST' : 'CONSENT',
-        legal_description: p.legal,
-        name: p.name,
-        status: answer[category] ? 'GRANTED' : 'DENIED',
-        termination: 'Until the visitor changes the choice',
-      })),
+      // The categories in the words the widget showed the visitor (one table, libs/contracts).
+      purposes: CONSENT_CATEGORY_IDS.map((category) =>
+        categoryPurpose(category, answer[category] ? 'GRANTED' : 'DENIED'),
+      ),
     },
     ...scanned,
   ];

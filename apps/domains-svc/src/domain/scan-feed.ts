@@ -1,4 +1,6 @@
 import {
+  CATEGORY_TEXTS,
+  categoryPurpose,
   FINDING_CATEGORIES,
   type DataCollectionItem,
   type FindingCategory,
@@ -27,30 +29,6 @@ export function widgetCookiesOf(findings: ScanFindings): WidgetCookie[] {
   return [...seen.values()].sort(byCategoryThenName);
 }
 
-const PURPOSES: Record<FindingCategory, { name: string; legal: string; profiling: boolean }> = {
-  necessary: {
-    name: 'Strictly necessary',
-    legal: 'Needed for the site to work; no consent required.',
-    profiling: false,
-  },
-  functional: {
-    name: 'Functional',
-    legal: "Remembers the visitor's settings, with the visitor's consent.",
-    profiling: false,
-  },
-  analytics: { name: 'Analytics', legal: 'Measures how the site is used, with the visitor consent.', profiling: false },
-  marketing: {
-    name: 'Marketing',
-    legal: 'Personalised advertising and sharing with partners, with the visitor consent.',
-    profiling: true,
-  },
-  unclassified: {
-    name: 'Not classified',
-    legal: 'Found on the site; no source names its purpose yet.',
-    profiling: false,
-  },
-};
-
 /**
  * The property's data collection from what the scan found: one item per category in use, naming
  * the vendors (partners) behind its scripts, cookies and frames and the cookie names (fields).
@@ -74,10 +52,10 @@ export function dataCollectionOf(hostname: string, findings: ScanFindings): Data
   }
   return FINDING_CATEGORIES.filter((category) => byCategory.has(category)).map((category) => {
     const e = byCategory.get(category)!;
-    const purpose = PURPOSES[category];
+    const { label } = CATEGORY_TEXTS[category];
     return {
-      name: purpose.name,
-      description: `${purpose.name} technologies found on ${hostname}`,
+      name: label,
+      description: `${label} technologies found on ${hostname}`,
       fields: [...e.cookies].sort().map((name) => ({
         categories: [category],
         consent_type: category === 'necessary' ? 'NOT_REQUIRED' : 'OPT_IN',
@@ -87,18 +65,8 @@ export function dataCollectionOf(hostname: string, findings: ScanFindings): Data
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, url]) => ({ name, usage: category, url })),
       processors: [],
-      purposes: [
-        {
-          category,
-          is_primary: category === 'necessary',
-          is_profiling: purpose.profiling,
-          legal_base: category === 'necessary' ? 'LEGITIMATE_INTEREST' : 'CONSENT',
-          legal_description: purpose.legal,
-          name: purpose.name,
-          status: 'ACTIVE',
-          termination: 'Until the visitor changes the choice',
-        },
-      ],
+      // The category in the words the widget shows (one table, libs/contracts).
+      purposes: [categoryPurpose(category, 'ACTIVE')],
     };
   });
 }

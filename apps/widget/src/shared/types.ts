@@ -1,6 +1,8 @@
-// Shapes shared by the loader and the bundle (the wire shapes are PLAN17's / libs/contracts' widget).
-export type Category = 'functional' | 'analytics' | 'marketing';
-export type Choices = Record<Category, boolean>;
+// Shapes shared by the loader and the bundle (the wire shapes are libs/contracts', imported as types only).
+import type { ReceiptBody } from '@platform/contracts';
+
+/** A visitor's answer per optional category: the receipt's `categories`. */
+export type Choices = ReceiptBody['categories'];
 export interface Consent extends Choices {
   necessary: true;
 }
@@ -22,8 +24,6 @@ export interface PublicApi {
   getConsent(): Consent;
   _: LoaderState;
 }
-
-export const OPTIONAL: Category[] = ['functional', 'analytics', 'marketing'];
 
 export const consentOf = (c: Choices): Consent => ({
   necessary: true,

@@ -1,20 +1,13 @@
 // The per-category form (settings view of the notice and the consent tab of the privacy center):
 // necessary is always on; each optional category is a labelled switch; Save records the choice.
-import { OPTIONAL, type Category, type Choices } from '../shared/types';
-import type { Cookie, Settings } from './api';
+import type { WidgetCookie, WidgetSettings } from '@platform/contracts';
+import type { Choices } from '../shared/types';
 import { el } from './dom';
 
-const LABELS: Record<string, [string, string]> = {
-  necessary: ['Necessary', 'Needed for the site to work (security, your privacy choices). Always on.'],
-  functional: ['Functional', 'Remembers settings such as language and improves features.'],
-  analytics: ['Analytics', 'Measures how the site is used so it can be improved.'],
-  marketing: ['Marketing', 'Personalised advertising, and sale or sharing of personal data with partners.'],
-};
-
-const expiry = (c: Cookie) => (c.expires_at ? 'until ' + c.expires_at.slice(0, 10) : 'session');
+const expiry = (c: WidgetCookie) => (c.expires_at ? 'until ' + c.expires_at.slice(0, 10) : 'session');
 
 /** The cookies the site's scan found in one category (none: no list). Hooks: data-cc-cookie-list, data-cc-cookie="<name>". */
-function cookieList(s: Settings, category: string): HTMLElement | string {
+function cookieList(s: WidgetSettings, category: string, label: string): HTMLElement | string {
   const cookies = (s.cookies || []).filter((c) => c.category === category);
   if (cookies.length === 0) return '';
   return el(
@@ -22,7 +15,7 @@ function cookieList(s: Settings, category: string): HTMLElement | string {
     {
       class: 'cookies',
       'data-cc-cookie-list': category,
-      'aria-label': 'Cookies: ' + (LABELS[category] ? LABELS[category][0] : 'Other'),
+      'aria-label': 'Cookies: ' + label,
     },
     ...cookies.map((c) =>
       el(
@@ -36,16 +29,14 @@ function cookieList(s: Settings, category: string): HTMLElement | string {
 }
 
 export function categoryForm(
-  s: Settings,
+  s: WidgetSettings,
   current: Choices,
   idPrefix: string,
   onSave: (c: Choices) => void,
 ): HTMLFormElement {
-  const rows = ['necessary', ...OPTIONAL].map((name) => {
-    const fromSettings = s.categories.find((c) => c.name === name);
-    const [label, fallback] = LABELS[name];
-    const id = idPrefix + '-' + name;
-    const required = name === 'necessary';
+  // The settings' own texts (libs/contracts' one table): what the visitor reads is what the receipt states.
+  const rows = s.categories.map((c) => {
+    const id = idPrefix + '-' + c.name;
     return el(
       'div',
       { class: 'cat' },
@@ -54,25 +45,20 @@ export function categoryForm(
         role: 'switch',
         id,
         'aria-describedby': id + '-d',
-        'data-consent-category': name,
-        checked: required || !!current[name as Category],
-        disabled: required,
+        'data-consent-category': c.name,
+        checked: !!c.required || !!current[c.name as keyof Choices],
+        disabled: !!c.required,
       }),
       el(
         'div',
         {},
-        el(
-          'label',
-          { for: id },
-          label,
-          el('small', { id: id + '-d' }, (fromSettings && fromSettings.description) || fallback),
-        ),
-        cookieList(s, name),
+        el('label', { for: id }, c.label, el('small', { id: id + '-d' }, c.description)),
+        cookieList(s, c.name, c.label),
       ),
     );
   });
   // Cookies no source classifies: listed too (the visitor sees everything the site sets), with no switch of their own.
-  const other = cookieList(s, 'unclassified');
+  const other = cookieList(s, 'unclassified', 'Other');
   if (other) rows.push(el('div', { class: 'cat' }, el('div', {}, 'Other cookies (not yet classified)', other)));
   const form = el(
     'form',

@@ -1,6 +1,6 @@
 // The privacy center: a modal dialog with one tab per enabled feature (WAI-ARIA tabs pattern:
 // arrow keys, Home/End; focus trapped; Escape closes and focus returns where it was).
-import type { Settings } from './api';
+import type { WidgetSettings } from '@platform/contracts';
 import { el, focused, trapFocus } from './dom';
 
 export interface Tab {
@@ -9,7 +9,7 @@ export interface Tab {
   render(): Node;
 }
 
-export function tabsFor(s: Settings, all: Record<Tab['view'], Tab>): Tab[] {
+export function tabsFor(s: WidgetSettings, all: Record<Tab['view'], Tab>): Tab[] {
   const on: Record<Tab['view'], boolean> = {
     consent: true,
     dsar: s.has_dsar,
@@ -23,9 +23,8 @@ export function tabsFor(s: Settings, all: Record<Tab['view'], Tab>): Tab[] {
 
 let open: { close(): void } | null = null;
 
-export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | undefined, onClose: () => void): void {
-  if (open) open.close();
-  const returnTo = focused() as HTMLElement | null;
+/** The tab buttons and their panel; `select` shows one tab (arrow keys, Home and End move between them). */
+function tabList(tabs: Tab[]) {
   const panel = el('div', { role: 'tabpanel', id: 'pw-panel', tabindex: '0' });
   const buttons = tabs.map((t) =>
     el(
@@ -52,13 +51,12 @@ export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | unde
       select((to + buttons.length) % buttons.length, true);
     });
   });
-  const close = () => {
-    overlay.remove();
-    open = null;
-    onClose();
-    if (returnTo && returnTo.isConnected) returnTo.focus();
-  };
-  const dialog = el(
+  const list = el('div', { role: 'tablist', 'aria-label': 'Privacy center sections' }, ...buttons);
+  return { list, panel, select };
+}
+
+function dialogOf(tabs: { list: HTMLElement; panel: HTMLElement }, close: () => void): HTMLElement {
+  return el(
     'div',
     {
       class: 'pw center',
@@ -77,17 +75,32 @@ export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | unde
         'Close',
       ),
     ),
-    el('div', { role: 'tablist', 'aria-label': 'Privacy center sections' }, ...buttons),
-    panel,
+    tabs.list,
+    tabs.panel,
   );
+}
+
+export function openCenter(shadow: ShadowRoot, tabs: Tab[], start: string | undefined, onClose: () => void): void {
+  if (open) open.close();
+  const returnTo = focused() as HTMLElement | null;
+  const close = () => {
+    overlay.remove();
+    open = null;
+    onClose();
+    if (returnTo && returnTo.isConnected) returnTo.focus();
+  };
+  const list = tabList(tabs);
+  const dialog = dialogOf(list, close);
   const overlay = el('div', { class: 'overlay' }, dialog);
   overlay.addEventListener('click', (e) => e.target === overlay && close());
   trapFocus(dialog, close);
   shadow.append(overlay);
   open = { close };
-  const first = Math.max(
-    0,
-    tabs.findIndex((t) => t.view === start),
+  list.select(
+    Math.max(
+      0,
+      tabs.findIndex((t) => t.view === start),
+    ),
+    true,
   );
-  select(first, true);
 }

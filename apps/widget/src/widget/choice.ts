@@ -3,7 +3,8 @@
 // was down, with the same nonce so the server can refuse a double).
 import { load, save, type StoredChoice } from '../shared/store';
 import { consentOf, type Choices, type LoaderState } from '../shared/types';
-import type { Api, Settings } from './api';
+import type { WidgetSettings } from '@platform/contracts';
+import type { Api } from './api';
 
 export const WIDGET_VERSION = '1.0.0';
 
@@ -22,7 +23,7 @@ export class ChoiceKeeper {
   constructor(
     private readonly pw: LoaderState,
     private readonly api: Api,
-    private readonly settings: Settings,
+    private readonly settings: WidgetSettings,
   ) {}
 
   stored(): StoredChoice | null {

@@ -1,8 +1,8 @@
 // Company details and the data protection officer, as the property's settings give them.
-import type { Address, Settings } from './api';
+import type { WidgetSettings } from '@platform/contracts';
 import { el, type Child } from './dom';
 
-export function addressLine(a: Address | null | undefined): string {
+export function addressLine(a: WidgetSettings['company']['address'] | null | undefined): string {
   if (!a) return '';
   return [a.address, a.address_2, [a.postal_code, a.city].filter(Boolean).join(' '), a.state, a.country]
     .filter(Boolean)
@@ -17,7 +17,7 @@ function list(rows: Array<[string, Child]>): HTMLElement {
   return el('dl', {}, ...shown.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
 }
 
-export function companyView(s: Settings): HTMLElement {
+export function companyView(s: WidgetSettings): HTMLElement {
   const c = s.company;
   return el(
     'div',
@@ -34,7 +34,7 @@ export function companyView(s: Settings): HTMLElement {
   );
 }
 
-export function dpoView(s: Settings): HTMLElement {
+export function dpoView(s: WidgetSettings): HTMLElement {
   const d = s.dpo;
   const known = d && (d.name || d.email);
   return el(

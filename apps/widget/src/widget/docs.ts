@@ -1,10 +1,10 @@
 // Legal documents generated from the company's and the property's data: a privacy policy (who,
 // what, why, rights, contact) and a cookie policy (the categories and how to change a choice).
-import type { Settings } from './api';
+import type { WidgetSettings } from '@platform/contracts';
 import { addressLine } from './company';
 import { el } from './dom';
 
-function controller(s: Settings): string {
+function controller(s: WidgetSettings): string {
   const c = s.company;
   const name = (c && (c.trade_name || c.name)) || 'The operator of ' + s.hostname;
   const where = addressLine(c && c.address);
@@ -13,7 +13,7 @@ function controller(s: Settings): string {
   );
 }
 
-function collected(s: Settings): HTMLElement {
+function collected(s: WidgetSettings): HTMLElement {
   if (s.data_collection.length === 0)
     return el('p', {}, 'No categories of personal data have been declared for this site yet.');
   return el(
@@ -37,7 +37,7 @@ function collected(s: Settings): HTMLElement {
   );
 }
 
-function contact(s: Settings): string {
+function contact(s: WidgetSettings): string {
   const email = s.company && s.company.email;
   const dpo = s.dpo && s.dpo.email;
   return (
@@ -50,7 +50,7 @@ function contact(s: Settings): string {
   );
 }
 
-export function docsView(s: Settings): HTMLElement {
+export function docsView(s: WidgetSettings): HTMLElement {
   return el(
     'div',
     {},
@@ -65,11 +65,7 @@ export function docsView(s: Settings): HTMLElement {
       {},
       'This site uses cookies and similar technologies in these categories. Only necessary ones are used without your consent.',
     ),
-    el(
-      'ul',
-      {},
-      ...s.categories.map((c) => el('li', {}, el('strong', {}, c.name), c.description ? ': ' + c.description : '')),
-    ),
+    el('ul', {}, ...s.categories.map((c) => el('li', {}, el('strong', {}, c.label), ': ' + c.description))),
     el(
       'p',
       {},

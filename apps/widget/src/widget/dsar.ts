@@ -1,7 +1,8 @@
 // Data subject requests: access, deletion, correction, opt-out of sale or sharing. The server
 // stores the request and e-mails the company's owner; an opt-out is also a receipt there, so here it
 // only turns marketing off locally.
-import type { Api, DsarBody } from './api';
+import type { DsarBody } from '@platform/contracts';
+import type { Api } from './api';
 import { el } from './dom';
 
 const TYPES: Array<[DsarBody['type'], string]> = [

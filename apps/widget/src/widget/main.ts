@@ -2,10 +2,11 @@
 // request), reports the page view while the property is not yet active, then either honours a
 // current choice, records a GPC opt-out, or shows the notice. window.PrivacyWidget.open() opens the
 // privacy center. Nothing here may break the page: every failure leaves scripts blocked, silently.
+import type { WidgetSettings } from '@platform/contracts';
 import { save } from '../shared/store';
 import { consentOf, type Choices, type PublicApi } from '../shared/types';
 import { a11yView, applyA11y } from './a11y';
-import { Api, type Settings } from './api';
+import { Api } from './api';
 import { categoryForm } from './categories';
 import { openCenter, tabsFor, type Tab } from './center';
 import { ChoiceKeeper, gpcSignal } from './choice';
@@ -27,7 +28,7 @@ if (pw && pw._ && !pw._.booted) {
   );
 }
 
-function boot(pw: PublicApi, api: Api, s: Settings): void {
+function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
   if (!s.active) api.view().catch(() => undefined);
   const look = theme(s);
   const shadow = root(look.vars + CSS);
@@ -63,14 +64,14 @@ function boot(pw: PublicApi, api: Api, s: Settings): void {
 }
 
 /** A current choice stands; else GPC opts out without asking; else nothing to block, or ask. */
-function firstDecision(s: Settings, pw: PublicApi, keeper: ChoiceKeeper, ask: () => void): void {
+function firstDecision(s: WidgetSettings, pw: PublicApi, keeper: ChoiceKeeper, ask: () => void): void {
   if (keeper.current()) return keeper.resend();
   if (gpcSignal()) return keeper.decide({ functional: false, analytics: false, marketing: false }, true);
   if (!s.has_scripts) return pw._.apply(consentOf({ functional: true, analytics: true, marketing: true }), true);
   ask();
 }
 
-function consentTab(s: Settings, pw: PublicApi, choose: (c: Choices) => void): HTMLElement {
+function consentTab(s: WidgetSettings, pw: PublicApi, choose: (c: Choices) => void): HTMLElement {
   const status = el('p', { role: 'status', 'aria-live': 'polite' });
   const form = categoryForm(s, pw._.consent, 'pw-c', (c) => {
     choose(c);

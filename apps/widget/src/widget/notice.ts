@@ -2,7 +2,7 @@
 // prominent); Settings swaps in the per-category form. Non-modal: the page stays usable and focus is
 // not taken; the widget's host is first in the body, so the notice comes first in tab order.
 import type { Choices } from '../shared/types';
-import type { Settings } from './api';
+import type { WidgetSettings } from '@platform/contracts';
 import { categoryForm } from './categories';
 import { el } from './dom';
 import type { Theme } from './theme';
@@ -16,16 +16,11 @@ const TEXT =
   'We and our partners use cookies and similar technologies for the purposes below. Necessary ones keep the site working; ' +
   'the others run only if you allow them. You can change your choice at any time in the privacy center.';
 
-export function renderNotice(
-  shadow: ShadowRoot,
-  s: Settings,
-  look: Theme,
-  current: Choices,
-  act: NoticeActions,
-): HTMLElement {
+/** The notice's box: a corner box (CLASSIC, DISCRETE) on the theme's side, or a bar (FOOTER, TOP). */
+function noticeBox(s: WidgetSettings, look: Theme): HTMLElement {
   const type = s.notice_type.toLowerCase();
   const bar = type === 'footer' || type === 'top';
-  const box = el('section', {
+  return el('section', {
     class: 'pw ' + type + (bar ? '' : ' ' + look.position),
     role: 'dialog',
     'aria-modal': 'false',
@@ -34,6 +29,16 @@ export function renderNotice(
     'data-privacy-widget': true,
     'data-notice-type': s.notice_type,
   });
+}
+
+export function renderNotice(
+  shadow: ShadowRoot,
+  s: WidgetSettings,
+  look: Theme,
+  current: Choices,
+  act: NoticeActions,
+): HTMLElement {
+  const box = noticeBox(s, look);
   const close = () => box.remove();
   const pick = (c: Choices) => {
     close();
@@ -43,7 +48,7 @@ export function renderNotice(
     el('button', { type: 'button', class: cls, 'data-consent-action': action, onclick: run }, label);
 
   const main = (refocus?: boolean) => {
-    const text = type === 'discrete' ? 'This site uses cookies only with your permission.' : TEXT;
+    const text = s.notice_type === 'DISCRETE' ? 'This site uses cookies only with your permission.' : TEXT;
     box.replaceChildren(
       el(
         'div',

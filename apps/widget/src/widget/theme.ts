@@ -1,6 +1,6 @@
 // The property's look (primary_color, text_color, font, radius, position), made safe: values are
 // validated before they reach CSS, and colours are adjusted so text keeps a 4.5:1 contrast.
-import type { Settings } from './api';
+import type { WidgetSettings } from '@platform/contracts';
 
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
@@ -40,7 +40,7 @@ export interface Theme {
   position: 'left' | 'right';
 }
 
-export function theme(s: Settings): Theme {
+export function theme(s: WidgetSettings): Theme {
   const primary = s.primary_color && HEX.test(s.primary_color) ? s.primary_color : '#1a56db';
   const { bg, fg } = buttonColors(primary);
   const text =

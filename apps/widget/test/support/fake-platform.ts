@@ -1,4 +1,4 @@
-// A stand-in for the platform's public widget endpoints (PLAN17's wire shapes) and a customer's
+// A stand-in for the platform's public widget endpoints (libs/contracts' wire shapes) and a customer's
 // site, on one real HTTP port on 127.0.0.1. The gateway's part is mimicked: loader.js with the
 // bundle's name put in place of __WIDGET_BUNDLE__, assets from dist/apps/widget, Origin checks and
 // CORS only for the property's hostname. Receipts, requests and views are recorded for assertions.
@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { CONSENT_CATEGORIES } from '@platform/contracts';
 import { sitePage } from './site-page';
 
 export const DIST = path.resolve(__dirname, '../../../../dist/apps/widget');
@@ -37,12 +38,7 @@ export function defaultSettings(overrides: Json = {}): Json {
     display_company: true,
     display_dpo: true,
     consent_revision: 'rev-1',
-    categories: [
-      { name: 'necessary', required: true },
-      { name: 'functional' },
-      { name: 'analytics' },
-      { name: 'marketing' },
-    ],
+    categories: CONSENT_CATEGORIES,
     data_collection: [],
     company: {
       name: 'Example Shop Ltd',

@@ -10,10 +10,6 @@ export const receiptStatusSchema = z.enum(RECEIPT_STATUSES);
 export type ReceiptType = z.infer<typeof receiptTypeSchema>;
 export type ReceiptStatus = z.infer<typeof receiptStatusSchema>;
 
-/** The categories a visitor chooses; `necessary` is always granted and never asked. */
-export const OPTIONAL_CATEGORIES = ['functional', 'analytics', 'marketing'] as const;
-export type OptionalCategory = (typeof OPTIONAL_CATEGORIES)[number];
-
 /** A record id: RCPT_ and 32 characters. */
 export const RECEIPT_ID_PATTERN = /^RCPT_[A-Za-z0-9]{32}$/;
 

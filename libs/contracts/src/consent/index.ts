@@ -1,3 +1,4 @@
+export * from './categories';
 export * from './consent-record.schema';
 export * from './widget-input.schema';
 export * from './consent.routes';

@@ -47,6 +47,7 @@ export const dsarBodySchema = z.object({
 export type DsarBody = z.output<typeof dsarBodySchema>;
 
 export const dsarAnswerSchema = z.object({ request_id: z.string(), status: z.literal('received') });
+export type DsarAnswer = z.infer<typeof dsarAnswerSchema>;
 
 /** A public Ed25519 key of record signatures (RFC 8037). */
 export const signingJwkSchema = z.object({

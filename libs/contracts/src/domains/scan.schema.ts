@@ -15,22 +15,35 @@ export const scanRequesterSchema = z.enum(SCAN_REQUESTERS);
 export type ScanRequester = z.infer<typeof scanRequesterSchema>;
 
 export const scanModeSchema = z.enum(['browser', 'http']);
+export type ScanMode = z.infer<typeof scanModeSchema>;
 
 const vendor = z.string().nullable().meta({ description: 'The company behind it, when a source names one' });
 
+export const scriptFindingSchema = z.object({
+  url: z.string(),
+  host: z.string(),
+  category: findingCategorySchema,
+  vendor,
+});
+export type ScriptFinding = z.infer<typeof scriptFindingSchema>;
+
+export const cookieFindingSchema = z.object({
+  name: z.string(),
+  domain: z.string(),
+  expires_at: z.string().nullable().meta({ description: 'null: a session cookie' }),
+  first_party: z.boolean(),
+  category: findingCategorySchema,
+  vendor,
+});
+export type CookieFinding = z.infer<typeof cookieFindingSchema>;
+
+export const iframeFindingSchema = z.object({ url: z.string(), host: z.string(), category: findingCategorySchema });
+export type IframeFinding = z.infer<typeof iframeFindingSchema>;
+
 export const scanFindingsSchema = z.object({
-  scripts: z.array(z.object({ url: z.string(), host: z.string(), category: findingCategorySchema, vendor })),
-  cookies: z.array(
-    z.object({
-      name: z.string(),
-      domain: z.string(),
-      expires_at: z.string().nullable().meta({ description: 'null: a session cookie' }),
-      first_party: z.boolean(),
-      category: findingCategorySchema,
-      vendor,
-    }),
-  ),
-  iframes: z.array(z.object({ url: z.string(), host: z.string(), category: findingCategorySchema })),
+  scripts: z.array(scriptFindingSchema),
+  cookies: z.array(cookieFindingSchema),
+  iframes: z.array(iframeFindingSchema),
   counts: z
     .record(findingCategorySchema, z.number().int())
     .meta({ description: 'Distinct scripts, cookies and iframes per category' }),

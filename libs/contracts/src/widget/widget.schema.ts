@@ -1,24 +1,26 @@
 import { z } from 'zod';
+import { CATEGORY_TEXTS, CONSENT_CATEGORY_IDS } from '../consent/categories';
 import { noticeTypeSchema } from '../domains/domain.schema';
 
 /** Path of every property's public route: any string; one that names no property answers 404. */
 export const widgetPropertyParamsSchema = z.object({ propertyId: z.string().min(1).max(64) });
 
-/** One consent category the widget offers; necessary is always granted. */
+/** One consent category the widget offers, in the words the visitor reads; necessary is always granted. */
 export const consentCategorySchema = z.object({
-  name: z.string(),
+  name: z.string().meta({ description: 'The category id: necessary, functional, analytics, marketing' }),
+  label: z.string().meta({ description: "The category's title as the widget shows it" }),
   required: z.boolean().optional(),
-  description: z.string().optional(),
+  description: z.string().meta({ description: 'The sentence the widget shows under the title' }),
 });
 export type ConsentCategory = z.infer<typeof consentCategorySchema>;
 
 /** The categories every property offers today, in the order the widget shows them. */
-export const CONSENT_CATEGORIES: ConsentCategory[] = [
-  { name: 'necessary', required: true, description: 'Needed for the site to work; always on.' },
-  { name: 'functional', description: 'Remember choices and improve features.' },
-  { name: 'analytics', description: 'Measure how the site is used.' },
-  { name: 'marketing', description: 'Personalised advertising and sharing with partners.' },
-];
+export const CONSENT_CATEGORIES: ConsentCategory[] = CONSENT_CATEGORY_IDS.map((name) => ({
+  name,
+  label: CATEGORY_TEXTS[name].label,
+  ...(name === 'necessary' ? { required: true } : {}),
+  description: CATEGORY_TEXTS[name].description,
+}));
 
 /** The spec's data_collection item (purposes, categories and partners of the property). */
 export const dataCollectionItemSchema = z.object({
