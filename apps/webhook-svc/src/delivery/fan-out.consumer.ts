@@ -2,9 +2,9 @@ import { PUBLIC_EVENT_NAMES, type EventMessage } from '@platform/contracts';
 import type { HandlerHooks } from '@platform/messaging';
 import type { ConsumerSpec } from '@platform/service';
 import type { Transaction } from '@platform/db';
-import { fanOut } from '../db/deliveries.repository';
+import { fanOut } from './delivery-work.repository';
 import type { WebhooksDb } from '../db/tables';
-import type { DeliveryWorker } from '../delivery/delivery-worker';
+import type { DeliveryWorker } from './delivery-worker';
 
 /** The body partners receive: the spec's payload and nothing else, serialised once (these bytes are signed and sent on every attempt). */
 const deliveryBody = (payload: EventMessage['payload']) =>
