@@ -46,7 +46,8 @@ export default tseslint.config(
     ignores: ['libs/http/**', 'libs/testing/**'],
     rules: restrict([testingOnlyInTests, noExpress]),
   },
-  { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
+  // domain/ layers, also inside a feature folder (domains-svc's core: src/domains/domain/).
+  { files: ['apps/*/src/**/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
   // The widget runs in visitors' browsers: no server code, no Node built-ins (types it needs are its own).
   {
     files: ['apps/widget/src/**/*.ts'],
