@@ -49,7 +49,8 @@ export default tseslint.config(
     ignores: ['libs/http/**', 'libs/testing/**'],
     rules: restrict([testingOnlyInTests, noExpress]),
   },
-  { files: ['apps/*/src/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
+  // domain/ layers, also inside a feature folder (domains-svc's core: src/domains/domain/).
+  { files: ['apps/*/src/**/domain/**/*.ts'], rules: restrict([testingOnlyInTests, ...domainMustStayPure]) },
   // The widget runs in visitors' browsers: no server code, no Node built-ins. Its wire shapes are
   // libs/contracts' zod types, imported with `import type` (erased: nothing of zod reaches the bundle).
   {

@@ -1,95 +1,105 @@
-import { z } from 'zod';
+import type { Transporter } from 'nodemailer';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
 import type { JobDefinition } from '@platform/jobs';
-import type { ServiceConfig, ServiceDefinition } from '@platform/service';
+import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
+import { API_ROLE, type ConsumerSpec, type ServiceDefinition, type ServiceRuntime } from '@platform/service';
+import { domainsConfig, instanceSettings, type DomainsConfig } from './config';
+import type { DomainsContext } from './context';
 import { migrations } from './db/migrations';
 import { SCHEMA, type DomainsDb } from './db/tables';
-import type { DomainsServiceContext, InstanceSettings } from './domain/context';
-import { domainHandlers } from './http/domains.handlers';
-import { subdomainHandlers } from './http/subdomains.handlers';
-import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
-import { billingClient } from './clients/billing.client';
-import { merchantsClient } from './clients/merchants.client';
-import { subscriptionEventsConsumer } from './events/subscription-events.consumer';
-import { MERCHANT_EVENTS_CONSUMER, merchantEventsConsumer } from './events/merchant-events.consumer';
-import { internalHandlers } from './http/internal.handlers';
-import { loadCatalogueSnapshot, saveCatalogueSnapshot } from './db/catalogue.repository';
-import { CatalogueView } from './domain/catalogue';
-import { subscriptionHandlers } from './http/subscriptions.handlers';
-import { widgetHandlers } from './http/widget.handlers';
-import { findPropertyHostname } from './db/widget.repository';
-import { activationReminderJob } from './domain/activation-reminders.service';
-import { scanHandlers } from './http/scans.handlers';
-import { scanRequestsConsumer } from './events/scan-requests.consumer';
-import { ScanWorker, type ScanEngine } from './domain/scan-worker';
-import { scanEngineFromConfig, scannerConfig, type ScannerConfig } from './domain/scan-engine';
-import { queueScheduledScans } from './db/scans.repository';
-
-/** domains-svc's own configuration, beside the chassis' (database, broker, keys, outbox...). */
-const domainsConfig = {
-  ...mailConfig,
-  /** Public base URL the widget script is served from (the gateway). */
-  WIDGET_BASE_URL: z
-    .string()
-    .url()
-    .default('http://127.0.0.1:8080')
-    .transform((v) => v.replace(/\/+$/, '')),
-  INSTANCE_ID: z.coerce.number().int().min(0).default(1),
-  INSTANCE_NAME: z.string().min(1).default('local'),
-  INSTANCE_HOSTNAME: z.string().min(1).default('127.0.0.1'),
-  INSTANCE_REGION: z.string().min(1).default('local'),
-  SYSTEM_SEGMENT_ID: z.coerce.number().int().min(0).default(1),
-  WIDGET_VERSION: z.coerce.number().int().min(1).default(1),
-  /** The length of an activation reminder's "day" (day 2, 7, 14, 30): tests and demos shorten it. */
-  ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
-  /** The reminders' approval_url: {property_id}, {domain_id} and {domain_name} are filled in. */
-  ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
-  /** api: the routes, consumers and jobs but no scans; scanner: runs scans (and sends mail) only; all: both (npm start). */
-  DOMAINS_ROLE: z.enum(['api', 'scanner', 'all']).default('all'),
-  ...scannerConfig,
-};
-type DomainsConfig = ServiceConfig & z.infer<z.ZodObject<typeof domainsConfig>>;
-
-const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
-  widgetBaseUrl: config.WIDGET_BASE_URL,
-  instance: {
-    id: config.INSTANCE_ID,
-    name: config.INSTANCE_NAME,
-    hostname: config.INSTANCE_HOSTNAME,
-    region: config.INSTANCE_REGION,
-  },
-  systemSegmentId: config.SYSTEM_SEGMENT_ID,
-  widgetVersion: config.WIDGET_VERSION,
-});
+import { billingClient } from './domains/clients/billing.client';
+import { merchantsClient } from './domains/clients/merchants.client';
+import { loadCatalogueSnapshot, saveCatalogueSnapshot } from './domains/db/catalogue.repository';
+import { CatalogueView } from './domains/domain/catalogue';
+import { MERCHANT_EVENTS_CONSUMER, merchantEventsConsumer } from './domains/events/merchant-events.consumer';
+import { subscriptionEventsConsumer } from './domains/events/subscription-events.consumer';
+import { domainHandlers } from './domains/http/domains.handlers';
+import { internalHandlers } from './domains/http/internal.handlers';
+import { subdomainHandlers } from './domains/http/subdomains.handlers';
+import { subscriptionHandlers } from './domains/http/subscriptions.handlers';
+import { activationReminderJob } from './reminders/activation-reminders.service';
+import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
+import { scanScheduleJob } from './scanner/scan-schedule.job';
+import { ScanWorker, type ScanEngine } from './scanner/scan-worker';
+import { scanHandlers } from './scanner/scans.handlers';
+import { widgetHandlers } from './widget/widget.handlers';
+import { findPropertyHostname } from './widget/widget.repository';
 
 const routes = [...domainsServiceRoutes, ...domainInternalRoutes, ...widgetRoutes];
 
-const servesApi = (config: DomainsConfig) => config.DOMAINS_ROLE !== 'scanner';
-const runsScans = (config: DomainsConfig) => config.DOMAINS_ROLE !== 'api';
+/**
+ * DOMAINS_ROLE: api serves the routes and runs the consumers and jobs but scans nothing; scanner
+ * runs scans (and sends the e-mail they queue) with no partner port; all (npm start) does both.
+ */
+const SCANNER = 'scanner';
 
-/** Continuous scanning: properties with has_continuous_scanning get a SCHEDULE scan every SCAN_RESCAN_INTERVAL_MS. */
-const scanScheduleJob = (config: DomainsConfig): JobDefinition<DomainsDb> => ({
-  name: 'scan-schedule',
-  intervalMs: Math.min(60_000, config.SCAN_RESCAN_INTERVAL_MS),
-  jitterMs: 1_000,
-  singleton: true,
-  run: ({ db, now }) => queueScheduledScans(db, { now, intervalMs: config.SCAN_RESCAN_INTERVAL_MS, limit: 500 }),
-});
+/** What domains-svc's handlers, consumers, jobs and worker are built from. */
+export interface DomainsServiceContext extends DomainsContext {
+  mailer: Transporter;
+  /** The merchant-events consumer; events pushed by merchants-svc run through its handlers too. */
+  merchantEvents: ConsumerSpec<DomainsDb>;
+}
 
-/** The scanner role: free slots are filled with queued scans every SCANNER_POLL_MS (the scans run on, outside the job's run). */
-const scanClaimJob = (worker: ScanWorker, config: DomainsConfig): JobDefinition<DomainsDb> => ({
-  name: 'scan-claim',
-  intervalMs: config.SCANNER_POLL_MS,
-  deadlineMs: 30_000,
-  run: () => worker.fill(),
-});
+type Runtime = ServiceRuntime<DomainsDb, DomainsConfig>;
 
 export interface DomainsServiceOptions {
   /** The scan engine (default @platform/scanner from the SCANNER_* settings); tests may pass another. */
   scanEngine?: (config: ScannerConfig) => ScanEngine;
 }
 
-/** Companies, properties, domains, subdomains, invitations, scans and e-mail, on the chassis. */
+function domainsContext({ config, db, call, logger }: Runtime): DomainsServiceContext {
+  const billing = billingClient(() => call('billing'));
+  const catalogue = new CatalogueView({
+    load: () => loadCatalogueSnapshot(db),
+    save: (products) => saveCatalogueSnapshot(db, products),
+    fetch: () => billing.catalogue(),
+  });
+  return {
+    db,
+    settings: instanceSettings(config),
+    catalogue,
+    billing,
+    merchants: merchantsClient(() => call('merchants'), logger),
+    mailer: createMailTransport(config),
+    merchantEvents: merchantEventsConsumer(),
+  };
+}
+
+/** The scanner role's worker (scanner/): claims queued scans and runs them. */
+function scanWorker(ctx: DomainsContext, { config, logger, pool }: Runtime, options: DomainsServiceOptions) {
+  const engine = options.scanEngine ?? scanEngineFromConfig;
+  return new ScanWorker({
+    ctx,
+    engine: () => engine(config),
+    logger: logger.child({ subsystem: 'scanner' }),
+    concurrency: config.SCANNER_CONCURRENCY,
+    leaseMs: config.SCAN_LEASE_MS,
+    scanTimeoutMs: config.SCANNER_SCAN_TIMEOUT_MS,
+    pollMs: config.SCANNER_POLL_MS,
+    maxAttempts: 3,
+    listen: pool.options,
+  });
+}
+
+/** The api role's jobs (the mail jobs run in every role: the scanner queues report e-mail too). */
+function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig): JobDefinition<DomainsDb>[] {
+  return [
+    // billing-svc owns the catalogue; each instance refreshes its copy (kept in the database for when billing-svc is away).
+    { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
+    scanScheduleJob(config.SCAN_RESCAN_INTERVAL_MS),
+    // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
+    activationReminderJob({
+      dayMs: config.ACTIVATION_REMINDER_DAY_MS,
+      widgetBaseUrl: config.WIDGET_BASE_URL,
+      approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
+    }),
+  ];
+}
+
+/**
+ * Companies, properties, domains, subdomains, invitations (domains/), scans (scanner/), activation
+ * reminders (reminders/) and the widget's public endpoints (widget/), on the chassis.
+ */
 export const createDomainsService = (
   options: DomainsServiceOptions = {},
 ): ServiceDefinition<DomainsDb, typeof domainsConfig, (typeof routes)[number], DomainsServiceContext> => ({
@@ -98,35 +108,10 @@ export const createDomainsService = (
   audience: 'domains',
   listen: { portEnv: 'DOMAINS_PORT', hostEnv: 'DOMAINS_HOST', defaultPort: 8081 },
   config: domainsConfig,
+  roles: { env: 'DOMAINS_ROLE', workers: [SCANNER] },
   migrations,
-  context: ({ config, db, call, logger }) => {
-    const mailer = createMailTransport(config);
-    const billing = billingClient(() => call('billing'));
-    const catalogue = new CatalogueView({
-      load: () => loadCatalogueSnapshot(db),
-      save: (products) => saveCatalogueSnapshot(db, products),
-      fetch: () => billing.catalogue(),
-    });
-    const merchants = merchantsClient(() => call('merchants'), logger);
-    const base = { db, settings: instanceSettings(config), catalogue, billing, merchants };
-    // A lease shorter than a scan would hand a live worker's scan to another.
-    if (runsScans(config) && config.SCAN_LEASE_MS <= config.SCANNER_SCAN_TIMEOUT_MS)
-      throw new Error('SCAN_LEASE_MS must be longer than SCANNER_SCAN_TIMEOUT_MS');
-    const engine = options.scanEngine ?? scanEngineFromConfig;
-    const scanWorker = runsScans(config)
-      ? new ScanWorker({
-          ctx: base,
-          engine: () => engine(config),
-          logger: logger.child({ subsystem: 'scanner' }),
-          concurrency: config.SCANNER_CONCURRENCY,
-          leaseMs: config.SCAN_LEASE_MS,
-          maxAttempts: 3,
-        })
-      : undefined;
-    return { ...base, mailer, merchantEvents: merchantEventsConsumer(), scanWorker };
-  },
+  context: domainsContext,
   routes,
-  servesApi,
   handlers: (ctx, { logger, consumerQueue, config }) => ({
     ...domainHandlers(ctx),
     ...subdomainHandlers(ctx),
@@ -142,29 +127,13 @@ export const createDomainsService = (
   }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => findPropertyHostname(ctx.db, propertyId),
-  consumers: (ctx, { config }) =>
-    servesApi(config) ? [subscriptionEventsConsumer(), ctx.merchantEvents, scanRequestsConsumer()] : [],
-  jobs: (ctx, { config, logger }) => [
+  consumers: (ctx, { runs }) => (runs(API_ROLE) ? [subscriptionEventsConsumer(), ctx.merchantEvents] : []),
+  background: (ctx, runtime) => (runtime.runs(SCANNER) ? [scanWorker(ctx, runtime, options)] : []),
+  jobs: (ctx, { config, logger, runs }) => [
     ...mailJobs<DomainsDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
-    ...(servesApi(config)
-      ? // billing-svc owns the catalogue; each instance refreshes its copy (kept in the database for when billing-svc is away).
-        [
-          { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
-          scanScheduleJob(config),
-          // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
-          activationReminderJob({
-            dayMs: config.ACTIVATION_REMINDER_DAY_MS,
-            widgetBaseUrl: config.WIDGET_BASE_URL,
-            approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
-          }),
-        ]
-      : []),
-    ...(ctx.scanWorker ? [scanClaimJob(ctx.scanWorker, config)] : []),
+    ...(runs(API_ROLE) ? apiJobs(ctx, config) : []),
   ],
-  closeContext: async (ctx) => {
-    await ctx.scanWorker?.close();
-    ctx.mailer.close();
-  },
+  closeContext: (ctx) => ctx.mailer.close(),
 });
 
 export const domainsService = createDomainsService();

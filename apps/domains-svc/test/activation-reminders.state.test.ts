@@ -3,14 +3,14 @@ import { inTransaction, sql, type Kysely } from '@platform/db';
 import { JobRunner, type Clock } from '@platform/jobs';
 import { createLogger } from '@platform/observability';
 import { waitFor } from '@platform/testing';
-import { activateOnFirstView } from '../src/db/widget.repository';
+import { activateOnFirstView } from '../src/widget/widget.repository';
 import type { DomainsDb } from '../src/db/tables';
 import {
   activationReminderJob,
   emitDueReminders,
   type ActivationReminderSettings,
-} from '../src/domain/activation-reminders.service';
-import { recordWidgetView } from '../src/domain/widget-views.service';
+} from '../src/reminders/activation-reminders.service';
+import { recordWidgetView } from '../src/widget/widget-views.service';
 import {
   createBody,
   startDomainsSvc,

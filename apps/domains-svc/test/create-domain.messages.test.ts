@@ -1,4 +1,4 @@
-import { domainChangedEventSchema, domainCreatedEventSchema, scanRequestedEventSchema } from '@platform/contracts';
+import { domainChangedEventSchema, domainCreatedEventSchema } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { createBody, startDomainsSvc, uniqueHost, type Harness } from './support/harness';
 
@@ -75,31 +75,28 @@ describe('create domain: events and e-mail', () => {
     expect(detail.subscription.id).toBe(payload.params.subscription_id);
   });
 
-  it('when action is SCAN, then scan.requested is written next to domain.created and no e-mail is queued', async () => {
+  it('when action is SCAN, then the create queues its scan itself (no event asks for it) and no e-mail is queued', async () => {
     const p = h.partner();
     const host = uniqueHost();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN' }))).body.result;
     const rows = await h.outbox(p.id);
-    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'scan.requested', 'domain.changed']);
-    expect(scanRequestedEventSchema.parse(rows[1].message.payload).params).toEqual({
-      domain_id: d.id,
-      domain: host,
-      property_id: d.instance_property_id,
-      action: 'SCAN',
-      invite: false,
-    });
+    expect(rows.map((r) => r.routing_key)).toEqual(['domain.created', 'domain.changed']);
+    const { rows: scans } = await sql`SELECT requested_by FROM domains.scans WHERE domain_id = ${d.id}`.execute(
+      h.deps.db,
+    );
+    expect(scans).toEqual([{ requested_by: 'SCAN' }]);
     const { rows: mails } = await sql`SELECT 1 FROM domains.mail_queue WHERE partner_id = ${p.id}`.execute(h.deps.db);
     expect(mails).toEqual([]);
   });
 
-  it('when action is SCAN_INVITE, then scan.requested is written and, once the scan ends (here the site is down), the owner receives the invitation with the snippet', async () => {
+  it('when action is SCAN_INVITE, then its scan is queued and, once the scan ends (here the site is down), the owner receives the invitation with the snippet', async () => {
     const p = h.partner();
     const host = uniqueHost();
     const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN_INVITE' }))).body.result;
-    expect((await h.outbox(p.id, 'scan.requested'))[0].message.payload.params).toMatchObject({
-      action: 'SCAN_INVITE',
-      invite: true,
-    });
+    const { rows: scans } = await sql`SELECT requested_by FROM domains.scans WHERE domain_id = ${d.id}`.execute(
+      h.deps.db,
+    );
+    expect(scans).toEqual([{ requested_by: 'SCAN_INVITE' }]);
     const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
     expect(mail.subject).toBe(`Activate the privacy widget on ${host}`);
     expect(mail.decoded).toContain(d.privacy_widget);

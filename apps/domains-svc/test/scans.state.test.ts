@@ -1,10 +1,11 @@
 import { domainChangedEventSchema, propertyUpdatedEventSchema, type ScanFindings } from '@platform/contracts';
-import { inTransaction, sql } from '@platform/db';
+import { sql } from '@platform/db';
+import { randomUUID } from 'node:crypto';
 import { waitFor } from '@platform/testing';
-import { queueScheduledScans } from '../src/db/scans.repository';
-import type { ScanEngine } from '../src/domain/scan-worker';
-import { queueRequestedScan } from '../src/domain/scans.service';
-import { widgetSettings } from '../src/domain/widget-settings.service';
+import { queueScheduledScans } from '../src/scanner/scans.repository';
+import type { ScanEngine } from '../src/scanner/scan-worker';
+import { domainsService } from '../src/service';
+import { widgetSettings } from '../src/widget/widget-settings.service';
 import { createBody, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
 
 type EngineResult = Awaited<ReturnType<ScanEngine['scan']>>;
@@ -333,14 +334,13 @@ describe('scans: what a finished scan does', () => {
 });
 
 describe('scans: requests, leases and the schedule', () => {
-  it('when scan.requested names a deleted domain, then nothing is queued', async () => {
+  it('when a domain with a queued scan is deleted, then its scan goes with it', async () => {
     const p = h.partner();
-    const d = await createDomain(p);
+    const host = uniqueHost();
+    const release = slowSite(host);
+    const d = (await h.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN' }))).body.result;
     await h.call(p, 'DELETE', `/portal/domains/${d.id}`);
-    const queued = await inTransaction(h.deps.db, (trx) =>
-      queueRequestedScan(trx, p.id, { domain_id: d.id, action: 'SCAN' }),
-    );
-    expect(queued).toBeUndefined();
+    release();
     const { rows } = await sql`SELECT 1 FROM domains.scans WHERE domain_id = ${d.id}`.execute(h.deps.db);
     expect(rows).toEqual([]);
   });
@@ -394,5 +394,54 @@ describe('scans: requests, leases and the schedule', () => {
       limit: 10_000,
     });
     expect(await queued(on.id)).toHaveLength(2);
+  });
+});
+
+describe('scans: queued by the create itself', () => {
+  // The api role alone, its outbox never relayed: only the create's own statement can queue a scan.
+  let api: Harness;
+  beforeAll(async () => {
+    api = await startDomainsSvc({ DOMAINS_ROLE: 'api', OUTBOX_RELAY_ENABLED: 'false' });
+  });
+  afterAll(() => api?.close());
+
+  const scansOf = async (domainId: string) =>
+    (
+      await sql<{
+        requested_by: string;
+        status: string;
+      }>`SELECT requested_by, status FROM domains.scans WHERE domain_id = ${domainId}`.execute(api.deps.db)
+    ).rows;
+
+  it('when a create asks for a scan, then the create queues it in its own transaction: no event relayed, no scanner, the scan waits queued', async () => {
+    const p = api.partner();
+    const host = uniqueHost();
+    const d = (await api.call(p, 'POST', '/portal/domains', createBody(host, { action: 'SCAN_INVITE' }))).body.result;
+    expect(await scansOf(d.id)).toEqual([{ requested_by: 'SCAN_INVITE', status: 'queued' }]);
+    expect((await api.call(p, 'GET', `/portal/domains/${d.id}/scan`)).body.result.status).toBe('queued');
+    expect((await api.outbox(p.id)).map((r) => r.routing_key)).toEqual(['domain.created', 'domain.changed']);
+  });
+
+  it('when the previous release left a scan.requested in the outbox that no scan followed, then the upgrade queues that scan', async () => {
+    const p = api.partner();
+    const d = (await api.call(p, 'POST', '/portal/domains', createBody(uniqueHost()))).body.result;
+    const handled = (await api.call(p, 'POST', '/portal/domains', createBody(uniqueHost(), { action: 'SCAN' }))).body
+      .result;
+    const requested = (id: string, action: string) => ({
+      id: randomUUID(),
+      partner_id: p.id,
+      payload: { event: 'scan.requested', params: { domain_id: id, action, invite: action === 'SCAN_INVITE' } },
+    });
+    for (const [id, action] of [
+      [d.id, 'SCAN_INVITE'],
+      [handled.id, 'SCAN'],
+    ])
+      await sql`INSERT INTO domains.outbox (id, routing_key, message) VALUES (${randomUUID()}, 'scan.requested', ${JSON.stringify(requested(id, action))}::jsonb)`.execute(
+        api.deps.db,
+      );
+    await domainsService.migrations['2026_11_26_0001_scans_queued_by_creates'].up(api.deps.db);
+    expect(await scansOf(d.id)).toEqual([{ requested_by: 'SCAN_INVITE', status: 'queued' }]);
+    // Its scan is queued already: nothing more.
+    expect(await scansOf(handled.id)).toEqual([{ requested_by: 'SCAN', status: 'queued' }]);
   });
 });

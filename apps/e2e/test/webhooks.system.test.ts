@@ -169,7 +169,7 @@ describe('webhooks through the gateway, to real local receivers', () => {
       expect(EVENT_REGISTRY[t.name as 'domain.created'].schema.safeParse(t.example).success).toBe(true);
     }
     expect(EVENT_NAMES.filter((n) => !PUBLIC_EVENT_NAMES.includes(n))).toEqual(
-      expect.arrayContaining(['domain.changed', 'scan.requested']),
+      expect.arrayContaining(['domain.changed']),
     );
   });
 

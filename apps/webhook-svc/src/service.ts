@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { env } from '@platform/config';
 import { webhookRoutes } from '@platform/contracts';
 import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver } from '@platform/outbound';
-import type { ServiceConfig, ServiceDefinition } from '@platform/service';
+import type { ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
 import { SCHEMA, type WebhooksDb } from './db/tables';
 import { DeliveryWorker } from './delivery/delivery-worker';
-import { fanOutConsumer } from './events/fan-out.consumer';
+import { fanOutConsumer } from './delivery/fan-out.consumer';
 import type { WebhookServiceContext } from './domain/context';
 import { isSecretKey, SecretBox } from './domain/secrets';
 import { webhookHandlers } from './http/webhooks.handlers';
@@ -14,8 +14,6 @@ import { webhookJobs } from './jobs/webhook.jobs';
 
 /** webhook-svc's own configuration, beside the chassis'. */
 const webhookConfig = {
-  /** api: serves /portal/webhooks; worker: fans events out and delivers them; all: both (npm start). */
-  WEBHOOK_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** 32 random bytes in base64 (openssl rand -base64 32): encrypts signing secrets at rest. Required. */
   WEBHOOK_SECRET_KEY: z
     .string()
@@ -55,11 +53,11 @@ const webhookConfig = {
   WEBHOOK_DISABLE_AFTER_MS: env.durationMs(5 * 24 * 3_600_000),
   WEBHOOK_RETENTION_MS: env.durationMs(30 * 24 * 3_600_000),
 };
-type WebhookConfig = ServiceConfig & z.infer<z.ZodObject<typeof webhookConfig>>;
 
-const isWorker = (config: WebhookConfig) => config.WEBHOOK_ROLE !== 'api';
+/** The worker role: fans events out and delivers them. */
+const WORKER = 'worker';
 
-/** Webhook endpoints, fan-out of every public event, signed deliveries with retries; one image, role by WEBHOOK_ROLE. */
+/** Webhook endpoints, fan-out of every public event, signed deliveries with retries; one image, role by WEBHOOK_ROLE (roles). */
 export const webhookService: ServiceDefinition<
   WebhooksDb,
   typeof webhookConfig,
@@ -71,8 +69,10 @@ export const webhookService: ServiceDefinition<
   audience: 'webhooks',
   listen: { portEnv: 'WEBHOOKS_PORT', hostEnv: 'WEBHOOKS_HOST', defaultPort: 8085 },
   config: webhookConfig,
+  // WEBHOOK_ROLE: api serves /portal/webhooks, worker fans events out and delivers them, all (npm start) both.
+  roles: { env: 'WEBHOOK_ROLE', workers: [WORKER] },
   migrations,
-  context: ({ config, db, logger, pool, metrics }) => {
+  context: ({ config, db, logger, pool, metrics, runs }) => {
     const resolve = overridingResolver(config.WEBHOOK_RESOLVE, systemResolver);
     const policy = { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK };
     const outbound = createOutboundClient({
@@ -85,7 +85,7 @@ export const webhookService: ServiceDefinition<
       keepAliveMs: config.WEBHOOK_KEEP_ALIVE_MS,
     });
     const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
-    const worker = isWorker(config)
+    const worker = runs(WORKER)
       ? new DeliveryWorker({
           db,
           logger,
@@ -117,7 +117,6 @@ export const webhookService: ServiceDefinition<
     };
   },
   routes: webhookRoutes,
-  servesApi: (config) => config.WEBHOOK_ROLE !== 'worker',
   handlers: (ctx) => webhookHandlers(ctx),
   consumers: (ctx, { config }) => (ctx.worker ? [fanOutConsumer(ctx.worker, config.WEBHOOK_LEASE_MS)] : []),
   background: (ctx) => (ctx.worker ? [ctx.worker] : []),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inTransaction } from '@platform/db';
 import { startTestService } from '@platform/testing';
-import { fanOut } from '../src/db/deliveries.repository';
+import { fanOut } from '../src/delivery/delivery-work.repository';
 import { webhookService } from '../src/service';
 
 describe('fan-out of a batch of events', () => {

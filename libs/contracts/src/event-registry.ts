@@ -10,7 +10,6 @@ import {
   reminderDay2EventSchema,
   reminderDay30EventSchema,
   reminderDay7EventSchema,
-  scanRequestedEventSchema,
 } from './domains/domain-events';
 import type { EventDefinition, EventMessageOf } from './events';
 import { subscriptionChangedEventSchema } from './billing/subscription.schema';
@@ -65,11 +64,6 @@ export const EVENT_REGISTRY = {
     visibility: 'public',
     description: "The property's website has been inactive for 30 days.",
     schema: reminderDay30EventSchema,
-  },
-  'scan.requested': {
-    visibility: 'internal',
-    description: 'The scanner should scan a domain (create with action SCAN or SCAN_INVITE).',
-    schema: scanRequestedEventSchema,
   },
   'subscription.changed': {
     visibility: 'internal',

@@ -8,6 +8,7 @@
  * runner.start();   // the chassis (startService) does this, and stop() on shutdown
  * await runner.tick();   // tests: run what is due by the clock now, and wait for it
  * const rows = await claimWithLease(db, { table, dueColumn, now, leaseMs, limit })   // SKIP LOCKED + lease
+ * new LeaseWorker({ lanes: { due: { concurrency, claim } }, run, leaseMs, pollMs, listen })   // claims and runs due rows
  * ```
  *
  * - A job runs every intervalMs (plus optional jitter), never twice at once in one runner; a
@@ -20,6 +21,8 @@
  * - Due rows are claimed with claimWithLease (FOR UPDATE SKIP LOCKED; the lease pushes out the
  *   due time, or fills a lease column of its own), so a crashed worker's rows are free again when
  *   their lease ends.
+ * - A LeaseWorker runs due rows (webhook deliveries, scans): LISTEN + poll + claimWithLease into
+ *   each lane's free slots; a run that could outlast its lease is left to the next claim.
  * - deleteInBatches / pruneChassisTables keep tables from growing, one bounded statement at a time.
  *
  * Hand-written rather than graphile-worker or pg-boss. graphile-worker keeps its queue in its own
@@ -36,3 +39,4 @@
 export * from './runner';
 export * from './prune';
 export * from './claim';
+export * from './lease-worker';

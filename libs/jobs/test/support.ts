@@ -38,6 +38,8 @@ export interface JobsDb {
   observer: Kysely<unknown>;
   /** A pool on schema `other` (another service sharing the database). */
   other: Kysely<unknown>;
+  /** The test database's URL (e.g. for a LISTEN connection). */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function setupJobsDb(prefix: string): Promise<JobsDb> {
     db,
     observer,
     other,
+    url: database.url,
     async close() {
       await Promise.all([db.destroy(), observer.destroy(), other.destroy()]);
       await database.drop();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, parseEnv } from '@platform/config';
+import { roleSchema, type RolesOption } from './roles';
 
 /** What every service reads from its environment; a service adds its own variables to it. */
 const serviceConfigSchema = z.object({
@@ -59,9 +60,12 @@ export const adminListen = (listen: Listen): Listen => ({
 /** Loopback unless configured: operator endpoints are never on the address partners reach by default. */
 const LOOPBACK = '127.0.0.1';
 
-/** A service's configuration read from the environment once: the chassis' variables, its own, its ports and hosts (public and admin). */
+/**
+ * A service's configuration read from the environment once: the chassis' variables, its own, its
+ * ports and hosts (public and admin), and its role (see roles.ts).
+ */
 export function parseServiceConfig<X extends z.ZodRawShape>(
-  definition: { config?: X; listen: Listen },
+  definition: { config?: X; listen: Listen; roles?: RolesOption },
   source: NodeJS.ProcessEnv,
 ): {
   config: ServiceConfig & z.infer<z.ZodObject<X>>;
@@ -69,8 +73,9 @@ export function parseServiceConfig<X extends z.ZodRawShape>(
   host: string;
   adminPort: number;
   adminHost: string;
+  role: string | undefined;
 } {
-  const { listen } = definition;
+  const { listen, roles } = definition;
   const admin = adminListen(listen);
   const schema = serviceConfigSchema.extend({
     ...(definition.config ?? {}),
@@ -78,6 +83,7 @@ export function parseServiceConfig<X extends z.ZodRawShape>(
     [listen.hostEnv]: z.string().default(LOOPBACK),
     [admin.portEnv]: env.port(admin.defaultPort),
     [admin.hostEnv]: z.string().default(LOOPBACK),
+    ...(roles ? { [roles.env]: roleSchema(roles) } : {}),
   });
   const parsed = parseEnv(schema, source) as Record<string, unknown>;
   return {
@@ -86,5 +92,6 @@ export function parseServiceConfig<X extends z.ZodRawShape>(
     host: parsed[listen.hostEnv] as string,
     adminPort: parsed[admin.portEnv] as number,
     adminHost: parsed[admin.hostEnv] as string,
+    role: roles ? (parsed[roles.env] as string) : undefined,
   };
 }

@@ -11,6 +11,7 @@ import type { Logger } from '@platform/observability';
 import type { ServiceConfig } from './config';
 import type { ServiceMetrics } from './metrics';
 import type { ServiceMigration } from './migrations';
+import type { RolesOption } from './roles';
 import type { ServiceCaller } from './service-caller';
 
 /** What a service's handlers, consumers and background work are built from. */
@@ -24,6 +25,8 @@ export interface ServiceRuntime<DB, Cfg> {
   metrics: ServiceMetrics;
   /** A client for another service (one per target, kept for the process); needs SERVICE_JWT_PRIVATE_KEY. */
   call(target: ServiceName): ServiceCaller;
+  /** Whether this process runs the role: 'api' (its routes) or one of the definition's worker roles (see roles.ts). */
+  runs(role: string): boolean;
   /** The queue of the service's consumer (named by the chassis), also the scope of its processed message ids, e.g. for events pushed over HTTP. */
   consumerQueue(name?: string): string;
 }
@@ -39,7 +42,7 @@ export type ConsumerSpec<DB> = Omit<
   ConsumerOptions<DB>,
   'queue' | 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'
 > & {
-  /** Only for a second consumer of the same service, e.g. 'scans': its queue is <exchange>.<service>.<name>. */
+  /** Only for a second consumer of the same service, e.g. 'merchants': its queue is <exchange>.<service>.<name>. */
   name?: string;
 };
 
@@ -62,8 +65,11 @@ export interface ServiceDefinition<DB, X extends z.ZodRawShape, R extends RouteS
   /** Builds what handlers, consumers and work share (use cases' context). */
   context?: (runtime: ServiceRuntime<DB, ConfigOf<X>>) => Ctx | Promise<Ctx>;
   routes?: readonly R[];
-  /** Whether this process serves its routes (default true); false makes it a worker, e.g. by a role setting. */
-  servesApi?: (config: ConfigOf<X>) => boolean;
+  /**
+   * The roles one image runs as, chosen by an env variable (e.g. DOMAINS_ROLE=api|scanner|all):
+   * routes are served only in the api role; consumers, jobs and background work ask runtime.runs().
+   */
+  roles?: RolesOption;
   handlers?: (ctx: Ctx, runtime: ServiceRuntime<DB, ConfigOf<X>>) => Handlers<R, InternalCaller>;
   /**
    * For public routes with a propertyId param (the widget's): the property's hostname, undefined

@@ -8,6 +8,7 @@ import type { ConfigOf, ServiceDefinition, ServiceRuntime } from './definition';
 import { keyedHandlers } from './idempotency/keyed-handlers';
 import { IdempotencyKeys } from './idempotency/keys.repository';
 import { propertyOriginGuard, publicAuthenticator, publicPrefixes } from './public-routes';
+import { API_ROLE } from './roles';
 
 /** Routes under this prefix are calls between services (never routed by the gateway, not in OpenAPI). */
 const INTERNAL_PREFIX = '/internal';
@@ -28,7 +29,7 @@ export function serviceListener<DB, X extends z.ZodRawShape, R extends RouteSpec
   const { logger, db, config } = runtime;
   const fallback = buildServiceApp({ logger });
   const { routes, handlers, audience } = definition;
-  if (!routes || !handlers || !audience || !(definition.servesApi?.(config) ?? true)) return fallback;
+  if (!routes || !handlers || !audience || !runtime.runs(API_ROLE)) return fallback;
   const verifier = new InternalTokenVerifier(
     { gateway: config.INTERNAL_JWT_PUBLIC_KEY, services: config.SERVICE_JWT_PUBLIC_KEY },
     audience,

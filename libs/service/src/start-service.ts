@@ -19,6 +19,7 @@ import type {
 import { adminListener, serviceListener } from './listener';
 import { createServiceMetrics, registerConsumerMetrics, registerOutboxMetrics } from './metrics';
 import { assertMigrated, migrateService } from './migrate';
+import { roleCheck } from './roles';
 import { consumerQueue, serviceCallers } from './runtime';
 import { StartedThings } from './started';
 
@@ -36,12 +37,12 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
   definition: ServiceDefinition<DB, X, R, Ctx>,
   options: StartOptions = {},
 ): Promise<RunningService<DB, ConfigOf<X>, Ctx>> {
-  const { config, port, host, adminPort, adminHost } = parseServiceConfig(definition, options.env ?? process.env);
+  const { config, port, host, adminPort, adminHost, role } = parseServiceConfig(definition, options.env ?? process.env);
   const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
   if (config.MIGRATE_ON_BOOT) await migrateService(definition, config.DATABASE_URL);
   const started = new StartedThings(logger);
   try {
-    const { runtime, relayDb } = await connect<DB, X>(definition, config, logger, started);
+    const { runtime, relayDb } = await connect<DB, X>(definition, { config, role }, logger, started);
     const context = (await definition.context?.(runtime)) as Ctx;
     const closeContext = definition.closeContext;
     if (closeContext) started.push('context', async () => closeContext(context));
@@ -81,8 +82,8 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
 
 /** The databases (as the service role), then the broker, ready: the runtime handlers and consumers are built from. */
 async function connect<DB, X extends z.ZodRawShape>(
-  definition: Pick<ServiceDefinition<DB, X, RouteSpec, unknown>, 'name' | 'schema' | 'migrations'>,
-  config: ConfigOf<X>,
+  definition: Pick<ServiceDefinition<DB, X, RouteSpec, unknown>, 'name' | 'schema' | 'migrations' | 'roles'>,
+  { config, role }: { config: ConfigOf<X>; role: string | undefined },
   logger: Logger,
   started: StartedThings,
 ) {
@@ -117,6 +118,7 @@ async function connect<DB, X extends z.ZodRawShape>(
     amqp,
     metrics,
     call: callers.call,
+    runs: roleCheck(definition.roles, role),
     consumerQueue: queueOf,
   };
   return { runtime, relayDb };

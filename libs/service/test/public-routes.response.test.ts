@@ -153,6 +153,7 @@ describe('public routes on the chassis', () => {
     const runtime = {
       logger: createLogger('test', 'silent'),
       config: { INTERNAL_JWT_PUBLIC_KEY: gatewayKeys.publicKey, NODE_ENV: 'test' },
+      runs: () => true,
     };
     const { propertyHostname: _unused, ...withoutLookup } = definition;
     expect(() =>

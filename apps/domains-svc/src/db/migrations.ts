@@ -135,6 +135,21 @@ export const migrations: Record<string, ServiceMigration> = {
           ADD COLUMN scan_data_collection jsonb NOT NULL DEFAULT '[]'`.execute(db);
     },
   },
+  '2026_11_26_0001_scans_queued_by_creates': {
+    // A create now queues its scan itself; the release before published scan.requested to its own
+    // consumer. Requests still in the outbox (kept 7 days) that no scan followed are queued here,
+    // so a scan that was on its way at the upgrade is not lost.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        INSERT INTO scans (id, partner_id, domain_id, requested_by)
+        SELECT gen_random_uuid(), d.partner_id, d.id,
+               CASE WHEN o.message->'payload'->'params'->>'action' = 'SCAN_INVITE' THEN 'SCAN_INVITE' ELSE 'SCAN' END
+        FROM outbox o JOIN domains d ON d.id::text = o.message->'payload'->'params'->>'domain_id'
+        WHERE o.routing_key = 'scan.requested'
+          AND NOT EXISTS (SELECT 1 FROM scans s WHERE s.domain_id = d.id AND s.created_at >= o.created_at)
+        ON CONFLICT (domain_id) WHERE status IN ('queued', 'running') DO NOTHING`.execute(db);
+    },
+  },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

@@ -150,7 +150,10 @@ export interface DomainsDb {
   activation_reminders: ActivationRemindersTable;
 }
 
-/** A property's reminder of one day (2, 7, 14, 30): pending until emitted, or cancelled once the property is activated. */
+/** The spec's activation reminder days, in the order they fall due: a create writes one pending row per day. */
+export const ACTIVATION_REMINDER_DAYS = [2, 7, 14, 30] as const;
+
+/** A property's reminder of one day (ACTIVATION_REMINDER_DAYS): pending until emitted, or cancelled once the property is activated. */
 export interface ActivationRemindersTable {
   property_id: string;
   day: number;

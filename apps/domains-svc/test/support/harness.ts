@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { act, startSmtpServer, startTestService, type ApiResponse, type TestSmtpServer } from '@platform/testing';
-import { saveCatalogueSnapshot } from '../../src/db/catalogue.repository';
+import { saveCatalogueSnapshot } from '../../src/domains/db/catalogue.repository';
 import { createDomainsService, type DomainsServiceOptions } from '../../src/service';
 import { TEST_CATALOGUE } from './catalogue';
 

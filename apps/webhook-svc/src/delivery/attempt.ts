@@ -1,5 +1,5 @@
 import { OutboundError, type OutboundClient, type OutboundResponse } from '@platform/outbound';
-import type { AttemptResult, DeliveryWork } from '../db/deliveries.repository';
+import type { AttemptResult, DeliveryWork } from './delivery-work.repository';
 import { classifyAttempt, loggedAnswer } from '../domain/attempt-classification';
 import { retryOutcome } from '../domain/retry-outcome';
 import type { RetryPolicy } from '../domain/retry-schedule';

@@ -1,20 +1,21 @@
 import type { ClientConfig } from 'pg';
 import type { Registry } from 'prom-client';
-import { listen, type Kysely, type Listener } from '@platform/db';
+import type { Kysely } from '@platform/db';
+import { LeaseWorker, type Held } from '@platform/jobs';
 import type { Logger } from '@platform/observability';
 import type { OutboundClient } from '@platform/outbound';
+import { DUE_CHANNEL } from '../db/deliveries.repository';
+import type { WebhooksDb } from '../db/tables';
+import type { RetryPolicy } from '../domain/retry-schedule';
+import type { SecretBox } from '../domain/secrets';
+import { attemptDelivery } from './attempt';
 import {
   claimDueDeliveries,
   failDeliveries,
   releaseDeliveries,
   type DeliveryWork,
   type Lane,
-} from '../db/deliveries.repository';
-import type { WebhooksDb } from '../db/tables';
-import { DUE_CHANNEL } from '../domain/context';
-import type { RetryPolicy } from '../domain/retry-schedule';
-import type { SecretBox } from '../domain/secrets';
-import { attemptDelivery } from './attempt';
+} from './delivery-work.repository';
 import { EndpointBreakers, type BreakerSettings } from './endpoint-breakers';
 import { EndpointSlots } from './endpoint-slots';
 import { ResultWriter } from './result-writer';
@@ -45,44 +46,24 @@ interface DeliveryWorkerOptions {
 /** Deliveries an endpoint at its cap may have held in memory, per allowed attempt in flight; more are handed back. */
 const WAITING_PER_SLOT = 2;
 const ENDPOINT_FULL_DELAY_MS = 5_000;
-const CLAIM_BATCH = 100;
-const LANES = ['first', 'retry'] as const;
-
-interface Held extends DeliveryWork {
-  /** When this worker's lease ends (local clock); no attempt may start that could outlast it. */
-  leaseEndsAt: number;
-}
 
 /**
- * Sends deliveries. Work comes from two places: the fan-out consumer hands over fresh deliveries
- * it has already leased to this worker (no extra query, so the first attempt starts right after
- * commit), and a poller claims due ones with SKIP LOCKED (retries, API-queued sends, and anything
- * another worker leased and then lost). First attempts and retries have their own slots, so
- * retries never delay fresh events; each endpoint has a breaker and a cap on attempts in flight
+ * Sends deliveries, on the one lease-claiming worker of libs/jobs (LeaseWorker). Work comes from
+ * two places: the fan-out consumer hands over fresh deliveries it has already leased to this
+ * worker (no extra query, so the first attempt starts right after commit), and the worker claims
+ * due ones with SKIP LOCKED (retries, API-queued sends woken by NOTIFY, and anything another worker
+ * leased and then lost). First attempts and retries are lanes with their own slots, so retries
+ * never delay fresh events; each endpoint has a breaker and a cap on attempts in flight
  * (endpoint-breakers.ts, endpoint-slots.ts). Results are written in batches (result-writer.ts); a
  * delivery that is never recorded is claimed again once its lease ends.
  */
 export class DeliveryWorker {
-  private readonly queues: Record<Lane, Held[]> = { first: [], retry: [] };
-  private readonly active: Record<Lane, number> = { first: 0, retry: 0 };
-  /**
-   * Whether due work may be waiting in the database beyond what the last claim took (a full batch
-   * came back, or the fan-out left fresh deliveries unleased for lack of room): then a freed slot
-   * claims more at once; otherwise the poll timer and NOTIFY do. Claiming after every attempt
-   * would scan past every leased row each time.
-   */
-  private readonly backlog: Record<Lane, boolean> = { first: true, retry: true };
-  private readonly slots: EndpointSlots<{ work: Held; lane: Lane }>;
+  private readonly worker: LeaseWorker<DeliveryWork, Lane>;
+  private readonly slots: EndpointSlots<{ held: Held<DeliveryWork>; lane: Lane }>;
   private readonly breakers: EndpointBreakers;
   private readonly writer: ResultWriter;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private polling = false;
-  private pollAgain = false;
-  private stopped = true;
   /** The due time given to the last delivery handed back (ms since the epoch). */
   private lastHandedBackDue = 0;
-  private listener: Listener | undefined;
-  private readonly inflight = new Set<Promise<void>>();
   private readonly log: Logger;
   private readonly metrics: WorkerMetrics;
 
@@ -93,151 +74,89 @@ export class DeliveryWorker {
     this.metrics = workerMetrics(options.registry);
     this.slots = new EndpointSlots(options.endpointConcurrency, WAITING_PER_SLOT);
     this.breakers = new EndpointBreakers(options.breaker, this.log);
-    this.writer = new ResultWriter(options.db, this.log, () => this.stopped);
+    this.writer = new ResultWriter(options.db, this.log, () => this.worker.isStopped);
+    const lane = (name: Lane, concurrency: number) => ({
+      concurrency,
+      claim: (limit: number) => this.claim(name, limit),
+    });
+    this.worker = new LeaseWorker<DeliveryWork, Lane>({
+      name: 'delivery worker',
+      logger: this.log,
+      lanes: { first: lane('first', options.firstConcurrency), retry: lane('retry', options.retryConcurrency) },
+      run: (held, laneName) => this.send(held, laneName),
+      leaseMs: options.leaseMs,
+      maxRunMs: options.totalTimeoutMs,
+      pollMs: options.pollMs,
+      listen: { channel: DUE_CHANNEL, connection: options.listen },
+      // Not started yet: handed back at once so another worker sends them without waiting for the lease.
+      handBack: (work) =>
+        releaseDeliveries(
+          options.db,
+          work.map((w) => w.id),
+          new Date(),
+        ),
+      onPoll: () => this.breakers.prune(),
+      onLeaseTooShort: () => this.metrics.deferred.inc({ reason: 'lease' }),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.listener = listen(
-      this.options.listen,
-      DUE_CHANNEL,
-      { onNotify: () => this.poll(), onUp: () => this.poll() },
-      this.log,
-    );
-    const tick = () => {
-      this.poll();
-      this.breakers.prune();
-      this.pollTimer = setTimeout(tick, this.options.pollMs);
-      this.pollTimer.unref();
-    };
-    tick();
+    this.worker.start();
   }
 
   /** Whether fresh deliveries may be leased to this worker now (the fan-out asks before it inserts). */
   hasRoom(): boolean {
-    const room = !this.stopped && this.active.first + this.queues.first.length < this.options.firstConcurrency;
-    // No room: the fan-out leaves them unleased, for a freed slot (of any worker) to claim.
-    if (!room) this.backlog.first = true;
-    return room;
+    return this.worker.hasRoom('first');
   }
 
   /** Fresh deliveries the fan-out leased to this worker, committed: attempt them now. */
   accept(work: DeliveryWork[]): void {
-    const leaseEndsAt = Date.now() + this.options.leaseMs;
-    this.enqueue(
-      'first',
-      work.map((w) => ({ ...w, leaseEndsAt })),
-    );
+    this.worker.accept('first', work);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.pollTimer);
-    await this.listener?.stop();
-    // Not started yet: hand back at once so another worker sends them without waiting for the lease.
-    const unsent = [...this.queues.first, ...this.queues.retry, ...this.slots.drain().map((w) => w.work)].map(
-      (w) => w.id,
-    );
-    this.queues.first = [];
-    this.queues.retry = [];
-    await releaseDeliveries(this.options.db, unsent, new Date()).catch((err: unknown) =>
-      this.log.warn({ err }, 'could not hand back queued deliveries; their leases will expire'),
-    );
-    await Promise.allSettled([...this.inflight]);
+    // Held for a busy endpoint: handed back with the unstarted ones.
+    const held = this.slots.drain().map((w) => w.held.item.id);
+    await Promise.all([
+      this.worker.stop(),
+      releaseDeliveries(this.options.db, held, new Date()).catch((err: unknown) =>
+        this.log.warn({ err }, 'could not hand back held deliveries; their leases will expire'),
+      ),
+    ]);
     await this.writer.flush();
     this.breakers.shutdown();
   }
 
-  private capacity(lane: Lane): number {
-    return lane === 'first' ? this.options.firstConcurrency : this.options.retryConcurrency;
-  }
-
-  /** Claims due deliveries for every lane with free slots; again at once while batches come back full. */
-  private poll(): void {
-    if (this.stopped) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
-    void (async () => {
-      try {
-        do {
-          this.pollAgain = false;
-          for (const lane of LANES) await this.claim(lane);
-        } while (this.pollAgain && !this.stopped);
-      } catch (err) {
-        this.log.warn({ err: (err as Error).message }, 'claiming due deliveries failed; retrying at the next poll');
-      } finally {
-        this.polling = false;
-      }
-    })();
-  }
-
-  private async claim(lane: Lane): Promise<void> {
-    const free = this.capacity(lane) - this.active[lane] - this.queues[lane].length;
-    if (free <= 0 || this.stopped) return;
-    const limit = Math.min(free, CLAIM_BATCH);
+  /** Due deliveries of a lane; those of an endpoint disabled meanwhile fail at once, unattempted. */
+  private async claim(lane: Lane, limit: number): Promise<DeliveryWork[]> {
     const claimed = await claimDueDeliveries(this.options.db, lane, limit, this.options.leaseMs);
-    const leaseEndsAt = Date.now() + this.options.leaseMs;
-    this.backlog[lane] = claimed.length === limit;
-    this.enqueue(
-      lane,
-      claimed.map((w) => ({ ...w, leaseEndsAt })),
-    );
-    if (claimed.length === limit) this.pollAgain = true;
-  }
-
-  private enqueue(lane: Lane, work: Held[]): void {
-    if (work.length === 0) return;
-    const disabled = work.filter((w) => !w.enabled);
+    const disabled = claimed.filter((w) => !w.enabled).map((w) => w.id);
     if (disabled.length > 0)
-      void failDeliveries(
-        this.options.db,
-        disabled.map((w) => w.id),
-      ).catch((err: unknown) => this.log.warn({ err }, 'could not fail deliveries of a disabled endpoint'));
-    this.queues[lane].push(...work.filter((w) => w.enabled));
-    this.pump(lane);
+      void failDeliveries(this.options.db, disabled).catch((err: unknown) =>
+        this.log.warn({ err }, 'could not fail deliveries of a disabled endpoint'),
+      );
+    return claimed.filter((w) => w.enabled);
   }
 
-  private pump(lane: Lane): void {
-    while (this.active[lane] < this.capacity(lane) && this.queues[lane].length > 0) {
-      const work = this.queues[lane].shift()!;
-      this.active[lane] += 1;
-      this.metrics.inflight.set({ lane }, this.active[lane]);
-      const run = this.send(work, lane).finally(() => {
-        this.inflight.delete(run);
-        this.active[lane] -= 1;
-        this.metrics.inflight.set({ lane }, this.active[lane]);
-        this.pump(lane);
-        // A slot freed: claim more at once when due work is known to be waiting in the database.
-        if (this.queues[lane].length === 0 && this.backlog[lane]) this.poll();
-      });
-      this.inflight.add(run);
-    }
-  }
-
-  private async send(work: Held, lane: Lane): Promise<void> {
-    if (Date.now() + this.options.totalTimeoutMs > work.leaseEndsAt) {
-      // Could outlast the lease and race another worker: leave it to whoever claims it next.
-      this.metrics.deferred.inc({ reason: 'lease' });
-      return;
-    }
-    const slot = this.slots.take(work.endpoint_id, { work, lane });
+  private async send(held: Held<DeliveryWork>, lane: Lane): Promise<void> {
+    const work = held.item;
+    const slot = this.slots.take(work.endpoint_id, { held, lane });
     if (slot !== 'started') {
       this.metrics.deferred.inc({ reason: 'endpoint_busy' });
       if (slot === 'full') await this.release([work.id], ENDPOINT_FULL_DELAY_MS);
       return;
     }
+    this.metrics.inflight.inc({ lane });
     try {
       await this.attempt(work, lane);
     } finally {
+      this.metrics.inflight.dec({ lane });
       this.startHeld(work.endpoint_id);
     }
   }
 
   /** One attempt through the endpoint's breaker; its result is recorded, or the delivery handed back while the breaker is open. */
-  private async attempt(work: Held, lane: Lane): Promise<void> {
+  private async attempt(work: DeliveryWork, lane: Lane): Promise<void> {
     const { outbound, secrets, retry } = this.options;
     const observeDuration = (ms: number) => this.metrics.duration.observe(ms / 1000);
     try {
@@ -264,9 +183,8 @@ export class DeliveryWorker {
   /** An attempt to this endpoint ended: the next delivery held for it goes to the front of its lane. */
   private startHeld(endpointId: string): void {
     const next = this.slots.release(endpointId);
-    if (!next || this.stopped) return;
-    this.queues[next.lane].unshift(next.work);
-    this.pump(next.lane);
+    if (!next || this.worker.isStopped) return;
+    this.worker.resume(next.lane, next.held);
   }
 
   /**

@@ -1,6 +1,6 @@
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/observability';
-import type { AttemptResult } from '../db/deliveries.repository';
+import type { AttemptResult } from './delivery-work.repository';
 import type { Attempted } from './attempt';
 
 export interface BreakerSettings {

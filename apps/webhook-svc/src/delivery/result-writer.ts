@@ -1,6 +1,6 @@
 import type { Kysely } from '@platform/db';
 import type { Logger } from '@platform/observability';
-import { recordAttempts, type AttemptResult } from '../db/deliveries.repository';
+import { recordAttempts, type AttemptResult } from './delivery-work.repository';
 import type { WebhooksDb } from '../db/tables';
 
 const FLUSH_MAX = 500;

@@ -14,8 +14,6 @@ export const DOMAIN_EVENTS = {
   reminderDay7: 'property.activation.reminder.day7',
   reminderDay14: 'property.activation.reminder.day14',
   reminderDay30: 'property.activation.reminder.day30',
-  /** Internal: asks the scanner to scan the domain (action SCAN / SCAN_INVITE). */
-  scanRequested: 'scan.requested',
   /** Internal: the domain's whole state after any change, for other services' projections. */
   changed: 'domain.changed',
 } as const;
@@ -162,19 +160,6 @@ export const reminderDay7EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminde
 export const reminderDay14EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay14);
 export const reminderDay30EventSchema = reminderEventSchema(DOMAIN_EVENTS.reminderDay30);
 
-export const scanRequestedEventSchema = z.object({
-  event: z.literal(DOMAIN_EVENTS.scanRequested),
-  params: z
-    .object({
-      domain_id: z.string(),
-      domain: z.string(),
-      property_id: z.string(),
-      action: domainActionSchema,
-      invite: z.boolean(),
-    })
-    .strict(),
-});
-
 /** What changed in a domain.changed event; the state it carries is always whole. */
 export const DOMAIN_CHANGES = [
   'created',
@@ -260,11 +245,6 @@ export const propertyUpdatedEvent = (changes: Record<string, unknown>, data: Pro
   event: DOMAIN_EVENTS.propertyUpdated,
   params: { property_id: data.id, ...changes },
   entity: { kind: 'property', data },
-});
-
-export const scanRequestedEvent = (params: z.infer<typeof scanRequestedEventSchema>['params']): EventPayload => ({
-  event: DOMAIN_EVENTS.scanRequested,
-  params,
 });
 
 function dropUndefined<T extends object>(value: T): Record<string, unknown> {

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { mailConfig } from '@platform/mail';
+import type { ConfigOf } from '@platform/service';
+import type { InstanceSettings } from './context';
+import { scannerConfig } from './scanner/scan-engine';
+
+/**
+ * domains-svc's own configuration, beside the chassis' (database, broker, keys, outbox...). Its
+ * role (DOMAINS_ROLE) is the chassis' roles option, declared in service.ts.
+ */
+export const domainsConfig = {
+  ...mailConfig,
+  /** Public base URL the widget script is served from (the gateway). */
+  WIDGET_BASE_URL: z
+    .string()
+    .url()
+    .default('http://127.0.0.1:8080')
+    .transform((v) => v.replace(/\/+$/, '')),
+  INSTANCE_ID: z.coerce.number().int().min(0).default(1),
+  INSTANCE_NAME: z.string().min(1).default('local'),
+  INSTANCE_HOSTNAME: z.string().min(1).default('127.0.0.1'),
+  INSTANCE_REGION: z.string().min(1).default('local'),
+  SYSTEM_SEGMENT_ID: z.coerce.number().int().min(0).default(1),
+  WIDGET_VERSION: z.coerce.number().int().min(1).default(1),
+  /** The length of an activation reminder's "day" (day 2, 7, 14, 30): tests and demos shorten it. */
+  ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
+  /** The reminders' approval_url: {property_id}, {domain_id} and {domain_name} are filled in. */
+  ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
+  ...scannerConfig,
+};
+export type DomainsConfig = ConfigOf<typeof domainsConfig>;
+
+export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
+  widgetBaseUrl: config.WIDGET_BASE_URL,
+  instance: {
+    id: config.INSTANCE_ID,
+    name: config.INSTANCE_NAME,
+    hostname: config.INSTANCE_HOSTNAME,
+    region: config.INSTANCE_REGION,
+  },
+  systemSegmentId: config.SYSTEM_SEGMENT_ID,
+  widgetVersion: config.WIDGET_VERSION,
+});

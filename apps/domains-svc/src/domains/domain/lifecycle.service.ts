@@ -1,0 +1,117 @@
+import {
+  domainDeactivatedEvent,
+  domainDeletedEvent,
+  type EventMessage,
+  type InviteDomainBody,
+} from '@platform/contracts';
+import { inTransaction } from '@platform/db';
+import { notFound } from '@platform/http';
+import { deleteCompanyIfUnused } from '../db/companies.repository';
+import { findDomainForUpdate } from '../db/domain-reads.repository';
+import { deleteDomain as deleteDomainRow, updateDomain } from '../db/domain-writes.repository';
+import { enqueueMail } from '@platform/mail';
+import { deleteProperty } from '../db/properties.repository';
+import { domainEntityData, writeDomainEvents } from '../events/domain-events.writer';
+import type { DomainsContext } from '../../context';
+import { isActiveStatus, nextStatus, type PartnerMove } from '../../status';
+import { assertDomainId } from './domain-rules';
+import { introMail, inviteMail } from './mail-templates';
+import { widgetScript } from './widget-snippet';
+import type { DomainsDatabase, DomainsDb } from '../../db/tables';
+
+/** Locks the partner's domain, checks the move (status.ts) and stores the new status. */
+async function transition(trx: DomainsDatabase, partnerId: string, domainId: string, name: PartnerMove) {
+  const domain = await findDomainForUpdate(trx, partnerId, domainId);
+  if (!domain) throw notFound('domain');
+  const status = nextStatus(domain.status, name);
+  const saved = await updateDomain(trx, partnerId, domain.id, { status, is_active: isActiveStatus(status) });
+  return { ...domain, ...saved };
+}
+
+/** A domain linked to merchants has its committed events handed to merchants-svc before the answer, so its merchant shows the change at once. */
+export async function pushMerchantLinks(
+  ctx: Pick<DomainsContext, 'merchants'>,
+  domain: { merchants: string[] },
+  messages: EventMessage[],
+) {
+  if (domain.merchants.length > 0) await ctx.merchants.push(messages);
+}
+
+export async function deactivateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
+  const id = assertDomainId(domainId);
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
+    const domain = await transition(trx, partnerId, id, 'deactivate');
+    return {
+      domain,
+      messages: await writeDomainEvents(
+        trx,
+        partnerId,
+        id,
+        [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))],
+        { kind: 'deactivated' },
+      ),
+    };
+  });
+  await pushMerchantLinks(ctx, domain, messages);
+}
+
+export async function activateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
+  const id = assertDomainId(domainId);
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
+    const domain = await transition(trx, partnerId, id, 'activate');
+    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' }) };
+  });
+  await pushMerchantLinks(ctx, domain, messages);
+}
+
+/** INVITED + the invitation to the owner; the intro e-mail too when asked. */
+export async function inviteDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: InviteDomainBody) {
+  const id = assertDomainId(domainId);
+  const { domain, messages } = await inTransaction(ctx.db, (trx) => inviteInTransaction(ctx, trx, partnerId, id, body));
+  await pushMerchantLinks(ctx, domain, messages);
+}
+
+/**
+ * The invite operation in the caller's transaction: status INVITED, the invitation (and the intro
+ * when asked) queued, domain.changed written. A SCAN_INVITE scan continues with it once it ends.
+ */
+export async function inviteInTransaction(
+  ctx: Pick<DomainsContext, 'settings'>,
+  trx: DomainsDatabase,
+  partnerId: string,
+  id: string,
+  body: InviteDomainBody,
+) {
+  const domain = await transition(trx, partnerId, id, 'invite');
+  const input = {
+    partnerId,
+    to: domain.owner_email,
+    hostname: domain.hostname,
+    widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
+  };
+  await enqueueMail<DomainsDb>(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
+  return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' }) };
+}
+
+/** Removes the domain, its subdomains and property (and the company when no other domain uses it). */
+export async function deleteDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
+  const id = assertDomainId(domainId);
+  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
+    const domain = await findDomainForUpdate(trx, partnerId, id);
+    if (!domain) throw notFound('domain');
+    await deleteDomainRow(trx, partnerId, id);
+    await deleteProperty(trx, partnerId, domain.property_id);
+    await deleteCompanyIfUnused(trx, partnerId, domain.company_id);
+    const messages = await writeDomainEvents(trx, partnerId, id, [
+      domainDeletedEvent({
+        id,
+        domain: domain.hostname,
+        property_id: domain.property_id,
+        company_id: domain.company_id,
+        subscriptions: [domain.subscription_id],
+      }),
+    ]);
+    return { domain, messages };
+  });
+  await pushMerchantLinks(ctx, domain, messages);
+}

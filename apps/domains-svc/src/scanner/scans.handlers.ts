@@ -1,0 +1,21 @@
+import type { scanRoutes } from '@platform/contracts';
+import type { InternalCaller } from '@platform/auth';
+import { reply, type Handlers } from '@platform/http';
+import type { DomainsContext } from '../context';
+import { latestScan, requestScan, toScanReport } from './scans.service';
+
+/** POST and GET /portal/domains/{domainId}/scan. */
+export function scanHandlers(
+  ctx: DomainsContext,
+  settings: { minIntervalMs: number },
+): Handlers<(typeof scanRoutes)[number], InternalCaller> {
+  return {
+    startDomainScan: async ({ caller, params }) =>
+      reply(202, {
+        result: toScanReport(await requestScan(ctx, caller.partnerId, params.domainId, settings.minIntervalMs)),
+      }),
+    getDomainScan: async ({ caller, params }) => ({
+      result: toScanReport(await latestScan(ctx, caller.partnerId, params.domainId)),
+    }),
+  };
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import {
+  CONSENT_CATEGORIES,
+  noticeTypeSchema,
+  type DataCollectionItem,
+  type WidgetCookie,
+  type WidgetSettings,
+} from '@platform/contracts';
+import { notFound } from '@platform/http';
+import { findWidgetSettingsRow, type WidgetSettingsRow } from './widget.repository';
+import type { DomainsContext } from '../context';
+
+const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/**
+ * A stable hash of what a visitor consents to (whether scripts are managed, the categories and
+ * the data collected): a new revision makes the widget ask again; colours or texts do not.
+ */
+export function consentRevision(
+  s: Pick<WidgetSettings, 'has_scripts' | 'categories' | 'data_collection' | 'cookies'>,
+): string {
+  // Before any scan (no cookies known) the hash is the one it always was, so stored choices stay valid.
+  const consented =
+    s.cookies.length > 0
+      ? [s.has_scripts, s.categories, s.data_collection, s.cookies]
+      : [s.has_scripts, s.categories, s.data_collection];
+  return hash(JSON.stringify(consented)).slice(0, 22);
+}
+
+const blankToNull = (v: string | null) => (v === null || v === '' ? null : v);
+
+export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
+  // What the latest completed scan found ([] before the first: nothing is guessed).
+  const consented = {
+    has_scripts: row.has_scripts,
+    categories: CONSENT_CATEGORIES,
+    data_collection: row.scan_data_collection as DataCollectionItem[],
+    cookies: row.scan_cookies as WidgetCookie[],
+  };
+  return {
+    property_id: row.property_id,
+    hostname: row.hostname,
+    active: row.status === 'ACTIVE',
+    notice_type: noticeTypeSchema.catch('CLASSIC').parse(row.default_notice_type),
+    primary_color: blankToNull(row.primary_color),
+    text_color: blankToNull(row.text_color),
+    widget_font: blankToNull(row.widget_font),
+    widget_position: blankToNull(row.widget_position),
+    border_radius: blankToNull(row.border_radius),
+    has_dsar: row.has_dsar,
+    has_docs: row.has_docs,
+    has_accessibility: row.has_accessibility,
+    display_company: row.display_company,
+    display_dpo: row.display_dpo,
+    ...consented,
+    consent_revision: consentRevision(consented),
+    company: {
+      name: row.company_name,
+      trade_name: row.trade_name,
+      email: row.email,
+      address: {
+        country: row.country,
+        state: row.state,
+        city: row.city,
+        address: row.address,
+        address_2: row.address_2,
+        postal_code: row.postal_code,
+      },
+      phone_number: row.phone_number,
+    },
+    // No DPO contact is stored for a property yet: the widget says so plainly.
+    dpo: null,
+  };
+}
+
+/** The answer and its validator: a strong ETag over the exact bytes the widget receives. */
+export interface WidgetSettingsAnswer {
+  body: { result: WidgetSettings };
+  etag: string;
+}
+
+export async function widgetSettings(
+  ctx: Pick<DomainsContext, 'db'>,
+  propertyId: string,
+): Promise<WidgetSettingsAnswer> {
+  const row = await findWidgetSettingsRow(ctx.db, propertyId);
+  if (!row) throw notFound('property');
+  const body = { result: toWidgetSettings(row) };
+  return { body, etag: `"${hash(JSON.stringify(body)).slice(0, 27)}"` };
+}
+
+/** Whether an If-None-Match header names this ETag (a list, weak or strong, or *). */
+export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (typeof ifNoneMatch !== 'string') return false;
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
