@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultDistDir, launchPlatform, platformQueues, type ProcessName } from '@platform/launcher';
+import { countBoot } from './boots';
 import { createTestDatabase, deleteEventTopology, startSmtpServer, testInfra, uniqueName } from '@platform/testing';
 
 /** Webhook retries scaled down: attempts at about 0, 300 ms and 600 ms; then failed. */
@@ -72,6 +73,7 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     await rm(dir, { recursive: true, force: true });
   };
   const distDir = process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
+  await countBoot('shared (globalSetup)');
   const platform = await launchPlatform({
     distDir,
     databaseUrl: db.url,
