@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
-import type { JobDefinition } from '@platform/jobs';
+import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
 import type { ServiceConfig, ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
 import { SCHEMA, type DomainsDb } from './db/tables';
@@ -42,6 +42,8 @@ const domainsConfig = {
   WIDGET_VERSION: z.coerce.number().int().min(1).default(1),
   /** The length of an activation reminder's "day" (day 2, 7, 14, 30): tests and demos shorten it. */
   ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
+  /** Tests only: the reminders' "now" is the time written in this file (fileClock), so a test moves it instead of waiting. */
+  ACTIVATION_REMINDER_CLOCK_FILE: z.string().min(1).optional(),
   /** The reminders' approval_url: {property_id}, {domain_id} and {domain_name} are filled in. */
   ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
   /** api: the routes, consumers and jobs but no scans; scanner: runs scans (and sends mail) only; all: both (npm start). */
@@ -66,6 +68,17 @@ const routes = [...domainsServiceRoutes, ...domainInternalRoutes, ...widgetRoute
 
 const servesApi = (config: DomainsConfig) => config.DOMAINS_ROLE !== 'scanner';
 const runsScans = (config: DomainsConfig) => config.DOMAINS_ROLE !== 'api';
+
+/** The activation reminders, on a test's clock when ACTIVATION_REMINDER_CLOCK_FILE names one. */
+const reminderJob = (config: DomainsConfig): JobDefinition<DomainsDb> =>
+  onClock(
+    activationReminderJob({
+      dayMs: config.ACTIVATION_REMINDER_DAY_MS,
+      widgetBaseUrl: config.WIDGET_BASE_URL,
+      approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
+    }),
+    config.ACTIVATION_REMINDER_CLOCK_FILE ? fileClock(config.ACTIVATION_REMINDER_CLOCK_FILE) : undefined,
+  );
 
 /** Continuous scanning: properties with has_continuous_scanning get a SCHEDULE scan every SCAN_RESCAN_INTERVAL_MS. */
 const scanScheduleJob = (config: DomainsConfig): JobDefinition<DomainsDb> => ({
@@ -152,11 +165,7 @@ export const createDomainsService = (
           { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
           scanScheduleJob(config),
           // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
-          activationReminderJob({
-            dayMs: config.ACTIVATION_REMINDER_DAY_MS,
-            widgetBaseUrl: config.WIDGET_BASE_URL,
-            approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
-          }),
+          reminderJob(config),
         ]
       : []),
     ...(ctx.scanWorker ? [scanClaimJob(ctx.scanWorker, config)] : []),

@@ -34,5 +34,6 @@
  * lock for singletons, an interval schedule, a deadline, a clock.
  */
 export * from './runner';
+export * from './clock';
 export * from './prune';
 export * from './claim';

@@ -29,11 +29,13 @@ export const LOCAL_SCANS = {
 
 /**
  * The settings of the platform every suite shares: no rate limit (nor failed-authentication
- * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, and fast webhook
- * retries. A suite that needs other settings starts a platform of its own.
+ * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
+ * retries, and the tests as a trusted proxy (a suite may name a visitor's address in X-Forwarded-For).
+ * A suite that needs other settings tests them at the component that reads them, or starts a platform of its own.
  */
 export const SHARED_ENV = {
   RATE_LIMIT_PER_MINUTE: '1000000',
+  TRUSTED_PROXIES: 'loopback',
   AUTH_FAILURES_PER_MINUTE: '1000000',
   PUBLIC_RATE_LIMIT_PER_ADDRESS: '1000000',
   PUBLIC_RATE_LIMIT_PER_PROPERTY: '1000000',
