@@ -24,6 +24,8 @@ export const domainsConfig = {
   WIDGET_VERSION: z.coerce.number().int().min(1).default(1),
   /** The length of an activation reminder's "day" (day 2, 7, 14, 30): tests and demos shorten it. */
   ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
+  /** Tests only: the reminders' "now" is the time written in this file (fileClock), so a test moves it instead of waiting. */
+  ACTIVATION_REMINDER_CLOCK_FILE: z.string().min(1).optional(),
   /** The reminders' approval_url: {property_id}, {domain_id} and {domain_name} are filled in. */
   ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
   ...scannerConfig,

@@ -1,6 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
-import type { JobDefinition } from '@platform/jobs';
+import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
 import { API_ROLE, type ConsumerSpec, type ServiceDefinition, type ServiceRuntime } from '@platform/service';
 import { domainsConfig, instanceSettings, type DomainsConfig } from './config';
@@ -88,13 +88,20 @@ function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig): JobDefiniti
     { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
     scanScheduleJob(config.SCAN_RESCAN_INTERVAL_MS),
     // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
+    reminderJob(config),
+  ];
+}
+
+/** The activation reminders, on a test's clock when ACTIVATION_REMINDER_CLOCK_FILE names one. */
+const reminderJob = (config: DomainsConfig): JobDefinition<DomainsDb> =>
+  onClock(
     activationReminderJob({
       dayMs: config.ACTIVATION_REMINDER_DAY_MS,
       widgetBaseUrl: config.WIDGET_BASE_URL,
       approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
     }),
-  ];
-}
+    config.ACTIVATION_REMINDER_CLOCK_FILE ? fileClock(config.ACTIVATION_REMINDER_CLOCK_FILE) : undefined,
+  );
 
 /**
  * Companies, properties, domains, subdomains, invitations (domains/), scans (scanner/), activation

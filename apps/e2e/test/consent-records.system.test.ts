@@ -1,15 +1,15 @@
 import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { act, waitFor, type ApiResponse } from '@platform/testing';
-import { envelope, startSystem, type OwnSystem, type Partner } from './support/system';
+import { envelope, sharedSystem, type Partner, type System } from './support/system';
 
 const visitorToken = () => randomBytes(24).toString('base64url');
 
 describe('consent records through the gateway (records:read), made by consent-svc from widget receipts', () => {
-  let sys: OwnSystem;
+  let sys: System;
   let partner: Partner;
   let other: Partner;
-  /** A page's call through the gateway's public path (no API key); the gateway believes the test's X-Forwarded-For (TRUSTED_PROXIES). */
+  /** A page's call through the gateway's public path (no API key); the gateway believes the test's X-Forwarded-For (TRUSTED_PROXIES of SHARED_ENV). */
   const widget = (method: string, path: string, origin?: string, body?: unknown): Promise<ApiResponse> =>
     act(sys.gateway, method, path, {
       body,
@@ -17,7 +17,7 @@ describe('consent records through the gateway (records:read), made by consent-sv
     });
 
   beforeAll(async () => {
-    sys = await startSystem({ TRUSTED_PROXIES: 'loopback' });
+    sys = await sharedSystem();
     [partner, other] = await Promise.all([sys.partner(), sys.partner()]);
   });
   afterAll(() => sys?.close());

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { generateInternalKeyPair } from '@platform/auth';
 import { freePort, launchPlatform, platformQueues, type Platform } from '@platform/launcher';
 import { createTestDatabase, deleteEventTopology, testInfra, uniqueName, waitFor } from '@platform/testing';
+import { countBoot, currentTestFile } from './support/boots';
 
 const run = promisify(execFile);
 const START = path.resolve(__dirname, '../../../dist/tools/start.js');
@@ -93,6 +94,7 @@ describe('npm start', () => {
     gateway = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
     gatewayAdmin = `http://127.0.0.1:${ports.GATEWAY_ADMIN_PORT}`;
     domainsAdmin = `http://127.0.0.1:${ports.DOMAINS_ADMIN_PORT}`;
+    await countBoot(`${currentTestFile()} (npm start)`);
     first = startNpmStart(env);
     await waitFor(() => first.output().includes('Partner platform is running'), {
       timeoutMs: 60_000,
@@ -282,6 +284,7 @@ describe('launchPlatform with supervision', () => {
   beforeAll(async () => {
     const { amqpUrl } = await testInfra();
     db = await createTestDatabase('supervised');
+    await countBoot(currentTestFile());
     platform = await launchPlatform({
       databaseUrl: db.url,
       amqpUrl,

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from 'pg';
-import { waitFor } from '@platform/testing';
-import { envelope, sharedSystem, startSystem, type OwnSystem, type Partner, type System } from './support/system';
+import { envelope, sharedSystem, type Partner, type System } from './support/system';
 
 interface MerchantView {
   id: string;
@@ -168,90 +166,5 @@ describe('merchants through the gateway (merchants-svc, linked by domains-svc), 
     });
     expect(await productOf(fresh, (await createDomain(fresh, { merchant_id: 'big-1' })).id)).toBe(3);
     expect(await productOf(fresh, (await createDomain(fresh, { merchant_id: 'big-1', product: 'FREE' })).id)).toBe(1);
-  });
-});
-
-describe('merchants and subscriptions while billing-svc and merchants-svc are down (a platform of its own)', () => {
-  let sys: OwnSystem;
-  let partner: Partner;
-  let db: Client;
-  const { createDomain, productOf } = helpersOf(() => sys);
-
-  beforeAll(async () => {
-    sys = await startSystem();
-    partner = await sys.partner();
-    db = await sys.db();
-    // A first create while billing-svc is up: domains-svc then holds its copy of the catalogue.
-    await createDomain(partner);
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
-
-  it('when billing-svc and merchants-svc are down, then domains with products and merchants are still created and read, and once both are back every subscription, merchant and link exists exactly once', async () => {
-    const stopped = ['billing-svc', 'merchants-svc'] as const;
-    await Promise.all(stopped.map((name) => sys.platform.processes.get(name)!.stop()));
-    let restarted = false;
-    try {
-      const created: { id: string }[] = [];
-      for (let i = 0; i < 3; i++)
-        created.push(await createDomain(partner, { merchant_id: `down-${i}`, product: 'ENTERPRISE' }));
-      created.push(await createDomain(partner, { merchant_id: 'down-0', product: 'PRO' }));
-      expect(await productOf(partner, created[3].id)).toBe(2);
-      for (const name of stopped) await sys.platform.start(name);
-      restarted = true;
-      const ids = created.map((d) => d.id);
-      const linked = await waitFor(
-        async () => {
-          const { rows } = await db.query(
-            `SELECT requested_as AS merchant_id, domain_id FROM merchants.domain_links WHERE domain_id = ANY($1) ORDER BY merchant_id`,
-            [ids],
-          );
-          return rows.length === 4 ? rows : undefined;
-        },
-        { timeoutMs: 20_000, what: 'the merchant links' },
-      );
-      expect(linked.map((r) => r.merchant_id)).toEqual(['down-0', 'down-0', 'down-1', 'down-2']);
-      const merchants = await db.query(
-        `SELECT merchant_id, count(*)::int AS n FROM merchants.merchants WHERE partner_id = $1 AND merchant_id LIKE 'down-%' GROUP BY 1 ORDER BY 1`,
-        [partner.id],
-      );
-      expect(merchants.rows).toEqual([
-        { merchant_id: 'down-0', n: 1 },
-        { merchant_id: 'down-1', n: 1 },
-        { merchant_id: 'down-2', n: 1 },
-      ]);
-      // merchant.changed (over the bus) tells domains-svc which merchant each of its links is to.
-      const resolved = await waitFor(
-        async () => {
-          const { rows } = await db.query(
-            `SELECT l.merchant_id, l.merchant_ref = m.id AS same FROM domains.domain_merchants l JOIN merchants.merchants m ON m.partner_id = l.partner_id AND m.merchant_id = l.merchant_id
-              WHERE l.domain_id = ANY($1) AND l.merchant_ref IS NOT NULL ORDER BY 1`,
-            [ids],
-          );
-          return rows.length === 4 ? rows : undefined;
-        },
-        { timeoutMs: 20_000, what: "domains-svc's links resolved to their merchants" },
-      );
-      expect(resolved.map((r) => r.same)).toEqual([true, true, true, true]);
-      const subscriptions = await waitFor(
-        async () => {
-          const { rows } = await db.query(
-            `SELECT domain_id, product_id FROM billing.subscriptions WHERE domain_id = ANY($1)`,
-            [ids],
-          );
-          return rows.length === 4 ? rows : undefined;
-        },
-        { timeoutMs: 20_000, what: 'the subscriptions' },
-      );
-      expect(subscriptions.map((r) => r.product_id).sort()).toEqual([2, 3, 3, 3]);
-      const opened = await db.query(
-        `SELECT message->>'aggregate_id' AS id, count(*)::int AS n FROM billing.outbox WHERE message->'payload'->'params'->'subscription'->>'domain_id' = ANY($1) GROUP BY 1`,
-        [ids],
-      );
-      expect(opened.rows.map((r) => r.n)).toEqual([1, 1, 1, 1]);
-    } finally {
-      if (!restarted) for (const name of stopped) await sys.platform.start(name).catch(() => undefined);
-    }
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import { waitFor } from '@platform/testing';
-import { envelope, sharedSystem, startSystem, type OwnSystem, type Partner, type System } from './support/system';
+import { envelope, sharedSystem, type Partner, type System } from './support/system';
 
 /** Domains of one system with their subscriptions, through the gateway and in billing's table. */
 const helpersOf = (system: () => System, database: () => Client) => ({
@@ -170,62 +170,5 @@ describe('subscriptions and product changes through the gateway (domains-svc and
       return row?.status === 'INACTIVE' ? row : undefined;
     });
     expect(ended.end_date).toBeInstanceOf(Date);
-  });
-});
-
-describe('subscriptions while billing-svc is down (a platform of its own)', () => {
-  let sys: OwnSystem;
-  let partner: Partner;
-  let db: Client;
-  const { create, get } = helpersOf(
-    () => sys,
-    () => db,
-  );
-
-  beforeAll(async () => {
-    sys = await startSystem();
-    partner = await sys.partner();
-    db = await sys.db();
-    // A first create while billing-svc is up: domains-svc then holds its copy of the catalogue.
-    await create(partner);
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
-
-  it('when billing-svc is down, then creates and reads still answer, product changes are 503, and once it is back every subscription is opened exactly once', async () => {
-    await sys.platform.processes.get('billing-svc')!.stop();
-    let restarted = false;
-    try {
-      const created = [];
-      for (let i = 0; i < 5; i++) created.push(await create(partner, { product: 'ENTERPRISE' }));
-      for (const d of created) expect((await get(partner, d.id)).subscription.price.product.id).toBe(3);
-      const change = await sys.call(partner, 'POST', `/portal/domains/${created[0].id}/subscription/product`, {
-        product: 'PRO',
-      });
-      expect(change.body).toEqual(envelope('SERVICE.UNAVAILABLE', 503));
-      await sys.platform.start('billing-svc');
-      restarted = true;
-      const ids = await Promise.all(created.map(async (d) => (await get(partner, d.id)).subscription.id));
-      await waitFor(
-        async () =>
-          (await db.query(`SELECT count(*)::int AS n FROM billing.subscriptions WHERE id = ANY($1)`, [ids])).rows[0]
-            .n === 5
-            ? true
-            : undefined,
-        { timeoutMs: 20_000, what: 'the subscriptions' },
-      );
-      const events = await db.query(
-        `SELECT message->>'aggregate_id' AS id, count(*)::int AS n FROM billing.outbox WHERE message->>'aggregate_id' = ANY($1) GROUP BY 1`,
-        [ids],
-      );
-      expect(events.rows.map((r) => r.n)).toEqual([1, 1, 1, 1, 1]);
-      expect(
-        (await sys.call(partner, 'POST', `/portal/domains/${created[0].id}/subscription/product`, { product: 'PRO' }))
-          .body,
-      ).toEqual({ result: { changed: true } });
-    } finally {
-      if (!restarted) await sys.platform.start('billing-svc');
-    }
   });
 });

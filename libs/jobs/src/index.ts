@@ -37,6 +37,7 @@
  * lock for singletons, an interval schedule, a deadline, a clock.
  */
 export * from './runner';
+export * from './clock';
 export * from './prune';
 export * from './claim';
 export * from './lease-worker';

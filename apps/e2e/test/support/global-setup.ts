@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import Module from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { bootLogAt } from './boots';
 
 type Resolve = (request: string, ...rest: unknown[]) => string;
 const loader = Module as unknown as { _resolveFilename: Resolve };
@@ -26,6 +29,7 @@ function mapPlatformImports(): void {
 /** One platform for every suite that does not need its own (see shared-platform.ts); globalTeardown ends it. */
 export default async function globalSetup(): Promise<void> {
   mapPlatformImports();
+  bootLogAt(path.join(await mkdtemp(path.join(os.tmpdir(), 'e2e-boots-')), 'boots.log'));
   const { startSharedPlatform } = await import('./shared-platform');
   (globalThis as { endSharedPlatform?: () => Promise<void> }).endSharedPlatform = await startSharedPlatform();
 }

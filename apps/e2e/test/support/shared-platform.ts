@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultDistDir, launchPlatform, platformQueues, type ProcessName } from '@platform/launcher';
+import { countBoot } from './boots';
 import { createTestDatabase, deleteEventTopology, startSmtpServer, testInfra, uniqueName } from '@platform/testing';
 
 /** Webhook retries scaled down: attempts at about 0, 300 ms and 600 ms; then failed. */
@@ -28,11 +29,13 @@ export const LOCAL_SCANS = {
 
 /**
  * The settings of the platform every suite shares: no rate limit (nor failed-authentication
- * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, and fast webhook
- * retries. A suite that needs other settings starts a platform of its own.
+ * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
+ * retries, and the tests as a trusted proxy (a suite may name a visitor's address in X-Forwarded-For).
+ * A suite that needs other settings tests them at the component that reads them, or starts a platform of its own.
  */
 export const SHARED_ENV = {
   RATE_LIMIT_PER_MINUTE: '1000000',
+  TRUSTED_PROXIES: 'loopback',
   AUTH_FAILURES_PER_MINUTE: '1000000',
   PUBLIC_RATE_LIMIT_PER_ADDRESS: '1000000',
   PUBLIC_RATE_LIMIT_PER_PROPERTY: '1000000',
@@ -72,6 +75,7 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     await rm(dir, { recursive: true, force: true });
   };
   const distDir = process.env.PLATFORM_DIST_DIR ?? defaultDistDir();
+  await countBoot('shared (globalSetup)');
   const platform = await launchPlatform({
     distDir,
     databaseUrl: db.url,

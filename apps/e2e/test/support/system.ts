@@ -12,6 +12,7 @@ import {
 } from '@platform/testing';
 import { Client } from 'pg';
 import { launchPlatform, runAdmin, type Platform, type ProcessName } from '@platform/launcher';
+import { countBoot, currentTestFile } from './boots';
 import { LOCAL_SCANS, sharedPlatform } from './shared-platform';
 
 export interface Partner {
@@ -113,6 +114,7 @@ export async function startSystem(env: NodeJS.ProcessEnv = {}): Promise<OwnSyste
   const db = await createTestDatabase('system');
   const smtp = await startSmtpServer();
   const exchange = uniqueName('events');
+  await countBoot(currentTestFile());
   // Services that did boot may have declared the exchange before the platform failed to start.
   const platform = await launchPlatform({
     databaseUrl: db.url,

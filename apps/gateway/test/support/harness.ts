@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
 import { z } from 'zod';
-import { InternalTokenVerifier, generateInternalKeyPair } from '@platform/auth';
+import { InternalTokenVerifier, PublicTokenVerifier, generateInternalKeyPair } from '@platform/auth';
 import { defineRoute, errorObject, type RouteSpec } from '@platform/contracts';
 import { createDb } from '@platform/db';
 import { listen, sendError, serverPort } from '@platform/http';
@@ -123,25 +123,37 @@ export interface Upstream {
   url: string;
   publicKey: string;
   privateKey: string;
+  /** POSTs naming "hold" that it is holding (unanswered) now. */
+  held(): number;
+  /** Lets every held POST go on to its answer. */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
- * A real tiny service: refuses calls without the gateway's internal token (audience "domains"),
+ * A real tiny service: refuses calls without the gateway's internal token (audience "domains"; its
+ * public token on /widget/ paths),
  * echoes what it received, answers 404 in the envelope for /portal/things/missing and stalls on
  * /portal/things/slow. Each POST gets the next sequence number (`seq`), so a test can tell a
  * replayed answer from a new execution; POST bodies naming "answer-500", "answer-503" or
- * "slow-<ms>" get that answer or that delay.
+ * "slow-<ms>" get that answer or that delay, and "hold" waits for release().
  */
 export async function startUpstream(): Promise<Upstream> {
   const { publicKey, privateKey } = generateInternalKeyPair();
   const app = express();
   let seq = 0;
-  // Like every service: no valid internal token from the gateway, 401 in the envelope.
+  let holding: (() => void)[] = [];
+  // Like every service: no valid internal token from the gateway (its public token on the widget's paths), 401 in the envelope.
   const verifier = new InternalTokenVerifier(publicKey, 'domains');
+  const publicVerifier = new PublicTokenVerifier(publicKey, 'domains');
   app.use((req, res, next) => {
     const header = req.header('authorization');
-    const caller = header?.startsWith('Bearer ') ? verifier.verify(header.slice(7)) : undefined;
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    const caller = !token
+      ? undefined
+      : req.path.startsWith('/widget/')
+        ? publicVerifier.verify(token) && 'public'
+        : verifier.verify(token);
     if (!caller) return sendError(res, errorObject('AUTH.API_KEY', 'A valid internal token is required.'));
     res.locals.caller = caller;
     next();
@@ -165,6 +177,7 @@ export async function startUpstream(): Promise<Upstream> {
     if (body.includes('answer-503')) return void error(503, 'SERVICE.UNAVAILABLE');
     const slow = /slow-(\d+)/.exec(body);
     if (slow) return void setTimeout(next, Number(slow[1])).unref();
+    if (body.includes('hold')) return void holding.push(next);
     next();
   });
   app.use((req, res) => {
@@ -187,6 +200,12 @@ export async function startUpstream(): Promise<Upstream> {
     url: `http://127.0.0.1:${serverPort(server)}`,
     publicKey,
     privateKey,
+    held: () => holding.length,
+    release: () => {
+      const released = holding;
+      holding = [];
+      released.forEach((answer) => answer());
+    },
     close: () => closeServer(server),
   };
 }

@@ -1,23 +1,30 @@
+import { randomBytes } from 'node:crypto';
 import { exampleEventPayload } from '@platform/contracts';
 import { startWebhookReceiver, type WebhookReceiver } from '@platform/launcher';
-import { publishEvents, testInfra, waitFor } from '@platform/testing';
-import { startSystem, type Partner, type System } from './support/system';
+import { act, publishEvents, startTestService, testInfra, waitFor } from '@platform/testing';
+import { webhookService } from '../src/service';
 
 const CAP = 2;
 const EVENTS = 12;
 
+// The whole service (API, event consumer, delivery worker) on its own database and exchange.
 describe('webhook deliveries to an endpoint at its cap', () => {
-  let sys: System;
-  let partner: Partner;
+  let t: Awaited<ReturnType<typeof start>>;
   let receiver: WebhookReceiver;
+  const start = () =>
+    startTestService(webhookService, {
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP),
+      WEBHOOK_POLL_MS: '100',
+    });
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    sys = await startSystem({ WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP) });
-    partner = await sys.partner();
+    t = await start();
   });
   afterAll(async () => {
-    await sys?.close();
+    await t?.close();
     await receiver?.close();
   });
 
@@ -32,14 +39,19 @@ describe('webhook deliveries to an endpoint at its cap', () => {
       setTimeout(() => (open -= 1), answerMs);
       return { status: 204, delayMs: answerMs };
     });
-    await sys.arrange(partner, 'POST', '/portal/webhooks', { url: `${receiver.url}/busy` });
+    const partner = t.partner();
+    const created = await act(t.url, 'POST', '/portal/webhooks', {
+      token: partner.token,
+      body: { url: `${receiver.url}/busy` },
+    });
+    expect(created.status).toBe(201);
 
     const example = exampleEventPayload('domain.deleted');
     const payloads = Array.from({ length: EVENTS }, (_, i) => ({
       ...example,
       params: { ...example.params, domain: `busy-${i}.example.com` },
     }));
-    await publishEvents((await testInfra()).amqpUrl, sys.exchange, partner.id, payloads);
+    await publishEvents((await testInfra()).amqpUrl, t.exchange, partner.id, payloads);
     const arrived = await waitFor(() => (receiver.received.length >= EVENTS ? receiver.received : undefined), {
       timeoutMs: 30_000,
       what: `${EVENTS} deliveries`,

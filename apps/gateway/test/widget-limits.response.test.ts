@@ -4,35 +4,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { envelope, startSystem, type OwnSystem, type Partner } from './support/system';
+import { ROUTES } from '@platform/contracts';
+import { bearer, envelope, json, startGateway, startSuite, type Gateway, type Suite } from './support/harness';
 
 const PER_ADDRESS = 5;
 const PER_PROPERTY = 8;
 const BUNDLE = 'widget.0123abcd.js';
 
-// A platform of its own: small public rate limits, the client address from X-Forwarded-For (loopback is a trusted proxy),
-// and a widget build of its own (a fixture standing in for apps/widget's dist folder).
+// The platform's route table, small public rate limits, the client address from X-Forwarded-For
+// (loopback is a trusted proxy), a stub domains-svc and a widget build of its own (a fixture
+// standing in for apps/widget's dist folder).
 describe('public widget limits and static files', () => {
-  let sys: OwnSystem;
-  let partner: Partner;
+  let suite: Suite;
+  let gateway: Gateway;
+  let key: string;
   let distDir: string;
 
-  const createDomain = async () => {
-    const host = `limits-${randomUUID().slice(0, 8)}.example.com`;
-    const res = await sys.arrange(partner, 'POST', '/portal/domains', {
-      domain: host,
-      company_name: `Limits ${host}`,
-      account_email: `owner@${host}`,
-    });
-    return res.body.result as { id: string; hostname: string; instance_property_id: string };
-  };
-  const settingsFrom = (address: string, d: { hostname: string; instance_property_id: string }) =>
-    sys.call(undefined, 'GET', `/widget/v1/properties/${d.instance_property_id}/settings`, undefined, {
-      origin: `https://${d.hostname}`,
-      'x-forwarded-for': address,
+  const settingsFrom = (address: string, propertyId: string) =>
+    fetch(`${gateway.url}/widget/v1/properties/${propertyId}/settings`, {
+      headers: { origin: 'https://shop.example.com', 'x-forwarded-for': address },
     });
   const get = async (p: string, headers: Record<string, string> = {}) => {
-    const res = await request(`${sys.gateway}${p}`, { headers });
+    const res = await request(`${gateway.url}${p}`, { headers });
     const body = Buffer.from(await res.body.arrayBuffer());
     return { status: res.statusCode, headers: res.headers, body };
   };
@@ -48,57 +41,61 @@ describe('public widget limits and static files', () => {
       `window.PrivacyWidget={open:function(){}};\n${'/* padding */\n'.repeat(200)}`,
     );
     await writeFile(path.join(distDir, 'manifest.json'), JSON.stringify({ widget: BUNDLE }));
-    sys = await startSystem({
-      PUBLIC_RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS),
-      PUBLIC_RATE_LIMIT_PER_PROPERTY: String(PER_PROPERTY),
-      TRUSTED_PROXIES: 'loopback',
-      WIDGET_DIST_DIR: distDir,
-    });
-    partner = await sys.partner();
+    suite = await startSuite();
+    gateway = await startGateway(
+      {
+        ...suite.env,
+        PUBLIC_RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS),
+        PUBLIC_RATE_LIMIT_PER_PROPERTY: String(PER_PROPERTY),
+        TRUSTED_PROXIES: 'loopback',
+        WIDGET_DIST_DIR: distDir,
+      },
+      ROUTES,
+    );
+    key = (await suite.key(await suite.partner())).key;
   });
   afterAll(async () => {
-    await sys?.close();
+    await gateway?.close();
+    await suite?.close();
     await rm(distDir, { recursive: true, force: true });
   });
 
   it('when one address goes past its per-minute limit, then it gets 429 RATE.LIMITED with Retry-After, while another address and the partner API are answered', async () => {
-    const [a, b] = [await createDomain(), await createDomain()];
+    const [a, b] = [randomUUID(), randomUUID()];
     for (let i = 0; i < PER_ADDRESS; i++) expect((await settingsFrom('203.0.113.1', a)).status).toBe(200);
     const refused = await settingsFrom('203.0.113.1', b);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual(envelope('RATE.LIMITED', 429));
+    expect(await json(refused)).toEqual(envelope('RATE.LIMITED', 429));
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await settingsFrom('203.0.113.2', b)).status).toBe(200);
-    expect((await sys.call(partner, 'GET', `/portal/domains/${a.id}`)).status).toBe(200);
+    const partnerCall = await fetch(`${gateway.url}/portal/domains/${randomUUID()}`, {
+      headers: bearer(key, { 'x-forwarded-for': '203.0.113.1' }),
+    });
+    expect(partnerCall.status).toBe(200);
   });
 
   it("when one property goes past its per-minute limit from many addresses, then it gets 429 while another property's widget is answered", async () => {
-    const [flooded, other] = [await createDomain(), await createDomain()];
+    const [flooded, other] = [randomUUID(), randomUUID()];
     for (let i = 0; i < PER_PROPERTY; i++)
       expect((await settingsFrom(`198.51.100.${i + 1}`, flooded)).status).toBe(200);
     const refused = await settingsFrom('198.51.100.200', flooded);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual(envelope('RATE.LIMITED', 429));
+    expect(await json(refused)).toEqual(envelope('RATE.LIMITED', 429));
     expect((await settingsFrom('198.51.100.201', other)).status).toBe(200);
   });
 
-  it("when the loader is fetched at the snippet's URL with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, and 304 for its ETag", async () => {
-    const d = await createDomain();
-    const snippet = (
-      (await sys.arrange(partner, 'GET', `/portal/domains/${d.id}`)).body.result as { privacy_widget: string }
-    ).privacy_widget;
-    expect(snippet).toBe(`<script src="${sys.gateway}/widget/v1/${d.instance_property_id}/loader.js"></script>`);
-    const src = new URL(/src="([^"]+)"/.exec(snippet)![1]);
-    const plain = await get(src.pathname);
+  it("when the loader is fetched at the snippet's path with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, and 304 for its ETag", async () => {
+    const loader = `/widget/v1/${randomUUID()}/loader.js`;
+    const plain = await get(loader);
     expect(plain.status).toBe(200);
     expect(plain.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(plain.headers['cache-control']).toBe('public, max-age=300');
     expect(plain.body.toString()).toContain(`assets/${BUNDLE}`);
     expect(plain.body.toString()).not.toContain('__WIDGET_BUNDLE__');
-    const gz = await get(src.pathname, { 'accept-encoding': 'gzip' });
+    const gz = await get(loader, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
-    const again = await get(src.pathname, { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) });
+    const again = await get(loader, { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
   });
