@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultUrlOf, listenOf } from '@platform/config';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
 import type { JobDefinition } from '@platform/jobs';
 import type { ServiceConfig, ServiceDefinition } from '@platform/service';
@@ -32,7 +33,7 @@ const domainsConfig = {
   WIDGET_BASE_URL: z
     .string()
     .url()
-    .default('http://127.0.0.1:8080')
+    .default(defaultUrlOf('gateway'))
     .transform((v) => v.replace(/\/+$/, '')),
   INSTANCE_ID: z.coerce.number().int().min(0).default(1),
   INSTANCE_NAME: z.string().min(1).default('local'),
@@ -96,7 +97,7 @@ export const createDomainsService = (
   name: 'domains-svc',
   schema: SCHEMA,
   audience: 'domains',
-  listen: { portEnv: 'DOMAINS_PORT', hostEnv: 'DOMAINS_HOST', defaultPort: 8081 },
+  listen: listenOf('domains-svc'),
   config: domainsConfig,
   migrations,
   context: ({ config, db, call, logger }) => {
