@@ -52,14 +52,16 @@ export function jobRunner<DB>(
     outboxMs: config.OUTBOX_RETENTION_MS,
     processedMs: config.PROCESSED_RETENTION_MS,
   });
-  runner.every({ name: 'outbox-sweep', intervalMs: config.OUTBOX_POLL_MS, run: async () => relay.sweep() }).every({
-    name: 'prune-chassis-tables',
-    intervalMs: 10 * 60_000,
-    singleton: true,
-    deadlineMs: 5 * 60_000,
-    jitterMs: 60_000,
-    run: ({ db, now, signal }) => prune(db as Kysely<unknown>, now, signal),
-  });
+  runner
+    .every({ name: 'outbox-sweep', intervalMs: config.OUTBOX_POLL_MS, run: async () => relay.sweep() })
+    .every({
+      name: 'prune-chassis-tables',
+      intervalMs: 10 * 60_000,
+      singleton: true,
+      deadlineMs: 5 * 60_000,
+      jitterMs: 60_000,
+      run: ({ db, now, signal }) => prune(db as Kysely<unknown>, now, signal),
+    });
   // Keys past their TTL, in bounded batches; a stopping service ends it between two.
   runner.every({
     name: 'prune-idempotency-keys',
