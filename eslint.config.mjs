@@ -1,7 +1,7 @@
 import path from 'node:path';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { noImportCycle } from './tools/eslint/no-import-cycle.mjs';
 
 // Layer rules Nx tags cannot express (they see projects, not folders or test files).
 const testingOnlyInTests = { name: '@platform/testing', message: 'libs/testing is for tests only.' };
@@ -67,21 +67,13 @@ export default tseslint.config(
       ],
     },
   },
-  // No import cycles: a file's imports never lead back to it, across libs too (@platform/* through the tsconfig paths).
+  // No import cycles, type-only imports included, across libs too (@platform/* through the tsconfig paths).
   {
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [
-        createNodeResolver({
-          extensions: ['.ts', '.js', '.json'],
-          tsconfig: { configFile: path.resolve(import.meta.dirname, 'tsconfig.base.json') },
-        }),
-      ],
+    plugins: {
+      local: { rules: { 'no-import-cycle': noImportCycle(path.resolve(import.meta.dirname, 'tsconfig.base.json')) } },
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    rules: { 'local/no-import-cycle': 'error' },
   },
   // A file does one job and a function fits on a screen: past these, split by job or into named steps.
   {

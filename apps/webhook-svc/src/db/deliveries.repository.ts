@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql, type Kysely, type Transaction } from '@platform/db';
 import { claimWithLease, deleteInBatches } from '@platform/jobs';
-import { DUE_CHANNEL } from '../domain/context';
-import type { AttemptsTable, DeliveriesTable, WebhooksDb } from './tables';
+import { DUE_CHANNEL, type AttemptsTable, type DeliveriesTable, type WebhooksDb } from './tables';
 
 export type DeliveryRow = Selectable<DeliveriesTable> & { body: string };
 export type AttemptRow = Selectable<AttemptsTable>;

@@ -72,3 +72,6 @@ export interface WebhooksDb {
   deliveries: DeliveriesTable;
   attempts: AttemptsTable;
 }
+
+/** NOTIFY channel that wakes delivery workers when the API queues a delivery (test send, retry, recovery). */
+export const DUE_CHANNEL = 'webhooks_due';

@@ -10,8 +10,7 @@ import {
   type DeliveryWork,
   type Lane,
 } from '../db/deliveries.repository';
-import type { WebhooksDb } from '../db/tables';
-import { DUE_CHANNEL } from '../domain/context';
+import { DUE_CHANNEL, type WebhooksDb } from '../db/tables';
 import type { RetryPolicy } from '../domain/retry-schedule';
 import type { SecretBox } from '../domain/secrets';
 import { attemptDelivery } from './attempt';

@@ -20,6 +20,3 @@ export interface WebhookServiceContext extends WebhooksContext {
   /** Only in a process that delivers (WEBHOOK_ROLE worker or all). */
   worker?: DeliveryWorker;
 }
-
-/** NOTIFY channel that wakes delivery workers when the API queues a delivery (test send, retry, recovery). */
-export const DUE_CHANNEL = 'webhooks_due';
