@@ -1,5 +1,7 @@
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
+import { noImportCycle } from './tools/eslint/no-import-cycle.mjs';
 
 // Layer rules Nx tags cannot express (they see projects, not folders or test files).
 const testingOnlyInTests = { name: '@platform/testing', message: 'libs/testing is for tests only.' };
@@ -74,6 +76,14 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // No import cycles, type-only imports included, across libs too (@platform/* through the tsconfig paths).
+  {
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    plugins: {
+      local: { rules: { 'no-import-cycle': noImportCycle(path.resolve(import.meta.dirname, 'tsconfig.base.json')) } },
+    },
+    rules: { 'local/no-import-cycle': 'error' },
   },
   // A file does one job and a function fits on a screen: past these, split by job or into named steps.
   {

@@ -1,3 +1,4 @@
+import { listenOf } from '@platform/config';
 import { billingInternalRoutes, productRoutes } from '@platform/contracts';
 import type { ServiceDefinition } from '@platform/service';
 import { domainEventsConsumer } from './events/domain-events.consumer';
@@ -21,7 +22,7 @@ export const billingService: ServiceDefinition<
   name: 'billing-svc',
   schema: SCHEMA,
   audience: 'billing',
-  listen: { portEnv: 'BILLING_PORT', hostEnv: 'BILLING_HOST', defaultPort: 8082 },
+  listen: listenOf('billing-svc'),
   migrations,
   context: ({ db }) => ({ db, catalogue: cachedCatalogue(() => loadCatalogue(db), 5_000) }),
   routes,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listenOf } from '@platform/config';
 import { consentPublicRoutes, consentRecordRoutes } from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
@@ -35,7 +36,7 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
   name: 'consent-svc',
   schema: SCHEMA,
   audience: 'consent',
-  listen: { portEnv: 'CONSENT_PORT', hostEnv: 'CONSENT_HOST', defaultPort: 8084 },
+  listen: listenOf('consent-svc'),
   config: consentConfig,
   migrations,
   context: ({ db, config }) => ({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultUrlOf } from '@platform/config';
 import { mailConfig } from '@platform/mail';
 import type { ConfigOf } from '@platform/service';
 import type { InstanceSettings } from './context';
@@ -14,7 +15,7 @@ export const domainsConfig = {
   WIDGET_BASE_URL: z
     .string()
     .url()
-    .default('http://127.0.0.1:8080')
+    .default(defaultUrlOf('gateway'))
     .transform((v) => v.replace(/\/+$/, '')),
   INSTANCE_ID: z.coerce.number().int().min(0).default(1),
   INSTANCE_NAME: z.string().min(1).default('local'),

@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { listenOf } from '@platform/config';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
 import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
@@ -113,7 +114,7 @@ export const createDomainsService = (
   name: 'domains-svc',
   schema: SCHEMA,
   audience: 'domains',
-  listen: { portEnv: 'DOMAINS_PORT', hostEnv: 'DOMAINS_HOST', defaultPort: 8081 },
+  listen: listenOf('domains-svc'),
   config: domainsConfig,
   roles: { env: 'DOMAINS_ROLE', workers: [SCANNER] },
   migrations,

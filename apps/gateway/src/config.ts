@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { env, parseEnv } from '@platform/config';
+import { adminListen, env, listenOf, LOOPBACK, parseEnv, serviceUrlsEnv } from '@platform/config';
 
-const url = (fallback: string) => z.string().url().default(fallback);
+const listen = listenOf('gateway');
 
 /** Names proxy-addr (express 'trust proxy') understands besides addresses and CIDR ranges. */
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -25,11 +25,11 @@ const trustedProxies = z
 
 /** The only place the gateway reads process.env. */
 const configSchema = z.object({
-  GATEWAY_PORT: env.port(8080),
-  GATEWAY_HOST: z.string().default('127.0.0.1'),
+  GATEWAY_PORT: env.port(listen.defaultPort),
+  GATEWAY_HOST: z.string().default(LOOPBACK),
   /** The operator listener (readiness, /metrics): loopback unless set, never the partners' port. */
-  GATEWAY_ADMIN_PORT: env.port(9080),
-  GATEWAY_ADMIN_HOST: z.string().default('127.0.0.1'),
+  GATEWAY_ADMIN_PORT: env.port(adminListen(listen).defaultPort),
+  GATEWAY_ADMIN_HOST: z.string().default(LOOPBACK),
   LOG_LEVEL: env.logLevel,
   DATABASE_URL: env.databaseUrl,
   /** Apply the gateway's migrations at boot (npm start, tests); otherwise run dist/apps/gateway/migrate.js first. */
@@ -72,11 +72,8 @@ const configSchema = z.object({
     .int()
     .min(1)
     .default(16 * 1024),
-  DOMAINS_URL: url('http://127.0.0.1:8081'),
-  BILLING_URL: url('http://127.0.0.1:8082'),
-  MERCHANTS_URL: url('http://127.0.0.1:8083'),
-  CONSENT_URL: url('http://127.0.0.1:8084'),
-  WEBHOOKS_URL: url('http://127.0.0.1:8085'),
+  /** Where each service answers: DOMAINS_URL ... WEBHOOKS_URL. */
+  ...serviceUrlsEnv,
 });
 export type Config = z.infer<typeof configSchema>;
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => parseEnv(configSchema, source);

@@ -1,4 +1,5 @@
 import { InternalTokenMinter } from '@platform/auth';
+import { serviceUrl } from '@platform/config';
 import {
   COMPILED_ROUTES,
   ROUTES,
@@ -7,7 +8,6 @@ import {
   isPublicRoute,
   type CompiledRoute,
   type RouteSpec,
-  type ServiceName,
 } from '@platform/contracts';
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
 import { ServiceClient } from '@platform/http';
@@ -75,15 +75,6 @@ function gatewayMetrics(): GatewayMetrics {
 
 export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations, chassisTables: false };
 
-const upstreamUrl = (config: Config, service: ServiceName): string =>
-  ({
-    domains: config.DOMAINS_URL,
-    billing: config.BILLING_URL,
-    merchants: config.MERCHANTS_URL,
-    consent: config.CONSENT_URL,
-    webhooks: config.WEBHOOKS_URL,
-  })[service];
-
 /** The key as the authenticator keeps it, with the partner's settings. */
 const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   id: row.id,
@@ -132,7 +123,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       service,
       new ServiceClient({
         name: service,
-        baseUrl: upstreamUrl(config, service),
+        baseUrl: serviceUrl(config, service),
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       }),
     ]),

@@ -1,22 +1,20 @@
-import type { Server } from 'node:http';
-import { onShutdown, serverPort } from '@platform/http';
+import { closeServer, listenServer, serverPort, stopOnSignals } from '@platform/http';
 import { loadConfig } from './config';
 import { buildDeps } from './deps';
-import { buildAdminServer, buildServer, startServer } from './server';
+import { buildAdminServer, buildServer } from './server';
 
 async function main() {
   const config = loadConfig();
   const deps = await buildDeps(config);
-  const server = await startServer(buildServer(deps), config.GATEWAY_PORT, config.GATEWAY_HOST);
+  const server = await listenServer(buildServer(deps), config.GATEWAY_PORT, config.GATEWAY_HOST);
   // After the public port: an admin /health/ready that answers means partners can be served.
-  const admin = await startServer(buildAdminServer(deps), config.GATEWAY_ADMIN_PORT, config.GATEWAY_ADMIN_HOST);
+  const admin = await listenServer(buildAdminServer(deps), config.GATEWAY_ADMIN_PORT, config.GATEWAY_ADMIN_HOST);
   deps.logger.info({ port: serverPort(server), adminPort: serverPort(admin) }, 'listening');
-  onShutdown(deps.logger, server, [() => close(admin), () => deps.close()]);
-}
-
-function close(server: Server): Promise<void> {
-  server.closeIdleConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  stopOnSignals(deps.logger, async () => {
+    await closeServer(server);
+    await closeServer(admin);
+    await deps.close();
+  });
 }
 
 main().catch((err) => {

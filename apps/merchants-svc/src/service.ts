@@ -1,3 +1,4 @@
+import { listenOf } from '@platform/config';
 import { merchantInternalRoutes, merchantRoutes } from '@platform/contracts';
 import type { ServiceDefinition } from '@platform/service';
 import { catalogueClient } from './clients/catalogue.client';
@@ -21,7 +22,7 @@ export const merchantsService: ServiceDefinition<
   name: 'merchants-svc',
   schema: SCHEMA,
   audience: 'merchants',
-  listen: { portEnv: 'MERCHANTS_PORT', hostEnv: 'MERCHANTS_HOST', defaultPort: 8083 },
+  listen: listenOf('merchants-svc'),
   migrations,
   context: ({ db, call, logger }) => ({
     db,

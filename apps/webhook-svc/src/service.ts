@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env } from '@platform/config';
+import { env, listenOf } from '@platform/config';
 import { webhookRoutes } from '@platform/contracts';
 import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver } from '@platform/outbound';
 import type { ServiceDefinition } from '@platform/service';
@@ -67,7 +67,7 @@ export const webhookService: ServiceDefinition<
   name: 'webhook-svc',
   schema: SCHEMA,
   audience: 'webhooks',
-  listen: { portEnv: 'WEBHOOKS_PORT', hostEnv: 'WEBHOOKS_HOST', defaultPort: 8085 },
+  listen: listenOf('webhook-svc'),
   config: webhookConfig,
   // WEBHOOK_ROLE: api serves /portal/webhooks, worker fans events out and delivers them, all (npm start) both.
   roles: { env: 'WEBHOOK_ROLE', workers: [WORKER] },

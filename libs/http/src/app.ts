@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import express, { Router, type Express } from 'express';
 import { errorObject } from '@platform/contracts';
 import type { Logger } from '@platform/observability';
@@ -93,34 +92,3 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   app.use(errorHandler(options.logger));
   return app;
 }
-
-/** Listens and resolves with the bound port (0 = ephemeral, for tests). */
-export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, () => resolve(server));
-    server.keepAliveTimeout = 65_000;
-    server.on('error', reject);
-  });
-}
-
-/** Stops accepting, finishes in-flight work, then runs cleanups; a second signal or 10 s forces exit. */
-export function onShutdown(logger: Logger, server: Server, cleanups: (() => Promise<unknown>)[]) {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), 10_000).unref();
-    await new Promise<void>((r) => server.close(() => r()));
-    server.closeIdleConnections?.();
-    for (const cleanup of cleanups) await cleanup().catch((err) => logger.error({ err }, 'cleanup failed'));
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-export const serverPort = (server: Server) => {
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : 0;
-};

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { compileRoute, errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
-import { REQUEST_ID_HEADER, runWithContext, type Logger } from '@platform/observability';
-import { answerClientErrors } from './client-errors';
+import { runWithContext, type Logger } from '@platform/observability';
 import { AppError, errorHeadersOf, errorObjectOf, issuesOf, sendError } from './errors';
 import { Reply, StoredReply, type Handlers } from './handlers';
 import { readJson, sendJson } from './json-io';
 import { hasBody } from './middleware';
 import { answerPreflight, preflightMethod, type PublicGuard } from './public-requests';
+import { requestIdOf } from './request-id';
 import { parseRequest } from './validate';
 
 export interface DispatcherOptions<R extends RouteSpec, C> {
@@ -54,7 +53,6 @@ type AnyHandler = (input: {
   req: IncomingMessage;
 }) => unknown;
 
-const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const unauthorized = () => new AppError('AUTH.API_KEY', 'A valid internal token is required.');
 
 /**
@@ -197,14 +195,6 @@ function sendStored(res: ServerResponse, { status, headers, body }: StoredReply)
 const isUnder = (path: string, prefix: string) =>
   path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47);
 
-/** The caller's request id when it is well-formed, else a new one; echoed on the answer. */
-function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
-  const incoming = req.headers[REQUEST_ID_HEADER];
-  const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  res.setHeader(REQUEST_ID_HEADER, requestId);
-  return requestId;
-}
-
 /** Reports the request once its answer is sent, with the operation it was routed to. */
 function reportAnswer(
   req: IncomingMessage,
@@ -223,16 +213,4 @@ function reportAnswer(
       requestId,
     }),
   );
-}
-
-/** A node:http server for a listener (keep-alive like listen()); listen on it with listenServer. */
-export const createHttpServer = (listener: RequestListener): Server => answerClientErrors(createServer(listener));
-
-/** Listens and resolves with the bound port (0 = ephemeral, for tests). */
-export function listenServer(server: Server, port: number, host = '127.0.0.1'): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    server.keepAliveTimeout = 65_000;
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
-  });
 }

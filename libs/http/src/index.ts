@@ -8,3 +8,5 @@ export * from './dispatcher';
 export * from './handlers';
 export * from './client-errors';
 export * from './public-requests';
+export * from './request-id';
+export * from './server';

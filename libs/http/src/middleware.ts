@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { errorObject } from '@platform/contracts';
-import { REQUEST_ID_HEADER, runWithContext } from '@platform/observability';
+import { runWithContext } from '@platform/observability';
 import { sendError } from './errors';
+import { requestIdOf } from './request-id';
 
-const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/** Carries the caller's request id (or a new one) through logs, responses and onward calls. */
+/** Carries the caller's request id (or a new one, see requestIdOf) through logs, responses and onward calls. */
 export const requestId: RequestHandler = (req, res, next) => {
-  const incoming = req.header(REQUEST_ID_HEADER);
-  const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const id = requestIdOf(req, res);
   res.locals.requestId = id;
-  res.setHeader(REQUEST_ID_HEADER, id);
   runWithContext({ requestId: id }, next);
 };
 

@@ -1,6 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Pool } from 'pg';
+import type { AmqpConnection } from './connection';
+import type { EventMessageHandling } from './event-handling';
 import { retrySettings, type RetryPolicy } from './retry-routing';
 import { consumerQueueNames, type ConsumerTopology } from './topology';
-import type { ConsumerOptions } from './consumer';
+
+/** What startConsumer is given. */
+export interface ConsumerOptions<DB> extends EventMessageHandling<DB> {
+  amqp: AmqpConnection;
+  pool?: Pool;
+  db?: Kysely<DB>;
+  exchange: string;
+  /** Routing keys or topic patterns, e.g. ['domain.created', 'subscription.*']; default: the names in `handlers`. */
+  bindings?: string[];
+  /** Unacked messages the broker hands over at once (default 50); also the most one transaction takes. */
+  prefetch?: number;
+  /**
+   * Most messages handled in one transaction (default: prefetch). Messages that arrive while a
+   * batch runs form the next one, so batches grow with load and a lone message goes at once.
+   */
+  maxBatch?: number;
+  /** One delay queue per step. */
+  retryDelaysMs?: number[];
+  /** Handler runs before parking; default retryDelaysMs.length + 1 (the last delay repeats). */
+  maxAttempts?: number;
+  /** Broker-side redelivery limit (crashes, lost channels) before a message is parked. */
+  deliveryLimit?: number;
+  confirmTimeoutMs?: number;
+}
 
 /** The options consumerSettings reads. */
 export type ConsumerSettingsInput<DB> = Omit<ConsumerOptions<DB>, 'amqp' | 'pool' | 'db' | 'schema' | 'logger'>;

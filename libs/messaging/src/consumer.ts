@@ -1,33 +1,9 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
-import { withTimeout, type AmqpConnection } from './connection';
+import { withTimeout } from './connection';
 import { messageBatches } from './consumer-batches';
 import { superviseConsumerChannel } from './consumer-channel';
-import { consumerSettings } from './consumer-settings';
-import type { EventMessageHandling } from './event-handling';
-
-export interface ConsumerOptions<DB> extends EventMessageHandling<DB> {
-  amqp: AmqpConnection;
-  pool?: Pool;
-  db?: Kysely<DB>;
-  exchange: string;
-  /** Routing keys or topic patterns, e.g. ['domain.created', 'subscription.*']; default: the names in `handlers`. */
-  bindings?: string[];
-  /** Unacked messages the broker hands over at once (default 50); also the most one transaction takes. */
-  prefetch?: number;
-  /**
-   * Most messages handled in one transaction (default: prefetch). Messages that arrive while a
-   * batch runs form the next one, so batches grow with load and a lone message goes at once.
-   */
-  maxBatch?: number;
-  /** One delay queue per step. */
-  retryDelaysMs?: number[];
-  /** Handler runs before parking; default retryDelaysMs.length + 1 (the last delay repeats). */
-  maxAttempts?: number;
-  /** Broker-side redelivery limit (crashes, lost channels) before a message is parked. */
-  deliveryLimit?: number;
-  confirmTimeoutMs?: number;
-}
+import { consumerSettings, type ConsumerOptions } from './consumer-settings';
 
 export interface Consumer {
   /** Resolves once the queues are declared, bound and consumed from (first time). */

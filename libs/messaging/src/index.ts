@@ -23,7 +23,8 @@ export {
 } from './publisher';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
 export { consumerMigration } from './processed';
-export { startConsumer, type Consumer, type ConsumerOptions } from './consumer';
+export { startConsumer, type Consumer } from './consumer';
+export type { ConsumerOptions } from './consumer-settings';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-routing';
 export type { BatchEventHandlers, BatchHandlerHooks, EventHandlers, HandlerHooks } from './handlers';
 export { handleEventMessage, InvalidEventMessageError, type EventMessageHandling } from './event-handling';

@@ -91,30 +91,7 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
     // A connect-to rule moves only the TCP destination; TLS still names and verifies `hostname`.
     const destination = connectTarget(options.connectTo ?? [], hostname, Number(port) || (https ? 443 : 80));
     const open = (address: string) => {
-      if (settled) return;
-      const target = { host: address, port: destination.port };
-      // No SNI for an IP literal (not allowed by RFC 6066); the certificate is then checked against the IP.
-      const servername = isIP(hostname) ? undefined : hostname;
-      socket = https
-        ? tlsConnect({ ...target, servername, ca: options.ca, ALPNProtocols: ['http/1.1'] })
-        : netConnect(target);
-      const opened = socket;
-      opened.setNoDelay(true);
-      opened.once(https ? 'secureConnect' : 'connect', () => {
-        // The kernel's view of the peer must be the address that was checked.
-        const remote = opened.remoteAddress;
-        if (remote === undefined || !addressVerdict(remote, options.policy).allowed) {
-          return settle(
-            new OutboundError(
-              'blocked_address',
-              `${hostname}: the connected peer ${remote ?? '(unknown)'} may not be contacted`,
-            ),
-          );
-        }
-        options.onConnected(address);
-        settle(null, opened);
-      });
-      opened.once('error', (err) => settle(err));
+      if (!settled) socket = openPinned({ address, port: destination.port, hostname, https }, options, settle);
     };
     // A URL naming a refused address literally stays refused, even when a rule maps it elsewhere.
     const literal = hostname.replace(/^\[|\]$/g, '');
@@ -125,4 +102,39 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       .then(open) // net.connect and tls.connect can throw synchronously (bad options): that rejects too
       .catch((err: unknown) => settle(err instanceof Error ? err : new OutboundError('connect', String(err))));
   };
+}
+
+/**
+ * Connects to the checked address (TLS still naming and verifying the host) and settles once the
+ * connection is up, after checking that the kernel's view of the peer is an allowed address.
+ */
+function openPinned(
+  to: { address: string; port: number; hostname: string; https: boolean },
+  options: Pick<PinnedConnectOptions, 'ca' | 'policy' | 'onConnected'>,
+  settle: (err: Error | null, connected?: Socket) => void,
+): Socket {
+  const { address, hostname, https } = to;
+  const target = { host: address, port: to.port };
+  // No SNI for an IP literal (not allowed by RFC 6066); the certificate is then checked against the IP.
+  const servername = isIP(hostname) ? undefined : hostname;
+  const socket = https
+    ? tlsConnect({ ...target, servername, ca: options.ca, ALPNProtocols: ['http/1.1'] })
+    : netConnect(target);
+  socket.setNoDelay(true);
+  socket.once(https ? 'secureConnect' : 'connect', () => {
+    // The kernel's view of the peer must be the address that was checked.
+    const remote = socket.remoteAddress;
+    if (remote === undefined || !addressVerdict(remote, options.policy).allowed) {
+      return settle(
+        new OutboundError(
+          'blocked_address',
+          `${hostname}: the connected peer ${remote ?? '(unknown)'} may not be contacted`,
+        ),
+      );
+    }
+    options.onConnected(address);
+    settle(null, socket);
+  });
+  socket.once('error', (err) => settle(err));
+  return socket;
 }

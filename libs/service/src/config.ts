@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, parseEnv } from '@platform/config';
+import { adminListen, env, listenerEnv, parseEnv, serviceUrlsEnv, type Listen } from '@platform/config';
 import { roleSchema, type RolesOption } from './roles';
 
 /** What every service reads from its environment; a service adds its own variables to it. */
@@ -17,12 +17,8 @@ const serviceConfigSchema = z.object({
   /** The services' own key pair: a service signs calls to another with the private key; every service trusts the public one. */
   SERVICE_JWT_PRIVATE_KEY: env.pem.optional(),
   SERVICE_JWT_PUBLIC_KEY: env.pem.optional(),
-  /** Where the other services answer (calls between services). */
-  DOMAINS_URL: z.string().url().default('http://127.0.0.1:8081'),
-  BILLING_URL: z.string().url().default('http://127.0.0.1:8082'),
-  MERCHANTS_URL: z.string().url().default('http://127.0.0.1:8083'),
-  CONSENT_URL: z.string().url().default('http://127.0.0.1:8084'),
-  WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:8085'),
+  /** Where the other services answer (calls between services): DOMAINS_URL ... WEBHOOKS_URL. */
+  ...serviceUrlsEnv,
   AMQP_URL: env.amqpUrl,
   EVENTS_EXCHANGE: env.eventsExchange,
   /** false holds events in the outbox (they publish once a relay runs); used by the crash test. */
@@ -45,21 +41,6 @@ const serviceConfigSchema = z.object({
 });
 export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
 
-type Listen = { portEnv: string; hostEnv: string; defaultPort: number };
-
-/**
- * The operator listener's variables, named after the public ones: DOMAINS_PORT ->
- * DOMAINS_ADMIN_PORT, DOMAINS_HOST -> DOMAINS_ADMIN_HOST; its default port is the public one + 1000.
- */
-export const adminListen = (listen: Listen): Listen => ({
-  portEnv: `${listen.portEnv.replace(/_PORT$/, '')}_ADMIN_PORT`,
-  hostEnv: `${listen.hostEnv.replace(/_HOST$/, '')}_ADMIN_HOST`,
-  defaultPort: listen.defaultPort + 1000,
-});
-
-/** Loopback unless configured: operator endpoints are never on the address partners reach by default. */
-const LOOPBACK = '127.0.0.1';
-
 /**
  * A service's configuration read from the environment once: the chassis' variables, its own, its
  * ports and hosts (public and admin), and its role (see roles.ts).
@@ -79,10 +60,7 @@ export function parseServiceConfig<X extends z.ZodRawShape>(
   const admin = adminListen(listen);
   const schema = serviceConfigSchema.extend({
     ...(definition.config ?? {}),
-    [listen.portEnv]: env.port(listen.defaultPort),
-    [listen.hostEnv]: z.string().default(LOOPBACK),
-    [admin.portEnv]: env.port(admin.defaultPort),
-    [admin.hostEnv]: z.string().default(LOOPBACK),
+    ...listenerEnv(listen),
     ...(roles ? { [roles.env]: roleSchema(roles) } : {}),
   });
   const parsed = parseEnv(schema, source) as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { serviceUrl } from '@platform/config';
 import type { ServiceName } from '@platform/contracts';
 import { InternalTokenMinter } from '@platform/auth';
 import type { Logger } from '@platform/observability';
@@ -19,16 +20,9 @@ export function serviceCallers(name: string, config: ServiceConfig, logger: Logg
     if (!caller) {
       if (!config.SERVICE_JWT_PRIVATE_KEY)
         throw new Error(`${name} calls ${target} but SERVICE_JWT_PRIVATE_KEY is not set`);
-      const baseUrl = {
-        domains: config.DOMAINS_URL,
-        billing: config.BILLING_URL,
-        merchants: config.MERCHANTS_URL,
-        consent: config.CONSENT_URL,
-        webhooks: config.WEBHOOKS_URL,
-      }[target];
       caller = new ServiceCaller({
         target,
-        baseUrl,
+        baseUrl: serviceUrl(config, target),
         minter: new InternalTokenMinter(config.SERVICE_JWT_PRIVATE_KEY, 60, 'services'),
         logger,
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,

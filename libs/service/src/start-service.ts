@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import type { Pool } from 'pg';
 import type { z } from 'zod';
 import type { RouteSpec } from '@platform/contracts';
 import { createDb, ping, type Kysely } from '@platform/db';
-import { createHttpServer, listenServer, serverPort } from '@platform/http';
+import { closeServer, createHttpServer, listenServer, serverPort, stopOnSignals } from '@platform/http';
 import { connectAmqp } from '@platform/messaging';
 import { createLogger, type Logger } from '@platform/observability';
 import { jobRunner, declaredQueues, startConsumers, startRelay } from './background';
@@ -158,12 +157,6 @@ async function startBackground<DB, X extends z.ZodRawShape, Ctx>(
   return declaredQueues(runtime, specs);
 }
 
-/** Stops accepting connections and waits for the open ones to end. */
-async function closeServer(server: Server) {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections?.();
-}
-
 /**
  * main.ts of a service: starts it and stops it in order on SIGTERM/SIGINT (a second signal, or
  * 10 s, forces the exit). A boot failure prints its reason and exits 1.
@@ -172,18 +165,7 @@ export function runService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx
   definition: ServiceDefinition<DB, X, R, Ctx>,
 ): void {
   startService(definition).then(
-    (service) => {
-      let signalled = false;
-      const onSignal = (signal: string) => {
-        if (signalled) process.exit(1);
-        signalled = true;
-        service.runtime.logger.info({ signal }, 'shutting down');
-        setTimeout(() => process.exit(1), 10_000).unref();
-        void service.stop().then(() => process.exit(0));
-      };
-      process.on('SIGTERM', () => onSignal('SIGTERM'));
-      process.on('SIGINT', () => onSignal('SIGINT'));
-    },
+    (service) => stopOnSignals(service.runtime.logger, service.stop),
     (err: unknown) => {
       console.error(err instanceof Error ? err.message : err);
       process.exit(1);

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { ConsentRecord, ReceiptBody } from '@platform/contracts';
 import { notFound } from '@platform/http';
 import { findLiveProperty, type PropertyRow } from '../db/properties.repository';
@@ -8,22 +7,21 @@ import type { Kysely } from '@platform/db';
 import { buildRecord } from './consent-record';
 import type { LiveProperties } from './live-properties';
 import type { ConsentContext } from './context';
-import { allowedOrigin } from './widget-origin';
 
 /** The hostname of a live property, for the chassis' Origin rule on public routes (see ServiceDefinition.propertyHostname). */
 export async function propertyHostnameLookup(db: Kysely<ConsentDb>, propertyId: string): Promise<string | undefined> {
   return (await findLiveProperty(db, propertyId))?.hostname;
 }
 
-/** The property a widget request names, when it exists and the request comes from its site; answers the allowed origin too. */
-export async function widgetProperty(
-  properties: LiveProperties,
-  propertyId: string,
-  req: IncomingMessage,
-): Promise<{ property: PropertyRow; origin: string }> {
+/**
+ * The live property a widget request names, or 404. The chassis has already answered 403 for an
+ * Origin off its site and set the CORS headers (propertyHostname in service.ts); this is the row
+ * the record is built from, and a property deleted since the chassis looked is 404 here.
+ */
+export async function widgetProperty(properties: LiveProperties, propertyId: string): Promise<PropertyRow> {
   const property = await properties.find(propertyId);
   if (!property) throw notFound('property');
-  return { property, origin: allowedOrigin(req, property) };
+  return property;
 }
 
 /**

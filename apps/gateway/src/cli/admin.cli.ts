@@ -125,46 +125,70 @@ const isConnectionFailure = (err: unknown) => {
   );
 };
 
-/** Runs one admin command and returns the process exit code. */
-export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
-  const json = argv.includes('--json');
-  /** Humans read stderr; with --json, stdout also carries exactly one JSON object with the error. */
-  const fail = (
-    code: CliErrorCode,
-    message: string,
-    exitCode: number,
-    issues?: { flag: string; message: string }[],
-  ) => {
+type Fail = (
+  code: CliErrorCode,
+  message: string,
+  exitCode: number,
+  issues?: { flag: string; message: string }[],
+) => number;
+
+/** Humans read stderr; with --json, stdout also carries exactly one JSON object with the error. Returns the exit code. */
+const failer =
+  (io: CliIo, json: boolean): Fail =>
+  (code, message, exitCode, issues) => {
     io.err(code === 'USAGE' ? message : `error: ${message}`);
     if (json)
       io.out(JSON.stringify({ error: { code, message: message.split('\n\n')[0], ...(issues ? { issues } : {}) } }));
     return exitCode;
   };
+
+/** The command named by argv and its flags; otherwise the usage error's exit code. */
+function parseCommand(argv: string[], json: boolean, fail: Fail) {
   // The command is its first two words; --json may come anywhere, before them too.
   const words = argv.filter((arg) => arg !== '--json');
   const [group, action] = words;
   const rest = json ? [...words.slice(2), '--json'] : words.slice(2);
   const command = COMMANDS[`${group} ${action}`];
   if (!command) {
+    const named = [group, action].filter(Boolean).join(' ');
     return fail(
       'USAGE',
-      group === undefined || group === '--help'
-        ? USAGE
-        : `Unknown command "${[group, action].filter(Boolean).join(' ')}".\n\n${USAGE}`,
+      group === undefined || group === '--help' ? USAGE : `Unknown command "${named}".\n\n${USAGE}`,
       2,
     );
   }
-  let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: rest,
       options: { ...command.options, json: flag },
       strict: true,
       allowPositionals: false,
-    }));
+    });
+    return { command, action, values: values as Record<string, string | boolean | undefined> };
   } catch (err) {
     return fail('USAGE', `${(err as Error).message}\n\n${USAGE}`, 2);
   }
+}
+
+/** The answer to a command that threw: bad input (2), an unreachable database or anything else (1). */
+function failureOf(err: unknown, fail: Fail): number {
+  if (err instanceof AdminInputError) {
+    const issues = err.issues.map((i) => ({ flag: FLAG_OF[i.input] ?? i.input, message: i.message }));
+    const message = issues.length > 0 ? issues.map((i) => `${i.flag}: ${i.message}`).join('\n') : err.message;
+    return fail('INVALID_INPUT', message, 2, issues.length > 0 ? issues : undefined);
+  }
+  if (isConnectionFailure(err))
+    return fail('DATABASE_UNAVAILABLE', `the database is not reachable (${(err as Error).message})`, 1);
+  return fail('INTERNAL', err instanceof Error ? err.message : String(err), 1);
+}
+
+/** Runs one admin command and returns the process exit code. */
+export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  const fail = failer(io, json);
+  const parsed = parseCommand(argv, json, fail);
+  if (typeof parsed === 'number') return parsed;
+  const { command, action, values } = parsed;
   let config;
   try {
     config = loadAdminConfig();
@@ -177,23 +201,13 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     await migrateGateway(db);
     const result = await command.run(new AdminService(db), values);
     io.out(json ? JSON.stringify(result) : command.human(result));
-    if (
-      action === 'create' &&
-      typeof values['expires-at'] === 'string' &&
-      Date.parse(values['expires-at']) <= Date.now()
-    ) {
+    const expiresAt = values['expires-at'];
+    if (action === 'create' && typeof expiresAt === 'string' && Date.parse(expiresAt) <= Date.now()) {
       io.err('warning: the key is already expired');
     }
     return 0;
   } catch (err) {
-    if (err instanceof AdminInputError) {
-      const issues = err.issues.map((i) => ({ flag: FLAG_OF[i.input] ?? i.input, message: i.message }));
-      const message = issues.length > 0 ? issues.map((i) => `${i.flag}: ${i.message}`).join('\n') : err.message;
-      return fail('INVALID_INPUT', message, 2, issues.length > 0 ? issues : undefined);
-    }
-    if (isConnectionFailure(err))
-      return fail('DATABASE_UNAVAILABLE', `the database is not reachable (${(err as Error).message})`, 1);
-    return fail('INTERNAL', err instanceof Error ? err.message : String(err), 1);
+    return failureOf(err, fail);
   } finally {
     // The answer is out: closing the pool must not add a second one.
     await db?.destroy().catch(() => undefined);

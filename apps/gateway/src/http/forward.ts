@@ -1,88 +1,66 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { InternalTokenMinter } from '@platform/auth';
-import { errorObject, type RouteSpec, type ServiceName } from '@platform/contracts';
-import {
-  AppError,
-  isJsonContentType,
-  sendError,
-  type ServiceClient,
-  type ServiceRequest,
-  type ServiceResponse,
-} from '@platform/http';
-import type { KeyRecord } from '../domain/key-authenticator';
-import { keyedHeaders } from './idempotency-headers';
-import type { PortalDeps } from './portal.handler';
+import { errorObject, type ServiceName } from '@platform/contracts';
+import { AppError, isJsonContentType, sendError, type ServiceClient, type ServiceResponse } from '@platform/http';
+import type { Logger } from '@platform/observability';
 
 export type Upstreams = Record<ServiceName, ServiceClient>;
 
-/** A checked /portal request, ready to go to the service that owns its route. */
-export interface PortalCall {
-  key: KeyRecord;
-  spec: RouteSpec;
-  body: Buffer | undefined;
-  idempotencyKey: string | undefined;
+export interface ForwardDeps {
+  upstreams: Upstreams;
+  logger: Logger;
+  /** Counts a service's 500 answers (a bug to fix, not a reason to refuse other callers). */
+  onServerError(service: string): void;
+}
+
+/** What differs between the /portal and the public paths' calls; the method, path and request id are the request's. */
+export interface Forward {
+  service: ServiceName;
+  /** The token the service verifies: a partner key's internal token, or the public token. */
+  token: string;
+  /** The client address (X-Forwarded-For) and the request id, sent on every call. */
   ip: string;
   requestId: string;
+  /** The caller's request headers the service may see (content type, Origin, Idempotency-Key ...). */
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  /** Whose breaker a time-out or an unavailable answer counts against (/portal: the key's partner). */
+  partnerId?: string;
 }
 
 /**
- * Sends the request to its service (with its Idempotency-Key, which that service keeps: see
- * idempotency-headers.ts) and answers the partner with the service's answer. A 500 is counted
- * and logged as a bug to fix.
+ * The gateway's one forward, for /portal and the public paths: sends the request to its service
+ * with the token, the client address and the request id, and answers the caller with the
+ * service's answer. A 500 is counted and logged as a bug to fix; a failed call (time-out,
+ * breaker, refused) is logged and answered by the caller's error handler.
  */
-export async function forwardToService(deps: PortalDeps, req: IncomingMessage, res: ServerResponse, call: PortalCall) {
-  const service = call.spec.service;
-  const request = upstreamRequest(deps.minter, req, call);
+export async function forward(deps: ForwardDeps, req: IncomingMessage, res: ServerResponse, call: Forward) {
+  const { service, requestId } = call;
+  const headers: Record<string, string> = {
+    ...call.headers,
+    authorization: `Bearer ${call.token}`,
+    'x-request-id': requestId,
+    'x-forwarded-for': call.ip,
+  };
+  const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
   try {
-    const upstream = await deps.upstreams[service].request(request);
+    const upstream = await deps.upstreams[service].request({
+      method,
+      path: req.url ?? '/',
+      headers,
+      body: call.body,
+      partnerId: call.partnerId,
+    });
     if (upstream.status === 500) {
       deps.onServerError(service);
-      deps.logger.error(
-        { upstream: service, status: upstream.status, requestId: call.requestId },
-        'service answered 500: a bug to fix',
-      );
+      deps.logger.error({ upstream: service, status: 500, requestId }, 'service answered 500: a bug to fix');
     }
     sendUpstreamAnswer(res, upstream);
   } catch (err) {
     if (err instanceof AppError)
-      deps.logger.warn({ upstream: service, code: err.code, requestId: call.requestId }, 'upstream call failed');
+      deps.logger.warn({ upstream: service, code: err.code, requestId }, 'upstream call failed');
     throw err;
   }
-}
-
-/** The partner's request as the service receives it: the gateway's internal token for the key in place of the key. */
-function upstreamRequest(
-  minter: InternalTokenMinter,
-  req: IncomingMessage,
-  { key, spec, body, ip, requestId, idempotencyKey }: PortalCall,
-): ServiceRequest {
-  const token = minter.mint(
-    {
-      partnerId: key.partnerId,
-      keyId: key.id,
-      permissions: key.permissions,
-      requiredFields: key.requiredFields,
-      defaults: key.defaults,
-    },
-    spec.service,
-  );
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${token}`,
-    'x-request-id': requestId,
-    'x-forwarded-for': ip,
-  };
-  if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
-  if (req.headers.accept) headers.accept = req.headers.accept;
-  if (idempotencyKey !== undefined) Object.assign(headers, keyedHeaders(req, idempotencyKey, body));
-  // partnerId: this partner's time-outs and unavailable answers open only its own breaker for the service.
-  return {
-    method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-    path: req.url ?? '/',
-    headers,
-    body,
-    partnerId: key.partnerId,
-  };
 }
 
 /** Never copied to the partner: hop-by-hop fields (RFC 9110 7.6.1) and fields the gateway sets itself. */
@@ -101,8 +79,8 @@ const NOT_COPIED = new Set([
   'x-request-id',
 ]);
 
-/** Copies the service's answer to the partner: status, end-to-end headers and body bytes. */
-export function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
+/** Copies the service's answer to the caller: status, end-to-end headers and body bytes. */
+function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
   const headers = upstream.headers;
   const contentType = headers['content-type'];
   const type = Array.isArray(contentType) ? contentType[0] : contentType;

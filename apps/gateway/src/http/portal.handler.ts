@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
-import { errorObject, type CompiledRoute } from '@platform/contracts';
+import { errorObject, type CompiledRoute, type RouteSpec } from '@platform/contracts';
 import { errorObjectOf, sendError } from '@platform/http';
-import type { Logger } from '@platform/observability';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
-import type { KeyAuthenticator } from '../domain/key-authenticator';
+import type { KeyAuthenticator, KeyRecord } from '../domain/key-authenticator';
 import { authenticateKey } from './authenticate-key';
-import { forwardToService, type Upstreams } from './forward';
+import { forward, type ForwardDeps } from './forward';
+import { keyedHeaders } from './idempotency-headers';
 import { idempotencyKeyOf } from '@platform/service';
 import { permittedRoute } from './portal-route';
 import { TokenBucketLimiter } from '../domain/rate-limiter';
@@ -14,19 +14,15 @@ import { requestCost } from '../domain/request-cost';
 import { FairShare, type FairShareSettings } from '../domain/fair-share';
 import { bodyReader } from './request-body';
 
-export interface PortalDeps {
+export interface PortalDeps extends ForwardDeps {
   keys: KeyAuthenticator;
   routes: CompiledRoute[];
-  upstreams: Upstreams;
   minter: InternalTokenMinter;
-  logger: Logger;
   /** Cost units per key a minute, and how many may be spent at once (default: see defaultBurst). */
   rateLimit: { perMinute: number; burst?: number };
   /** Each partner's calls in flight per service, and the queue behind that cap. */
   fairShare: FairShareSettings;
   bodyLimitBytes: number;
-  /** Counts a service's 500 answers (a bug to fix, not a reason to refuse other partners). */
-  onServerError(service: string): void;
   /** The client address: the socket's, or the X-Forwarded-For client behind a trusted proxy. */
   clientIp(req: IncomingMessage): string;
   /** Failed authentications per client address: past the limit, 429 instead of 401. */
@@ -79,7 +75,16 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     try {
       // A partner that gave up while its call waited gets no call made for it.
       if (res.destroyed) return;
-      await forwardToService(deps, req, res, { key, spec, body, idempotencyKey, ip, requestId });
+      await forward(deps, req, res, {
+        service: spec.service,
+        token: keyToken(deps.minter, key, spec),
+        ip,
+        requestId,
+        headers: portalHeaders(req, body, idempotencyKey),
+        body,
+        // This partner's time-outs and unavailable answers open only its own breaker for the service.
+        partnerId: key.partnerId,
+      });
     } finally {
       shares.release(lane);
     }
@@ -89,4 +94,26 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     handle(req, res, requestId).catch((err: unknown) => {
       sendError(res, errorObjectOf(err, deps.logger.child({ requestId })));
     });
+}
+
+/** The gateway's internal token for the key, in place of the key: the partner, the key's permissions and settings. */
+const keyToken = (minter: InternalTokenMinter, key: KeyRecord, spec: RouteSpec) =>
+  minter.mint(
+    {
+      partnerId: key.partnerId,
+      keyId: key.id,
+      permissions: key.permissions,
+      requiredFields: key.requiredFields,
+      defaults: key.defaults,
+    },
+    spec.service,
+  );
+
+/** The partner's request headers the service sees: content type, Accept, and a write's Idempotency-Key (see idempotency-headers.ts). */
+function portalHeaders(req: IncomingMessage, body: Buffer | undefined, idempotencyKey: string | undefined) {
+  const headers: Record<string, string> = {};
+  if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
+  if (req.headers.accept) headers.accept = req.headers.accept;
+  if (idempotencyKey !== undefined) Object.assign(headers, keyedHeaders(req, idempotencyKey, body));
+  return headers;
 }

@@ -1,28 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
 import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
-import { errorObjectOf, sendError, type ServiceRequest } from '@platform/http';
-import type { Logger } from '@platform/observability';
+import { errorObjectOf, sendError } from '@platform/http';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
 import { perMinuteLimiter, type PerKeyLimiter } from '../domain/public-limits';
-import { sendUpstreamAnswer, type Upstreams } from './forward';
+import { forward, type ForwardDeps } from './forward';
 import { routedOperation } from './portal-route';
 import { bodyReader } from './request-body';
 import { WidgetAssets } from './widget-assets';
 
-export interface PublicDeps {
+export interface PublicDeps extends ForwardDeps {
   /** The public routes of the route table (access 'public'). */
   routes: CompiledRoute[];
-  upstreams: Upstreams;
   minter: InternalTokenMinter;
-  logger: Logger;
   assets: WidgetAssets;
   perAddressPerMinute: number;
   perPropertyPerMinute: number;
   bodyLimitBytes: number;
   clientIp(req: IncomingMessage): string;
-  onServerError(service: string): void;
 }
 
 export type PublicHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
@@ -69,17 +64,9 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     if (propertyId !== undefined && !withinLimit(byProperty, propertyId.toLowerCase(), res)) return;
     const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
     const service = routed.spec.service;
-    const upstream = await deps.upstreams[service].request(
-      upstreamRequest(deps.minter, req, { service, body, ip, requestId }),
-    );
-    if (upstream.status === 500) {
-      deps.onServerError(service);
-      deps.logger.error(
-        { upstream: service, status: upstream.status, requestId },
-        'service answered 500: a bug to fix',
-      );
-    }
-    sendUpstreamAnswer(res, upstream);
+    // The public token (no partner, no permission), the client address and the Origin.
+    const token = deps.minter.mintPublic(service);
+    await forward(deps, req, res, { service, token, ip, requestId, headers: publicHeaders(req, body), body });
   }
 
   return (req, res, requestId) =>
@@ -122,26 +109,13 @@ function publicRoute(
   return { spec: found.route.spec, params: found.params };
 }
 
-/** The visitor's request as the service receives it: the public token, the client address, the Origin. */
-function upstreamRequest(
-  minter: InternalTokenMinter,
-  req: IncomingMessage,
-  {
-    service,
-    body,
-    ip,
-    requestId,
-  }: { service: RouteSpec['service']; body: Buffer | undefined; ip: string; requestId: string },
-): ServiceRequest {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${minter.mintPublic(service)}`,
-    'x-request-id': requestId,
-    'x-forwarded-for': ip,
-  };
+/** The visitor's request headers the service sees (FORWARDED_HEADERS); no content type without a body. */
+function publicHeaders(req: IncomingMessage, body: Buffer | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
   if (!body) delete headers['content-type'];
-  return { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body };
+  return headers;
 }

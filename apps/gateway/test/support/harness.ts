@@ -7,13 +7,13 @@ import { z } from 'zod';
 import { InternalTokenVerifier, PublicTokenVerifier, generateInternalKeyPair } from '@platform/auth';
 import { defineRoute, errorObject, type RouteSpec } from '@platform/contracts';
 import { createDb } from '@platform/db';
-import { listen, sendError, serverPort } from '@platform/http';
+import { createHttpServer, listenServer, sendError, serverPort } from '@platform/http';
 import { createLogger } from '@platform/observability';
 import { createTestDatabase } from '@platform/testing';
 import { loadConfig } from '../../src/config';
 import { buildDeps, type Deps } from '../../src/deps';
 import { migrateGateway } from '../../src/db/migrations';
-import { buildAdminServer, buildServer, startServer } from '../../src/server';
+import { buildAdminServer, buildServer } from '../../src/server';
 import { GATEWAY_SCHEMA, type GatewayDb } from '../../src/db/tables';
 
 const run = promisify(execFile);
@@ -195,7 +195,7 @@ export async function startUpstream(): Promise<Upstream> {
       },
     });
   });
-  const server = await listen(app, 0);
+  const server = await listenServer(createHttpServer(app), 0);
   return {
     url: `http://127.0.0.1:${serverPort(server)}`,
     publicKey,
@@ -236,8 +236,8 @@ export interface Gateway {
 export async function startGateway(env: Record<string, string>, routes: RouteSpec[] = TEST_ROUTES): Promise<Gateway> {
   const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_BOOT: 'true', ...env });
   const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent') });
-  const server = await startServer(buildServer(deps), 0);
-  const admin = await startServer(buildAdminServer(deps), 0);
+  const server = await listenServer(buildServer(deps), 0);
+  const admin = await listenServer(buildAdminServer(deps), 0);
   return {
     url: `http://127.0.0.1:${serverPort(server)}`,
     adminUrl: `http://127.0.0.1:${serverPort(admin)}`,
