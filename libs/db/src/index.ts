@@ -68,6 +68,11 @@ export function createDb<DB>(options: DbOptions): { db: Kysely<DB>; pool: Pool }
   return { db, pool };
 }
 
+/** A handle on a pool made elsewhere, with afterCommit hooks (for a library given only the pool). */
+export function dbOnPool<DB>(pool: Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new CommitHookDialect({ pool }) });
+}
+
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const MAX_PREPARED = 2_000;
 

@@ -229,7 +229,6 @@ export class LentConnection implements DatabaseConnection {
     return this.shared.execute<R>(query, this.endTurn !== undefined);
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported inside a shared transaction');
   }

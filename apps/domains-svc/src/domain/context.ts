@@ -1,7 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { PartnerDefaults } from '@platform/auth';
-import type { ConsumerSpec } from '@platform/service';
-import type { EventMessage, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
+import type { ConsumerSpec, EventPush } from '@platform/service';
+import type { SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
 import type { DomainsDatabase, DomainsDb } from '../db/tables';
 import type { CatalogueView } from './catalogue';
 import type { ScanWorker } from './scan-worker';
@@ -22,7 +22,7 @@ export interface DomainsContext {
   catalogue: CatalogueView;
   /** Asks billing-svc to change subscriptions (the partner routes); rejects with 503 while it is unavailable. */
   billing: BillingPort;
-  /** merchants-svc: a merchant's default product, and the merchant links pushed right after commit. */
+  /** merchants-svc: a merchant's default product, and the merchant links pushed once they commit. */
   merchants: MerchantsPort;
 }
 
@@ -38,8 +38,8 @@ export interface DomainsServiceContext extends DomainsContext {
 /** What domains-svc needs from merchants-svc; both are best effort (see merchants.client.ts). */
 export interface MerchantsPort {
   defaultsOf(partnerId: string, merchantId: string): Promise<PartnerDefaults | undefined>;
-  /** Hands committed domain events to merchants-svc at once (read-your-writes); the bus brings them too. */
-  push(messages: EventMessage[]): Promise<void>;
+  /** Hands a domain's events to merchants-svc once their transaction commits (read-your-writes); the bus brings them too. */
+  pushOnCommit: EventPush['onCommit'];
 }
 
 /** What domains-svc needs from billing-svc. */
