@@ -8,7 +8,7 @@ import { registerSource } from './shared-transaction';
 export { sql };
 export { afterCommit, type CommitHook } from './after-commit';
 export { inTransaction } from './in-transaction';
-export { SharedTransaction } from './shared-transaction';
+export { outsideSharedTransaction, SharedTransaction } from './shared-transaction';
 export { listen, type Listener } from './listen';
 export { migrateToLatest } from './migrate';
 export { isDataError, isUniqueViolation, PG_FOREIGN_KEY_VIOLATION, rethrowUnique } from './pg-errors';

@@ -238,6 +238,15 @@ export class LentConnection implements DatabaseConnection {
   }
 }
 
+/**
+ * Runs fn outside any shared transaction of the code calling it: for work that serves many
+ * requests at once (a group commit), whose statements must not join the transaction of whichever
+ * request happened to start it.
+ */
+export function outsideSharedTransaction<T>(fn: () => T): T {
+  return current ? current.exit(fn) : fn();
+}
+
 /** The shared transaction that uses of db join here, if one is running for it. */
 export function sharedTransactionOf<DB>(db: Kysely<DB>): SharedTransaction<DB> | undefined {
   const source = sources.get(db);

@@ -1,5 +1,13 @@
 import { createTestDatabase } from '@platform/testing';
-import { afterCommit, createDb, inTransaction, SharedTransaction, sql, type Kysely } from '../src';
+import {
+  afterCommit,
+  createDb,
+  inTransaction,
+  outsideSharedTransaction,
+  SharedTransaction,
+  sql,
+  type Kysely,
+} from '../src';
 
 describe('SharedTransaction', () => {
   let drop: () => Promise<void>;
@@ -171,6 +179,16 @@ describe('SharedTransaction', () => {
       }),
     ).rejects.toThrow('refused at commit');
     expect(runs).toBe(0);
+  });
+
+  it('when work inside it runs outsideSharedTransaction (a group commit serving many requests), then that work commits on its own', async () => {
+    const shared = new SharedTransaction(db);
+    await shared.run(async () => {
+      await insert('o1');
+      await outsideSharedTransaction(() => insert('o2'));
+    });
+    await shared.rollback();
+    expect([await count('o1'), await count('o2')]).toEqual([0, 1]);
   });
 
   it('when nothing joined, then there is no transaction to commit and calls outside run are their own', async () => {
