@@ -1,10 +1,6 @@
 import type { PartnerDefaults } from '@platform/auth';
-import type {
-  EventMessage,
-  Product,
-  SubscriptionProductChange,
-  SubscriptionProductChangeResult,
-} from '@platform/contracts';
+import type { Product, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
+import type { EventPush } from '@platform/service';
 import type { DomainsDatabase } from './db/tables';
 
 /*
@@ -28,7 +24,7 @@ export interface DomainsContext {
   catalogue: CataloguePort;
   /** Asks billing-svc to change subscriptions (the partner routes); rejects with 503 while it is unavailable. */
   billing: BillingPort;
-  /** merchants-svc: a merchant's default product, and the merchant links pushed right after commit. */
+  /** merchants-svc: a merchant's default product, and the merchant links pushed once they commit. */
   merchants: MerchantsPort;
 }
 
@@ -43,8 +39,8 @@ export interface CataloguePort {
 /** What domains-svc needs from merchants-svc; both are best effort (see merchants.client.ts). */
 export interface MerchantsPort {
   defaultsOf(partnerId: string, merchantId: string): Promise<PartnerDefaults | undefined>;
-  /** Hands committed domain events to merchants-svc at once (read-your-writes); the bus brings them too. */
-  push(messages: EventMessage[]): Promise<void>;
+  /** Hands a domain's events to merchants-svc once their transaction commits (read-your-writes); the bus brings them too. */
+  pushOnCommit: EventPush['onCommit'];
 }
 
 /** What domains-svc needs from billing-svc. */

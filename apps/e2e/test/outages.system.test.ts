@@ -269,6 +269,44 @@ describe('a keyed write survives a crash between its commit and its answer', () 
       await dropHold();
     }
   });
+
+  it('when a keyed domain create naming a merchant fails at its COMMIT, then merchants-svc was told nothing (no merchant, no link), and the retry that commits shows the same domain in both services', async () => {
+    const hostname = `keyed-refused-${Date.now()}.example.com`;
+    const merchantId = `m-${hostname.slice(13, 26)}`;
+    const body = {
+      domain: hostname,
+      company_name: 'Refused Co',
+      account_email: `owner@${hostname}`,
+      merchant_id: merchantId,
+    };
+    const headers = { 'Idempotency-Key': `refused-${hostname}` };
+    await db.query(`
+      CREATE FUNCTION domains.e2e_refuse_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.message->'payload'->'params'->>'domain' = '${hostname}' THEN RAISE EXCEPTION 'refused at commit'; END IF;
+        RETURN NULL;
+      END $$`);
+    await db.query(
+      `CREATE CONSTRAINT TRIGGER e2e_refuse_commit AFTER INSERT ON domains.outbox DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION domains.e2e_refuse_commit()`,
+    );
+    try {
+      const refused = await sys.call(partner, 'POST', '/portal/domains', body, headers);
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await db.query('DROP TRIGGER IF EXISTS e2e_refuse_commit ON domains.outbox');
+      await db.query('DROP FUNCTION IF EXISTS domains.e2e_refuse_commit()');
+    }
+    const merchantsNamed = async () =>
+      (await sys.call(partner, 'GET', `/portal/merchants?merchant_id=${merchantId}`)).body.result;
+    expect((await db.query('SELECT id FROM domains.domains WHERE hostname = $1', [hostname])).rows).toEqual([]);
+    expect(await merchantsNamed()).toEqual([]);
+
+    // A 5xx is not kept: the retry runs the create again, and this time it commits.
+    const created = await sys.call(partner, 'POST', '/portal/domains', body, headers);
+    expect(created.status).toBe(200);
+    const [merchant] = await merchantsNamed();
+    expect(merchant.domain).toMatchObject({ id: created.body.result.id, hostname, status: 'NEW' });
+  });
 });
 
 describe('outbox survives a crash between commit and publish', () => {

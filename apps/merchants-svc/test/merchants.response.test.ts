@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { envelope } from '@platform/testing';
-import { startMerchants, type MerchantsTest } from './support';
+import { envelope, waitFor } from '@platform/testing';
+import { domainChanged, domainState, startMerchants, type MerchantsTest } from './support';
 
 describe('merchants API', () => {
   let m: MerchantsTest;
@@ -75,7 +75,7 @@ describe('merchants API', () => {
     });
 
     it.each([
-      ['merchant_id of 205 characters', { merchant_id: 'x'.repeat(205) }, 'body.merchant_id'],
+      ['merchant_id of 33 characters', { merchant_id: 'x'.repeat(33) }, 'body.merchant_id'],
       ['merchant_id of spaces only', { merchant_id: '   ' }, 'body.merchant_id'],
       ['no merchant_id', { company_name: 'Shop' }, 'body.merchant_id'],
       ['company_name of 101 characters', { merchant_id: 'a', company_name: 'c'.repeat(101) }, 'body.company_name'],
@@ -143,6 +143,7 @@ describe('merchants API', () => {
     });
 
     it.each([
+      ['a new merchant_id of 33 characters', { merchant_id: 'x'.repeat(33) }, 'body.merchant_id'],
       ['merchant_id of 205 characters', { merchant_id: 'x'.repeat(205) }, 'body.merchant_id'],
       ['company_name of 101 characters', { company_name: 'c'.repeat(101) }, 'body.company_name'],
       ['description of 501 characters', { description: 'd'.repeat(501) }, 'body.description'],
@@ -154,6 +155,55 @@ describe('merchants API', () => {
       expect(res.status).toBe(400);
       expect(issuePaths(res)).toContain(path);
       expect((await p.call('GET', `/portal/merchants/${created.id}`)).body.result).toEqual(created);
+    });
+
+    it('when a merchant is renamed with an Idempotency-Key, then the answer and its replay show the renamed merchant', async () => {
+      const p = m.partner();
+      const created = await create(p, { merchant_id: 'keyed-old', company_name: 'Keyed' });
+      const key = { 'Idempotency-Key': `rename-${created.id}` };
+      const body = { merchant_id: 'keyed-new', description: 'renamed' };
+      const renamed = await p.call('PUT', `/portal/merchants/${created.id}`, body, key);
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.result).toMatchObject({ id: created.id, merchant_id: 'keyed-new', description: 'renamed' });
+      expect(renamed.body.result).toEqual((await p.call('GET', `/portal/merchants/${created.id}`)).body.result);
+      const replayed = await p.call('PUT', `/portal/merchants/${created.id}`, body, key);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(replayed.text).toBe(renamed.text);
+    });
+
+    it('when merchant_id has 32 characters, then a create and a rename take it (the spec: 1 to 32 on the merchants API)', async () => {
+      const p = m.partner();
+      const created = await create(p, { merchant_id: 'c'.repeat(32) });
+      const renamed = await p.call('PUT', `/portal/merchants/${created.id}`, { merchant_id: 'r'.repeat(32) });
+      expect({ status: renamed.status, merchant_id: renamed.body.result?.merchant_id }).toEqual({
+        status: 200,
+        merchant_id: 'r'.repeat(32),
+      });
+    });
+
+    it('when a merchant a domain made has a merchant_id of 204 characters, then an update that keeps it or leaves it out is taken, and renaming it to another of 33+ is a 400', async () => {
+      const p = m.partner();
+      const long = 'L'.repeat(204);
+      await m.publish(domainChanged(p.id, domainState({ merchants: [long] }), 1));
+      const made = await waitFor(
+        async () => (await p.call('GET', `/portal/merchants?merchant_id=${long}`)).body.result[0],
+        { what: 'the merchant the domain made' },
+      );
+      expect(made.merchant_id).toBe(long);
+      const kept = await p.call('PUT', `/portal/merchants/${made.id}`, { merchant_id: long, description: 'as read' });
+      expect({ status: kept.status, merchant_id: kept.body.result?.merchant_id }).toEqual({
+        status: 200,
+        merchant_id: long,
+      });
+      const omitted = await p.call('PUT', `/portal/merchants/${made.id}`, { company_name: 'Long Ltd' });
+      expect({ status: omitted.status, merchant_id: omitted.body.result?.merchant_id }).toEqual({
+        status: 200,
+        merchant_id: long,
+      });
+      const renamed = await p.call('PUT', `/portal/merchants/${made.id}`, { merchant_id: 'M'.repeat(204) });
+      expect(renamed.body).toEqual(envelope('VALIDATION.INVALID', 400));
+      expect(issuePaths(renamed)).toEqual(['body.merchant_id']);
+      expect((await p.call('GET', `/portal/merchants/${made.id}`)).body.result.merchant_id).toBe(long);
     });
 
     it('when a merchant is deleted, then it answers {deleted: true} and is gone (read and second delete: 404)', async () => {

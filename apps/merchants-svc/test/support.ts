@@ -52,8 +52,8 @@ export async function startMerchants() {
     const { id, token } = t.partner();
     return {
       id,
-      call: (method: string, path: string, body?: unknown): Promise<ApiResponse> =>
-        act(t.url, method, path, { token, body }),
+      call: (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse> =>
+        act(t.url, method, path, { token, body, headers }),
     };
   };
   /** A call from another service (domains-svc) on a partner's behalf. */

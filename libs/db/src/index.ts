@@ -1,14 +1,16 @@
 import { Kysely, sql, type CompiledQuery, type Migration, type RawBuilder, type Transaction } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
-import { CommitHookDialect } from './after-commit';
-import { AppError } from '@platform/http';
-import { isRetryable, pgErrorCode, unavailableWhenBusy } from './pg-errors';
+import { CommitHookDialect } from './dialect';
+import { pgErrorCode, unavailableWhenBusy } from './pg-errors';
 import { serviceRoleOption } from './service-role';
-import { sharedTransactionOf } from './shared-transaction';
+import { registerSource } from './transaction-scope';
 
 export { sql };
 export { afterCommit } from './after-commit';
+export type { CommitHook } from './commit-hooks';
+export { inTransaction } from './in-transaction';
 export { SharedTransaction } from './shared-transaction';
+export { outsideSharedTransaction } from './transaction-scope';
 export { listen, type Listener } from './listen';
 export { migrateToLatest } from './migrate';
 export { isDataError, isUniqueViolation, PG_FOREIGN_KEY_VIOLATION, rethrowUnique } from './pg-errors';
@@ -62,7 +64,15 @@ function createPool(options: DbOptions): Pool {
 
 export function createDb<DB>(options: DbOptions): { db: Kysely<DB>; pool: Pool } {
   const pool = createPool(options);
-  return { db: new Kysely<DB>({ dialect: new CommitHookDialect({ pool: preparingPool(pool) }) }), pool };
+  const dialect = new CommitHookDialect({ pool: preparingPool(pool) });
+  const db = new Kysely<DB>({ dialect });
+  registerSource(db, dialect);
+  return { db, pool };
+}
+
+/** A handle on a pool made elsewhere, with afterCommit hooks (for a library given only the pool). */
+export function dbOnPool<DB>(pool: Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new CommitHookDialect({ pool }) });
 }
 
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
@@ -104,36 +114,6 @@ function preparingPool(pool: Pool) {
 /** Checks the database answers; used by readiness probes and fail-fast boot. */
 export async function ping(db: Kysely<unknown>) {
   await sql`SELECT 1`.execute(db);
-}
-
-/**
- * Runs fn in a transaction, and again (up to `attempts` times) when PostgreSQL aborts it for a
- * deadlock or a serialization failure: concurrent writers then get an answer, not a 500.
- * fn must have no effect outside the transaction. Inside a SharedTransaction on db (a request with
- * an Idempotency-Key), fn joins that one instead, and it commits when the request has its answer.
- */
-export async function inTransaction<DB, T>(
-  db: Kysely<DB>,
-  fn: (trx: Transaction<DB>) => Promise<T>,
-  attempts = 4,
-): Promise<T> {
-  const shared = sharedTransactionOf(db);
-  if (shared) return shared.join(fn, attempts);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(fn);
-    } catch (err) {
-      if (!isRetryable(err)) throw err;
-      // Still contended after every attempt: the caller may retry later; it is not a bug (500).
-      if (attempt >= attempts)
-        throw Object.assign(
-          new AppError('SERVICE.UNAVAILABLE', 'The service is busy with concurrent changes; retry later.'),
-          { cause: err },
-        );
-      // A short random pause, so the transactions that collided do not collide again at once.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-    }
-  }
 }
 
 /**

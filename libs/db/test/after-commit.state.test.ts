@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { createTestDatabase } from '@platform/testing';
-import { afterCommit, createDb, sql } from '../src';
+import { afterCommit, createDb, inTransaction, sql } from '../src';
 
 describe('afterCommit', () => {
   let drop: () => Promise<void>;
@@ -37,6 +37,17 @@ describe('afterCommit', () => {
     });
     await hookRan;
     expect(seen).toEqual([1]);
+  });
+
+  it('when inTransaction commits, then it returns once its hooks, asynchronous ones too, have finished', async () => {
+    const done: string[] = [];
+    await inTransaction(handle.db, async (trx) => {
+      await sql`INSERT INTO notes VALUES ('awaited')`.execute(trx);
+      await afterCommit(trx, async () => {
+        done.push(`seen ${await seenElsewhere('awaited')}`);
+      });
+    });
+    expect(done).toEqual(['seen 1']);
   });
 
   it('when the transaction rolls back, then the hook never runs, not even at the connection’s next commit', async () => {

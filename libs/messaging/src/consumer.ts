@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { dbOnPool } from '@platform/db';
 import type { Pool } from 'pg';
 import { withTimeout } from './connection';
 import { messageBatches } from './consumer-batches';
@@ -24,7 +24,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
   const { queue, schema, handlers, batchHandlers, handler } = options;
   const log = options.logger.child({ component: 'consumer', queue });
   if (!options.db && !options.pool) throw new Error('startConsumer needs a pool or a db');
-  const db = options.db ?? new Kysely<DB>({ dialect: new PostgresDialect({ pool: options.pool as Pool }) });
+  const db = options.db ?? dbOnPool<DB>(options.pool as Pool);
   const settings = consumerSettings(options);
   const batches = messageBatches({
     db,

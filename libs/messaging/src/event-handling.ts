@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
 import { EVENT_REGISTRY, isEventName, type EventMessage } from '@platform/contracts';
-import { inTransaction } from '@platform/db';
+import { afterCommit, inTransaction } from '@platform/db';
 import type { Logger } from '@platform/observability';
 import { errorText } from './error-text';
 import { runHandlers, takes, type CommitHook, type Handled, type HandlerSet } from './handlers';
@@ -52,7 +52,7 @@ export async function handleEventMessage<DB>(
 
 /**
  * Handles checked messages in one transaction: records the ids of those a handler takes, runs
- * the fresh ones in order, commits, then runs the after-commit hooks. Answers the ids that were
+ * the fresh ones in order, commits, then runs the handlers' after-commit hooks (see afterCommit). Answers the ids that were
  * fresh; if any handler throws, nothing commits.
  */
 export async function handleEventBatch<DB>(
@@ -62,9 +62,7 @@ export async function handleEventBatch<DB>(
 ): Promise<Set<string>> {
   const taken = batch.filter((b) => takes(handling, b.message.payload.event));
   if (taken.length === 0) return new Set();
-  const { fresh, committed } = await inTransaction(db, (trx) => recordAndRun(trx, handling, taken));
-  runCommitHooks(committed, handling.logger);
-  return fresh;
+  return inTransaction(db, (trx) => recordAndRun(trx, handling, taken));
 }
 
 /** One attempt of the batch's transaction (a rerun after a deadlock starts again from nothing). */
@@ -81,7 +79,9 @@ async function recordAndRun<DB>(trx: Transaction<DB>, handling: EventMessageHand
   const requestIds = new Map(taken.map((b) => [b.message.id, b.requestId]));
   const committed: CommitHook[] = [];
   await runHandlers({ trx, committed, requestIdOf: (m) => requestIds.get(m.id) }, handling, todo);
-  return { fresh, committed };
+  // The one after-commit mechanism: inside a shared transaction it waits for the shared COMMIT.
+  if (committed.length > 0) await afterCommit(trx, () => runCommitHooks(committed, handling.logger));
+  return fresh;
 }
 
 function runCommitHooks(committed: CommitHook[], logger: Logger) {

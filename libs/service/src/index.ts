@@ -12,6 +12,7 @@ export { createServiceMetrics, recordJobRun, type ServiceMetrics } from './metri
 export { assertMigrated, migrateSchema, migrateService, runMigrations, schemaMigrations } from './migrate';
 export { chassisMigrations, type ServiceMigration } from './migrations';
 export { ServiceCaller } from './service-caller';
+export { eventPush, eventPushReceiver, type EventPush, type EventPushOptions, type EventPushRoute } from './event-push';
 export { runService, startService } from './start-service';
 export { API_ROLE, type RolesOption } from './roles';
 export { IdempotencyKeys } from './idempotency/keys.repository';

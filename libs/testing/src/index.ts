@@ -10,3 +10,5 @@ export * from './migrations';
 export * from './browser';
 export * from './domain-events';
 export * from './network-fence';
+export * from './service-process';
+export * from './commit-hold';

@@ -1,4 +1,4 @@
-import { isDataError, type Kysely } from '@platform/db';
+import { isDataError, outsideSharedTransaction, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
 import { storeRecords, type RecordRow } from './records.repository';
 import type { ConsentDb } from './tables';
@@ -45,7 +45,8 @@ export class RecordWriter {
     while (this.inFlight < this.settings.maxInFlight && this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.settings.maxBatch);
       this.inFlight += 1;
-      void this.flush(batch).finally(() => {
+      // A group serves many requests: its insert is none's (not a keyed request's shared transaction).
+      void outsideSharedTransaction(() => this.flush(batch)).finally(() => {
         this.inFlight -= 1;
         this.drain();
       });

@@ -41,11 +41,11 @@ export async function completeScan(
   outcome: ScanOutcome,
   now: Date,
 ): Promise<ScanCompletion> {
-  const done = await inTransaction(ctx.db, async (trx) => {
+  return inTransaction(ctx.db, async (trx): Promise<ScanCompletion> => {
     const domain = await lockScannedDomain(trx, scan.partner_id, scan.domain_id);
-    if (!domain) return { result: { stored: false } };
+    if (!domain) return { stored: false };
     const stored = await finishScan(trx, scan, outcome, now);
-    if (!stored) return { result: { stored: false } };
+    if (!stored) return { stored: false };
 
     const result: ScanCompletion = { stored: true, scanned: false, invited: false, feedChanged: false };
     const messages: EventMessage[] =
@@ -57,10 +57,9 @@ export async function completeScan(
       );
       result.invited = true;
     }
-    return { result, messages, merchants: domain.merchants };
+    await pushMerchantLinks(ctx, trx, domain, messages);
+    return result;
   });
-  if (done.messages && done.merchants) await pushMerchantLinks(ctx, { merchants: done.merchants }, done.messages);
-  return done.result;
 }
 
 /** A completed scan's effects: the widget's feed, the scanned move, their events, and a SCAN's report e-mail. */

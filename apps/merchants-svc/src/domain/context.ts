@@ -1,6 +1,6 @@
-import type { EventMessage, Product } from '@platform/contracts';
+import type { Product } from '@platform/contracts';
 import type { Kysely } from '@platform/db';
-import type { ConsumerSpec } from '@platform/service';
+import type { ConsumerSpec, EventPush } from '@platform/service';
 import type { MerchantsDb } from '../db/tables';
 
 /** billing-svc's product catalogue, which a merchant's default product and price list must name. */
@@ -8,9 +8,9 @@ export interface CataloguePort {
   products(): Promise<readonly Product[]>;
 }
 
-/** What merchants-svc needs from domains-svc: committed merchant changes handed over at once (read-your-writes); the bus brings them too. */
+/** What merchants-svc needs from domains-svc: merchant changes handed over once they commit (read-your-writes); the bus brings them too. */
 export interface DomainsPort {
-  push(messages: EventMessage[]): Promise<void>;
+  pushOnCommit: EventPush['onCommit'];
 }
 
 /** What merchants-svc's handlers and consumer are built from. */

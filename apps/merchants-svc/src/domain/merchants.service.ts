@@ -1,6 +1,7 @@
 import {
   isUuid,
   merchantMetaFilters,
+  NEW_MERCHANT_ID_MAX,
   resolveProductCodes,
   type CreateMerchantBody,
   type ListMerchantsQuery,
@@ -76,9 +77,11 @@ async function assertKnownDefaults(
 }
 
 /**
- * Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409. A
- * rename writes merchant.changed with the change and hands it to domains-svc before answering,
- * so the merchant's domains show the new merchant_id on the partner's next request.
+ * Changes only the fields sent; a merchant_id another of the partner's merchants has is a 409, a
+ * new one longer than the spec's 32 characters a 400 (an unchanged one stays, whatever its
+ * length: a domain create may have made it). A rename writes merchant.changed with the change and
+ * hands it to domains-svc once it commits, before answering, so the merchant's domains show the
+ * new merchant_id on the partner's next request. Answers the merchant as changed.
  */
 export async function updateMerchant(
   ctx: Pick<MerchantsContext, 'db' | 'catalogue' | 'domains'>,
@@ -90,32 +93,40 @@ export async function updateMerchant(
   await assertKnownDefaults(ctx.catalogue, body);
   const { meta, ...fields } = body;
   const renamed = body.merchant_id !== undefined && body.merchant_id !== current.merchant_id;
-  const messages = await inTransaction(ctx.db, async (trx) => {
+  if (renamed) assertNewMerchantId(body.merchant_id!);
+  await inTransaction(ctx.db, async (trx) => {
     const updated = await merchants.updateMerchant(trx, partnerId, current.id, {
       ...fields,
       ...(meta !== undefined ? { meta: JSON.stringify(meta) } : {}),
     });
     if (!updated) throw notFound('merchant');
-    return renamed ? writeMerchantsChanged(trx, [current.id]) : [];
+    if (renamed) await ctx.domains.pushOnCommit(trx, await writeMerchantsChanged(trx, [current.id]));
   }).catch((err: unknown) => merchants.rethrowMerchantIdTaken(ctx.db, partnerId, body.merchant_id, err));
-  await ctx.domains.push(messages);
   return getMerchant(ctx.db, partnerId, current.id);
+}
+
+/** The spec's bound on a merchant_id the merchants API gives (the schema lets an unchanged longer one through). */
+function assertNewMerchantId(merchantId: string) {
+  if (merchantId.length > NEW_MERCHANT_ID_MAX)
+    throw validationError([
+      { path: 'body.merchant_id', message: `must be at most ${NEW_MERCHANT_ID_MAX} characters for a new merchant_id` },
+    ]);
 }
 
 /**
  * Deletes the merchant and its links: merchant.changed (deleted, with the links it had) tells
- * domains-svc, handed over before answering, so no domain shows its merchant_id any more; a
+ * domains-svc, handed over once it commits, before answering, so no domain shows its merchant_id any more; a
  * merchant made later with the same merchant_id starts unlinked.
  */
 export async function deleteMerchant(ctx: Pick<MerchantsContext, 'db' | 'domains'>, partnerId: string, id: string) {
   const current = await getMerchant(ctx.db, partnerId, id);
-  const messages = await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const merchantId = await merchants.deleteMerchant(trx, partnerId, current.id);
     if (merchantId === undefined) throw notFound('merchant');
     const links = await clearLinksOfMerchant(trx, partnerId, current.id);
-    return writeMerchantDeleted(trx, partnerId, { id: current.id, merchant_id: merchantId, links });
+    const messages = await writeMerchantDeleted(trx, partnerId, { id: current.id, merchant_id: merchantId, links });
+    await ctx.domains.pushOnCommit(trx, messages);
   });
-  await ctx.domains.push(messages);
 }
 
 /** What domains-svc needs to create a domain for this merchant_id. */

@@ -10,12 +10,13 @@ const INVISIBLE = /[\s\p{Cf}\p{Cc}\p{Zs}\u034F\u115F\u1160\u2800\u3164\uFFA0]/gu
 export const hasVisibleText = (value: string) => value.replace(INVISIBLE, '').length > 0;
 
 /**
- * The one bound on a partner's `merchant_id`, on every path (merchant create and update, domain
- * create, the `merchant_id` filters): the spec's larger one (204, its domain create). A domain
- * create makes the merchant it names, so the merchants API must take every id a create can make;
- * the spec's 1..32 for the merchants API is a subset, so a client keeping to it is never refused.
+ * The spec's bounds on a partner's `merchant_id`: up to 204 characters in a domain create body
+ * (which makes the merchant it names), 1 to 32 on merchant create and update. So any merchant_id
+ * may be up to 204 long (the filters and an update that keeps it take that), and a new one the
+ * merchants API gives (create, or an update that changes it) at most 32.
  */
 export const MERCHANT_ID_MAX = 204;
+export const NEW_MERCHANT_ID_MAX = 32;
 
 /**
  * The one rule for a partner's `merchant_id`, on the merchants API and on a domain create:

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, queryBool } from '../common';
 import { domainSourceSchema, domainStatusSchema } from '../domains/domain.schema';
-import { isReservedMetaKey, MERCHANT_ID_MAX, merchantIdText, reservedMetaKeyMessage } from './merchant-input';
+import {
+  isReservedMetaKey,
+  MERCHANT_ID_MAX,
+  merchantIdText,
+  NEW_MERCHANT_ID_MAX,
+  reservedMetaKeyMessage,
+} from './merchant-input';
 
 export const META_KEYS_MAX = 50;
 export const META_KEY_MAX = 64;
@@ -9,10 +15,7 @@ export const META_VALUE_MAX = 500;
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
-const merchantIdSchema = merchantIdText(MERCHANT_ID_MAX).meta({
-  description: "The merchant's id in the partner's system, unique per partner",
-  example: 'shop-42',
-});
+const merchantIdDescription = "The merchant's id in the partner's system, unique per partner";
 /** Billing codes are kept as given: billing-svc checks them when a domain uses them. */
 const codeSchema = text(64).min(1, 'must not be empty');
 
@@ -57,11 +60,29 @@ const optionalFields = {
 };
 
 /** Unknown fields (e.g. the spec's `created_at`, `partner_id`) are ignored, as on domains. */
-export const createMerchantBodySchema = z.object({ merchant_id: merchantIdSchema, ...optionalFields });
+export const createMerchantBodySchema = z.object({
+  merchant_id: merchantIdText(NEW_MERCHANT_ID_MAX).meta({
+    description: `${merchantIdDescription} (1 to ${NEW_MERCHANT_ID_MAX} characters)`,
+    example: 'shop-42',
+  }),
+  ...optionalFields,
+});
 export type CreateMerchantBody = z.output<typeof createMerchantBodySchema>;
 
-/** Only the fields sent change; null clears a text field; meta is replaced whole. */
-export const updateMerchantBodySchema = z.object({ merchant_id: merchantIdSchema.optional(), ...optionalFields });
+/**
+ * Only the fields sent change; null clears a text field; meta is replaced whole. A new merchant_id
+ * is 1 to 32 characters (merchants-svc checks it against the current one); the one the merchant
+ * has is accepted as it is, up to 204 (a domain create may have made it).
+ */
+export const updateMerchantBodySchema = z.object({
+  merchant_id: merchantIdText(MERCHANT_ID_MAX)
+    .optional()
+    .meta({
+      description: `${merchantIdDescription}: a new one is 1 to ${NEW_MERCHANT_ID_MAX} characters; the current one (up to ${MERCHANT_ID_MAX}, as a domain create may have made it) is accepted unchanged`,
+      example: 'shop-42',
+    }),
+  ...optionalFields,
+});
 export type UpdateMerchantBody = z.output<typeof updateMerchantBodySchema>;
 
 export const merchantIdParamsSchema = z.object({

@@ -83,7 +83,7 @@ function fingerprintOf({ req, body }: Input): Buffer {
   );
 }
 
-/** Runs the claimed request in one shared transaction and commits its answer with it; a failure keeps its 4xx answer, or frees the key. */
+/** Runs the claimed request in one shared transaction and commits its answer with it; a failure keeps its 4xx answer, or frees the key (as a failed commit does). */
 async function runClaimed(settings: KeyedSettings, claimed: Claimed, run: () => Promise<unknown>): Promise<unknown> {
   const shared = new SharedTransaction(settings.db);
   let result: unknown;
@@ -107,6 +107,9 @@ async function runClaimed(settings: KeyedSettings, claimed: Claimed, run: () => 
     await shared.commit();
   } catch (err) {
     await shared.rollback();
+    // Nothing committed (a COMMIT that failed), so a retry must run it again; the release touches
+    // only a claim still ours with no answer, so one taken over, or a commit that landed after all, stays.
+    await settings.keys.release(claimed.partnerId, claimed.key, claimed.owner);
     throw err;
   }
   return result;

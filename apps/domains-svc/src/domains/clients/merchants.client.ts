@@ -1,10 +1,9 @@
-import { DOMAIN_EVENTS, merchantInternalRoutes, routeOf, type EventMessage } from '@platform/contracts';
+import { DOMAIN_EVENTS, merchantInternalRoutes, routeOf } from '@platform/contracts';
 import type { Logger } from '@platform/observability';
-import type { ServiceCaller } from '@platform/service';
+import { eventPush, type ServiceCaller } from '@platform/service';
 import type { MerchantsPort } from '../../context';
 
 const getMerchantDefaults = routeOf(merchantInternalRoutes, 'getMerchantDefaults');
-const pushMerchantEvent = routeOf(merchantInternalRoutes, 'pushMerchantEvent');
 
 /** Events merchants-svc projects the merchant's domain from. */
 const LINK_EVENTS = new Set<string>([DOMAIN_EVENTS.changed, DOMAIN_EVENTS.deleted]);
@@ -19,6 +18,13 @@ const asPartner = (partnerId: string) => ({ partnerId, keyId: `domains-svc:${par
  */
 export function merchantsClient(target: () => ServiceCaller, logger: Logger): MerchantsPort {
   const log = logger.child({ target: 'merchants-svc' });
+  const links = eventPush({
+    route: routeOf(merchantInternalRoutes, 'pushMerchantEvent'),
+    target,
+    from: 'domains-svc',
+    takes: (message) => LINK_EVENTS.has(message.payload.event),
+    logger,
+  });
   return {
     async defaultsOf(partnerId, merchantId) {
       try {
@@ -34,17 +40,6 @@ export function merchantsClient(target: () => ServiceCaller, logger: Logger): Me
         return undefined;
       }
     },
-    async push(messages: EventMessage[]) {
-      for (const message of messages.filter((m) => LINK_EVENTS.has(m.payload.event))) {
-        try {
-          await target().call(pushMerchantEvent, { as: asPartner(message.partner_id), body: message });
-        } catch (err) {
-          log.warn(
-            { err: (err as Error).message, messageId: message.id },
-            'merchant link not pushed; it follows over the bus',
-          );
-        }
-      }
-    },
+    pushOnCommit: links.onCommit,
   };
 }

@@ -33,7 +33,7 @@ export async function createDomain(
 ): Promise<DomainListRow> {
   assertRequiredFields(body, caller.requiredFields);
   const plan = planNewDomain(caller.partnerId, body, ctx.settings, await chooseProduct(ctx, caller, body));
-  const { view, messages } = await inTransaction(ctx.db, async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const { company, created } = await ensureCompany(trx, plan);
     await insertNewDomain(trx, newDomainRows(plan, company, created));
     const view = createdView(plan, company);
@@ -42,11 +42,10 @@ export async function createDomain(
       state: createdState(plan, company),
     });
     await enqueueMail<DomainsDb>(trx, welcomeMails(plan, company));
-    return { view, messages };
+    // The merchant (created if the partner has none with this id) shows the domain on the very next read.
+    if (plan.merchants.length > 0) await ctx.merchants.pushOnCommit(trx, messages);
+    return view;
   });
-  // The merchant (created if the partner has none with this id) shows the domain on the very next read.
-  if (plan.merchants.length > 0) await ctx.merchants.push(messages);
-  return view;
 }
 
 /**

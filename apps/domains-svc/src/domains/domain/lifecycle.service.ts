@@ -28,47 +28,41 @@ async function transition(trx: DomainsDatabase, partnerId: string, domainId: str
   return { ...domain, ...saved };
 }
 
-/** A domain linked to merchants has its committed events handed to merchants-svc before the answer, so its merchant shows the change at once. */
+/** A domain linked to merchants has its events handed to merchants-svc once trx commits (before the answer), so its merchant shows the change at once. */
 export async function pushMerchantLinks(
   ctx: Pick<DomainsContext, 'merchants'>,
+  trx: DomainsDatabase,
   domain: { merchants: string[] },
   messages: EventMessage[],
 ) {
-  if (domain.merchants.length > 0) await ctx.merchants.push(messages);
+  if (domain.merchants.length > 0) await ctx.merchants.pushOnCommit(trx, messages);
 }
 
 export async function deactivateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const domain = await transition(trx, partnerId, id, 'deactivate');
-    return {
-      domain,
-      messages: await writeDomainEvents(
-        trx,
-        partnerId,
-        id,
-        [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))],
-        { kind: 'deactivated' },
-      ),
-    };
+    const events = [domainDeactivatedEvent(domainEntityData(domain, ctx.settings))];
+    const messages = await writeDomainEvents(trx, partnerId, id, events, { kind: 'deactivated' });
+    await pushMerchantLinks(ctx, trx, domain, messages);
   });
-  await pushMerchantLinks(ctx, domain, messages);
 }
 
 export async function activateDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const domain = await transition(trx, partnerId, id, 'activate');
-    return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' }) };
+    await pushMerchantLinks(ctx, trx, domain, await writeDomainEvents(trx, partnerId, id, [], { kind: 'activated' }));
   });
-  await pushMerchantLinks(ctx, domain, messages);
 }
 
 /** INVITED + the invitation to the owner; the intro e-mail too when asked. */
 export async function inviteDomain(ctx: DomainsContext, partnerId: string, domainId: string, body: InviteDomainBody) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await inTransaction(ctx.db, (trx) => inviteInTransaction(ctx, trx, partnerId, id, body));
-  await pushMerchantLinks(ctx, domain, messages);
+  await inTransaction(ctx.db, async (trx) => {
+    const { domain, messages } = await inviteInTransaction(ctx, trx, partnerId, id, body);
+    await pushMerchantLinks(ctx, trx, domain, messages);
+  });
 }
 
 /**
@@ -96,7 +90,7 @@ export async function inviteInTransaction(
 /** Removes the domain, its subdomains and property (and the company when no other domain uses it). */
 export async function deleteDomain(ctx: DomainsContext, partnerId: string, domainId: string) {
   const id = assertDomainId(domainId);
-  const { domain, messages } = await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const domain = await findDomainForUpdate(trx, partnerId, id);
     if (!domain) throw notFound('domain');
     await deleteDomainRow(trx, partnerId, id);
@@ -111,7 +105,6 @@ export async function deleteDomain(ctx: DomainsContext, partnerId: string, domai
         subscriptions: [domain.subscription_id],
       }),
     ]);
-    return { domain, messages };
+    await pushMerchantLinks(ctx, trx, domain, messages);
   });
-  await pushMerchantLinks(ctx, domain, messages);
 }
