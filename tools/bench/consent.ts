@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { categoryPurpose } from '@platform/contracts';
 import type { Scenario } from './load';
 
 /** Stored consent records the records-list scenarios read through (BENCH_RECORDS). */
@@ -24,16 +25,9 @@ const TEMPLATE = {
       fields: [],
       partners: [],
       processors: [],
-      purposes: ['necessary', 'functional', 'analytics', 'marketing'].map((category) => ({
-        category,
-        is_primary: category === 'necessary',
-        is_profiling: category === 'marketing',
-        legal_base: category === 'necessary' ? 'LEGITIMATE_INTEREST' : 'CONSENT',
-        legal_description: `Why ${category} data is collected, in a sentence or two for the record.`,
-        name: category,
-        status: 'GRANTED',
-        termination: 'Until the visitor changes the choice',
-      })),
+      purposes: (['necessary', 'functional', 'analytics', 'marketing'] as const).map((c) =>
+        categoryPurpose(c, 'GRANTED'),
+      ),
     },
   ],
   data_controller: {

@@ -2,20 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import { subscriptionCopied } from './support/settled-domain';
 import { envelope, sharedSystem, type Partner, type System } from './support/system';
-
-interface Settings {
-  property_id: string;
-  hostname: string;
-  active: boolean;
-  notice_type: string;
-  has_scripts: boolean;
-  consent_revision: string;
-  categories: { name: string; required?: boolean }[];
-  data_collection: unknown[];
-  company: { name: string; email: string | null };
-  primary_color: string | null;
-  dpo: unknown;
-}
+import type { WidgetSettings } from '@platform/contracts';
 
 // The widget's public endpoints through the gateway: no API key, the Origin rule, CORS, validation and caching.
 describe('public widget endpoints', () => {
@@ -71,7 +58,7 @@ describe('public widget endpoints', () => {
     const origin = `https://${d.hostname}`;
     const res = await visit('GET', settingsPath(d.instance_property_id), origin);
     expect(res.status).toBe(200);
-    const s = (res.body as { result: Settings }).result;
+    const s = (res.body as { result: WidgetSettings }).result;
     expect(s).toMatchObject({
       property_id: d.instance_property_id,
       hostname: d.hostname,
@@ -167,7 +154,7 @@ describe('public widget endpoints', () => {
     const origin = `https://${d.hostname}`;
     const first = await visit('GET', settingsPath(d.instance_property_id), origin);
     const etag = first.headers.get('etag')!;
-    const revision = (first.body as { result: Settings }).result.consent_revision;
+    const revision = (first.body as { result: WidgetSettings }).result.consent_revision;
     const again = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, {
       'if-none-match': etag,
     });
@@ -182,15 +169,15 @@ describe('public widget endpoints', () => {
     });
     expect(recoloured.status).toBe(200);
     expect(recoloured.headers.get('etag')).not.toBe(etag);
-    expect((recoloured.body as { result: Settings }).result.consent_revision).toBe(revision);
+    expect((recoloured.body as { result: WidgetSettings }).result.consent_revision).toBe(revision);
 
     await sys.arrange(partner, 'PUT', `/portal/domains/${d.id}`, { has_scripts: false });
     const changed = await visit('GET', settingsPath(d.instance_property_id), origin, undefined, {
       'if-none-match': recoloured.headers.get('etag')!,
     });
     expect(changed.status).toBe(200);
-    expect((changed.body as { result: Settings }).result).toMatchObject({ has_scripts: false });
-    expect((changed.body as { result: Settings }).result.consent_revision).not.toBe(revision);
+    expect((changed.body as { result: WidgetSettings }).result).toMatchObject({ has_scripts: false });
+    expect((changed.body as { result: WidgetSettings }).result.consent_revision).not.toBe(revision);
   });
 
   it('when the property is unknown, not an id, or its domain was deleted, then 404 RESOURCE.NOT_FOUND for settings and views', async () => {
