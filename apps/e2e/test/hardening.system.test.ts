@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { waitFor } from '@platform/testing';
+import { retryPastInProgress } from '@platform/testing';
 import {
   envelope,
   sharedSystem,
@@ -185,12 +185,9 @@ describe('a create that timed out', () => {
     // Whether the paused create ran depends on whether domains-svc read it before the gateway hung
     // up (under load it may find the connection gone first); either way the key has one outcome:
     // a retry gets it (replayed if the paused create ran), and every later retry replays it.
-    const replay = await waitFor(
-      async () => {
-        const res = await sys.call(partner, 'POST', '/portal/domains', createBody(hostname), headers);
-        return res.status === 409 && res.body.error.code === 'IDEMPOTENCY.IN_PROGRESS' ? undefined : res;
-      },
-      { timeoutMs: 15_000, what: "the key's outcome" },
+    const replay = await retryPastInProgress(
+      () => sys.call(partner, 'POST', '/portal/domains', createBody(hostname), headers),
+      "the key's outcome",
     );
     expect(replay.status).toBe(200);
     expect(replay.body.result.hostname).toBe(hostname);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
-import { bindProbe, testInfra, waitFor } from '@platform/testing';
+import { bindProbe, testInfra, waitFor, retryPastInProgress } from '@platform/testing';
 import { envelope, startSystem, type OwnSystem, type Partner } from './support/system';
 
 // What partners see when services stop or crash: one platform of this file's own (its processes are
@@ -250,13 +250,7 @@ describe('a keyed write survives a crash between its commit and its answer', () 
 
       await dropHold();
       await sys.platform.start('domains-svc');
-      const retry = await waitFor(
-        async () => {
-          const res = await sys.call(partner, 'POST', '/portal/domains', body, headers);
-          return res.status === 409 && res.body.error.code === 'IDEMPOTENCY.IN_PROGRESS' ? undefined : res;
-        },
-        { timeoutMs: 15_000, what: 'an answer to the retry' },
-      );
+      const retry = await retryPastInProgress(() => sys.call(partner, 'POST', '/portal/domains', body, headers));
       expect({ status: retry.status, error: retry.body.error?.code }).toEqual({ status: 200, error: undefined });
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect(retry.body.result).toEqual(expect.objectContaining({ id: committed.id, hostname, status: 'NEW' }));

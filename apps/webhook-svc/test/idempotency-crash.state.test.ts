@@ -5,7 +5,7 @@ import {
   crashBetweenCommitAndAnswer,
   holdCommit,
   startServiceProcess,
-  waitFor,
+  retryPastInProgress,
   type ServiceProcess,
 } from '@platform/testing';
 
@@ -56,13 +56,7 @@ describe('a keyed webhook endpoint create survives a crash between its commit an
     });
     expect(first.status).toBe('rejected');
 
-    const retry = await waitFor(
-      async () => {
-        const res = await create();
-        return res.status === 409 && res.body.error.code === 'IDEMPOTENCY.IN_PROGRESS' ? undefined : res;
-      },
-      { timeoutMs: 15_000, what: 'an answer to the retry' },
-    );
+    const retry = await retryPastInProgress(() => create());
     expect({ status: retry.status, error: retry.body.error?.code }).toEqual({ status: 201, error: undefined });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body.result).toMatchObject({ id: committed.id, url, secret: expect.any(String) });

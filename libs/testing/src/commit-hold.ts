@@ -84,3 +84,21 @@ export async function crashBetweenCommitAndAnswer<T>(options: {
     await hold.drop();
   }
 }
+
+/**
+ * Sends a keyed request again until its key is no longer in progress (a crashed request's claim
+ * runs out), and answers the first other outcome: the replay, or the request run anew.
+ */
+export function retryPastInProgress<R extends { status: number; body?: unknown }>(
+  send: () => Promise<R>,
+  what = 'an answer to the retry',
+): Promise<R> {
+  return waitFor(
+    async () => {
+      const res = await send();
+      const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
+      return res.status === 409 && code === 'IDEMPOTENCY.IN_PROGRESS' ? undefined : res;
+    },
+    { timeoutMs: 15_000, what },
+  );
+}
