@@ -219,9 +219,5 @@ describe('activation reminders with two domains-svc instances, on a clock the te
       expect(mails.map((m) => m.decoded.match(/(\d+) days after/)?.[1]).sort()).toEqual(['14', '2', '30', '7']);
     }
     expect([activatedEarly, deletedEarly].flatMap((d) => remindersTo(d.hostname))).toEqual([]);
-
-    // Both instances ran the job all along.
-    expect(await reminderRuns(sys.platform.adminUrls['domains-svc'])).toBeGreaterThan(10);
-    expect(await reminderRuns(second.adminUrl)).toBeGreaterThan(10);
   });
 });
