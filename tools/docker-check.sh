@@ -15,8 +15,17 @@ ADMIN_DATABASE_URL=${DOCKER_CHECK_DATABASE_URL:-postgres://postgres@127.0.0.1:54
 AMQP_URL=${DOCKER_CHECK_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}
 READY_TIMEOUT_S=${DOCKER_CHECK_READY_TIMEOUT_S:-120}
 SERVICES=(domains-svc billing-svc merchants-svc consent-svc webhook-svc)
-declare -A DEFAULT_PORT=([gateway]=8080 [domains-svc]=8081 [billing-svc]=8082 [merchants-svc]=8083 [consent-svc]=8084 [webhook-svc]=8085)
-declare -A URL_ENV=([domains-svc]=DOMAINS_URL [billing-svc]=BILLING_URL [merchants-svc]=MERCHANTS_URL [consent-svc]=CONSENT_URL [webhook-svc]=WEBHOOKS_URL)
+# Each app's variable prefix and default port, read from the one table (libs/config PLATFORM_PROCESSES).
+declare -A DEFAULT_PORT PREFIX
+read_platform_table() {
+  local app prefix port
+  while read -r app prefix port; do
+    PREFIX[$app]=$prefix DEFAULT_PORT[$app]=$port
+  done < <(sed -n "s/.*{ app: '\([a-z-]*\)'.*prefix: '\([A-Z]*\)', port: \([0-9]*\) }.*/\1 \2 \3/p" "$REPO/libs/config/src/platform.ts")
+  for app in gateway "${SERVICES[@]}"; do
+    [[ -n ${PREFIX[$app]:-} ]] || fail "libs/config/src/platform.ts names no port for $app"
+  done
+}
 
 RUN_ID="docker_check_$(date +%s)_$$"
 EXCHANGE="$RUN_ID.events"
@@ -157,10 +166,9 @@ build_images() {
 }
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-# The variable a service's port is read from, as its definition names it (e.g. DOMAINS_PORT).
-port_env() { grep -o "portEnv: '[A-Z_]*'" "$REPO/apps/$1/src/service.ts" | cut -d"'" -f2; }
-# Its admin (operator) port's, as the chassis derives it (DOMAINS_PORT -> DOMAINS_ADMIN_PORT).
-admin_port_env() { local env; env=$(port_env "$1"); echo "${env%_PORT}_ADMIN_PORT"; }
+# The variables a process's ports are read from (libs/config: <PREFIX>_PORT, <PREFIX>_ADMIN_PORT).
+port_env() { echo "${PREFIX[$1]}_PORT"; }
+admin_port_env() { echo "${PREFIX[$1]}_ADMIN_PORT"; }
 
 declare -A PORT ADMIN_PORT
 start_containers() {
@@ -168,7 +176,7 @@ start_containers() {
     c.connect().then(()=>c.query('CREATE DATABASE \"$RUN_ID\"')).then(()=>c.end())" "$ADMIN_DATABASE_URL"
   local common=(-e "DATABASE_URL=$DATABASE_URL" -e "AMQP_URL=$AMQP_URL" -e "EVENTS_EXCHANGE=$EXCHANGE" -e MIGRATE_ON_BOOT=true -e LOG_LEVEL=info)
   for app in gateway "${SERVICES[@]}"; do PORT[$app]=$(free_port); ADMIN_PORT[$app]=$(free_port); done
-  for app in "${SERVICES[@]}"; do common+=(-e "${URL_ENV[$app]}=http://127.0.0.1:${PORT[$app]}"); done
+  for app in "${SERVICES[@]}"; do common+=(-e "${PREFIX[$app]}_URL=http://127.0.0.1:${PORT[$app]}"); done
   local keys="$WORK/keys"
   for app in "${SERVICES[@]}"; do
     local env=("${common[@]}" -e "$(port_env "$app")=${PORT[$app]}" -e "$(admin_port_env "$app")=${ADMIN_PORT[$app]}"
@@ -266,6 +274,7 @@ scan_in_browser_mode() {
 }
 
 clone_head
+read_platform_table
 check_compose_config
 build_images
 make_keys
