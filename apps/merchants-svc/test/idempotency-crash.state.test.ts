@@ -17,8 +17,6 @@ describe('a keyed merchant create survives a crash between its commit and its an
       app: 'merchants-svc',
       schema: 'merchants',
       audience: 'merchants',
-      portEnv: 'MERCHANTS_PORT',
-      adminPortEnv: 'MERCHANTS_ADMIN_PORT',
       // A claim whose process died is taken over after this long.
       env: { IDEMPOTENCY_LOCK_MS: '1000' },
     });

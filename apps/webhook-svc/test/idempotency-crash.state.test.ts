@@ -17,8 +17,6 @@ describe('a keyed webhook endpoint create survives a crash between its commit an
       app: 'webhook-svc',
       schema: 'webhooks',
       audience: 'webhooks',
-      portEnv: 'WEBHOOKS_PORT',
-      adminPortEnv: 'WEBHOOKS_ADMIN_PORT',
       env: {
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
         WEBHOOK_ROLE: 'api',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import { adminListen, listenOf, type PlatformApp } from '@platform/config';
 import { PERMISSIONS } from '@platform/contracts';
 import { freePort, startProcess, waitUntilReady, type ManagedProcess } from '@platform/launcher';
 import { deleteBrokerTopology } from './broker';
@@ -8,14 +9,11 @@ import { createTestDatabase, testInfra, uniqueName } from './infra';
 
 export interface ServiceProcessOptions {
   /** The app's name: its bundle is dist/apps/<app>/main.js (the project's test target builds it first). */
-  app: string;
+  app: PlatformApp;
   /** Its schema (the test database's name starts with it). */
   schema: string;
   /** The audience its internal tokens are for (contracts' service name, e.g. 'merchants'). */
   audience: string;
-  /** The env variables naming its port and admin port, e.g. MERCHANTS_PORT and MERCHANTS_ADMIN_PORT. */
-  portEnv: string;
-  adminPortEnv: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -50,8 +48,9 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     MIGRATE_ON_BOOT: 'true',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
-    [options.portEnv]: String(port),
-    [options.adminPortEnv]: String(adminPort),
+    // Its port variables from the one ports table (e.g. MERCHANTS_PORT, MERCHANTS_ADMIN_PORT).
+    [listenOf(options.app).portEnv]: String(port),
+    [adminListen(listenOf(options.app)).portEnv]: String(adminPort),
     ...options.env,
   };
   const script = path.resolve(process.env.PLATFORM_DIST_DIR ?? 'dist', 'apps', options.app, 'main.js');
