@@ -101,6 +101,32 @@ describe('API key authentication at the gateway', () => {
     }
   });
 
+  it('when authentication fails for any reason, then every answer is the same 401: status, challenge and body byte for byte', async () => {
+    const { key } = await suite.key(partnerId);
+    const revoked = await suite.key(partnerId);
+    expect((await runCli(suite.databaseUrl, ['key', 'revoke', '--id', revoked.id])).code).toBe(0);
+    const expired = await suite.key(partnerId, '--expires-at', '2020-01-01T00:00:00Z');
+    const pinned = await suite.key(partnerId, '--allowed-ip', '203.0.113.9');
+    const failures: Record<string, Record<string, string>> = {
+      missing: {},
+      malformed: bearer('not-a-key'),
+      'unknown prefix': bearer(`pdm_live_AAAAAAAAAAAA_${'b'.repeat(40)}`),
+      'wrong secret': bearer(`${key.slice(0, -4)}AAAA`),
+      revoked: bearer(revoked.key),
+      expired: bearer(expired.key),
+      'wrong IP': bearer(pinned.key),
+    };
+    const answers: Record<string, { status: number; challenge: string | null; body: string }> = {};
+    for (const [kind, headers] of Object.entries(failures)) {
+      const res = await get(headers);
+      answers[kind] = { status: res.status, challenge: res.headers.get('www-authenticate'), body: await res.text() };
+    }
+    const expected = answers.missing;
+    expect(expected.status).toBe(401);
+    expect(JSON.parse(expected.body)).toEqual(envelope('AUTH.API_KEY', 401));
+    for (const kind of Object.keys(failures)) expect({ kind, ...answers[kind] }).toEqual({ kind, ...expected });
+  });
+
   it('when the key lacks the route permission, then 403 AUTH.FORBIDDEN names the permission in data.required', async () => {
     const { key } = await suite.key(partnerId, '--permissions', 'domains:read');
     expect((await get(bearer(key))).status).toBe(200);

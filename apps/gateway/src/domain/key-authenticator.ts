@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { keyMatches, prefixOf } from './api-key';
 
@@ -18,9 +19,12 @@ export interface KeyRecord {
 
 export type KeyLookup = (prefix: string) => Promise<KeyRecord | undefined>;
 
-export type AuthResult =
-  | { ok: true; key: KeyRecord }
-  | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' | 'expired' | 'ip_not_allowed' };
+export type RefusalReason = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'ip_not_allowed';
+
+export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; reason: RefusalReason };
+
+/** Compares a presented key with a stored digest in constant time. */
+export type KeyComparer = (presented: string, storedHash: Buffer) => boolean;
 
 interface CacheEntry {
   record: KeyRecord | undefined;
@@ -32,6 +36,9 @@ interface CacheEntry {
 const NEGATIVE_TTL_MS = 2_000;
 const MAX_ENTRIES = 100_000;
 
+/** Stands in for the stored digest when there is no record: no key hashes to it. */
+const NO_KEY_HASH = randomBytes(32);
+
 /** IPv4 clients on a dual-stack socket appear as ::ffff:a.b.c.d. */
 const normaliseIp = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
 
@@ -40,6 +47,12 @@ function ipListFor(allowedIp: string): BlockList {
   const ip = normaliseIp(allowedIp);
   list.addAddress(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
   return list;
+}
+
+/** Whether the client address is allowed: any address when the key is not limited to one. */
+function ipAllows(ipList: BlockList | undefined, clientIp: string): boolean {
+  const ip = normaliseIp(clientIp);
+  return !ipList || ipList.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
 }
 
 /**
@@ -58,6 +71,7 @@ export class KeyAuthenticator {
     private readonly lookup: KeyLookup,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly compare: KeyComparer = keyMatches,
   ) {}
 
   /** Called by the listener: on when subscribed to key changes, off (and cleared) when not. */
@@ -78,18 +92,23 @@ export class KeyAuthenticator {
     this.inFlight.clear();
   }
 
+  /**
+   * Every presented key costs the same work whatever its state: a malformed key or an unknown
+   * prefix is still hashed and compared (with NO_KEY_HASH), and every check runs before the first
+   * failing one is named, so the time to answer tells nothing about the key.
+   */
   async authenticate(presented: string, clientIp: string): Promise<AuthResult> {
     const prefix = prefixOf(presented);
-    if (!prefix) return { ok: false, reason: 'malformed' };
-    const entry = await this.entryFor(prefix);
-    const record = entry.record;
-    if (!record || !keyMatches(presented, record.secretHash)) return { ok: false, reason: 'unknown' };
+    const entry = prefix ? await this.entryFor(prefix) : undefined;
+    const record = entry?.record;
+    const matches = this.compare(presented, record?.secretHash ?? NO_KEY_HASH);
+    const expired = !!record?.expiresAt && record.expiresAt.getTime() <= this.now();
+    const ipAllowed = ipAllows(entry?.ipList, clientIp);
+    if (!entry) return { ok: false, reason: 'malformed' };
+    if (!record || !matches) return { ok: false, reason: 'unknown' };
     if (record.revokedAt) return { ok: false, reason: 'revoked' };
-    if (record.expiresAt && record.expiresAt.getTime() <= this.now()) return { ok: false, reason: 'expired' };
-    if (entry.ipList) {
-      const ip = normaliseIp(clientIp);
-      if (!entry.ipList.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4')) return { ok: false, reason: 'ip_not_allowed' };
-    }
+    if (expired) return { ok: false, reason: 'expired' };
+    if (!ipAllowed) return { ok: false, reason: 'ip_not_allowed' };
     return { ok: true, key: record };
   }
 

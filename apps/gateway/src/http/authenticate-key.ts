@@ -3,30 +3,31 @@ import { errorObject } from '@platform/contracts';
 import { AppError, sendError } from '@platform/http';
 import type { Logger } from '@platform/observability';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
-import type { AuthResult, KeyAuthenticator, KeyRecord } from '../domain/key-authenticator';
+import type { AuthResult, KeyAuthenticator, KeyRecord, RefusalReason } from '../domain/key-authenticator';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-type Reason = Extract<AuthResult, { ok: false }>['reason'] | 'missing';
-
-const MESSAGES: Record<Reason, string> = {
-  missing: 'Send the API key as "Authorization: Bearer <API_KEY>".',
-  malformed: 'The API key is invalid.',
-  unknown: 'The API key is invalid.',
-  revoked: 'The API key has been revoked.',
-  expired: 'The API key has expired.',
-  ip_not_allowed: 'The API key may not be used from this IP address.',
-};
+type Reason = RefusalReason | 'missing';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="portal"' };
 
+/** What refusing needs besides the reason: the throttle, and the log line's context. */
+interface Refusal {
+  logger: Logger;
+  failures: FailedAuthThrottle;
+  ip: string;
+  requestId: string;
+}
+
 /**
- * Answers a failed authentication: 401 with the Bearer challenge, or 429 with Retry-After once
- * the client address is past its failures' limit.
+ * Answers a failed authentication: 401 with the Bearer challenge, one body whatever the reason (so
+ * a client learns nothing about a key it does not hold), or 429 with Retry-After once the client
+ * address is past its failures' limit. The reason is logged, never the key.
  */
-function refuse(res: ServerResponse, failures: FailedAuthThrottle, ip: string, reason: Reason): undefined {
+function refuse(res: ServerResponse, { logger, failures, ip, requestId }: Refusal, reason: Reason): undefined {
   const retryAfter = failures.failed(ip);
-  if (retryAfter === undefined) return void sendError(res, errorObject('AUTH.API_KEY', MESSAGES[reason]), CHALLENGE);
+  logger.info({ reason, ip, requestId, answer: retryAfter === undefined ? 401 : 429 }, 'API key refused');
+  if (retryAfter === undefined) return void sendError(res, errorObject('AUTH.API_KEY'), CHALLENGE);
   const message = `Too many failed authentications from this address; retry after ${retryAfter} s. A valid API key is not affected.`;
   sendError(res, errorObject('RATE.LIMITED', message), { 'Retry-After': retryAfter });
 }
@@ -45,8 +46,9 @@ export async function authenticateKey(
   requestId: string,
   failures: FailedAuthThrottle,
 ): Promise<KeyRecord | undefined> {
+  const refusal: Refusal = { logger, failures, ip, requestId };
   const match = BEARER.exec(req.headers.authorization ?? '');
-  if (!match) return refuse(res, failures, ip, 'missing');
+  if (!match) return refuse(res, refusal, 'missing');
   let auth: AuthResult;
   try {
     auth = await keys.authenticate(match[1], ip);
@@ -54,9 +56,6 @@ export async function authenticateKey(
     logger.error({ err, requestId }, 'API key lookup failed');
     throw new AppError('SERVICE.UNAVAILABLE', 'Authentication is temporarily unavailable; retry later.');
   }
-  if (!auth.ok) {
-    logger.debug({ reason: auth.reason, ip, requestId }, 'API key rejected');
-    return refuse(res, failures, ip, auth.reason);
-  }
+  if (!auth.ok) return refuse(res, refusal, auth.reason);
   return auth.key;
 }
