@@ -47,7 +47,7 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
     const p = c.partner();
     for (const path of [
       '/portal/instance/company/records',
-      '/portal/instance/company/records?property_id=x',
+      `/portal/instance/company/records?property_id=${randomUUID()}`,
       '/portal/instance/company/records/RCPT_x',
     ]) {
       const res = await p.get(path);
@@ -57,6 +57,25 @@ describe('records API: GET /portal/instance/company/records[/{id}]', () => {
         'query.domain_id',
       ]);
     }
+  });
+
+  it('when property_id is not a UUID or merchant_id is blank or past 204 characters, then 400 VALIDATION.INVALID naming it, as the other lists answer', async () => {
+    const p = c.partner();
+    const domain = await c.domain(p.id, { merchants: ['m-1'] });
+    await record(domain, 'ALLOWED');
+    for (const [query, path] of [
+      [`domain_id=${domain.id}&property_id=zzz`, 'query.property_id'],
+      [`merchant_id=${'m'.repeat(205)}`, 'query.merchant_id'],
+      ['merchant_id=%20%20', 'query.merchant_id'],
+    ]) {
+      const res = await p.get(`/portal/instance/company/records?${query}`);
+      expect([
+        res.status,
+        res.body.error?.code,
+        res.body.error?.data.issues.map((i: { path: string }) => i.path),
+      ]).toEqual([400, 'VALIDATION.INVALID', [path]]);
+    }
+    expect(await ids(p, `merchant_id=${'m'.repeat(204)}`)).toEqual([]);
   });
 
   it("when listed by domain_id, then the domain's records come newest first, paginated, and filters narrow them", async () => {

@@ -232,6 +232,41 @@ describe('script blocking and choices', () => {
     ]);
   });
 
+  it('when a receipt meets 404 (a property created moments ago), then it is tried again shortly and sent once', async () => {
+    bed.platform.receiptStatusesFirst.push(404, 404);
+    const page = await open();
+    await page.locator('[data-consent-action="accept"]').click();
+    const [receipt] = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
+    expect(receipt.body.categories).toEqual({ functional: true, analytics: true, marketing: true });
+    expect(bed.platform.receiptPosts).toBe(3);
+  });
+
+  it('when Global Privacy Control is on and the visitor ticks marketing, then marketing stays off and is sent off', async () => {
+    const page = await open({ gpc: true });
+    await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 1,
+    );
+    await booted(page);
+    await page.evaluate("PrivacyWidget.open('consent')");
+    await page.locator('[data-consent-category="analytics"]').check();
+    await page.locator('[data-consent-category="marketing"]').check();
+    await page.locator('[data-consent-action="save"]').click();
+    const receipts = await eventually(
+      () => bed.platform.receipts,
+      (r) => r.length === 2,
+    );
+    expect(receipts[1].body).toMatchObject({
+      gpc: true,
+      categories: { functional: false, analytics: true, marketing: false },
+    });
+    expect(await evaluate(page, 'PrivacyWidget.getConsent().marketing')).toBe(false);
+    expect(await ran(page, 'marketingRan')).toBeNull();
+  });
+
   it('honours Global Privacy Control: an opt-out receipt without a notice, once per revision', async () => {
     const page = await open({ gpc: true });
     const [receipt] = await eventually(

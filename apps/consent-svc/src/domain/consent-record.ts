@@ -30,6 +30,15 @@ export function receiptStatusOf(body: Pick<ReceiptBody, 'receipt_type' | 'catego
   return granted === 0 ? 'DENIED' : 'PARTIAL';
 }
 
+/**
+ * The categories as recorded: Global Privacy Control is the visitor's standing opt-out of sale and
+ * sharing, so it wins over a marketing grant sent with it (the widget's privacy center can send one).
+ */
+export function honouredCategories(body: Pick<ReceiptBody, 'categories' | 'gpc'>): ReceiptBody['categories'] {
+  const { functional, analytics, marketing } = body.categories;
+  return { functional, analytics, marketing: marketing && !body.gpc };
+}
+
 /** What the property collects, in the spec's shape: one purpose per category, with the visitor's answer. */
 function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['categories']): DataCollectionItem[] {
   const answer = { necessary: true, ...categories } as Record<string, boolean>;
@@ -86,19 +95,20 @@ export interface RecordInput {
 
 /** The record as the API shows it, before it is signed. */
 export function buildRecord({ property, body, place, subjectData, now }: RecordInput): UnsignedConsentRecord {
+  const categories = honouredCategories(body);
   return {
     receipt_id: newReceiptId(),
     receipt_type: body.receipt_type,
-    receipt_status: receiptStatusOf(body),
+    receipt_status: receiptStatusOf({ ...body, categories }),
     country: place.country,
     region: place.region,
     jurisdiction: place.jurisdiction,
     meta: { widget_version: body.widget_version, consent_revision: body.consent_revision, gpc: body.gpc },
-    data_collection: dataCollectionOf(property, body.categories),
+    data_collection: dataCollectionOf(property, categories),
     data_controller: dataControllerOf(property),
     subject: body.subject,
     subject_auth: 'ANONYMOUS',
-    subject_data: { categories: { necessary: true, ...body.categories }, ...subjectData },
+    subject_data: { categories: { necessary: true, ...categories }, ...subjectData },
     property_id: property.property_id,
     created_at: now.toISOString(),
   };

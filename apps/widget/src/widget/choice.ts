@@ -49,7 +49,8 @@ export class ChoiceKeeper {
   decide(choices: Choices, gpc: boolean, sendReceipt = true): void {
     const entry: StoredChoice = {
       rev: this.settings.consent_revision,
-      c: { functional: !!choices.functional, analytics: !!choices.analytics, marketing: !!choices.marketing },
+      // GPC is a standing opt-out of sale and sharing: it wins over a marketing tick (the server records it so too).
+      c: { functional: !!choices.functional, analytics: !!choices.analytics, marketing: !!choices.marketing && !gpc },
       gpc,
       at: Date.now(),
       sent: !sendReceipt,
@@ -66,7 +67,7 @@ export class ChoiceKeeper {
     if (c && c.sent === false && c.nonce) this.send(c);
   }
 
-  private send(entry: StoredChoice): void {
+  private send(entry: StoredChoice, tries = 0): void {
     this.api
       .receipt({
         receipt_type: 'COOKIE_CONSENT',
@@ -79,10 +80,15 @@ export class ChoiceKeeper {
       })
       .then(
         () => this.markSent(entry.nonce),
-        // A 4xx other than 429 (e.g. RECEIPT.REPLAYED: an earlier try got through) never changes on
-        // a retry. Anything else (outage, 429, 5xx): kept unsent, the next page tries again.
-        (e: { status?: number }) =>
-          e && e.status! >= 400 && e.status! < 500 && e.status !== 429 && this.markSent(entry.nonce),
+        // A 404 may be a property created moments ago that the receipt service does not know yet:
+        // tried again shortly (0.3, 0.6, 1.2 s), then kept unsent for the next page. Another 4xx but
+        // 429 (e.g. RECEIPT.REPLAYED: an earlier try got through) never changes on a retry. Anything
+        // else (outage, 429, 5xx): kept unsent, the next page tries again.
+        (e: { status?: number }) => {
+          const status = (e && e.status) || 0;
+          if (status === 404 && tries < 3) setTimeout(() => this.send(entry, tries + 1), 300 << tries);
+          else if (status >= 400 && status < 500 && status !== 429 && status !== 404) this.markSent(entry.nonce);
+        },
       );
   }
 

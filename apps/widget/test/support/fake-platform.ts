@@ -69,6 +69,10 @@ export class FakePlatform {
   settingsGate: Promise<void> | null = null;
   /** Anything but 201 simulates a receipts outage (nothing recorded). */
   receiptStatus = 201;
+  /** Statuses for the next receipt posts, one each, before receiptStatus applies (e.g. 404: a property not known yet). */
+  readonly receiptStatusesFirst: number[] = [];
+  /** Receipt posts answered, whatever the status. */
+  receiptPosts = 0;
   /** Settings answers: 200 with a body, or 304 to a revalidation with the current ETag. */
   readonly settingsAnswers: number[] = [];
   readonly receipts: Recorded[] = [];
@@ -186,7 +190,9 @@ export class FakePlatform {
       this.requests.push(rec);
       return answer(202, { request_id: 'DSR_' + randomBytes(8).toString('hex'), status: 'received' });
     }
-    if (this.receiptStatus !== 201) return answer(this.receiptStatus, { unavailable: true });
+    this.receiptPosts++;
+    const status = this.receiptStatusesFirst.shift() ?? this.receiptStatus;
+    if (status !== 201) return answer(status, { unavailable: true });
     this.receipts.push(rec);
     const granted = Object.values((rec.body.categories as Record<string, boolean>) || {}).filter(Boolean).length;
     answer(201, {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { paginationQuerySchema } from '../common';
 // The spec's data_collection item: the widget's settings carry the same shape.
 import { dataCollectionItemSchema } from '../widget/widget.schema';
+import { merchantIdText } from '../merchants/merchant-input';
 
 export const RECEIPT_TYPES = ['COOKIE_CONSENT', 'AGE_CONFIRMATION', 'WIRETAPPING', 'VPPA'] as const;
 export const RECEIPT_STATUSES = ['ALLOWED', 'DENIED', 'PARTIAL'] as const;
@@ -77,7 +78,7 @@ const OWNER_REQUIRED = 'merchant_id or domain_id is required';
 
 /** Records are read through a domain or a merchant of the partner: one of the two is required. */
 const ownerQuery = {
-  merchant_id: filterText()
+  merchant_id: merchantIdText()
     .optional()
     .meta({ description: "The partner's merchant_id (or the merchant's id) whose domains' records to read" }),
   domain_id: filterText().optional().meta({ description: 'The domain whose records to read' }),
@@ -93,7 +94,7 @@ const requireOwner = (q: { merchant_id?: string; domain_id?: string }, ctx: z.Re
 export const listRecordsQuerySchema = paginationQuerySchema
   .extend({
     ...ownerQuery,
-    property_id: filterText().optional(),
+    property_id: z.guid().optional().meta({ description: "The property's id (a UUID)" }),
     receipt_type: receiptTypeSchema.optional(),
     receipt_status: receiptStatusSchema.optional(),
   })

@@ -13,6 +13,9 @@ export const propertyIdParamsSchema = z.object({
   propertyId: z.string().min(1).max(64).meta({ description: "The property's id (from the snippet)" }),
 });
 
+/** What the widget sends as widget_version: MAJOR.MINOR.PATCH (shown on screens: never free text). */
+export const WIDGET_VERSION_PATTERN = /^\d{1,4}\.\d{1,4}\.\d{1,4}$/;
+
 /** A visitor's choice, as the widget sends it. Unknown fields are ignored. */
 export const receiptBodySchema = z.object({
   receipt_type: receiptTypeSchema,
@@ -20,16 +23,27 @@ export const receiptBodySchema = z.object({
   consent_revision: z.string().min(1).max(64),
   categories: z
     .object({
+      // Never the visitor's to refuse: sent or not, it is recorded as granted; false is 400.
+      necessary: z.literal(true, 'must be true (necessary technologies are always on)').optional(),
       functional: z.boolean().default(false),
       analytics: z.boolean().default(false),
       marketing: z.boolean().default(false),
     })
     .default({ functional: false, analytics: false, marketing: false })
-    .meta({ description: 'Each optional category granted or not (necessary is always granted)' }),
+    .meta({
+      description:
+        'Each optional category granted or not (necessary is always granted). With `gpc` true, marketing is recorded as refused.',
+    }),
   /** For AGE_CONFIRMATION, WIRETAPPING and VPPA: the visitor's yes or no; a COOKIE_CONSENT receipt's status comes from its categories. */
   granted: z.boolean().optional(),
-  gpc: z.boolean().default(false),
-  widget_version: z.string().min(1).max(32),
+  gpc: z.boolean().default(false).meta({
+    description: 'Global Privacy Control was on: it wins over a marketing grant (recorded as refused)',
+  }),
+  widget_version: z
+    .string()
+    .max(32)
+    .regex(WIDGET_VERSION_PATTERN, 'must be a version such as 1.0.0')
+    .meta({ description: 'The widget build that sent it (MAJOR.MINOR.PATCH)' }),
   nonce: token('nonce').meta({ description: 'Unique per receipt: the same nonce again is refused (409)' }),
 });
 export type ReceiptBody = z.output<typeof receiptBodySchema>;
