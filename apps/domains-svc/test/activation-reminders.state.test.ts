@@ -147,7 +147,9 @@ describe('activation reminders (day 2, 7, 14, 30)', () => {
       expect.arrayContaining([activated.propertyId, deleted.propertyId, invited.propertyId]),
     );
 
-    expect(await recordWidgetView({ db: h.deps.db }, activated.propertyId)).toEqual({ activated: true });
+    expect(await recordWidgetView({ db: h.deps.db }, activated.propertyId, `https://${activated.host}/`)).toEqual({
+      activated: true,
+    });
     expect((await h.call(p, 'DELETE', `/portal/domains/${deleted.id}`)).body).toEqual({ result: { deleted: true } });
     toDay(31);
     await emit(now());

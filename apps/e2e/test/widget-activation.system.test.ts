@@ -139,7 +139,7 @@ describe('activation by the widget', () => {
     expect(hooks('property.activated', (p) => p.params.property_id === d.instance_property_id)).toHaveLength(1);
   });
 
-  it('when an INVITED domain gets its first view (a POST with no body), then it turns ACTIVE', async () => {
+  it('when an INVITED domain gets a view with no body, then 400 and it stays INVITED; its first view from a page turns it ACTIVE', async () => {
     const d = await createDomain();
     await sys.arrange(partner, 'POST', `/portal/domains/${d.id}/invite`, {});
     expect((await detail(d.id)).status).toBe('INVITED');
@@ -150,7 +150,9 @@ describe('activation by the widget', () => {
       undefined,
       { origin: `https://${d.hostname}` },
     );
-    expect(bodiless.status).toBe(202);
+    expect(bodiless.status).toBe(400);
+    expect((await detail(d.id)).status).toBe('INVITED');
+    expect((await view(d.instance_property_id, `https://${d.hostname}`)).status).toBe(202);
     expect((await detail(d.id)).status).toBe('ACTIVE');
   });
 

@@ -24,24 +24,49 @@ export function publicCallerOf(req: IncomingMessage): PublicCaller {
 
 const normalHost = (host: string) => host.toLowerCase().replace(/\.$/, '');
 
-/** The host of an http(s) Origin header (port dropped), or undefined for none, "null" or anything else. */
-export function originHost(origin: string | undefined): string | undefined {
-  if (!origin || origin === 'null') return undefined;
+/** The host of an http(s) URL (port dropped), or undefined for anything else. */
+function httpHost(url: string): string | undefined {
   try {
-    const url = new URL(origin);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    return normalHost(url.hostname);
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+    return normalHost(parsed.hostname);
   } catch {
     return undefined;
   }
 }
 
-/** Whether an Origin is on the hostname or one of its subdomains; the port is not compared. */
-export function isOriginOnHost(origin: string | undefined, hostname: string): boolean {
-  const host = originHost(origin);
+const isOnHost = (host: string | undefined, hostname: string) => {
   if (!host) return false;
   const property = normalHost(hostname);
   return host === property || host.endsWith(`.${property}`);
+};
+
+/** Whether a string is an origin as browsers serialise it (no path, user info, default port or capitals). */
+function isSerialisedOrigin(origin: string): boolean {
+  try {
+    return new URL(origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The host of an http(s) Origin header (port dropped), or undefined for none, "null" or anything
+ * no browser sends (e.g. `https://host\@evil.net`): only a serialised origin counts.
+ */
+export function originHost(origin: string | undefined): string | undefined {
+  if (!origin || !isSerialisedOrigin(origin)) return undefined;
+  return httpHost(origin);
+}
+
+/** Whether an Origin is on the hostname or one of its subdomains; the port is not compared. */
+export function isOriginOnHost(origin: string | undefined, hostname: string): boolean {
+  return isOnHost(originHost(origin), hostname);
+}
+
+/** Whether a page's URL is http(s) on the hostname or one of its subdomains; the port is not compared. */
+export function isUrlOnHost(url: string, hostname: string): boolean {
+  return isOnHost(httpHost(url), hostname);
 }
 
 /** 403 WIDGET.ORIGIN_NOT_ALLOWED unless the Origin is on the hostname or a subdomain of it. */

@@ -123,6 +123,27 @@ describe('public routes on the chassis', () => {
     ).toBe(404);
   });
 
+  it('when the Origin is not in the form a browser sends (user info, path, default port), then 403 and it is never echoed', async () => {
+    for (const origin of [
+      'https://example.com\\@evil.net',
+      'https://x@example.com',
+      'https://example.com/',
+      'https://example.com:443',
+    ]) {
+      const res = await post(KNOWN, { authorization: `Bearer ${publicToken}`, origin });
+      expect({
+        origin,
+        status: res.status,
+        code: ((await res.json()) as { error: { code: string } }).error.code,
+      }).toEqual({
+        origin,
+        status: 403,
+        code: 'WIDGET.ORIGIN_NOT_ALLOWED',
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
   it('when a CORS preflight asks for POST from an allowed origin, then 204 with the CORS answer; from another, 403', async () => {
     const ask = (origin: string) =>
       fetch(`${svc.url}/widget/v1/properties/${KNOWN}/visit`, {

@@ -15,6 +15,8 @@ export interface TestService<DB, Cfg, Ctx> {
   exchange: string;
   /** An internal token for a new partner (all permissions unless given), as the gateway would mint it. */
   partner(options?: { permissions?: string[]; requiredFields?: string[] }): { id: string; token: string };
+  /** The token the gateway forwards public (widget) requests with. */
+  publicToken(): string;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startTestService<DB, X extends z.ZodRawShape, R extends Ro
         ),
       };
     },
+    publicToken: () => minter.mintPublic(definition.audience ?? definition.schema),
     close: async () => {
       await service.stop();
       await database.drop();

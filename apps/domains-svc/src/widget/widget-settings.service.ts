@@ -29,6 +29,33 @@ export function consentRevision(
 
 const blankToNull = (v: string | null) => (v === null || v === '' ? null : v);
 
+const NO_ADDRESS = { country: null, state: null, city: null, address: null, address_2: null, postal_code: null };
+
+/**
+ * The company as far as the widget shows it, and no further: everything on the company tab
+ * (display_company); without it, the legal documents (has_docs) still name the controller, its
+ * address and e-mail; with neither, only the name (the schema requires it). Hidden fields are null.
+ */
+export function publicCompany(row: WidgetSettingsRow): WidgetSettings['company'] {
+  const inDocs = row.display_company || row.has_docs;
+  return {
+    name: row.company_name,
+    trade_name: inDocs ? row.trade_name : null,
+    email: inDocs ? row.email : null,
+    address: inDocs
+      ? {
+          country: row.country,
+          state: row.state,
+          city: row.city,
+          address: row.address,
+          address_2: row.address_2,
+          postal_code: row.postal_code,
+        }
+      : NO_ADDRESS,
+    phone_number: row.display_company ? row.phone_number : null,
+  };
+}
+
 export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
   // What the latest completed scan found ([] before the first: nothing is guessed).
   const consented = {
@@ -54,20 +81,7 @@ export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
     display_dpo: row.display_dpo,
     ...consented,
     consent_revision: consentRevision(consented),
-    company: {
-      name: row.company_name,
-      trade_name: row.trade_name,
-      email: row.email,
-      address: {
-        country: row.country,
-        state: row.state,
-        city: row.city,
-        address: row.address,
-        address_2: row.address_2,
-        postal_code: row.postal_code,
-      },
-      phone_number: row.phone_number,
-    },
+    company: publicCompany(row),
     // No DPO contact is stored for a property yet: the widget says so plainly.
     dpo: null,
   };

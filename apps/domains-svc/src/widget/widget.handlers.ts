@@ -17,8 +17,8 @@ export function widgetHandlers(ctx: DomainsContext): Handlers<(typeof widgetRout
       if (matchesEtag(req.headers['if-none-match'], etag)) return reply(304, undefined, headers);
       return reply(200, body, headers);
     },
-    recordWidgetView: async ({ params }) => {
-      await recordWidgetView(ctx, params.propertyId.toLowerCase());
+    recordWidgetView: async ({ params, body }) => {
+      await recordWidgetView(ctx, params.propertyId.toLowerCase(), body.url);
       return reply(202, { result: { accepted: true as const } });
     },
   };

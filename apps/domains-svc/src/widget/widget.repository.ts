@@ -54,11 +54,11 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
 }
 export type WidgetSettingsRow = NonNullable<Awaited<ReturnType<typeof findWidgetSettingsRow>>>;
 
-/** A view's read: the domain's status (a view of an ACTIVE domain writes nothing). */
+/** A view's read: the domain's hostname (the page must be on it) and status (a view of an ACTIVE domain writes nothing). */
 export async function findViewedDomain(db: Kysely<DomainsDb>, propertyId: string) {
   return db
     .selectFrom('domains')
-    .select(['id', 'partner_id', 'status'])
+    .select(['hostname', 'status'])
     .where('property_id', '=', propertyId)
     .executeTakeFirst();
 }

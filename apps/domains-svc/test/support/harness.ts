@@ -51,6 +51,10 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
   const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
     act(base, method, path, { token: who?.token, body });
 
+  /** A widget request as the gateway forwards it: the public token and the page's Origin. */
+  const visit = (origin: string, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
+    act(base, method, path, { token: t.publicToken(), body, headers: { origin } });
+
   const outbox = async (partnerId: string, event?: string): Promise<OutboxRow[]> => {
     const { rows } = await sql<OutboxRow>`
       SELECT routing_key, message FROM domains.outbox
@@ -73,6 +77,7 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
     context: t.service.context,
     partner,
     call,
+    visit,
     outbox,
     setStatus,
     close: async () => {

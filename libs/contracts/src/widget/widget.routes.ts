@@ -34,11 +34,11 @@ export const widgetRoutes = [
     tag: WIDGET,
     summary: 'A page view of the widget',
     description:
-      "No API key. The first view from the property's hostname (or a subdomain) makes its domain ACTIVE from NEW, SCANNED or INVITED, " +
+      "No API key. The body's url must be an http(s) URL on the property's hostname or a subdomain (400 VALIDATION.INVALID otherwise). " +
+      "The first view from the property's hostname (or a subdomain) makes its domain ACTIVE from NEW, SCANNED or INVITED, " +
       'sets activated_at once and emits property.activated once; a view of an ACTIVE or INACTIVE domain changes nothing.',
     params: widgetPropertyParamsSchema,
     body: widgetViewBodySchema,
-    bodyRequired: false,
     response: resultOf(widgetViewAcceptedSchema),
     status: 202,
     errors: [

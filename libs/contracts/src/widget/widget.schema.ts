@@ -103,10 +103,14 @@ export const widgetSettingsSchema = z
   .meta({ id: 'WidgetSettings' });
 export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
 
-/** A page view: the page's URL, optional (never stored). */
+/** A page view: the page's URL (never stored), which must be on the property's hostname or a subdomain. */
 export const widgetViewBodySchema = z
-  .object({ url: z.string().max(2048).optional() })
-  .strict()
-  .default({});
+  .object({
+    url: z
+      .string()
+      .max(2048)
+      .meta({ description: "The page's http(s) URL, on the property's hostname or a subdomain" }),
+  })
+  .strict();
 
 export const widgetViewAcceptedSchema = z.object({ accepted: z.literal(true) });
