@@ -1,9 +1,9 @@
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { BrowserHost } from './browser';
 import { MainNavigation, routeBrowserRequests } from './browser-routing';
-import { pageTimeout, ScanError, tooManyRedirects } from './errors';
+import { offSiteNavigation, pageTimeout, ScanError, tooManyRedirects } from './errors';
 import { untilAborted, within, type ModeSession, type PageVisit, type ScanRun } from './session';
-import { httpUrl, pageLinks } from './site';
+import { httpUrl, isSameSite, pageLinks } from './site';
 
 /** After `load`, how long a page may keep loading (scripts adding scripts, cookies) before its findings are read. */
 const SETTLE_MS = 2_000;
@@ -141,7 +141,13 @@ async function loadAndRead(
   const reserve = Math.min(1_000, run.limits.pageTimeoutMs / 4);
   await within(page.waitForLoadState('load'), deadline - Date.now() - reserve);
   await within(page.waitForLoadState('networkidle'), Math.min(SETTLE_MS, deadline - Date.now() - reserve));
+  const status = response?.status() ?? 200;
   const finalUrl = page.url();
+  const onSite = httpUrl(finalUrl, 'about:blank');
+  // A script sent the page off the site: routing refused it and Chromium shows its error page
+  // (chrome-error://chromewebdata/). The page that did load is listed, with the error, nothing of the error page.
+  if (!onSite || !isSameSite(onSite.hostname, run.targetHost))
+    return { url: response?.url() ?? url, status, links: [], issue: offSiteNavigation() };
   for (const frame of page.frames()) {
     const frameUrl = frame === page.mainFrame() ? undefined : httpUrl(frame.url(), finalUrl);
     if (frameUrl) run.findings.addIframe(frameUrl, frame.parentFrame()?.url() ?? finalUrl);
@@ -150,7 +156,6 @@ async function loadAndRead(
     httpUrl(src, finalUrl),
   );
   sources.forEach((src) => src && run.findings.addIframe(src, finalUrl));
-  const status = response?.status() ?? 200;
   const html = /^(text\/html|application\/xhtml\+xml)\b/i.test(
     (await response?.headerValue('content-type').catch(() => null)) ?? 'text/html',
   );

@@ -15,6 +15,7 @@ export type ScanErrorCode =
   | 'SCAN.TOO_LARGE'
   | 'SCAN.TOO_MANY_REDIRECTS'
   | 'SCAN.INVALID_REDIRECT'
+  | 'SCAN.OFF_SITE_NAVIGATION'
   | 'SCAN.BAD_RESPONSE'
   | 'SCAN.HTTP_STATUS'
   | 'SCAN.ABORTED'
@@ -59,5 +60,7 @@ export const tooLarge = (limits: ScanLimits) =>
   new ScanError('SCAN.TOO_LARGE', `The answer is larger than ${limits.maxPageBytes} bytes.`);
 export const tooManyRedirects = (limits: ScanLimits) =>
   new ScanError('SCAN.TOO_MANY_REDIRECTS', `More than ${limits.maxRedirects} redirects.`);
+export const offSiteNavigation = () =>
+  new ScanError('SCAN.OFF_SITE_NAVIGATION', 'A script on the page navigated away from the site; it was not followed.');
 export const pageTimeout = (limits: ScanLimits) =>
   new ScanError('SCAN.TIMEOUT', `The page did not load within ${limits.pageTimeoutMs} ms.`);

@@ -6,7 +6,7 @@ import { Classifier } from './classify';
 import { pageTimeout, ScanError, scanErrorOf } from './errors';
 import { FindingsCollector } from './findings';
 import { httpSession } from './http-mode';
-import { untilAborted, type ModeSession, type ScanRun } from './session';
+import { untilAborted, type ModeSession, type PageVisit, type ScanRun } from './session';
 import { normalHost } from './site';
 import type { ScanIssue, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
 
@@ -60,8 +60,9 @@ async function crawl(
 ): Promise<{ pages: string[]; errors: ScanIssue[]; failed: boolean }> {
   const pages: string[] = [];
   const errors: ScanIssue[] = [];
-  const record = (visit: { url: string; status: number }) => {
+  const record = (visit: PageVisit) => {
     pages.push(visit.url);
+    if (visit.issue) errors.push({ url: visit.url, ...issueOf(visit.issue) });
     if (visit.status >= 400)
       errors.push({ url: visit.url, code: 'SCAN.HTTP_STATUS', message: `The page answered ${visit.status}.` });
   };

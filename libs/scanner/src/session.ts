@@ -1,4 +1,5 @@
 import type { OutboundClient } from '@platform/outbound';
+import type { ScanError } from './errors';
 import type { FindingsCollector } from './findings';
 import type { ScanLimits } from './types';
 
@@ -21,6 +22,8 @@ export interface PageVisit {
   status: number;
   /** Same-site page URLs it links to (empty unless a 2xx HTML page). */
   links: string[];
+  /** What went wrong after the page answered (its script left the site): the page is still listed, with this error. */
+  issue?: ScanError;
 }
 
 /** A mode's side of one scan: loads pages (rejecting with a ScanError) and, at the end, hands over the cookies. */

@@ -219,6 +219,18 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(result.findings.scripts.map((s) => s.category)).toEqual(['analytics']);
   });
 
+  it('when a page navigates off the site by script, then the page is listed (never the browser error page) with SCAN.OFF_SITE_NAVIGATION in browser mode', async () => {
+    const before = sites.hits.length;
+    const result = await scanner.scan({ hostname: 'away.test' });
+    expect(result.pages).toEqual(['http://away.test/']);
+    expect({ failed: result.failed, errors: errorCodes(result) }).toEqual({
+      failed: false,
+      // http mode runs no scripts: the page never leaves.
+      errors: mode === 'browser' ? [['http://away.test/', 'SCAN.OFF_SITE_NAVIGATION']] : [],
+    });
+    expect(sites.hits.slice(before).filter((hit) => !hit.startsWith('http://away.test/'))).toEqual([]);
+  });
+
   it('when the whole scan takes longer than scanTimeoutMs, then it ends then with SCAN.TIMEOUT for the scan', async () => {
     const started = Date.now();
     const result = await make({ limits: testLimits({ pageTimeoutMs: 20_000, scanTimeoutMs: 1_500 }) }).scan({

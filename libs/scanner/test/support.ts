@@ -84,6 +84,9 @@ const HOSTS: Record<string, Record<string, Handler>> = {
   'slow.test': { '/': () => undefined },
   'refused.test': { '/': (_req, res) => redirect(res, 'http://intranet.corp.example/') },
   'metadata.test': { '/': (_req, res) => redirect(res, 'http://169.254.169.254/latest/meta-data/') },
+  'away.test': {
+    '/': (_req, res) => html(res, '<script>location.href = "https://other.test/";</script><p>leaving</p>'),
+  },
   'plain.test': {
     '/': (_req, res) =>
       html(res, '<p>plain http</p><script src="https://www.google-analytics.com/analytics.js"></script>'),
@@ -91,7 +94,7 @@ const HOSTS: Record<string, Record<string, Handler>> = {
 };
 
 export interface LocalSites {
-  /** curl --connect-to rules sending every test host to these servers (plain.test's https to a closed port). */
+  /** curl --connect-to rules sending every test host to these servers (plain.test's and away.test's https to a closed port). */
   connectTo: ConnectToRule[];
   /** `scheme://host/path` of every request (and WebSocket upgrade) that reached a server, in order. */
   hits: string[];
@@ -130,6 +133,7 @@ export async function startSites(): Promise<LocalSites> {
   const connectTo = parseConnectTo(
     [
       `plain.test:443:127.0.0.1:${closed}`,
+      `away.test:443:127.0.0.1:${closed}`,
       `*.test:443:127.0.0.1:${httpsPort}`,
       `*.test:80:127.0.0.1:${httpPort}`,
       ...thirdParties.map((h) => `${h}:443:127.0.0.1:${httpsPort}`),
