@@ -21,6 +21,8 @@ export interface ClaimOptions {
   limit: number;
   /** More conditions a due row must meet, e.g. sql`sent_at IS NULL` (a partial index's predicate, a lane). */
   where?: RawBuilder<unknown>;
+  /** The order due rows are claimed in (default: the due column), e.g. a fair share between owners. */
+  orderBy?: RawBuilder<unknown>;
   /** More assignments made by the claim, e.g. sql`attempts = attempts + 1`. */
   set?: RawBuilder<unknown>;
   /**
@@ -51,7 +53,7 @@ export async function claimWithLease<Row>(db: SqlExecutor, options: ClaimOptions
     WITH claim_due AS (
       SELECT ${id} FROM ${table}
       WHERE ${due} <= ${now} ${ownLease ? sql`AND (${lease} IS NULL OR ${lease} < ${now})` : sql``} ${options.where ? sql`AND ${options.where}` : sql``}
-      ORDER BY ${due} LIMIT ${options.limit}
+      ORDER BY ${options.orderBy ?? due} LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED
     ), claimed AS (
       UPDATE ${table} SET ${lease} = ${leaseUntil} ${options.set ? sql`, ${options.set}` : sql``}

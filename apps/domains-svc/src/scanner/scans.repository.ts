@@ -58,7 +58,7 @@ export async function findLatestScan(
 
 /**
  * Claims up to `limit` scans to run: queued ones, and running ones whose worker's lease ran out
- * (a killed worker). Each claim counts an attempt; the attempt number is the claim's fencing
+ * (a killed worker), a fair share per partner (fairShare). Each claim counts an attempt; the attempt number is the claim's fencing
  * token (see finishScan).
  */
 export async function claimScans(
@@ -73,9 +73,23 @@ export async function claimScans(
     leaseMs: options.leaseMs,
     limit: options.limit,
     where: sql`status IN ('queued', 'running')`,
+    orderBy: fairShare(options.now),
     set: sql`status = 'running', attempts = attempts + 1, started_at = ${options.now}`,
   });
 }
+
+/**
+ * A fair share of the workers between partners, as the gateway shares calls: first the scans with
+ * the fewest of their partner's scans ahead (running now, or due before them), then those of the
+ * partner served longest ago (never first), then the oldest. So one partner's long queue never
+ * holds up another partner's next scan.
+ */
+const fairShare = (now: Date) => sql`
+  (SELECT count(*) FROM scans ahead
+   WHERE ahead.partner_id = scans.partner_id AND ahead.status IN ('queued', 'running') AND ahead.id <> scans.id
+     AND (ahead.lease_until >= ${now} OR (ahead.due_at, ahead.id) < (scans.due_at, scans.id))),
+  (SELECT max(served.started_at) FROM scans served WHERE served.partner_id = scans.partner_id) NULLS FIRST,
+  due_at, id`;
 
 export interface ScanOutcome {
   status: 'completed' | 'failed';
