@@ -146,8 +146,10 @@ async function loadAndRead(
   const onSite = httpUrl(finalUrl, 'about:blank');
   // A script sent the page off the site: routing refused it and Chromium shows its error page
   // (chrome-error://chromewebdata/). The page that did load is listed, with the error, nothing of the error page.
-  if (!onSite || !isSameSite(onSite.hostname, run.targetHost))
+  if (!onSite || !isSameSite(onSite.hostname, run.targetHost)) {
+    await freshPage(context, navigation);
     return { url: response?.url() ?? url, status, links: [], issue: offSiteNavigation() };
+  }
   for (const frame of page.frames()) {
     const frameUrl = frame === page.mainFrame() ? undefined : httpUrl(frame.url(), finalUrl);
     if (frameUrl) run.findings.addIframe(frameUrl, frame.parentFrame()?.url() ?? finalUrl);
