@@ -74,4 +74,10 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX properties_merchant_refs ON properties USING gin (merchant_refs)`.execute(db);
     },
   },
+  '2026_11_26_0001_has_dsar': {
+    // Whether the property offers the request form (domains-svc's has_dsar): requests to one that does not are 404.
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE properties ADD COLUMN has_dsar boolean NOT NULL DEFAULT true`.execute(db);
+    },
+  },
 };

@@ -25,6 +25,8 @@ export interface PropertiesTable {
   company: Json<DataControllerBase>;
   /** The data collection the site scanner found (domains-svc's property.updated), one item per category in use. */
   scanned_collection: ColumnType<DataCollectionItem[], string | undefined, string>;
+  /** The property offers the data subject request form (domain.created, then property.updated). */
+  has_dsar: Generated<boolean>;
   deleted: Generated<boolean>;
   updated_at: Timestamp;
 }
