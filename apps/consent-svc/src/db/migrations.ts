@@ -80,4 +80,16 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`ALTER TABLE properties ADD COLUMN has_dsar boolean NOT NULL DEFAULT true`.execute(db);
     },
   },
+  '2026_11_26_0002_held_data_requests': {
+    // Requests past the per-property or per-owner limit are stored but not e-mailed one by one (held),
+    // then named in one summary e-mail (summarised_at). The owner's recent request mails are counted by address.
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE data_requests ADD COLUMN held boolean NOT NULL DEFAULT false`.execute(db);
+      await sql`ALTER TABLE data_requests ADD COLUMN summarised_at timestamptz(3)`.execute(db);
+      await sql`CREATE INDEX data_requests_held ON data_requests (property_id) WHERE held AND summarised_at IS NULL`.execute(
+        db,
+      );
+      await sql`CREATE INDEX mail_queue_recipient ON mail_queue (to_address, created_at)`.execute(db);
+    },
+  },
 };

@@ -56,6 +56,10 @@ export interface DataRequestsTable {
   message: string | null;
   subject: string | null;
   receipt_id: string | null;
+  /** Past the property's or owner's hourly limit: stored, not e-mailed one by one. */
+  held: Generated<boolean>;
+  /** When a held request was named in the owner's summary e-mail. */
+  summarised_at: Date | null;
   created_at: Generated<Date>;
 }
 
