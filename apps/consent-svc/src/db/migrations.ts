@@ -1,5 +1,5 @@
 import { sql, type Kysely } from '@platform/db';
-import { createMailQueueTable } from '@platform/mail';
+import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 
 /** Forward-only migrations of the `consent` schema (the pool's search_path is the schema); the chassis adds its own tables. */
@@ -89,7 +89,7 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX data_requests_held ON data_requests (property_id) WHERE held AND summarised_at IS NULL`.execute(
         db,
       );
-      await sql`CREATE INDEX mail_queue_recipient ON mail_queue (to_address, created_at)`.execute(db);
+      await createMailQueueRecipientIndex(db);
     },
   },
 };
