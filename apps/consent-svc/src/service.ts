@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listenOf } from '@platform/config';
+import { env, listenOf } from '@platform/config';
 import { consentPublicRoutes, consentRecordRoutes } from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
@@ -8,6 +8,7 @@ import { RecordWriter } from './db/record-writer';
 import { SCHEMA, type ConsentDb } from './db/tables';
 import type { ConsentContext } from './domain/context';
 import { GeoIp } from './domain/geoip';
+import { heldRequestsJob } from './domain/held-requests.job';
 import { LiveProperties, LIVE_PROPERTY_TTL_MS } from './domain/live-properties';
 import { propertyHostnameLookup } from './domain/receipts.service';
 import { RecordSigner, signingKeysSchema } from './domain/record-signer';
@@ -25,6 +26,12 @@ const consentConfig = {
   RECEIPT_WRITERS: z.coerce.number().int().min(1).max(64).default(4),
   /** Receipts stored in one insert at most. */
   RECEIPT_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(200),
+  /** Data subject request e-mails one property sends one by one per hour; past it requests are held for the summary. */
+  DSAR_MAIL_PER_PROPERTY_PER_HOUR: z.coerce.number().int().min(0).default(20),
+  /** The same for one owner's address across all its properties. */
+  DSAR_MAIL_PER_OWNER_PER_HOUR: z.coerce.number().int().min(0).default(60),
+  /** How often held requests are summarised: one e-mail per property. */
+  DSAR_SUMMARY_EVERY_MS: env.durationMs(60 * 60_000),
 };
 
 const routes = [...consentRecordRoutes, ...consentPublicRoutes];
@@ -47,13 +54,19 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
     records: new RecordWriter(db, { maxInFlight: config.RECEIPT_WRITERS, maxBatch: config.RECEIPT_BATCH_MAX }),
     domainEvents: domainEventsConsumer(),
     mailer: createMailTransport(config),
+    dsarMailLimits: {
+      perPropertyPerHour: config.DSAR_MAIL_PER_PROPERTY_PER_HOUR,
+      perOwnerPerHour: config.DSAR_MAIL_PER_OWNER_PER_HOUR,
+    },
   }),
   routes,
   handlers: (ctx) => ({ ...recordHandlers(ctx.db), ...widgetHandlers(ctx) }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => propertyHostnameLookup(ctx.db, propertyId),
   consumers: (ctx) => [ctx.domainEvents],
-  jobs: (ctx, { config, logger }) =>
-    mailJobs<ConsentDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
+  jobs: (ctx, { config, logger }) => [
+    ...mailJobs<ConsentDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
+    heldRequestsJob(config.DSAR_SUMMARY_EVERY_MS),
+  ],
   closeContext: (ctx) => ctx.mailer.close(),
 };

@@ -1,12 +1,13 @@
-import { envelope, startSmtpServer, type TestSmtpServer } from '@platform/testing';
-import { startConsent, token, type ConsentTest } from './support';
+import { envelope, startSmtpServer, waitFor, type TestSmtpServer } from '@platform/testing';
+import { propertyUpdated, startConsent, token, type ConsentTest } from './support';
 
 describe('data subject requests: stored, e-mailed to the company owner, an opt-out also recorded', () => {
   let smtp: TestSmtpServer;
   let c: ConsentTest;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    c = await startConsent({ SMTP_URL: smtp.url, MAIL_POLL_MS: '50' });
+    // No property cache: a changed setting shows on the next request.
+    c = await startConsent({ SMTP_URL: smtp.url, MAIL_POLL_MS: '50', LIVE_PROPERTY_CACHE_MS: '0' });
   });
   afterAll(async () => {
     await c?.close();
@@ -66,6 +67,46 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
       .where('id', '=', res.body.result.request_id)
       .executeTakeFirst();
     expect(stored?.receipt_id).toBe(record.receipt_id);
+  });
+
+  it('when a single-line field holds CR, LF or another control character, then 400 VALIDATION.INVALID naming it and nothing is stored', async () => {
+    const p = c.partner();
+    const domain = await c.domain(p.id);
+    const res = await c.widget('POST', requestsPath(domain.property_id), {
+      origin: `https://${domain.hostname}`,
+      body: { type: 'access', email: 'v@example.net', name: 'Vera\r\nBcc: victim@example.org' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION.INVALID');
+    expect(res.body.error.data.issues.map((i: { path: string }) => i.path)).toEqual(['body.name']);
+    const tab = await c.widget('POST', requestsPath(domain.property_id), {
+      origin: `https://${domain.hostname}`,
+      body: { type: 'access', email: 'v@example.net', name: 'Vera\u0007Visitor' },
+    });
+    expect(tab.status).toBe(400);
+    expect(
+      await c.db.selectFrom('data_requests').select('id').where('property_id', '=', domain.property_id).execute(),
+    ).toEqual([]);
+  });
+
+  it('when the property turns its request form off (has_dsar false), then a request is 404 RESOURCE.NOT_FOUND and nothing is stored', async () => {
+    const p = c.partner();
+    const domain = await c.domain(p.id);
+    const path = requestsPath(domain.property_id);
+    const ask = () =>
+      c.widget('POST', path, {
+        origin: `https://${domain.hostname}`,
+        body: { type: 'access', email: 'v@example.net' },
+      });
+    expect((await ask()).status).toBe(202);
+    await c.publish(propertyUpdated(p.id, domain, 3, { has_dsar: false }));
+    await waitFor(async () => ((await c.property(domain.property_id))?.has_dsar === false ? true : undefined), {
+      what: 'the request form turned off',
+    });
+    expect((await ask()).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+    expect(
+      await c.db.selectFrom('data_requests').select('id').where('property_id', '=', domain.property_id).execute(),
+    ).toHaveLength(1);
   });
 
   it('when the request comes from another site or is malformed, then 403 or 400 and nothing is stored', async () => {

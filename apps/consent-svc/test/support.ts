@@ -100,7 +100,7 @@ export async function startConsent(env: NodeJS.ProcessEnv = {}) {
 
 export { domainChanged, domainDeleted, domainState };
 
-/** property.updated as domains-svc's scan feed sends it: the changed settings in params, the property as its entity. */
+/** property.updated as domains-svc sends it: the changed settings in params, the property (with them) as its entity. */
 export const propertyUpdated = (
   partnerId: string,
   domain: DomainState,
@@ -134,6 +134,7 @@ export const propertyUpdated = (
         company_id: domain.company_id,
         activated_at: null,
         created_at: domain.created_at,
+        ...(typeof changes.has_dsar === 'boolean' ? { has_dsar: changes.has_dsar } : {}),
       },
     },
   });

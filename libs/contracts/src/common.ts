@@ -90,6 +90,13 @@ export const emptyResultSchema = z.object({ result: z.object({}).strict() });
  */
 export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 
+/**
+ * A single-line text field (a name, a subject): no CR, LF or other control character, which
+ * would let the text forge lines (headers) wherever it is written into a mail or a log.
+ */
+export const singleLine = <T extends z.ZodType<string>>(schema: T) =>
+  schema.refine((s) => !/[\p{Cc}\u2028\u2029]/u.test(s), 'must be a single line without control characters');
+
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /**

@@ -1,5 +1,4 @@
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
-import { claimWithLease } from '@platform/jobs';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -72,6 +71,11 @@ interface ClaimedMail {
  * Claims up to `limit` due mails for `leaseMs` (SKIP LOCKED; next_attempt_at pushed out by the
  * lease, attempts counted): other senders skip them while this one sends, and a crashed sender's
  * mails become due again when the lease ends. `now` is the job runner's clock.
+ *
+ * Fair share: recipients take turns. Each recipient's oldest due mail is a candidate, and the
+ * recipient served longest ago (or never) goes first, so one recipient's flood of mail delays
+ * another recipient's by one mail at most, not by the whole flood. One claim takes at most one
+ * mail per recipient.
  */
 export async function claimDueMail<DB extends MailQueueDb>(
   anyDb: Kysely<DB>,
@@ -80,16 +84,22 @@ export async function claimDueMail<DB extends MailQueueDb>(
   limit = 1,
 ): Promise<ClaimedMail[]> {
   const db = mailDb(anyDb);
-  const rows = await claimWithLease<ClaimedMail>(db, {
-    table: 'mail_queue',
-    dueColumn: 'next_attempt_at',
-    now,
-    leaseMs,
-    limit,
-    // The predicate of the partial index mail_queue_due.
-    where: sql`sent_at IS NULL AND failed_at IS NULL`,
-    set: sql`attempts = attempts + 1`,
-  });
+  // The due predicate is the one of the partial index mail_queue_due.
+  const { rows } = await sql<ClaimedMail>`
+    WITH heads AS (
+      SELECT DISTINCT ON (to_address) id, to_address, next_attempt_at FROM mail_queue
+      WHERE next_attempt_at <= ${now} AND sent_at IS NULL AND failed_at IS NULL
+      ORDER BY to_address, next_attempt_at, id
+    ), pick AS (
+      SELECT m.id FROM mail_queue m JOIN heads h ON h.id = m.id
+      WHERE m.next_attempt_at <= ${now} AND m.sent_at IS NULL AND m.failed_at IS NULL
+      ORDER BY (SELECT max(s.sent_at) FROM mail_queue s WHERE s.to_address = h.to_address) NULLS FIRST, h.next_attempt_at, h.id
+      LIMIT ${limit}
+      FOR UPDATE OF m SKIP LOCKED
+    )
+    UPDATE mail_queue SET next_attempt_at = ${new Date(now.getTime() + leaseMs)}, attempts = attempts + 1
+    FROM pick WHERE mail_queue.id = pick.id
+    RETURNING mail_queue.*`.execute(db);
   return rows.map((r) => ({
     id: String(r.id),
     kind: r.kind,
@@ -176,4 +186,9 @@ export async function createMailQueueTable(db: Kysely<unknown>) {
   await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(
     db,
   );
+}
+
+/** The index of a recipient's mail (its last send, for claimDueMail's turns), for a service's migration. */
+export async function createMailQueueRecipientIndex(db: Kysely<unknown>) {
+  await sql`CREATE INDEX mail_queue_recipient ON mail_queue (to_address, sent_at)`.execute(db);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from '@platform/db';
-import { createMailQueueTable } from '@platform/mail';
+import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 
 /** Forward-only migrations of the `consent` schema (the pool's search_path is the schema); the chassis adds its own tables. */
@@ -72,6 +72,24 @@ export const migrations: Record<string, ServiceMigration> = {
     // A merchant's records are found by merchant_id or by the merchant's own id: both arrays indexed.
     async up(db: Kysely<unknown>) {
       await sql`CREATE INDEX properties_merchant_refs ON properties USING gin (merchant_refs)`.execute(db);
+    },
+  },
+  '2026_11_26_0001_has_dsar': {
+    // Whether the property offers the request form (domains-svc's has_dsar): requests to one that does not are 404.
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE properties ADD COLUMN has_dsar boolean NOT NULL DEFAULT true`.execute(db);
+    },
+  },
+  '2026_11_26_0002_held_data_requests': {
+    // Requests past the per-property or per-owner limit are stored but not e-mailed one by one (held),
+    // then named in one summary e-mail (summarised_at). The owner's recent request mails are counted by address.
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE data_requests ADD COLUMN held boolean NOT NULL DEFAULT false`.execute(db);
+      await sql`ALTER TABLE data_requests ADD COLUMN summarised_at timestamptz(3)`.execute(db);
+      await sql`CREATE INDEX data_requests_held ON data_requests (property_id) WHERE held AND summarised_at IS NULL`.execute(
+        db,
+      );
+      await createMailQueueRecipientIndex(db);
     },
   },
 };

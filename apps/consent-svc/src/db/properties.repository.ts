@@ -86,6 +86,19 @@ export async function findLiveProperty(db: Kysely<ConsentDb>, propertyId: string
 }
 export type PropertyRow = NonNullable<Awaited<ReturnType<typeof findLiveProperty>>>;
 
+/** Whether the property offers the request form (a property not projected yet is left to the event that creates it). */
+export async function setHasDsar(
+  trx: Transaction<ConsentDb>,
+  p: { propertyId: string; partnerId: string; hasDsar: boolean },
+) {
+  await trx
+    .updateTable('properties')
+    .set({ has_dsar: p.hasDsar })
+    .where('property_id', '=', p.propertyId)
+    .where('partner_id', '=', p.partnerId)
+    .execute();
+}
+
 /** The scanner's data collection of a partner's property (a property another partner names is left alone). */
 export async function setScannedCollection(
   trx: Transaction<ConsentDb>,

@@ -25,6 +25,8 @@ export interface PropertiesTable {
   company: Json<DataControllerBase>;
   /** The data collection the site scanner found (domains-svc's property.updated), one item per category in use. */
   scanned_collection: ColumnType<DataCollectionItem[], string | undefined, string>;
+  /** The property offers the data subject request form (domain.created, then property.updated). */
+  has_dsar: Generated<boolean>;
   deleted: Generated<boolean>;
   updated_at: Timestamp;
 }
@@ -54,6 +56,10 @@ export interface DataRequestsTable {
   message: string | null;
   subject: string | null;
   receipt_id: string | null;
+  /** Past the property's or owner's hourly limit: stored, not e-mailed one by one. */
+  held: Generated<boolean>;
+  /** When a held request was named in the owner's summary e-mail. */
+  summarised_at: Date | null;
   created_at: Generated<Date>;
 }
 

@@ -15,4 +15,6 @@ export interface ConsentContext {
   /** Receipts from the widget, stored by group commit. */
   records: RecordWriter;
   domainEvents: ConsumerSpec<ConsentDb>;
+  /** Data subject request e-mails sent one by one per hour at most; the rest are held for the summary. */
+  dsarMailLimits: { perPropertyPerHour: number; perOwnerPerHour: number };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DsarBody } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { enqueueMail, type QueuedMail } from '@platform/mail';
-import { insertDataRequest } from '../db/data-requests.repository';
+import { insertDataRequest, lockAndCountRecentMails } from '../db/data-requests.repository';
 import { insertRecord } from '../db/records.repository';
 import type { PropertyRow } from '../db/properties.repository';
 import type { ConsentDb } from '../db/tables';
@@ -42,12 +42,28 @@ function requestMail(property: PropertyRow, requestId: string, body: DsarBody): 
   };
 }
 
+/** Whether this request's own e-mail may be queued: under the property's and the owner's hourly limits. */
+async function withinMailLimits(
+  trx: Kysely<ConsentDb>,
+  limits: ConsentContext['dsarMailLimits'],
+  property: PropertyRow,
+  owner: string,
+) {
+  const recent = await lockAndCountRecentMails(trx, {
+    partnerId: property.partner_id,
+    propertyId: property.property_id,
+    owner,
+  });
+  return recent.byProperty < limits.perPropertyPerHour && recent.byOwner < limits.perOwnerPerHour;
+}
+
 /**
  * A data subject request: stored, the company's owner e-mailed (through the mail queue, in the
- * same transaction), and an opt_out also recorded as a receipt (marketing refused).
+ * same transaction), and an opt_out also recorded as a receipt (marketing refused). Past the
+ * hourly limits the request is stored as held: the summary job names it in one e-mail later.
  */
 export async function receiveDataRequest(
-  ctx: Pick<ConsentContext, 'geo' | 'signer'>,
+  ctx: Pick<ConsentContext, 'geo' | 'signer' | 'dsarMailLimits'>,
   db: Kysely<ConsentDb>,
   input: { property: PropertyRow; body: DsarBody; visitorAddress: string | undefined },
 ) {
@@ -74,9 +90,10 @@ export async function receiveDataRequest(
         })
       ).receipt_id;
     }
-    await insertDataRequest(trx, { id: requestId, property, body, receiptId });
     const mail = requestMail(property, requestId, body);
-    if (mail) await enqueueMail<ConsentDb>(trx, [mail]);
+    const held = mail !== undefined && !(await withinMailLimits(trx, ctx.dsarMailLimits, property, mail.to));
+    await insertDataRequest(trx, { id: requestId, property, body, receiptId, held });
+    if (mail && !held) await enqueueMail<ConsentDb>(trx, [mail]);
   });
   return { request_id: requestId, status: 'received' as const };
 }

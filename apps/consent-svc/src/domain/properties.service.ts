@@ -5,6 +5,7 @@ import { applyIfNewer } from '@platform/messaging';
 import {
   markPropertyDeleted,
   mergeCreatedProperty,
+  setHasDsar,
   setScannedCollection,
   upsertPropertyState,
 } from '../db/properties.repository';
@@ -44,6 +45,19 @@ export async function applyDomainCreated(
     companyId: entity.data.instance_company_id,
     company: companyFromDomainCreated(params),
   });
+  await applySettings(trx, event, { propertyId: entity.data.instance_property_id, hasDsar: params.has_dsar });
+}
+
+/** The projection of the property's settings consent-svc acts on (has_dsar): one version per property. */
+const SETTINGS = 'property-settings';
+
+async function applySettings(
+  trx: Transaction<ConsentDb>,
+  event: DomainEventMeta,
+  settings: { propertyId: string; hasDsar: boolean },
+) {
+  if (!(await applyIfNewer(trx, SCHEMA, SETTINGS, settings.propertyId, event.version))) return;
+  await setHasDsar(trx, { ...settings, partnerId: event.partnerId });
 }
 
 /** A deleted domain's property takes no widget request any more; an older domain.changed arriving later is ignored. */
@@ -67,15 +81,16 @@ const SCANNED = 'property-scan';
 const scannedCollectionSchema = z.array(dataCollectionItemSchema);
 
 /**
- * property.updated with a data_collection (the site scanner's findings, see domains-svc's scan
- * feed): later records name what the site really uses. Other property.updated changes say nothing
- * records need.
+ * property.updated: its settings (has_dsar, from the property it carries) and, with a data_collection
+ * (the site scanner's findings, see domains-svc's scan feed), what later records name the site uses.
  */
 export async function applyPropertyUpdated(
   trx: Transaction<ConsentDb>,
   event: DomainEventMeta,
-  params: PayloadOf<'property.updated'>['params'],
+  payload: PayloadOf<'property.updated'>,
 ) {
+  const { params, entity } = payload;
+  await applySettings(trx, event, { propertyId: params.property_id, hasDsar: entity.data.has_dsar });
   const scanned = scannedCollectionSchema.safeParse(params.data_collection);
   if (!scanned.success) return;
   if (!(await applyIfNewer(trx, SCHEMA, SCANNED, params.property_id, event.version))) return;

@@ -23,7 +23,7 @@ export function domainEventsConsumer(): ConsumerSpec<ConsentDb> {
       'domain.changed': (message, trx) => applyDomainChanged(trx, eventMeta(message), message.payload.params.domain),
       'domain.created': (message, trx) => applyDomainCreated(trx, eventMeta(message), message.payload),
       'domain.deleted': (message, trx) => applyDomainDeleted(trx, eventMeta(message), message.payload.params),
-      'property.updated': (message, trx) => applyPropertyUpdated(trx, eventMeta(message), message.payload.params),
+      'property.updated': (message, trx) => applyPropertyUpdated(trx, eventMeta(message), message.payload),
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { InternalCaller } from '@platform/auth';
 import type { consentPublicRoutes } from '@platform/contracts';
-import { reply, type Handlers } from '@platform/http';
+import { notFound, reply, type Handlers } from '@platform/http';
 import type { ConsentContext } from '../domain/context';
 import { receiveDataRequest } from '../domain/data-requests.service';
 import { recordReceipt, widgetProperty } from '../domain/receipts.service';
@@ -23,6 +23,8 @@ export function widgetHandlers(ctx: ConsentContext): Handlers<(typeof consentPub
     },
     createDataRequest: async ({ params, body, caller }) => {
       const property = await widgetProperty(ctx.properties, params.propertyId);
+      // A property without the request form takes no request (as if it had none).
+      if (!property.has_dsar) throw notFound('property');
       return reply(202, {
         result: await receiveDataRequest(ctx, ctx.db, { property, body, visitorAddress: caller.clientIp }),
       });

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from '@platform/db';
+import { createMailQueueRecipientIndex } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 
 /**
@@ -149,6 +150,10 @@ export const migrations: Record<string, ServiceMigration> = {
           AND NOT EXISTS (SELECT 1 FROM scans s WHERE s.domain_id = d.id AND s.created_at >= o.created_at)
         ON CONFLICT (domain_id) WHERE status IN ('queued', 'running') DO NOTHING`.execute(db);
     },
+  },
+  '2026_11_26_0002_mail_queue_recipient': {
+    // The mail sender serves recipients in turns (claimDueMail): each one's last send, by index.
+    up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db),
   },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from '../common';
 import { receiptTypeSchema } from './consent-record.schema';
 
 /** A token the widget makes: a visitor id or a nonce. */
@@ -53,8 +54,8 @@ export const DSAR_TYPES = ['access', 'deletion', 'correction', 'opt_out'] as con
 /** A data subject request from the privacy center. */
 export const dsarBodySchema = z.object({
   type: z.enum(DSAR_TYPES),
-  email: z.email().max(254),
-  name: z.string().trim().min(1).max(200).optional(),
+  email: singleLine(z.email().max(254)),
+  name: singleLine(z.string().trim().min(1).max(200)).optional(),
   message: z.string().trim().max(2000).optional(),
   subject: token('subject').optional(),
 });
