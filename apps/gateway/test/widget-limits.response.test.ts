@@ -121,9 +121,8 @@ describe('public widget limits and static files', () => {
   });
 
   it('when more client addresses call than PUBLIC_RATE_LIMIT_MAX_ADDRESSES, then the per-address state stays at that cap', async () => {
-    const property = randomUUID();
     for (let i = 0; i < MAX_ADDRESSES * 2; i++)
-      expect((await settingsFrom(`100.65.${i}.1`, property, FOREIGN_ORIGIN)).status).toBe(403);
+      expect((await settingsFrom(`100.65.${i}.1`, randomUUID(), FOREIGN_ORIGIN)).status).toBe(403);
     expect(gateway.deps.publicLimits.byAddress.size).toBe(MAX_ADDRESSES);
   });
 
