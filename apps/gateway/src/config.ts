@@ -66,6 +66,8 @@ const configSchema = z.object({
   /** Public (widget) requests one client address may make per minute, and requests per property per minute. */
   PUBLIC_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(600),
   PUBLIC_RATE_LIMIT_PER_PROPERTY: z.coerce.number().int().min(1).default(30_000),
+  /** Client addresses the public limit keeps state for at most (bounded memory under a spread flood). */
+  PUBLIC_RATE_LIMIT_MAX_ADDRESSES: z.coerce.number().int().min(1).default(50_000),
   /** The largest body a public (widget) request may send. */
   PUBLIC_BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -20,6 +20,7 @@ import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
+import { perMinuteLimiter, type PublicLimits } from './domain/public-limits';
 import type { Upstreams } from './http/forward';
 import { WidgetAssets } from './http/widget-assets';
 
@@ -39,6 +40,8 @@ export interface Deps {
   publicRoutes: CompiledRoute[];
   /** The widget's static files (loader and bundle), from WIDGET_DIST_DIR. */
   assets: WidgetAssets;
+  /** The public path's rate limiters (their sizes are what the gateway holds for them). */
+  publicLimits: PublicLimits;
   close(): Promise<void>;
 }
 
@@ -144,6 +147,10 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     compiledRoutes,
     publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),
     assets: new WidgetAssets(config.WIDGET_DIST_DIR),
+    publicLimits: {
+      byAddress: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_ADDRESS, config.PUBLIC_RATE_LIMIT_MAX_ADDRESSES),
+      byProperty: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_PROPERTY),
+    },
     async close() {
       await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));

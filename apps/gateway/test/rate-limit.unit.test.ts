@@ -18,6 +18,25 @@ describe('per-key token-bucket rate limiter, weighed by cost', () => {
     expect(limiter.hit('key-1').rateLimit).toBe('"3-in-1min"; r=1; t=40');
   });
 
+  it('when a key is only asked about, then nothing is spent and no state is kept; a spent key is refused when asked', () => {
+    const limiter = new TokenBucketLimiter(1, 1, clock);
+    expect(limiter.wouldAllow('asked').allowed).toBe(true);
+    expect(limiter.wouldAllow('asked').allowed).toBe(true);
+    expect(limiter.size).toBe(0);
+    expect(limiter.hit('asked').allowed).toBe(true);
+    expect(limiter.wouldAllow('asked')).toMatchObject({ allowed: false, retryAfter: '60' });
+    expect(limiter.size).toBe(1);
+  });
+
+  it('when more keys come than maxKeys, then the one started longest ago is dropped and starts afresh', () => {
+    const limiter = new TokenBucketLimiter(1, 1, clock, 2);
+    ['first', 'second', 'third'].forEach((key) => expect(limiter.hit(key).allowed).toBe(true));
+    expect(limiter.size).toBe(2);
+    expect(limiter.hit('third').allowed).toBe(false);
+    expect(limiter.hit('first').allowed).toBe(true);
+    expect(limiter.size).toBe(2);
+  });
+
   it('when the policy header is built, then it carries the same partition key express-rate-limit used', () => {
     const pk = Buffer.from(createHash('sha256').update('key-2').digest('hex').slice(0, 12)).toString('base64');
     expect(new TokenBucketLimiter(5, 5, clock).hit('key-2').policy).toBe(`"5-in-1min"; q=5; w=60; pk=:${pk}:`);

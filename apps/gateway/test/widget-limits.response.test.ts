@@ -5,10 +5,20 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { ROUTES } from '@platform/contracts';
-import { bearer, envelope, json, startGateway, startSuite, type Gateway, type Suite } from './support/harness';
+import {
+  FOREIGN_ORIGIN,
+  bearer,
+  envelope,
+  json,
+  startGateway,
+  startSuite,
+  type Gateway,
+  type Suite,
+} from './support/harness';
 
 const PER_ADDRESS = 5;
 const PER_PROPERTY = 8;
+const MAX_ADDRESSES = 20;
 const BUNDLE = 'widget.0123abcd.js';
 
 // The platform's route table, small public rate limits, the client address from X-Forwarded-For
@@ -20,9 +30,9 @@ describe('public widget limits and static files', () => {
   let key: string;
   let distDir: string;
 
-  const settingsFrom = (address: string, propertyId: string) =>
+  const settingsFrom = (address: string, propertyId: string, origin = 'https://shop.example.com') =>
     fetch(`${gateway.url}/widget/v1/properties/${propertyId}/settings`, {
-      headers: { origin: 'https://shop.example.com', 'x-forwarded-for': address },
+      headers: { origin, 'x-forwarded-for': address },
     });
   const get = async (p: string, headers: Record<string, string> = {}) => {
     const res = await request(`${gateway.url}${p}`, { headers });
@@ -47,6 +57,7 @@ describe('public widget limits and static files', () => {
         ...suite.env,
         PUBLIC_RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS),
         PUBLIC_RATE_LIMIT_PER_PROPERTY: String(PER_PROPERTY),
+        PUBLIC_RATE_LIMIT_MAX_ADDRESSES: String(MAX_ADDRESSES),
         TRUSTED_PROXIES: 'loopback',
         WIDGET_DIST_DIR: distDir,
       },
@@ -82,6 +93,37 @@ describe('public widget limits and static files', () => {
     expect(refused.status).toBe(429);
     expect(await json(refused)).toEqual(envelope('RATE.LIMITED', 429));
     expect((await settingsFrom('198.51.100.201', other)).status).toBe(200);
+  });
+
+  it("when many addresses send a property's settings requests with a foreign Origin, then the service's 403s spend none of its budget and its real visitors are answered", async () => {
+    const property = randomUUID();
+    const stateBefore = gateway.deps.publicLimits.byProperty.size;
+    for (let i = 0; i < PER_PROPERTY * 3; i++) {
+      const refused = await settingsFrom(`192.0.2.${i + 1}`, property, FOREIGN_ORIGIN);
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toEqual(envelope('WIDGET.ORIGIN_NOT_ALLOWED', 403));
+    }
+    expect(gateway.deps.publicLimits.byProperty.size).toBe(stateBefore);
+    for (let i = 0; i < PER_PROPERTY; i++)
+      expect((await settingsFrom(`192.0.2.${200 + i}`, property)).status).toBe(200);
+    expect((await settingsFrom('192.0.2.250', property)).status).toBe(429);
+  });
+
+  it('when settings are asked for property ids that are not UUIDs, then 404 RESOURCE.NOT_FOUND and no per-property state is kept for them', async () => {
+    const stateBefore = gateway.deps.publicLimits.byProperty.size;
+    for (let i = 0; i < 10; i++) {
+      const madeUp = `${randomUUID()}${'x'.repeat(28)}`.slice(0, 64 - i);
+      const refused = await settingsFrom(`100.64.0.${i + 1}`, madeUp);
+      expect(refused.status).toBe(404);
+      expect(await json(refused)).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
+    }
+    expect(gateway.deps.publicLimits.byProperty.size).toBe(stateBefore);
+  });
+
+  it('when more client addresses call than PUBLIC_RATE_LIMIT_MAX_ADDRESSES, then the per-address state stays at that cap', async () => {
+    for (let i = 0; i < MAX_ADDRESSES * 2; i++)
+      expect((await settingsFrom(`100.65.${i}.1`, randomUUID(), FOREIGN_ORIGIN)).status).toBe(403);
+    expect(gateway.deps.publicLimits.byAddress.size).toBe(MAX_ADDRESSES);
   });
 
   it("when the loader is fetched at the snippet's path with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, and 304 for its ETag", async () => {

@@ -29,7 +29,8 @@ export const defaultBurst = (perMinute: number) => Math.max(Math.ceil(perMinute 
  * a key may spend up to `burst` units at once, then as they come back (perMinute / 60 a second),
  * so a flood is spread over the minute instead of landing at its start. In memory (each gateway
  * instance counts its own share). Keys idle for a minute are full again and are dropped: the maps
- * rotate once a minute, lazily on the next hit, so no timer is needed.
+ * rotate once a minute, lazily on the next hit, so no timer is needed. At most `maxKeys` keys are
+ * kept: a new key past it drops the least recently started one (which starts afresh if it comes back).
  */
 export class TokenBucketLimiter {
   private current = new Map<string, Bucket>();
@@ -46,6 +47,7 @@ export class TokenBucketLimiter {
     private readonly perMinute: number,
     burst: number = defaultBurst(perMinute),
     private readonly now: () => number = Date.now,
+    private readonly maxKeys = Infinity,
   ) {
     this.name = `"${perMinute}-in-1min"`;
     this.burst = Math.min(burst, perMinute);
@@ -56,8 +58,11 @@ export class TokenBucketLimiter {
 
   /** Spends `cost` units of the key's budget (a cost above the burst counts as the burst), or refuses. */
   hit(key: string, cost = 1): RateDecision {
+    return this.hitOn(this.bucketOf(key, this.now()), cost);
+  }
+
+  private hitOn(bucket: Bucket, cost: number): RateDecision {
     const now = this.now();
-    const bucket = this.bucketOf(key, now);
     const start = Math.max(bucket.fullAt, now);
     const after = start + Math.min(cost, this.burst) * this.unitMs;
     // A millisecond of slack absorbs floating-point error in unitMs.
@@ -73,21 +78,46 @@ export class TokenBucketLimiter {
     };
   }
 
+  /** Whether one more unit would be allowed now, without spending it or keeping any state for the key. */
+  wouldAllow(key: string): RateDecision {
+    this.rotate(this.now());
+    const known = this.current.get(key) ?? this.previous.get(key);
+    // Decided on a copy, so nothing is spent.
+    return this.hitOn(known ? { ...known } : { fullAt: this.now(), policy: this.policyOf(key) }, 1);
+  }
+
+  /** The keys held now (bounded by maxKeys). */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
+  private policyOf(key: string) {
+    return `${this.name}; q=${this.perMinute}; w=60; pk=:${partitionKey(key)}:`;
+  }
+
+  private rotate(now: number) {
+    if (now < this.rotateAt) return;
+    this.previous = this.current;
+    this.current = new Map();
+    this.rotateAt = now + MINUTE_MS;
+  }
+
   private bucketOf(key: string, now: number): Bucket {
-    if (now >= this.rotateAt) {
-      this.previous = this.current;
-      this.current = new Map();
-      this.rotateAt = now + MINUTE_MS;
-    }
+    this.rotate(now);
     let bucket = this.current.get(key);
     if (!bucket) {
-      bucket = this.previous.get(key) ?? {
-        fullAt: now,
-        policy: `${this.name}; q=${this.perMinute}; w=60; pk=:${partitionKey(key)}:`,
-      };
+      bucket = this.previous.get(key) ?? { fullAt: now, policy: this.policyOf(key) };
       this.previous.delete(key);
+      if (this.size >= this.maxKeys) this.evictOldest();
       this.current.set(key, bucket);
     }
     return bucket;
+  }
+
+  /** Drops the key started longest ago: the previous minute's first, else this minute's (Maps keep insertion order). */
+  private evictOldest() {
+    const from = this.previous.size > 0 ? this.previous : this.current;
+    const oldest = from.keys().next();
+    if (!oldest.done) from.delete(oldest.value);
   }
 }

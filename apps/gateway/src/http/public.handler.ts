@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
-import { errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
+import { errorObject, isUuid, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
 import { errorObjectOf, sendError } from '@platform/http';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
-import { perMinuteLimiter, type PerKeyLimiter } from '../domain/public-limits';
+import type { PublicLimits } from '../domain/public-limits';
+import type { RateDecision } from '../domain/rate-limiter';
 import { forward, type ForwardDeps } from './forward';
 import { routedOperation } from './portal-route';
 import { bodyReader } from './request-body';
@@ -14,8 +15,7 @@ export interface PublicDeps extends ForwardDeps {
   routes: CompiledRoute[];
   minter: InternalTokenMinter;
   assets: WidgetAssets;
-  perAddressPerMinute: number;
-  perPropertyPerMinute: number;
+  limits: PublicLimits;
   bodyLimitBytes: number;
   clientIp(req: IncomingMessage): string;
 }
@@ -39,13 +39,15 @@ const pathOf = (url: string) => {
 
 /**
  * The public paths (the widget's, no API key), on plain node:http like /portal: static files ->
- * rate limit per client address -> route (a CORS preflight by the method it asks about) -> rate
- * limit per property -> small body -> forward with the public token, the client address and the
- * Origin. The service decides the Origin rule and CORS headers (see libs/service public-routes.ts).
+ * rate limit per client address -> route (a CORS preflight by the method it asks about) -> a
+ * property id that is not a UUID is 404 -> the property's budget must have a request left -> small
+ * body -> forward with the public token, the client address and the Origin. The service decides
+ * the Origin rule and CORS headers (see libs/service public-routes.ts); the property's budget is
+ * spent only once it did not refuse (403 foreign Origin, 404 no such property), so strangers
+ * cannot use up a property's budget and no state is kept for made-up ids.
  */
 export function publicHandler(deps: PublicDeps): PublicHandler {
-  const byAddress = perMinuteLimiter(deps.perAddressPerMinute);
-  const byProperty = perMinuteLimiter(deps.perPropertyPerMinute);
+  const { byAddress, byProperty } = deps.limits;
   const readBody = bodyReader(deps.bodyLimitBytes);
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
@@ -56,17 +58,21 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     }
     const ip = deps.clientIp(req);
     // An IPv6 visitor counts by /64, so rotating addresses inside one network does not reset the count.
-    if (!withinLimit(byAddress, clientAddressKey(ip), res)) return;
+    if (!withinLimit(byAddress.hit(clientAddressKey(ip)), res)) return;
     const routed = publicRoute(deps.routes, req, res, pathname);
     if (!routed) return;
     routedOperation.set(res, routed.spec.operationId);
-    const propertyId = routed.params.propertyId;
-    if (propertyId !== undefined && !withinLimit(byProperty, propertyId.toLowerCase(), res)) return;
+    const propertyId = routed.params.propertyId?.toLowerCase();
+    // The services' ids are UUIDs: anything else is no such property (as the service would answer).
+    if (propertyId !== undefined && !isUuid(propertyId))
+      return void sendError(res, errorObject('RESOURCE.NOT_FOUND', 'The property does not exist.'));
+    if (propertyId !== undefined && !withinLimit(byProperty.wouldAllow(propertyId), res)) return;
     const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
     const service = routed.spec.service;
     // The public token (no partner, no permission), the client address and the Origin.
     const token = deps.minter.mintPublic(service);
     await forward(deps, req, res, { service, token, ip, requestId, headers: publicHeaders(req, body), body });
+    if (propertyId !== undefined && !REFUSED_FOR_PROPERTY.has(res.statusCode)) byProperty.hit(propertyId);
   }
 
   return (req, res, requestId) =>
@@ -75,9 +81,11 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     });
 }
 
-/** Spends one request of the key's budget; over it, 429 RATE.LIMITED with Retry-After. */
-function withinLimit(limiter: PerKeyLimiter, key: string, res: ServerResponse): boolean {
-  const rate = limiter.hit(key);
+/** The service's answers that refuse a request for its property: a foreign Origin (403), no such property (404). */
+const REFUSED_FOR_PROPERTY = new Set([403, 404]);
+
+/** Over the limit, answers 429 RATE.LIMITED with Retry-After and says no. */
+function withinLimit(rate: RateDecision, res: ServerResponse): boolean {
   if (rate.retryAfter === undefined) return true;
   res.setHeader('Retry-After', rate.retryAfter);
   sendError(res, errorObject('RATE.LIMITED'));

@@ -119,6 +119,9 @@ export const TEST_ROUTES: RouteSpec[] = [
   }),
 ];
 
+/** An Origin the stub service refuses on the widget's paths, as it would a page on another site. */
+export const FOREIGN_ORIGIN = 'https://foreign.example';
+
 export interface Upstream {
   url: string;
   publicKey: string;
@@ -134,7 +137,8 @@ export interface Upstream {
  * A real tiny service: refuses calls without the gateway's internal token (audience "domains"; its
  * public token on /widget/ paths),
  * echoes what it received, answers 404 in the envelope for /portal/things/missing and stalls on
- * /portal/things/slow. Each POST gets the next sequence number (`seq`), so a test can tell a
+ * /portal/things/slow, and refuses a /widget/ call from FOREIGN_ORIGIN with 403 WIDGET.ORIGIN_NOT_ALLOWED (as a
+ * service refuses an Origin not on the property's hostname). Each POST gets the next sequence number (`seq`), so a test can tell a
  * replayed answer from a new execution; POST bodies naming "answer-500", "answer-503" or
  * "slow-<ms>" get that answer or that delay, and "hold" waits for release().
  */
@@ -159,6 +163,10 @@ export async function startUpstream(): Promise<Upstream> {
     next();
   });
   app.use(express.text({ type: () => true }));
+  app.use('/widget/', (req, res, next) => {
+    if (req.header('origin') !== FOREIGN_ORIGIN) return next();
+    sendError(res, errorObject('WIDGET.ORIGIN_NOT_ALLOWED'));
+  });
   app.get('/portal/things/missing', (_req, res) => {
     res
       .status(404)
