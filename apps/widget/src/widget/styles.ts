@@ -23,7 +23,7 @@ button,input,select,textarea{font:inherit}
 .ghost{background:#fff;color:var(--pw-text);border:2px solid var(--pw-text);border-radius:var(--pw-radius);padding:8px 16px;cursor:pointer}
 :focus-visible{outline:3px solid #111;outline-offset:2px;box-shadow:0 0 0 5px #fff}
 .cat{display:flex;gap:10px;align-items:flex-start;padding:8px 0;border-top:1px solid #ddd}
-.cat input{width:20px;height:20px;margin-top:2px;accent-color:var(--pw-primary)}
+.cat input{flex:none;width:20px;height:20px;margin:2px 0 0;accent-color:var(--pw-primary)}
 .cat small{display:block;color:#374151}
 .cookies{margin:4px 0 0;padding-left:18px;font-size:13px;color:#374151}
 .overlay{position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:2147483647;display:flex;align-items:center;justify-content:center}
