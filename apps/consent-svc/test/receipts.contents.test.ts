@@ -62,4 +62,18 @@ describe('receipts: what a receipt may say', () => {
     const { res } = await post(receipt({ widget_version: '2.14.3' }));
     expect([res.status, res.body.result.meta.widget_version]).toEqual([201, '2.14.3']);
   });
+
+  it('when consent_revision is not a revision the settings could give (HTML, spaces, control characters, 65 characters), then 400 naming it and nothing is stored', async () => {
+    for (const consent_revision of ['<b>x</b>', 'rev 1', 'rev\n1', 'a'.repeat(65), '']) {
+      const { res, rows } = await post(receipt({ consent_revision }));
+      expect({ consent_revision, status: res.status, paths: issuePaths(res), rows }).toEqual({
+        consent_revision,
+        status: 400,
+        paths: ['body.consent_revision'],
+        rows: [],
+      });
+    }
+    const { res } = await post(receipt({ consent_revision: 'Qm9vdHN0cmFwX3JldjE-_x' }));
+    expect([res.status, res.body.result.meta.consent_revision]).toEqual([201, 'Qm9vdHN0cmFwX3JldjE-_x']);
+  });
 });

@@ -1,13 +1,13 @@
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { BrowserHost } from './browser';
 import { MainNavigation, routeBrowserRequests } from './browser-routing';
-import { offSiteNavigation, pageTimeout, ScanError, tooManyRedirects } from './errors';
+import { offSiteNavigation, pageHeldBrowser, pageTimeout, ScanError, tooManyRedirects } from './errors';
 import { untilAborted, within, type ModeSession, type PageVisit, type ScanRun } from './session';
 import { httpUrl, isSameSite, pageLinks } from './site';
 
 /** After `load`, how long a page may keep loading (scripts adding scripts, cookies) before its findings are read. */
 const SETTLE_MS = 2_000;
-/** What a closing context may take before it is left to the browser. */
+/** What opening a page, or closing a page or context, may take: past it the browser counts as stuck (see BrowserHost). */
 const CLOSE_MS = 5_000;
 
 const LINKS = `Array.from(document.querySelectorAll('a[href], area[href]'), (a) => a.href)`;
@@ -20,18 +20,26 @@ const IFRAME_SOURCES = `Array.from(document.querySelectorAll('iframe[src], frame
  * the context's cookies (set by answers and by scripts) are read.
  */
 export async function browserSession(run: ScanRun, host: BrowserHost): Promise<ModeSession> {
-  const browser = await host.browser();
-  const context = await browser.newContext({
-    userAgent: run.userAgent,
-    serviceWorkers: 'block',
-    acceptDownloads: false,
-    viewport: { width: 1280, height: 800 },
-  });
+  const lease = await host.acquire();
   const navigation = new MainNavigation();
+  // Whether everything this scan opened closed when asked; if not, its Chromium is retired.
+  const health: Health = { clean: true };
+  let context: BrowserContext;
+  try {
+    context = await lease.browser.newContext({
+      userAgent: run.userAgent,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      viewport: { width: 1280, height: 800 },
+    });
+  } catch (err) {
+    lease.release(false);
+    throw err;
+  }
   try {
     await context.routeWebSocket(/.*/, (ws) => ws.close());
     await routeBrowserRequests(context, run, navigation);
-    navigation.page = await context.newPage();
+    navigation.page = await openPage(context, health);
     // Popups are other sites' business; only the crawler's page stays open.
     context.on(
       'page',
@@ -45,11 +53,16 @@ export async function browserSession(run: ScanRun, host: BrowserHost): Promise<M
           .catch(() => undefined),
     );
   } catch (err) {
-    await context.close().catch(() => undefined);
+    lease.release(
+      (await within(
+        context.close().then(() => true),
+        CLOSE_MS,
+      )) === true,
+    );
     throw err;
   }
   return {
-    visit: (url) => visitPage(run, context, navigation, url),
+    visit: (url) => visitPage(run, context, navigation, health, url),
     async finish() {
       const cookies = (await within(context.cookies(), CLOSE_MS)) ?? [];
       for (const c of cookies)
@@ -58,27 +71,58 @@ export async function browserSession(run: ScanRun, host: BrowserHost): Promise<M
           domain: c.domain,
           expiresAt: c.expires > 0 ? new Date(c.expires * 1000) : null,
         });
-      await within(context.close(), CLOSE_MS);
+      const closed =
+        (await within(
+          context.close().then(() => true),
+          CLOSE_MS,
+        )) === true;
+      lease.release(closed && health.clean);
     },
   };
+}
+
+interface Health {
+  clean: boolean;
+}
+
+/** A new page, or SCAN.BROWSER_FAILED when Chromium does not open one in time (it is then retired). */
+async function openPage(context: BrowserContext, health: Health): Promise<Page> {
+  const page = await within(context.newPage(), CLOSE_MS);
+  if (page) return page;
+  health.clean = false;
+  throw new ScanError('SCAN.BROWSER_FAILED', 'The browser did not open a page in time.');
+}
+
+/** Closes a page without its unload handlers; one that does not close in time marks the scan unclean. */
+async function closePage(page: Page, health: Health): Promise<void> {
+  if (
+    (await within(
+      page.close({ runBeforeUnload: false }).then(() => true),
+      CLOSE_MS,
+    )) !== true
+  )
+    health.clean = false;
 }
 
 async function visitPage(
   run: ScanRun,
   context: BrowserContext,
   navigation: MainNavigation,
+  health: Health,
   url: string,
 ): Promise<PageVisit> {
   const deadline = Date.now() + run.limits.pageTimeoutMs;
   const pageSignal = AbortSignal.any([run.signal, AbortSignal.timeout(run.limits.pageTimeoutMs)]);
+  const progress = { answered: false };
   try {
-    return await untilAborted(loadAndRead(run, context, navigation, url, deadline), pageSignal);
+    return await untilAborted(loadAndRead(run, context, navigation, health, url, deadline, progress), pageSignal);
   } catch (err) {
     if (!pageSignal.aborted) throw err;
     // A page that is stuck (or a scan that is over): the page goes, a new one takes the next URL.
-    if (!run.signal.aborted) await freshPage(context, navigation);
-    else await within(navigation.page!.close({ runBeforeUnload: false }), CLOSE_MS);
-    throw run.signal.aborted ? new ScanError('SCAN.ABORTED', 'The scan was stopped.') : pageTimeout(run.limits);
+    if (!run.signal.aborted) await freshPage(context, navigation, health).catch(() => undefined);
+    else await closePage(navigation.page!, health);
+    if (run.signal.aborted) throw new ScanError('SCAN.ABORTED', 'The scan was stopped.');
+    throw progress.answered ? pageHeldBrowser(run.limits) : pageTimeout(run.limits);
   }
 }
 
@@ -86,10 +130,10 @@ async function visitPage(
  * A new page for the next navigation: after a navigation the route handler refused, Chromium
  * still commits its error page, which would interrupt the next page.goto on the same page.
  */
-async function freshPage(context: BrowserContext, navigation: MainNavigation): Promise<void> {
+async function freshPage(context: BrowserContext, navigation: MainNavigation, health: Health): Promise<void> {
   const old = navigation.page;
-  navigation.page = await context.newPage();
-  if (old) await within(old.close({ runBeforeUnload: false }), CLOSE_MS);
+  navigation.page = await openPage(context, health);
+  if (old) await closePage(old, health);
 }
 
 /** page.goto, redirects of the main frame followed here (each a new navigation, checked again), at most maxRedirects. */
@@ -97,6 +141,7 @@ async function navigate(
   run: ScanRun,
   context: BrowserContext,
   navigation: MainNavigation,
+  health: Health,
   url: string,
   deadline: number,
 ): Promise<Response | null> {
@@ -111,7 +156,7 @@ async function navigate(
         return null;
       });
     const outcome = navigation.end();
-    if (outcome.redirect !== undefined || outcome.error || failure) await freshPage(context, navigation);
+    if (outcome.redirect !== undefined || outcome.error || failure) await freshPage(context, navigation, health);
     if (outcome.redirect !== undefined) {
       if (hops >= run.limits.maxRedirects) throw tooManyRedirects(run.limits);
       const next = httpUrl(outcome.redirect, current);
@@ -132,10 +177,13 @@ async function loadAndRead(
   run: ScanRun,
   context: BrowserContext,
   navigation: MainNavigation,
+  health: Health,
   url: string,
   deadline: number,
+  progress: { answered: boolean },
 ): Promise<PageVisit> {
-  const response = await navigate(run, context, navigation, url, deadline);
+  const response = await navigate(run, context, navigation, health, url, deadline);
+  progress.answered = true;
   const page: Page = navigation.page!;
   // Keep a share of the page's time for reading it.
   const reserve = Math.min(1_000, run.limits.pageTimeoutMs / 4);
@@ -147,7 +195,7 @@ async function loadAndRead(
   // A script sent the page off the site: routing refused it and Chromium shows its error page
   // (chrome-error://chromewebdata/). The page that did load is listed, with the error, nothing of the error page.
   if (!onSite || !isSameSite(onSite.hostname, run.targetHost)) {
-    await freshPage(context, navigation);
+    await freshPage(context, navigation, health);
     return { url: response?.url() ?? url, status, links: [], issue: offSiteNavigation() };
   }
   for (const frame of page.frames()) {

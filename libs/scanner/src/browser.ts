@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { untilAborted } from './session';
 
 /**
  * Chromium's own networking is shut: every name (IP literals too) fails to resolve and any
@@ -37,39 +38,102 @@ export function chromiumAvailable(executablePath: string): boolean {
   }
 }
 
-/** One Chromium per Scanner, launched on first use; launched again if it crashed. */
+/** What a scan holds of the shared Chromium; release() says whether everything it opened closed. */
+export interface BrowserLease {
+  browser: Browser;
+  /** `clean: false` (a page or context that would not close, e.g. a renderer stuck in a script) retires this Chromium. */
+  release(clean: boolean): void;
+}
+
+interface Launch {
+  browser: Promise<Browser>;
+  /** Scans holding it. */
+  users: number;
+  /** No new scan gets it; closed (every renderer killed) when its last scan releases it. */
+  retired: boolean;
+}
+
+/** A retiring Chromium gets this long to close before it is left to its process group's end. */
+const CLOSE_MS = 10_000;
+
+/**
+ * One Chromium per Scanner, launched on first use and again after it crashed. A scan that could
+ * not close what it opened (a page whose script never yields keeps its renderer busy) retires
+ * it: later scans get a fresh Chromium and the old one, with the stuck renderer, is closed as soon
+ * as the scans still on it end, so no renderer burns a core past its scan.
+ */
 export class BrowserHost {
-  private launching: Promise<Browser> | undefined;
+  private current: Launch | undefined;
+  private readonly launches = new Set<Launch>();
   private closed = false;
 
   constructor(private readonly executablePath: string) {}
 
-  browser(): Promise<Browser> {
-    if (this.closed) return Promise.reject(new Error('the scanner is closed'));
-    if (!this.launching) {
-      // Loaded on first use: http-only deployments need not install it.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { chromium } = require('playwright-core') as typeof import('playwright-core');
-      const launching = chromium.launch({
-        executablePath: this.executablePath,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        timeout: LAUNCH_TIMEOUT_MS,
-      });
-      this.launching = launching;
-      launching.then(
-        (browser) => browser.on('disconnected', () => this.launching === launching && (this.launching = undefined)),
-        () => this.launching === launching && (this.launching = undefined),
-      );
+  /** The browser for one scan (launched if need be); the caller must release() it. */
+  async acquire(): Promise<BrowserLease> {
+    if (this.closed) throw new Error('the scanner is closed');
+    const launch = (this.current ??= this.launch());
+    launch.users += 1;
+    let browser: Browser;
+    try {
+      browser = await launch.browser;
+    } catch (err) {
+      this.release(launch, false);
+      throw err;
     }
-    return this.launching;
+    let released = false;
+    return {
+      browser,
+      release: (clean) => {
+        if (released) return;
+        released = true;
+        this.release(launch, clean);
+      },
+    };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const launching = this.launching;
-    this.launching = undefined;
-    const browser = await launching?.catch(() => undefined);
-    await browser?.close().catch(() => undefined);
+    this.current = undefined;
+    await Promise.all([...this.launches].map((launch) => this.end(launch)));
+  }
+
+  private launch(): Launch {
+    // Loaded on first use: http-only deployments need not install it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { chromium } = require('playwright-core') as typeof import('playwright-core');
+    const launch: Launch = {
+      browser: chromium.launch({
+        executablePath: this.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: LAUNCH_TIMEOUT_MS,
+      }),
+      users: 0,
+      retired: false,
+    };
+    this.launches.add(launch);
+    launch.browser.then(
+      (browser) => browser.on('disconnected', () => this.retire(launch)),
+      () => this.retire(launch),
+    );
+    return launch;
+  }
+
+  private release(launch: Launch, clean: boolean): void {
+    launch.users -= 1;
+    if (!clean) this.retire(launch);
+    if (launch.retired && launch.users === 0) void this.end(launch);
+  }
+
+  private retire(launch: Launch): void {
+    launch.retired = true;
+    if (this.current === launch) this.current = undefined;
+  }
+
+  private async end(launch: Launch): Promise<void> {
+    if (!this.launches.delete(launch)) return;
+    const browser = await launch.browser.catch(() => undefined);
+    await untilAborted(browser?.close() ?? Promise.resolve(), AbortSignal.timeout(CLOSE_MS)).catch(() => undefined);
   }
 }

@@ -23,13 +23,17 @@ export type ScanErrorCode =
   | 'SCAN.INVALID_TARGET';
 
 export class ScanError extends Error {
+  /** A page answered but its scripts kept the browser busy to the page's deadline (the scan may go on in http mode). */
+  readonly heldBrowser: boolean;
+
   constructor(
     readonly code: ScanErrorCode,
     message: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; heldBrowser?: boolean } = {},
   ) {
     super(message, options);
     this.name = 'ScanError';
+    this.heldBrowser = options.heldBrowser ?? false;
   }
 }
 
@@ -64,3 +68,7 @@ export const offSiteNavigation = () =>
   new ScanError('SCAN.OFF_SITE_NAVIGATION', 'A script on the page navigated away from the site; it was not followed.');
 export const pageTimeout = (limits: ScanLimits) =>
   new ScanError('SCAN.TIMEOUT', `The page did not load within ${limits.pageTimeoutMs} ms.`);
+export const pageHeldBrowser = (limits: ScanLimits) =>
+  new ScanError('SCAN.TIMEOUT', `The page answered but did not finish loading within ${limits.pageTimeoutMs} ms.`, {
+    heldBrowser: true,
+  });

@@ -25,6 +25,7 @@ export { Classifier, TRACKERDB_CATEGORIES, type Classification } from './classif
 export { ScanError, type ScanErrorCode } from './errors';
 export { KNOWN_COOKIES, knownCookie, type KnownCookie } from './known-cookies';
 export { createScanner } from './scanner';
+export { untilAborted } from './session';
 export { isFirstParty, isSameSite, registrableDomain } from './site';
 // Findings, categories and modes are the scan report's wire types: import them from @platform/contracts.
 export type { ScanIssue, ScanLimits, ScanResult, Scanner, ScannerOptions, ScanTarget } from './types';

@@ -8,7 +8,7 @@ import { FindingsCollector } from './findings';
 import { httpSession } from './http-mode';
 import { untilAborted, type ModeSession, type PageVisit, type ScanRun } from './session';
 import { normalHost } from './site';
-import type { ScanIssue, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
+import type { ScanIssue, ScanLimits, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
 
 /** Connections to a site's origins are kept this long between a scan's requests. */
 const KEEP_ALIVE_MS = 2_000;
@@ -95,12 +95,7 @@ async function crawl(
 const issueOf = (error: ScanError) => ({ code: error.code, message: error.message });
 
 /** The mode's session for one scan; in auto mode a browser that cannot start leaves the scan to http mode. */
-async function openSession(
-  run: ScanRun,
-  mode: ScanMode,
-  auto: boolean,
-  host: BrowserHost,
-): Promise<{ session: ModeSession; mode: ScanMode }> {
+async function openSession(run: ScanRun, mode: ScanMode, auto: boolean, host: BrowserHost): Promise<OpenSession> {
   if (mode === 'http') return { session: httpSession(run), mode };
   const opening = browserSession(run, host);
   // Opened after the scan gave up: closed at once, never left behind.
@@ -109,13 +104,68 @@ async function openSession(
     () => undefined,
   );
   try {
-    return { session: await untilAborted(opening, run.signal), mode };
+    return withHttpFallback(await untilAborted(opening, run.signal), run);
   } catch (err) {
     if (run.signal.aborted) throw err;
     if (auto) return { session: httpSession(run), mode: 'http' };
     throw new ScanError('SCAN.BROWSER_FAILED', 'The browser could not be started.', { cause: err });
   }
 }
+
+interface OpenSession {
+  session: ModeSession;
+  /** The mode the scan is in: browser mode can give way to http mode (withHttpFallback). */
+  readonly mode: ScanMode;
+}
+
+/** Browser page time-outs a site may cause before the rest of its scan runs in http mode. */
+const BROWSER_TIMEOUTS_PER_SCAN = 2;
+
+/**
+ * A site whose pages hold the browser (a script that never yields) is finished in http mode: when
+ * the home page, or a second page, answers but does not finish loading in the browser in its
+ * time, that page is read again over http
+ * and so is the rest of the site, with an error saying why. The scan ends either way.
+ */
+function withHttpFallback(browser: ModeSession, run: ScanRun): OpenSession {
+  let current = browser;
+  let mode: ScanMode = 'browser';
+  let answered = false;
+  let timeouts = 0;
+  const session: ModeSession = {
+    async visit(url) {
+      try {
+        const visit = await current.visit(url);
+        answered = true;
+        return visit;
+      } catch (err) {
+        const held = current === browser && err instanceof ScanError && err.heldBrowser;
+        if (!held || (answered && ++timeouts < BROWSER_TIMEOUTS_PER_SCAN)) throw err;
+        current = httpSession(run);
+        mode = 'http';
+        const visit = await current.visit(url);
+        answered = true;
+        return { ...visit, issue: visit.issue ?? browserHeld(run.limits) };
+      }
+    },
+    async finish() {
+      await browser.finish();
+      if (current !== browser) await current.finish();
+    },
+  };
+  return {
+    session,
+    get mode() {
+      return mode;
+    },
+  };
+}
+
+const browserHeld = (limits: ScanLimits) =>
+  new ScanError(
+    'SCAN.TIMEOUT',
+    `The page kept the browser busy past ${limits.pageTimeoutMs} ms; it and the rest of the site were read without running scripts (http mode).`,
+  );
 
 /** What every scan of one engine shares. */
 interface Engine {
@@ -174,9 +224,14 @@ async function scanSite(engine: Engine, target: ScanTarget, signal?: AbortSignal
     findings,
     signal: scanSignal,
   };
-  let opened: { session: ModeSession; mode: ScanMode };
+  let opened: OpenSession;
   try {
-    opened = await openSession(run, mode, options.mode === 'auto', engine.browserHost);
+    opened = await openSession(
+      run,
+      target.mode === 'http' ? 'http' : mode,
+      options.mode === 'auto',
+      engine.browserHost,
+    );
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     const error = run.signal.aborted ? scanTimeout(run) : scanErrorOf(err, limits);

@@ -20,6 +20,8 @@ export interface ScanLimits {
 /** The domain's name (or subdomain): https:// first, http:// when https cannot connect. */
 export interface ScanTarget {
   hostname: string;
+  /** 'http': no browser for this scan (the worker's retry of a scan whose earlier run never ended). */
+  mode?: ScanMode;
 }
 
 export interface ScannerOptions {

@@ -1,4 +1,4 @@
-import { waitFor } from '@platform/testing';
+import { busyChildProcesses, waitFor } from '@platform/testing';
 import type { ScanMode } from '@platform/contracts';
 import { createScanner, type ScanResult, type Scanner, type ScannerOptions } from '../src';
 import { fenceNetwork, sitesCert, startSites, testLimits, testResolver, type LocalSites } from './support';
@@ -229,6 +229,36 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
       errors: mode === 'browser' ? [['http://away.test/', 'SCAN.OFF_SITE_NAVIGATION']] : [],
     });
     expect(sites.hits.slice(before).filter((hit) => !hit.startsWith('http://away.test/'))).toEqual([]);
+  });
+
+  it("when the home page's script never yields, then it ends at the page timeout and the site is read in http mode, SCAN.TIMEOUT saying so (browser mode); no renderer keeps a core busy", async () => {
+    const started = Date.now();
+    const result = await make({ limits: testLimits({ pageTimeoutMs: 2_000 }) }).scan({ hostname: 'spin.test' });
+
+    expect(result.pages).toEqual(['http://spin.test/']);
+    expect(result.failed).toBe(false);
+    if (mode === 'browser') {
+      expect(result.mode).toBe('http');
+      expect(errorCodes(result)).toEqual([['http://spin.test/', 'SCAN.TIMEOUT']]);
+      expect(result.errors[0].message).toContain('read without running scripts (http mode)');
+    } else expect(result.errors).toEqual([]);
+    // One page time-out (and Chromium's launch), not the scan's 30 s.
+    expect(Date.now() - started).toBeLessThan(2_000 + 10_000);
+    expect(await busyChildProcesses()).toEqual([]);
+  });
+
+  it('when one linked page never yields, then only that page has SCAN.TIMEOUT and the rest of the site is still read in the browser', async () => {
+    const result = await make({ limits: testLimits({ pageTimeoutMs: 2_000 }) }).scan({ hostname: 'spinlater.test' });
+
+    expect(result.mode).toBe(mode);
+    // http mode runs no scripts: the page that spins in a browser is read like any other.
+    expect(result.pages).toEqual(
+      mode === 'browser'
+        ? ['http://spinlater.test/', 'http://spinlater.test/calm']
+        : ['http://spinlater.test/', 'http://spinlater.test/spin', 'http://spinlater.test/calm'],
+    );
+    expect(errorCodes(result)).toEqual(mode === 'browser' ? [['http://spinlater.test/spin', 'SCAN.TIMEOUT']] : []);
+    expect(await busyChildProcesses()).toEqual([]);
   });
 
   it('when the whole scan takes longer than scanTimeoutMs, then it ends then with SCAN.TIMEOUT for the scan', async () => {

@@ -36,7 +36,9 @@ const numberedPage = (n: number) => `<h1>page ${n}</h1><a href="/p${n + 1}">next
  * - connect.facebook.net's script answers with a third-party cookie (`fr` on .facebook.net);
  * - loop.test redirects forever; big.test answers 300 kB; bomb.test a 1 kB gzip of 4 MB;
  *   slow.test never answers; refused.test redirects to a name that resolves to 10.0.0.1,
- *   metadata.test to 169.254.169.254; plain.test only speaks http.
+ *   metadata.test to 169.254.169.254; plain.test only speaks http;
+ * - spin.test's home page runs a script that never yields; spinlater.test links to such a page
+ *   and to a calm one (their names are not in the certificate: both are read over http).
  */
 const HOSTS: Record<string, Record<string, Handler>> = {
   'site.test': {
@@ -86,6 +88,13 @@ const HOSTS: Record<string, Record<string, Handler>> = {
   'metadata.test': { '/': (_req, res) => redirect(res, 'http://169.254.169.254/latest/meta-data/') },
   'away.test': {
     '/': (_req, res) => html(res, '<script>location.href = "https://other.test/";</script><p>leaving</p>'),
+  },
+  // A script that never yields: the renderer's main thread stays busy for good.
+  'spin.test': { '/': (_req, res) => html(res, '<p>spinning</p><script>while (true) {}</script>') },
+  'spinlater.test': {
+    '/': (_req, res) => html(res, '<a href="/spin">spin</a> <a href="/calm">calm</a>'),
+    '/spin': (_req, res) => html(res, '<script>while (true) {}</script>'),
+    '/calm': (_req, res) => html(res, '<p>calm</p>'),
   },
   'plain.test': {
     '/': (_req, res) =>

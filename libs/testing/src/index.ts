@@ -12,3 +12,4 @@ export * from './domain-events';
 export * from './network-fence';
 export * from './service-process';
 export * from './commit-hold';
+export * from './processes';

@@ -1,6 +1,7 @@
 import type { ClientConfig } from 'pg';
 import type { ScanError, ScanFindings } from '@platform/contracts';
 import { LeaseWorker, type Clock } from '@platform/jobs';
+import { untilAborted } from '@platform/scanner';
 import type { Logger } from '@platform/observability';
 import type { DomainsContext } from '../context';
 import { completeScan, type ScanCompletion } from './scan-completion';
@@ -17,7 +18,7 @@ import { noFindings } from './scans.service';
 /** What the worker needs of the scan engine (@platform/scanner's Scanner fits it). */
 export interface ScanEngine {
   scan(
-    target: { hostname: string },
+    target: { hostname: string; mode?: 'http' },
     signal?: AbortSignal,
   ): Promise<{
     mode: 'browser' | 'http';
@@ -64,12 +65,19 @@ export class ScanWorker {
   private readonly worker: LeaseWorker<ScanRow, 'scans'>;
   private engine: ScanEngine | undefined;
   private readonly clock: Clock;
+  /**
+   * A scan that has not ended by then is stopped whatever the engine does (it ends itself at the
+   * scan time-out; this is the backstop that frees the slot): halfway from the scan time-out to
+   * the lease's end, so no other worker can have claimed it yet.
+   */
+  private readonly hardLimitMs: number;
 
   constructor(private readonly options: ScanWorkerOptions) {
     // A lease shorter than a scan would hand a live worker's scan to another.
     if (options.leaseMs <= options.scanTimeoutMs)
       throw new Error('SCAN_LEASE_MS must be longer than SCANNER_SCAN_TIMEOUT_MS');
     this.clock = options.clock ?? systemClock;
+    this.hardLimitMs = options.scanTimeoutMs + (options.leaseMs - options.scanTimeoutMs) / 2;
     const { db } = options.ctx;
     this.worker = new LeaseWorker<ScanRow, 'scans'>({
       name: 'scan worker',
@@ -82,7 +90,7 @@ export class ScanWorker {
       },
       run: (held, _lane, signal) => this.run(held.item, signal),
       leaseMs: options.leaseMs,
-      maxRunMs: options.scanTimeoutMs,
+      maxRunMs: this.hardLimitMs,
       pollMs: options.pollMs,
       listen: { channel: SCANS_DUE_CHANNEL, connection: options.listen },
       handBack: async (scans) => void (await Promise.all(scans.map((scan) => releaseScan(db, scan)))),
@@ -136,9 +144,14 @@ export class ScanWorker {
   private async scanSite(scan: ScanRow, log: Logger, signal: AbortSignal): Promise<ScanOutcome | undefined> {
     const hostname = await findScanHostname(this.options.ctx.db, scan.domain_id);
     if (hostname === undefined) return undefined;
+    const overdue = AbortSignal.timeout(this.hardLimitMs);
     try {
       this.engine ??= this.options.engine();
-      const result = await this.engine.scan({ hostname }, signal);
+      // A scan claimed again was held by a run that never ended (a worker killed or stuck on the
+      // site): this run keeps the browser out of it.
+      const target = scan.attempts > 1 ? { hostname, mode: 'http' as const } : { hostname };
+      const scanSignal = AbortSignal.any([signal, overdue]);
+      const result = await untilAborted(this.engine.scan(target, scanSignal), scanSignal);
       if (signal.aborted) return undefined;
       return {
         status: result.failed ? 'failed' : 'completed',
@@ -149,17 +162,26 @@ export class ScanWorker {
       };
     } catch (err) {
       if (signal.aborted) return undefined;
+      if (overdue.aborted) {
+        log.warn({ hardLimitMs: this.hardLimitMs }, 'scan overdue: stopped and its slot freed');
+        return failed(hostname, {
+          code: 'SCAN.TIMEOUT',
+          message: `The scan did not end within ${Math.round(this.hardLimitMs / 1000)} s; it was stopped.`,
+        });
+      }
       log.error({ err }, 'scan engine failed');
-      return {
-        status: 'failed',
-        mode: null,
-        pages: [],
-        findings: noFindings(),
-        errors: [{ url: `https://${hostname}/`, code: 'SCAN.INTERNAL', message: 'The scanner failed on this site.' }],
-      };
+      return failed(hostname, { code: 'SCAN.INTERNAL', message: 'The scanner failed on this site.' });
     }
   }
 }
+
+const failed = (hostname: string, error: Omit<ScanError, 'url'>): ScanOutcome => ({
+  status: 'failed',
+  mode: null,
+  pages: [],
+  findings: noFindings(),
+  errors: [{ url: `https://${hostname}/`, ...error }],
+});
 
 /** A scan claimed more than maxAttempts times (each worker died or stopped on it) ends as failed. */
 function abandoned(scan: ScanRow): ScanOutcome {

@@ -21,7 +21,15 @@ export const WIDGET_VERSION_PATTERN = /^\d{1,4}\.\d{1,4}\.\d{1,4}$/;
 export const receiptBodySchema = z.object({
   receipt_type: receiptTypeSchema,
   subject: token('subject').meta({ description: 'The anonymous visitor id the widget keeps on the site' }),
-  consent_revision: z.string().min(1).max(64),
+  // The revision the settings gave the widget (a base64url hash): recorded as the notice the visitor saw.
+  // Not compared with the property's current one: settings are cached (Cache-Control), so a
+  // visitor may rightly answer the notice of the previous revision.
+  consent_revision: z
+    .string()
+    .min(1, { abort: true })
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'consent_revision may hold only A-Z, a-z, 0-9, _ and -')
+    .meta({ description: "The settings' consent_revision the visitor answered" }),
   categories: z
     .object({
       // Never the visitor's to refuse: sent or not, it is recorded as granted; false is 400.
