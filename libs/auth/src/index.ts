@@ -12,6 +12,14 @@ export interface InternalCaller {
   defaults?: PartnerDefaults;
   /** Who signed the token (set by the verifier): only `services` may call another service's /internal routes. */
   issuer?: TokenIssuer;
+  /** The signed-in portal user when the call comes from a session (keyId is then `user:<id>`); absent for an API key. */
+  user?: CallingUser;
+}
+
+/** A signed-in portal user, as services learn of them (e.g. a template's test send goes to their e-mail). */
+export interface CallingUser {
+  id: string;
+  email: string;
 }
 
 export interface PartnerDefaults {
@@ -53,7 +61,7 @@ export class InternalTokenMinter {
 
   mint(caller: InternalCaller, audience: string): string {
     // Every claim is in the key: a partner's changed settings, or a service calling with other permissions, get a fresh token.
-    const cacheKey = `${caller.keyId}|${audience}|${caller.permissions.join(',')}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}`;
+    const cacheKey = `${caller.keyId}|${caller.user?.email ?? ''}|${audience}|${caller.permissions.join(',')}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}`;
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;
@@ -62,6 +70,7 @@ export class InternalTokenMinter {
       perms: caller.permissions,
       req: caller.requiredFields,
       ...(caller.defaults ? { def: caller.defaults } : {}),
+      ...(caller.user ? { usr: caller.user } : {}),
     };
     const token = jwt.sign(claims, this.key, {
       algorithm: ALGORITHM,
@@ -146,6 +155,7 @@ export class InternalTokenVerifier {
         permissions: Array.isArray(claims.perms) ? claims.perms : [],
         requiredFields: Array.isArray(claims.req) ? claims.req : [],
         ...(isDefaults(claims.def) ? { defaults: claims.def } : {}),
+        ...(isUser(claims.usr) ? { user: { id: claims.usr.id, email: claims.usr.email } } : {}),
         issuer,
       };
       if (this.verified.size >= this.maxCached) this.verified.clear();
@@ -215,3 +225,9 @@ export function generateRecordSigningKeys(): string {
   const kid = `rec-${createHash('sha256').update(String(jwk.x)).digest('base64url').slice(0, 16)}`;
   return JSON.stringify({ keys: [{ ...jwk, kid, alg: 'EdDSA', use: 'sig' }] });
 }
+
+const isUser = (v: unknown): v is CallingUser =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as CallingUser).id === 'string' &&
+  typeof (v as CallingUser).email === 'string';

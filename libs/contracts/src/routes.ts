@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors';
-import type { Permission, ServiceName } from './permissions';
+import type { Permission, RouteOwner, UserPermission } from './permissions';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -14,7 +14,7 @@ interface RouteSpecFields {
   method: HttpMethod;
   /** OpenAPI-style path, e.g. /portal/domains/{domainId} */
   path: string;
-  service: ServiceName;
+  service: RouteOwner;
   summary: string;
   description?: string;
   tag: string;
@@ -29,11 +29,41 @@ interface RouteSpecFields {
   errors: ErrorCode[];
 }
 
-/** A partner's operation: an API key holding `permission` calls it (access defaults to 'partner'). */
+/**
+ * A partner's operation: an API key holding `permission`, or a signed-in portal user whose role
+ * grants it, calls it (access defaults to 'partner').
+ */
 interface PartnerRouteSpec extends RouteSpecFields {
   access?: 'partner';
-  permission: Permission;
+  permission: Permission | UserPermission;
+  /** Only a signed-in portal user may call it: an API key gets 403 (key, team, template and settings management). */
+  userOnly?: true;
+  /** What a signed-in user needs besides `permission` (e.g. domains:delete); an API key needs `permission` only. */
+  userPermission?: UserPermission;
+  /** After a 2xx answer the gateway records this audit event, naming the caller (user or key) and the path's ids. */
+  audit?: AuditKind;
 }
+
+/** What the audit log records (GET /portal/audit-events `kind`). */
+export const AUDIT_KINDS = [
+  'session.signed_in',
+  'user.invited',
+  'user.updated',
+  'user.removed',
+  'api_key.created',
+  'api_key.rolled',
+  'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
+  'domain.deleted',
+  'domain.deactivated',
+  'email_template.updated',
+  'email_template.reset',
+  'settings.updated',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 /**
  * A public operation (the widget's, the JWKS): no API key; the gateway rate limits it per client
@@ -44,6 +74,9 @@ interface PartnerRouteSpec extends RouteSpecFields {
 interface PublicRouteSpec extends RouteSpecFields {
   access: 'public';
   permission?: undefined;
+  userOnly?: undefined;
+  userPermission?: undefined;
+  audit?: undefined;
 }
 
 export type RouteSpec = PartnerRouteSpec | PublicRouteSpec;

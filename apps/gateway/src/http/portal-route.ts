@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
+import {
+  errorObject,
+  matchRoute,
+  type CompiledRoute,
+  type Permission,
+  type RouteSpec,
+  type ServiceName,
+} from '@platform/contracts';
 import { sendError } from '@platform/http';
 import type { KeyRecord } from '../domain/key-authenticator';
 
@@ -20,7 +27,7 @@ export function permittedRoute(
   req: IncomingMessage,
   res: ServerResponse,
   key: KeyRecord,
-): RouteSpec | undefined {
+): ForwardedRoute | undefined {
   const method = req.method ?? 'GET';
   const found = matchRoute(routes, method === 'HEAD' ? 'GET' : method, pathOf(req.url ?? '/'));
   if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
@@ -34,7 +41,13 @@ export function permittedRoute(
   routedOperation.set(res, spec.operationId);
   // A public route (no permission) is never served under /portal.
   if (spec.permission === undefined) return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
-  if (!key.permissions.includes(spec.permission)) {
+  // Key, team, template and settings management is for signed-in users (the portal), never a key.
+  if (spec.userOnly || spec.service === 'gateway')
+    return void sendError(
+      res,
+      errorObject('AUTH.FORBIDDEN', 'Only a signed-in portal user may do this; API keys may not.'),
+    );
+  if (!key.permissions.includes(spec.permission as Permission)) {
     return void sendError(
       res,
       errorObject('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, {
@@ -42,5 +55,8 @@ export function permittedRoute(
       }),
     );
   }
-  return spec;
+  return spec as ForwardedRoute;
 }
+
+/** A route a service answers (the gateway's own are never forwarded). */
+export type ForwardedRoute = RouteSpec & { service: ServiceName };

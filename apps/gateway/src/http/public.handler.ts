@@ -69,6 +69,7 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     if (propertyId !== undefined && !withinLimit(byProperty.wouldAllow(propertyId), res)) return;
     const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
     const service = routed.spec.service;
+    if (service === 'gateway') throw new Error(`public route ${routed.spec.operationId} has no service`);
     // The public token (no partner, no permission), the client address and the Origin.
     const token = deps.minter.mintPublic(service);
     await forward(deps, req, res, { service, token, ip, requestId, headers: publicHeaders(req, body), body });
