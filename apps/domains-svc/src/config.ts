@@ -43,4 +43,5 @@ export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   },
   systemSegmentId: config.SYSTEM_SEGMENT_ID,
   widgetVersion: config.WIDGET_VERSION,
+  approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
 });

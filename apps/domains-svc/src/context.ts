@@ -14,6 +14,8 @@ export interface InstanceSettings {
   instance: { id: number; name: string; hostname: string; region: string };
   systemSegmentId: number;
   widgetVersion: number;
+  /** The owner's activation link in e-mails (ACTIVATION_APPROVAL_URL, with {property_id}, {domain_id} and {domain_name}). */
+  approvalUrlTemplate: string;
 }
 
 /** What the use cases need: the database (they open transactions on it), the instance settings and the other services. */

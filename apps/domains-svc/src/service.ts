@@ -18,6 +18,7 @@ import { domainHandlers } from './domains/http/domains.handlers';
 import { internalHandlers } from './domains/http/internal.handlers';
 import { subdomainHandlers } from './domains/http/subdomains.handlers';
 import { subscriptionHandlers } from './domains/http/subscriptions.handlers';
+import { emailTemplateHandlers } from './email-templates/email-templates.handlers';
 import { activationReminderJob } from './reminders/activation-reminders.service';
 import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
@@ -106,7 +107,8 @@ const reminderJob = (config: DomainsConfig): JobDefinition<DomainsDb> =>
 
 /**
  * Companies, properties, domains, subdomains, invitations (domains/), scans (scanner/), activation
- * reminders (reminders/) and the widget's public endpoints (widget/), on the chassis.
+ * reminders (reminders/), the partners' owner e-mail templates (email-templates/) and the widget's
+ * public endpoints (widget/), on the chassis.
  */
 export const createDomainsService = (
   options: DomainsServiceOptions = {},
@@ -124,6 +126,7 @@ export const createDomainsService = (
     ...domainHandlers(ctx),
     ...subdomainHandlers(ctx),
     ...subscriptionHandlers(ctx),
+    ...emailTemplateHandlers(ctx),
     ...widgetHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
     ...internalHandlers(ctx.db, {

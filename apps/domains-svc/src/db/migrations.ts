@@ -155,6 +155,20 @@ export const migrations: Record<string, ServiceMigration> = {
     // The mail sender serves recipients in turns (claimDueMail): each one's last send, by index.
     up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db),
   },
+  '2026_11_26_0003_email_templates': {
+    // A partner's own wording of an owner e-mail, per kind; no row: the platform's default (in code).
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE email_templates (
+          partner_id text NOT NULL,
+          kind text NOT NULL,
+          subject text NOT NULL,
+          body text NOT NULL,
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (partner_id, kind)
+        )`.execute(db);
+    },
+  },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

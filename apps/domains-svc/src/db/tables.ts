@@ -148,6 +148,7 @@ export interface DomainsDb {
   catalogue_snapshot: CatalogueSnapshotTable;
   outbox: OutboxTable;
   activation_reminders: ActivationRemindersTable;
+  email_templates: EmailTemplatesTable;
 }
 
 /** The spec's activation reminder days, in the order they fall due: a create writes one pending row per day. */
@@ -165,4 +166,13 @@ export interface ActivationRemindersTable {
 export const SCHEMA = 'domains';
 
 /** The schema's database handle (pool or transaction), as use cases pass it to repositories. */
+/** A partner's own template of an owner e-mail kind (EMAIL_TEMPLATE_KINDS); without a row the default is used. */
+export interface EmailTemplatesTable {
+  partner_id: string;
+  kind: string;
+  subject: string;
+  body: string;
+  updated_at: Timestamp;
+}
+
 export type DomainsDatabase = Kysely<DomainsDb>;

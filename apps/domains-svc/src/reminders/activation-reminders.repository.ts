@@ -45,6 +45,8 @@ export async function lockReminderDomains(trx: Kysely<DomainsDb>, propertyIds: s
       'd.property_id',
       'c.owner_email',
       'c.owner_first_name',
+      'c.owner_last_name',
+      'c.name as company_name',
     ])
     .where('d.property_id', 'in', propertyIds)
     .forUpdate('d')

@@ -13,15 +13,12 @@ import {
 import type { DomainsDb } from '../db/tables';
 import { canMove } from '../status';
 import { writeDomainEventBatch } from '../domains/events/domain-events.writer';
-import { activationReminderMail } from './activation-reminder-mail';
+import { approvalUrl, ownerMail, type OwnerMailSettings } from '../email-templates/owner-mail';
 import { widgetScript } from '../domains/domain/widget-snippet';
 
-export interface ActivationReminderSettings {
+export interface ActivationReminderSettings extends OwnerMailSettings {
   /** The length of a reminder "day" (ACTIVATION_REMINDER_DAY_MS): tests and demos shorten it. */
   dayMs: number;
-  widgetBaseUrl: string;
-  /** approval_url, with {property_id}, {domain_id} and {domain_name} filled in (ACTIVATION_APPROVAL_URL). */
-  approvalUrlTemplate: string;
 }
 
 const REMINDER_EVENTS: Record<number, string> = {
@@ -33,17 +30,6 @@ const REMINDER_EVENTS: Record<number, string> = {
 
 /** Properties looked for and locked per transaction. */
 const BATCH = 100;
-
-export function approvalUrl(template: string, domain: Pick<ReminderDomain, 'id' | 'property_id' | 'hostname'>): string {
-  const values: Record<string, string> = {
-    property_id: domain.property_id,
-    domain_id: domain.id,
-    domain_name: domain.hostname,
-  };
-  return template.replace(/\{(property_id|domain_id|domain_name)\}/g, (_, key: string) =>
-    encodeURIComponent(values[key]),
-  );
-}
 
 /** Not yet activated: the statuses a first widget view activates from, and never activated before. */
 const awaitsActivation = (domain: ReminderDomain) =>
@@ -104,20 +90,14 @@ async function emitBatch(
         payload: { event: REMINDER_EVENTS[day], params },
       })),
     );
-    await enqueueMail<DomainsDb>(
-      trx,
-      sends.map(({ domain, day, params }) =>
-        activationReminderMail({
-          partnerId: domain.partner_id,
-          to: domain.owner_email,
-          firstName: params.first_name,
-          day,
-          hostname: domain.hostname,
-          widgetSnippet: params.widget_embed_code,
-          approvalUrl: params.approval_url,
+    const mails = [];
+    for (const { domain, day } of sends)
+      mails.push(
+        await ownerMail(trx, settings, 'ACTIVATION_REMINDER', `reminder_day${day}`, domain, {
+          reminder_day: String(day),
         }),
-      ),
-    );
+      );
+    await enqueueMail<DomainsDb>(trx, mails);
     return { emitted: sends.length, skipped };
   });
 }

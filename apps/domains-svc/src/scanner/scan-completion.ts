@@ -14,7 +14,8 @@ import {
 import { propertyEntityData, writeDomainEvents } from '../domains/events/domain-events.writer';
 import type { DomainsContext } from '../context';
 import { inviteInTransaction, pushMerchantLinks } from '../domains/domain/lifecycle.service';
-import { scanReportMail } from './scan-report-mail';
+import { findOwnerMailDomain, ownerMail, type OwnerMailSettings } from '../email-templates/owner-mail';
+import { scanReportValues } from './scan-report-mail';
 import { dataCollectionOf, widgetCookiesOf } from './scan-feed';
 
 /** What a scan's continuation did (tests and logs). */
@@ -49,7 +50,7 @@ export async function completeScan(
 
     const result: ScanCompletion = { stored: true, scanned: false, invited: false, feedChanged: false };
     const messages: EventMessage[] =
-      outcome.status === 'completed' ? await applyFindings(trx, scan, domain, outcome, result) : [];
+      outcome.status === 'completed' ? await applyFindings(trx, ctx.settings, scan, domain, outcome, result) : [];
     const statusNow = result.scanned ? STATUS_MOVES.scanned.to : domain.status;
     if (scan.requested_by === 'SCAN_INVITE' && canMove('inviteAfterScan', statusNow)) {
       messages.push(
@@ -65,6 +66,7 @@ export async function completeScan(
 /** A completed scan's effects: the widget's feed, the scanned move, their events, and a SCAN's report e-mail. */
 async function applyFindings(
   trx: DomainsDatabase,
+  settings: OwnerMailSettings,
   scan: ScanRow,
   domain: ScannedDomain,
   outcome: ScanOutcome,
@@ -94,14 +96,15 @@ async function applyFindings(
     result.scanned ? { kind: 'scanned' } : undefined,
   );
   if (scan.requested_by === 'SCAN')
-    await enqueueMail<DomainsDb>(trx, [reportMail(scan, domain, outcome, feed.cookies)]);
+    await enqueueMail<DomainsDb>(trx, await reportMail(trx, settings, scan, outcome, feed.cookies));
   return messages;
 }
 
 /** The owner's report of a SCAN: counts, the vendors behind scripts and cookies, the cookies as the widget lists them. */
-function reportMail(
+async function reportMail(
+  trx: DomainsDatabase,
+  settings: OwnerMailSettings,
   scan: ScanRow,
-  domain: ScannedDomain,
   outcome: ScanOutcome,
   cookies: ReturnType<typeof widgetCookiesOf>,
 ) {
@@ -112,14 +115,7 @@ function reportMail(
         .filter((v): v is string => v !== null),
     ),
   ].sort();
-  return scanReportMail({
-    partnerId: scan.partner_id,
-    to: domain.owner_email,
-    firstName: domain.owner_first_name,
-    hostname: domain.hostname,
-    pages: outcome.pages.length,
-    counts: outcome.findings.counts,
-    vendors,
-    cookies,
-  });
+  const owner = (await findOwnerMailDomain(trx, scan.partner_id, scan.domain_id))!;
+  const values = scanReportValues({ pages: outcome.pages.length, counts: outcome.findings.counts, vendors, cookies });
+  return [await ownerMail(trx, settings, 'SCAN_REPORT', 'scan-report', owner, values)];
 }

@@ -14,6 +14,7 @@ import {
   updateDomainBodySchema,
 } from './domain.schema';
 import { listDomainsQuerySchema } from './domain-query.schema';
+import { emailTemplateRoutes } from './email-templates.routes';
 import { subscriptionChangeRoutes } from './subscription-change.routes';
 import {
   subdomainBodySchema,
@@ -216,4 +217,10 @@ export const scanRoutes = [
 ] satisfies RouteSpec[];
 
 /** What domains-svc serves. */
-export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes, ...scanRoutes, ...subscriptionChangeRoutes];
+export const domainsServiceRoutes = [
+  ...domainRoutes,
+  ...subdomainRoutes,
+  ...scanRoutes,
+  ...subscriptionChangeRoutes,
+  ...emailTemplateRoutes,
+];

@@ -6,4 +6,6 @@ export * from './domain-events';
 export * from './scan.schema';
 export * from './domains.routes';
 export * from './subscription-change.routes';
+export * from './email-templates.schema';
+export * from './email-templates.routes';
 export * from './domain-internal.routes';

@@ -5,6 +5,7 @@ import { findCompanyByName, lockCompanyName } from '../db/companies.repository';
 import type { DomainListRow } from '../db/domain-list.repository';
 import { insertNewDomain } from '../db/domain-writes.repository';
 import { enqueueMail } from '@platform/mail';
+import { ownerMailsOf } from '../../email-templates/owner-mail';
 import type { DomainsDb } from '../../db/tables';
 import { writeDomainEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from '../../context';
@@ -41,7 +42,10 @@ export async function createDomain(
       kind: 'created',
       state: createdState(plan, company),
     });
-    await enqueueMail<DomainsDb>(trx, welcomeMails(plan, company));
+    await enqueueMail<DomainsDb>(
+      trx,
+      await ownerMailsOf(trx, plan.settings, plan.partnerId, plan.ids.domain, welcomeMails(plan)),
+    );
     // The merchant (created if the partner has none with this id) shows the domain on the very next read.
     if (plan.merchants.length > 0) await ctx.merchants.pushOnCommit(trx, messages);
     return view;

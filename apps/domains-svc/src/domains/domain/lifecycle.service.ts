@@ -15,8 +15,7 @@ import { domainEntityData, writeDomainEvents } from '../events/domain-events.wri
 import type { DomainsContext } from '../../context';
 import { isActiveStatus, nextStatus, type PartnerMove } from '../../status';
 import { assertDomainId } from './domain-rules';
-import { introMail, inviteMail } from './mail-templates';
-import { widgetScript } from './widget-snippet';
+import { ownerMailsOf } from '../../email-templates/owner-mail';
 import type { DomainsDatabase, DomainsDb } from '../../db/tables';
 
 /** Locks the partner's domain, checks the move (status.ts) and stores the new status. */
@@ -77,13 +76,13 @@ export async function inviteInTransaction(
   body: InviteDomainBody,
 ) {
   const domain = await transition(trx, partnerId, id, 'invite');
-  const input = {
-    partnerId,
-    to: domain.owner_email,
-    hostname: domain.hostname,
-    widgetSnippet: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
-  };
-  await enqueueMail<DomainsDb>(trx, [inviteMail(input), ...(body.send_intro ? [introMail(input)] : [])]);
+  await enqueueMail<DomainsDb>(
+    trx,
+    await ownerMailsOf(trx, ctx.settings, partnerId, id, [
+      { kind: 'INVITATION', queueKind: 'invite' },
+      ...(body.send_intro ? [{ kind: 'INTRO' as const, queueKind: 'intro' }] : []),
+    ]),
+  );
   return { domain, messages: await writeDomainEvents(trx, partnerId, id, [], { kind: 'invited' }) };
 }
 

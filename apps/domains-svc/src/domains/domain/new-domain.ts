@@ -12,10 +12,9 @@ import {
 import type { NewCompany } from '../db/companies.repository';
 import type { DomainListRow } from '../db/domain-list.repository';
 import type { NewDomainRows } from '../db/domain-writes.repository';
-import type { QueuedMail } from '@platform/mail';
+import type { OwnerMailRequest } from '../../email-templates/owner-mail';
 import { domainCompany, domainEntityData } from '../events/domain-events.writer';
 import type { InstanceSettings } from '../../context';
-import { introMail } from './mail-templates';
 import { widgetScript } from './widget-snippet';
 
 export type ChosenProduct = Extract<CatalogueResolution, { ok: true }>;
@@ -242,14 +241,7 @@ export function createdState(
   };
 }
 
-/** The intro e-mail (when asked), to the company's owner; a SCAN_INVITE's invitation follows its scan. */
-export function welcomeMails({ partnerId, body, ids, settings }: NewDomainPlan, company: CompanyBasics): QueuedMail[] {
-  const input = {
-    partnerId,
-    to: company.owner_email,
-    hostname: body.domain,
-    widgetSnippet: widgetScript(settings.widgetBaseUrl, ids.property),
-    firstName: body.account_first_name,
-  };
-  return body.send_intro ? [introMail(input)] : [];
+/** The owner e-mails a create sends: the intro when asked (a SCAN_INVITE's invitation follows its scan). */
+export function welcomeMails({ body }: NewDomainPlan): OwnerMailRequest[] {
+  return body.send_intro ? [{ kind: 'INTRO', queueKind: 'intro' }] : [];
 }

@@ -1,0 +1,50 @@
+import type { EmailTemplateKind } from '@platform/contracts';
+
+export interface TemplateText {
+  subject: string;
+  body: string;
+}
+
+const hello = '<p>{% if owner_first_name %}Hello {{ owner_first_name }},{% else %}Hello,{% endif %}</p>';
+const snippet =
+  '<p>Add this snippet to every page of the site, first in &lt;head&gt;:</p>\n<pre>{{ widget_snippet }}</pre>';
+
+/** The platform's wording of each owner e-mail: what a partner without a template of their own sends. */
+export const DEFAULT_TEMPLATES: Record<EmailTemplateKind, TemplateText> = {
+  INVITATION: {
+    subject: 'Activate the privacy widget on {{ domain_name }}',
+    body: [
+      hello,
+      '<p>You are invited to activate the privacy widget on <b>{{ domain_name }}</b>.</p>',
+      snippet,
+      '<p>The domain becomes active as soon as the widget loads for the first time.</p>',
+    ].join('\n'),
+  },
+  INTRO: {
+    subject: 'Welcome to your privacy widget for {{ domain_name }}',
+    body: [
+      hello,
+      '<p>Welcome! <b>{{ domain_name }}</b> now has a privacy widget for consent, data subject requests and legal documents.</p>',
+      snippet,
+    ].join('\n'),
+  },
+  SCAN_REPORT: {
+    subject: 'Scan report for {{ domain_name }}',
+    body: [
+      hello,
+      '<p>We scanned <b>{{ domain_name }}</b> ({{ scan_pages }} page{% if scan_pages != "1" %}s{% endif %}). Scripts, cookies and frames found, by category:</p>',
+      '<pre>{{ scan_summary }}</pre>',
+      '<p>{% if scan_third_parties %}Third parties: {{ scan_third_parties }}{% else %}No known third parties were found.{% endif %}</p>',
+      '{% if scan_cookies %}<p>Cookies:</p>\n<pre>{{ scan_cookies }}</pre>{% else %}<p>No cookies were found.</p>{% endif %}',
+    ].join('\n'),
+  },
+  ACTIVATION_REMINDER: {
+    subject: 'Reminder: activate the privacy widget on {{ domain_name }}',
+    body: [
+      hello,
+      '<p>The privacy widget on <b>{{ domain_name }}</b> is still not active, {{ reminder_day }} days after the site was added.</p>',
+      snippet,
+      '<p>Then open <a href="{{ approval_url }}">{{ approval_url }}</a>: the widget becomes active as soon as it loads for the first time.</p>',
+    ].join('\n'),
+  },
+};

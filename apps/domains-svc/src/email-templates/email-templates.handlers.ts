@@ -1,0 +1,43 @@
+import type { InternalCaller } from '@platform/auth';
+import type { emailTemplateRoutes } from '@platform/contracts';
+import { reply, type Handlers } from '@platform/http';
+import type { DomainsContext } from '../context';
+import {
+  getTemplate,
+  listTemplates,
+  previewTemplate,
+  resetTemplate,
+  saveTemplate,
+  sendTestMail,
+  signedInUser,
+} from './email-templates.service';
+
+/** The partner's owner e-mail templates (portal users only). */
+export function emailTemplateHandlers(
+  ctx: Pick<DomainsContext, 'db'>,
+): Handlers<(typeof emailTemplateRoutes)[number], InternalCaller> {
+  return {
+    listEmailTemplates: async ({ caller }) => {
+      signedInUser(caller);
+      return { result: await listTemplates(ctx.db, caller.partnerId) };
+    },
+    getEmailTemplate: async ({ caller, params }) => {
+      signedInUser(caller);
+      return { result: await getTemplate(ctx.db, caller.partnerId, params.kind) };
+    },
+    putEmailTemplate: async ({ caller, params, body }) => {
+      signedInUser(caller);
+      return { result: await saveTemplate(ctx.db, caller.partnerId, params.kind, body) };
+    },
+    resetEmailTemplate: async ({ caller, params }) => {
+      signedInUser(caller);
+      return { result: await resetTemplate(ctx.db, caller.partnerId, params.kind) };
+    },
+    previewEmailTemplate: async ({ caller, params, body }) => {
+      signedInUser(caller);
+      return { result: await previewTemplate(params.kind, body) };
+    },
+    sendTestEmailTemplate: async ({ caller, params }) =>
+      reply(202, { result: await sendTestMail(ctx.db, caller, params.kind) }),
+  };
+}

@@ -1,0 +1,52 @@
+import type { EmailTemplateKind } from '@platform/contracts';
+import type { Kysely } from '@platform/db';
+import type { DomainsDb } from '../db/tables';
+import type { TemplateText } from './default-templates';
+
+export type SavedTemplate = TemplateText & { kind: string; updated_at: Date };
+
+/** A partner's own templates (the kinds they customized). */
+export function findPartnerTemplates(db: Kysely<DomainsDb>, partnerId: string): Promise<SavedTemplate[]> {
+  return db
+    .selectFrom('email_templates')
+    .select(['kind', 'subject', 'body', 'updated_at'])
+    .where('partner_id', '=', partnerId)
+    .execute();
+}
+
+export function findPartnerTemplate(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  kind: EmailTemplateKind,
+): Promise<SavedTemplate | undefined> {
+  return db
+    .selectFrom('email_templates')
+    .select(['kind', 'subject', 'body', 'updated_at'])
+    .where('partner_id', '=', partnerId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+}
+
+export function savePartnerTemplate(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  kind: EmailTemplateKind,
+  template: TemplateText,
+): Promise<SavedTemplate> {
+  return db
+    .insertInto('email_templates')
+    .values({ partner_id: partnerId, kind, subject: template.subject, body: template.body })
+    .onConflict((oc) =>
+      oc.columns(['partner_id', 'kind']).doUpdateSet({
+        subject: template.subject,
+        body: template.body,
+        updated_at: new Date(),
+      }),
+    )
+    .returning(['kind', 'subject', 'body', 'updated_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function deletePartnerTemplate(db: Kysely<DomainsDb>, partnerId: string, kind: EmailTemplateKind) {
+  await db.deleteFrom('email_templates').where('partner_id', '=', partnerId).where('kind', '=', kind).execute();
+}
