@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMessage } from '@platform/contracts';
+import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import { PERMISSIONS, ROLE_PERMISSIONS, type EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { act, startSmtpServer, startTestService, type ApiResponse, type TestSmtpServer } from '@platform/testing';
 import { saveCatalogueSnapshot } from '../../src/domains/db/catalogue.repository';
@@ -9,6 +10,12 @@ import { TEST_CATALOGUE } from './catalogue';
 export interface TestPartner {
   id: string;
   token: string;
+}
+
+/** A signed-in portal user of a partner, as the gateway mints their token (with `user`). */
+export interface TestUser extends TestPartner {
+  userId: string;
+  email: string;
 }
 
 export interface OutboxRow {
@@ -25,7 +32,11 @@ export const WIDGET_BASE_URL = 'https://widget.test';
  */
 export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: DomainsServiceOptions = {}) {
   const smtp: TestSmtpServer = await startSmtpServer();
+  // The harness signs tokens itself (as the gateway would) so it can name a portal user in them.
+  const keys = generateInternalKeyPair();
+  const minter = new InternalTokenMinter(keys.privateKey);
   const t = await startTestService(createDomainsService(options), {
+    INTERNAL_JWT_PUBLIC_KEY: keys.publicKey,
     SCANNER_ALLOW_LOOPBACK: 'true',
     SCANNER_CONNECT_TO: '*:443:127.0.0.1:9,*:80:127.0.0.1:9',
     SCANNER_MODE: 'http',
@@ -44,16 +55,35 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
   // billing-svc owns the catalogue; here it does not run, so its copy is arranged as a fetch would leave it.
   await saveCatalogueSnapshot(deps.db, TEST_CATALOGUE);
 
-  /** A partner's token as the gateway mints it: every permission unless given, and the onboarding fields it requires. */
-  const partner = (requiredFields: string[] = [], permissions?: string[]): TestPartner =>
-    t.partner({ requiredFields, permissions });
+  /** A partner's API-key token as the gateway mints it: every key permission unless given, and the onboarding fields it requires. */
+  const partner = (requiredFields: string[] = [], permissions: string[] = [...PERMISSIONS]): TestPartner =>
+    apiKeyOf(`partner_${randomUUID()}`, permissions, requiredFields);
+
+  /** Another API-key token of an existing partner (no user in it). */
+  const apiKeyOf = (partnerId: string, permissions: string[] = [...PERMISSIONS], requiredFields: string[] = []) => ({
+    id: partnerId,
+    token: minter.mint({ partnerId, keyId: randomUUID(), permissions, requiredFields }, 'domains'),
+  });
+
+  /** A signed-in portal user (an ADMINISTRATOR's permissions unless given) of a new partner, or of partnerId. */
+  const portalUser = (options: { partnerId?: string; permissions?: string[] } = {}): TestUser => {
+    const partnerId = options.partnerId ?? `partner_${randomUUID()}`;
+    const userId = randomUUID();
+    const email = `user-${userId.slice(0, 8)}@partner.example.org`;
+    const permissions = options.permissions ?? [...ROLE_PERMISSIONS.ADMINISTRATOR];
+    const token = minter.mint(
+      { partnerId, keyId: `user:${userId}`, permissions, requiredFields: [], user: { id: userId, email } },
+      'domains',
+    );
+    return { id: partnerId, token, userId, email };
+  };
 
   const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
     act(base, method, path, { token: who?.token, body });
 
   /** A widget request as the gateway forwards it: the public token and the page's Origin. */
   const visit = (origin: string, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
-    act(base, method, path, { token: t.publicToken(), body, headers: { origin } });
+    act(base, method, path, { token: minter.mintPublic('domains'), body, headers: { origin } });
 
   const outbox = async (partnerId: string, event?: string): Promise<OutboxRow[]> => {
     const { rows } = await sql<OutboxRow>`
@@ -76,6 +106,8 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
     smtp,
     context: t.service.context,
     partner,
+    apiKeyOf,
+    portalUser,
     call,
     visit,
     outbox,
