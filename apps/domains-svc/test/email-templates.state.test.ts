@@ -1,7 +1,44 @@
 import { EMAIL_TEMPLATE_KINDS, EMAIL_TEMPLATE_LIMITS, EMAIL_TEMPLATE_VARIABLES } from '@platform/contracts';
 import type { ReceivedMail } from '@platform/testing';
 import { DEFAULT_TEMPLATES } from '../src/email-templates/default-templates';
-import { createBody, envelope, startDomainsSvc, uniqueHost, type Harness, type TestUser } from './support/harness';
+import { emitDueReminders } from '../src/reminders/activation-reminders.service';
+import type { ScanEngine } from '../src/scanner/scan-worker';
+import {
+  createBody,
+  envelope,
+  startDomainsSvc,
+  uniqueHost,
+  WIDGET_BASE_URL,
+  type Harness,
+  type TestUser,
+} from './support/harness';
+
+/** Every site this suite scans has one analytics cookie on two pages. */
+const engine: ScanEngine = {
+  scan: async ({ hostname }) => ({
+    mode: 'http',
+    failed: false,
+    pages: [`https://${hostname}/`, `https://${hostname}/about`],
+    findings: {
+      scripts: [],
+      cookies: [
+        {
+          name: '_ga',
+          domain: `.${hostname}`,
+          expires_at: null,
+          first_party: true,
+          category: 'analytics',
+          vendor: 'Google',
+        },
+      ],
+      iframes: [],
+      counts: { necessary: 0, functional: 0, analytics: 1, marketing: 0, unclassified: 0 },
+    },
+    errors: [],
+  }),
+  close: async () => undefined,
+};
+const DAY = 86_400_000;
 
 /** The HTML part of a received mail, as sent (quoted-printable or base64 undone). */
 function htmlPartOf(mail: ReceivedMail): string {
@@ -22,7 +59,7 @@ const issuesOf = (body: { error: { data?: { issues?: { path: string; message: st
 describe('e-mail templates', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startDomainsSvc();
+    h = await startDomainsSvc({}, { scanEngine: () => engine });
   });
   afterAll(() => h?.close());
 
@@ -255,5 +292,38 @@ describe('e-mail templates', () => {
     expect((await h.call(reader, 'POST', '/portal/email-templates/INTRO/test')).body).toEqual(
       envelope('AUTH.FORBIDDEN', 403),
     );
+  });
+
+  it("when the partner customized the scan report, then a SCAN's report e-mail uses it with the scan's values", async () => {
+    const user = h.portalUser();
+    await put(user, 'SCAN_REPORT', {
+      subject: '{{ scan_pages }} pages of {{ domain_name }} scanned',
+      body: '<p>Found:</p><pre>{{ scan_summary }}</pre><p>{{ scan_third_parties }}</p><pre>{{ scan_cookies }}</pre>',
+    });
+    const host = uniqueHost('scan');
+    await h.call(h.apiKeyOf(user.id), 'POST', '/portal/domains', createBody(host, { action: 'SCAN' }));
+    const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
+    expect(mail.subject).toBe(`2 pages of ${host} scanned`);
+    expect(mail.decoded).toContain('analytics: 1');
+    expect(mail.decoded).toContain('_ga (analytics, Google)');
+  });
+
+  // Last: it emits the day-2 reminders of every domain this suite created.
+  it('when the partner customized the activation reminder, then the day-2 reminder uses it', async () => {
+    const user = h.portalUser();
+    await put(user, 'ACTIVATION_REMINDER', {
+      subject: 'Day {{ reminder_day }}: {{ domain_name }} waits',
+      body: '<p><a href="{{ approval_url }}">Activate {{ domain_name }}</a></p>',
+    });
+    const host = uniqueHost('remind');
+    await h.call(h.apiKeyOf(user.id), 'POST', '/portal/domains', createBody(host));
+    await emitDueReminders(h.deps.db, new Date(Date.now() + 2 * DAY + 60_000), {
+      dayMs: DAY,
+      widgetBaseUrl: WIDGET_BASE_URL,
+      approvalUrlTemplate: 'https://partner.test/approve?site={domain_name}',
+    });
+    const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
+    expect(mail.subject).toBe(`Day 2: ${host} waits`);
+    expect(htmlPartOf(mail)).toContain(`<a href="https://partner.test/approve?site=${host}">Activate ${host}</a>`);
   });
 });
