@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EMAIL_TEMPLATE_KINDS, EMAIL_TEMPLATE_LIMITS, EMAIL_TEMPLATE_VARIABLES } from '@platform/contracts';
 import type { ReceivedMail } from '@platform/testing';
 import { DEFAULT_TEMPLATES } from '../src/email-templates/default-templates';
@@ -266,9 +267,19 @@ describe('e-mail templates', () => {
     expect(second.subject).toBe(`Welcome to your privacy widget for ${plain}`);
   });
 
+  it("when the gateway sends the partner's name, then the default invitation is signed with it, escaped", async () => {
+    const key = h.apiKeyOf(`partner_${randomUUID()}`, { partnerName: 'Hosting & <Co>' });
+    const host = uniqueHost('signed');
+    const created = await h.call(key, 'POST', '/portal/domains', createBody(host));
+    await h.call(key, 'POST', `/portal/domains/${created.body.result.id}/invite`, { send_intro: false });
+    const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
+    expect(mail.subject).toBe(`Activate the privacy widget on ${host}`);
+    expect(htmlPartOf(mail)).toContain('<p>Hosting &amp; &lt;Co&gt;</p>');
+  });
+
   it('when a token names no signed-in user (an API key), then every template route answers 403, even holding the template permissions', async () => {
     const user = h.portalUser();
-    const keyWithPermissions = h.apiKeyOf(user.id, ['templates:read', 'templates:write']);
+    const keyWithPermissions = h.apiKeyOf(user.id, { permissions: ['templates:read', 'templates:write'] });
     const plainKey = h.apiKeyOf(user.id);
     for (const who of [keyWithPermissions, plainKey]) {
       for (const [method, path, body] of [
@@ -309,11 +320,11 @@ describe('e-mail templates', () => {
   });
 
   // Last: it emits the day-2 reminders of every domain this suite created.
-  it('when the partner customized the activation reminder, then the day-2 reminder uses it', async () => {
-    const user = h.portalUser();
+  it("when the partner customized the activation reminder, then the day-2 reminder uses it, with the partner's name the gateway last sent", async () => {
+    const user = h.portalUser({ partnerName: 'Acme <Hosting>' });
     await put(user, 'ACTIVATION_REMINDER', {
-      subject: 'Day {{ reminder_day }}: {{ domain_name }} waits',
-      body: '<p><a href="{{ approval_url }}">Activate {{ domain_name }}</a></p>',
+      subject: 'Day {{ reminder_day }}: {{ domain_name }} waits for {{ partner_name }}',
+      body: '<p><a href="{{ approval_url }}">Activate {{ domain_name }}</a></p><p>{{ partner_name }}</p>',
     });
     const host = uniqueHost('remind');
     await h.call(h.apiKeyOf(user.id), 'POST', '/portal/domains', createBody(host));
@@ -323,7 +334,9 @@ describe('e-mail templates', () => {
       approvalUrlTemplate: 'https://partner.test/approve?site={domain_name}',
     });
     const mail = await h.smtp.waitForMessage((m) => m.to.includes(`owner@${host}`));
-    expect(mail.subject).toBe(`Day 2: ${host} waits`);
-    expect(htmlPartOf(mail)).toContain(`<a href="https://partner.test/approve?site=${host}">Activate ${host}</a>`);
+    expect(mail.subject).toBe(`Day 2: ${host} waits for Acme <Hosting>`);
+    expect(htmlPartOf(mail)).toContain(
+      `<a href="https://partner.test/approve?site=${host}">Activate ${host}</a></p><p>Acme &lt;Hosting&gt;</p>`,
+    );
   });
 });

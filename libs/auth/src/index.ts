@@ -14,6 +14,8 @@ export interface InternalCaller {
   issuer?: TokenIssuer;
   /** The signed-in portal user when the call comes from a session (keyId is then `user:<id>`); absent for an API key. */
   user?: CallingUser;
+  /** The partner's display name (owned by the gateway), e.g. for the partner_name of owner e-mail templates. */
+  partnerName?: string;
 }
 
 /** A signed-in portal user, as services learn of them (e.g. a template's test send goes to their e-mail). */
@@ -61,7 +63,7 @@ export class InternalTokenMinter {
 
   mint(caller: InternalCaller, audience: string): string {
     // Every claim is in the key: a partner's changed settings, or a service calling with other permissions, get a fresh token.
-    const cacheKey = `${caller.keyId}|${caller.user?.email ?? ''}|${audience}|${caller.permissions.join(',')}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}`;
+    const cacheKey = `${caller.keyId}|${caller.user?.email ?? ''}|${audience}|${caller.permissions.join(',')}|${caller.requiredFields.join(',')}|${caller.defaults?.product ?? ''}|${caller.defaults?.priceList ?? ''}|${caller.partnerName ?? ''}`;
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;
@@ -71,6 +73,7 @@ export class InternalTokenMinter {
       req: caller.requiredFields,
       ...(caller.defaults ? { def: caller.defaults } : {}),
       ...(caller.user ? { usr: caller.user } : {}),
+      ...(caller.partnerName !== undefined ? { pnm: caller.partnerName } : {}),
     };
     const token = jwt.sign(claims, this.key, {
       algorithm: ALGORITHM,
@@ -156,6 +159,7 @@ export class InternalTokenVerifier {
         requiredFields: Array.isArray(claims.req) ? claims.req : [],
         ...(isDefaults(claims.def) ? { defaults: claims.def } : {}),
         ...(isUser(claims.usr) ? { user: { id: claims.usr.id, email: claims.usr.email } } : {}),
+        ...(typeof claims.pnm === 'string' ? { partnerName: claims.pnm } : {}),
         issuer,
       };
       if (this.verified.size >= this.maxCached) this.verified.clear();

@@ -49,6 +49,16 @@ describe('internal tokens: audience, expiry and signature', () => {
     expect(verifierFor('domains').verify(token)).toEqual({ ...caller, issuer: 'gateway' });
   });
 
+  it("when the partner's name (or a signed-in user) is in the token, then the verifier gives it back; a renamed partner gets a fresh token", () => {
+    const minter = new InternalTokenMinter(gatewayKeys.privateKey);
+    const named = { ...caller, partnerName: 'Acme Hosting', user: { id: 'u1', email: 'ada@acme.example' } };
+    const token = minter.mint(named, 'domains');
+    expect(verifierFor('domains').verify(token)).toEqual({ ...named, issuer: 'gateway' });
+    const renamed = minter.mint({ ...named, partnerName: 'Acme Web' }, 'domains');
+    expect(renamed).not.toBe(token);
+    expect(verifierFor('domains').verify(renamed)?.partnerName).toBe('Acme Web');
+  });
+
   it('when a token is presented after it expired, then it is refused, even by a verifier that accepted it before', () => {
     const token = new InternalTokenMinter(gatewayKeys.privateKey, 60).mint(caller, 'domains');
     const verifier = verifierFor('domains');

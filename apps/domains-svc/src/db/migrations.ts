@@ -157,7 +157,14 @@ export const migrations: Record<string, ServiceMigration> = {
   },
   '2026_11_26_0003_email_templates': {
     // A partner's own wording of an owner e-mail, per kind; no row: the platform's default (in code).
+    // partner_names: the name the gateway last sent for a partner, for mails sent by jobs and the scanner.
     async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE partner_names (
+          partner_id text PRIMARY KEY,
+          name text NOT NULL,
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
       await sql`
         CREATE TABLE email_templates (
           partner_id text NOT NULL,

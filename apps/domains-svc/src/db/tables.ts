@@ -149,6 +149,7 @@ export interface DomainsDb {
   outbox: OutboxTable;
   activation_reminders: ActivationRemindersTable;
   email_templates: EmailTemplatesTable;
+  partner_names: PartnerNamesTable;
 }
 
 /** The spec's activation reminder days, in the order they fall due: a create writes one pending row per day. */
@@ -172,6 +173,13 @@ export interface EmailTemplatesTable {
   kind: string;
   subject: string;
   body: string;
+  updated_at: Timestamp;
+}
+
+/** A partner's display name as the gateway's token last gave it (the gateway owns it). */
+export interface PartnerNamesTable {
+  partner_id: string;
+  name: string;
   updated_at: Timestamp;
 }
 

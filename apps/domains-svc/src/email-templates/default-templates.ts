@@ -6,6 +6,8 @@ export interface TemplateText {
 }
 
 const hello = '<p>{% if owner_first_name %}Hello {{ owner_first_name }},{% else %}Hello,{% endif %}</p>';
+// The partner signs, once the platform knows their name.
+const signature = '{% if partner_name %}<p>{{ partner_name }}</p>{% endif %}';
 const snippet =
   '<p>Add this snippet to every page of the site, first in &lt;head&gt;:</p>\n<pre>{{ widget_snippet }}</pre>';
 
@@ -18,6 +20,7 @@ export const DEFAULT_TEMPLATES: Record<EmailTemplateKind, TemplateText> = {
       '<p>You are invited to activate the privacy widget on <b>{{ domain_name }}</b>.</p>',
       snippet,
       '<p>The domain becomes active as soon as the widget loads for the first time.</p>',
+      signature,
     ].join('\n'),
   },
   INTRO: {
@@ -26,6 +29,7 @@ export const DEFAULT_TEMPLATES: Record<EmailTemplateKind, TemplateText> = {
       hello,
       '<p>Welcome! <b>{{ domain_name }}</b> now has a privacy widget for consent, data subject requests and legal documents.</p>',
       snippet,
+      signature,
     ].join('\n'),
   },
   SCAN_REPORT: {
@@ -36,6 +40,7 @@ export const DEFAULT_TEMPLATES: Record<EmailTemplateKind, TemplateText> = {
       '<pre>{{ scan_summary }}</pre>',
       '<p>{% if scan_third_parties %}Third parties: {{ scan_third_parties }}{% else %}No known third parties were found.{% endif %}</p>',
       '{% if scan_cookies %}<p>Cookies:</p>\n<pre>{{ scan_cookies }}</pre>{% else %}<p>No cookies were found.</p>{% endif %}',
+      signature,
     ].join('\n'),
   },
   ACTIVATION_REMINDER: {
@@ -45,6 +50,7 @@ export const DEFAULT_TEMPLATES: Record<EmailTemplateKind, TemplateText> = {
       '<p>The privacy widget on <b>{{ domain_name }}</b> is still not active, {{ reminder_day }} days after the site was added.</p>',
       snippet,
       '<p>Then open <a href="{{ approval_url }}">{{ approval_url }}</a>: the widget becomes active as soon as it loads for the first time.</p>',
+      signature,
     ].join('\n'),
   },
 };

@@ -50,3 +50,26 @@ export function savePartnerTemplate(
 export async function deletePartnerTemplate(db: Kysely<DomainsDb>, partnerId: string, kind: EmailTemplateKind) {
   await db.deleteFrom('email_templates').where('partner_id', '=', partnerId).where('kind', '=', kind).execute();
 }
+
+/** The partner's name as last recorded ('' when the gateway never sent one). */
+export async function findPartnerName(db: Kysely<DomainsDb>, partnerId: string): Promise<string> {
+  const row = await db
+    .selectFrom('partner_names')
+    .select('name')
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirst();
+  return row?.name ?? '';
+}
+
+export async function savePartnerName(db: Kysely<DomainsDb>, partnerId: string, name: string) {
+  await db
+    .insertInto('partner_names')
+    .values({ partner_id: partnerId, name })
+    .onConflict((oc) =>
+      oc
+        .column('partner_id')
+        .doUpdateSet({ name, updated_at: new Date() })
+        .where('partner_names.name', 'is distinct from', name),
+    )
+    .execute();
+}

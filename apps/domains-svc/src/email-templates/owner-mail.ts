@@ -4,7 +4,7 @@ import type { QueuedMail } from '@platform/mail';
 import type { DomainsDb } from '../db/tables';
 import { widgetScript } from '../domains/domain/widget-snippet';
 import { DEFAULT_TEMPLATES } from './default-templates';
-import { findPartnerTemplate } from './email-templates.repository';
+import { findPartnerName, findPartnerTemplate } from './email-templates.repository';
 import { renderTemplate, type TemplateValues } from './template-engine';
 
 /** What every owner e-mail's links are made from (installation settings). */
@@ -79,16 +79,18 @@ export function ownerValues(domain: OwnerMailDomain, settings: OwnerMailSettings
 
 /**
  * Renders one e-mail of `kind` with the partner's template (the default when they have none) and
- * `values`. Templates are checked when saved; should one still fail (e.g. its render limit), the
- * owner gets the default wording rather than nothing.
+ * `values` (partner_name is the partner's recorded name unless given). Templates are checked when
+ * saved; should one still fail (e.g. its render limit), the owner gets the default wording rather
+ * than nothing.
  */
 export async function renderPartnerMail(
   db: Kysely<DomainsDb>,
   partnerId: string,
   kind: EmailTemplateKind,
-  values: TemplateValues,
+  given: TemplateValues,
 ) {
   const own = await findPartnerTemplate(db, partnerId, kind);
+  const values = { ...given, partner_name: given.partner_name ?? (await findPartnerName(db, partnerId)) };
   if (own) {
     try {
       return await renderTemplate(own, values);

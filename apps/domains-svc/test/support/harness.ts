@@ -57,22 +57,41 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
 
   /** A partner's API-key token as the gateway mints it: every key permission unless given, and the onboarding fields it requires. */
   const partner = (requiredFields: string[] = [], permissions: string[] = [...PERMISSIONS]): TestPartner =>
-    apiKeyOf(`partner_${randomUUID()}`, permissions, requiredFields);
+    apiKeyOf(`partner_${randomUUID()}`, { permissions, requiredFields });
 
-  /** Another API-key token of an existing partner (no user in it). */
-  const apiKeyOf = (partnerId: string, permissions: string[] = [...PERMISSIONS], requiredFields: string[] = []) => ({
+  /** Another API-key token of an existing partner (no user in it), with the partner's name when given. */
+  const apiKeyOf = (
+    partnerId: string,
+    options: { permissions?: string[]; requiredFields?: string[]; partnerName?: string } = {},
+  ): TestPartner => ({
     id: partnerId,
-    token: minter.mint({ partnerId, keyId: randomUUID(), permissions, requiredFields }, 'domains'),
+    token: minter.mint(
+      {
+        partnerId,
+        keyId: randomUUID(),
+        permissions: options.permissions ?? [...PERMISSIONS],
+        requiredFields: options.requiredFields ?? [],
+        ...(options.partnerName === undefined ? {} : { partnerName: options.partnerName }),
+      },
+      'domains',
+    ),
   });
 
   /** A signed-in portal user (an ADMINISTRATOR's permissions unless given) of a new partner, or of partnerId. */
-  const portalUser = (options: { partnerId?: string; permissions?: string[] } = {}): TestUser => {
+  const portalUser = (options: { partnerId?: string; permissions?: string[]; partnerName?: string } = {}): TestUser => {
     const partnerId = options.partnerId ?? `partner_${randomUUID()}`;
     const userId = randomUUID();
     const email = `user-${userId.slice(0, 8)}@partner.example.org`;
     const permissions = options.permissions ?? [...ROLE_PERMISSIONS.ADMINISTRATOR];
     const token = minter.mint(
-      { partnerId, keyId: `user:${userId}`, permissions, requiredFields: [], user: { id: userId, email } },
+      {
+        partnerId,
+        keyId: `user:${userId}`,
+        permissions,
+        requiredFields: [],
+        user: { id: userId, email },
+        ...(options.partnerName === undefined ? {} : { partnerName: options.partnerName }),
+      },
       'domains',
     );
     return { id: partnerId, token, userId, email };

@@ -32,6 +32,11 @@ const common: EmailTemplateVariable[] = [
     description: 'The link the owner opens to activate the widget once the snippet is on the site',
     example: 'https://shop.example.com/',
   },
+  {
+    name: 'partner_name',
+    description: 'Your name as the portal settings hold it (empty until the platform has learnt it)',
+    example: 'Acme Hosting',
+  },
 ];
 
 /** What each kind's template may use; an unknown variable is refused when the template is saved. */

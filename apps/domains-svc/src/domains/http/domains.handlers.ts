@@ -7,6 +7,7 @@ import { activateDomain, deactivateDomain, deleteDomain, inviteDomain } from '..
 import { getDomain, listDomains } from '../domain/query-domains.service';
 import { updateDomain } from '../domain/update-domain.service';
 import { toDomain, toDomainCreated, toDomainDetail } from './domain.presenter';
+import { rememberPartnerName } from '../../email-templates/partner-name';
 
 /**
  * Domains by operationId (paths and validation come from the contract's route table):
@@ -20,6 +21,7 @@ export function domainHandlers(ctx: DomainsContext): Handlers<(typeof domainRout
       return { meta: page.meta, result: page.items.map((row) => toDomain(row, s)) };
     },
     createDomain: async ({ caller, body }) => {
+      await rememberPartnerName(ctx.db, caller);
       const row = await createDomain(
         ctx,
         { partnerId: caller.partnerId, requiredFields: caller.requiredFields, defaults: caller.defaults },
@@ -50,6 +52,7 @@ export function domainHandlers(ctx: DomainsContext): Handlers<(typeof domainRout
       return { result: {} };
     },
     inviteDomain: async ({ caller, params, body }) => {
+      await rememberPartnerName(ctx.db, caller);
       await inviteDomain(ctx, caller.partnerId, params.domainId, body);
       return { result: {} };
     },
