@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EMAIL_TEMPLATE_KINDS, EMAIL_TEMPLATE_LIMITS, EMAIL_TEMPLATE_VARIABLES } from '@platform/contracts';
 import type { ReceivedMail } from '@platform/testing';
-import { DEFAULT_TEMPLATES } from '../src/email-templates/default-templates';
+import { DEFAULT_TEMPLATES } from '../src/domains/mail/default-templates';
 import { emitDueReminders } from '../src/reminders/activation-reminders.service';
 import type { ScanEngine } from '../src/scanner/scan-worker';
 import {

@@ -1,6 +1,6 @@
 import { EMAIL_TEMPLATE_KINDS } from '@platform/contracts';
-import { DEFAULT_TEMPLATES } from '../src/email-templates/default-templates';
-import { exampleValues, htmlToText, renderTemplate, templateIssues } from '../src/email-templates/template-engine';
+import { DEFAULT_TEMPLATES } from '../src/domains/mail/default-templates';
+import { exampleValues, htmlToText, renderTemplate, templateIssues } from '../src/domains/mail/template-engine';
 
 describe('e-mail template engine', () => {
   it.each(EMAIL_TEMPLATE_KINDS)('when the default %s template is checked, then it has no issue', async (kind) => {

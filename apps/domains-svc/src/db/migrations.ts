@@ -1,6 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
+import { createEmailTemplateTables } from './email-templates.migration';
 
 /**
  * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
@@ -156,25 +157,8 @@ export const migrations: Record<string, ServiceMigration> = {
     up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db),
   },
   '2026_11_26_0003_email_templates': {
-    // A partner's own wording of an owner e-mail, per kind; no row: the platform's default (in code).
-    // partner_names: the name the gateway last sent for a partner, for mails sent by jobs and the scanner.
-    async up(db: Kysely<unknown>) {
-      await sql`
-        CREATE TABLE partner_names (
-          partner_id text PRIMARY KEY,
-          name text NOT NULL,
-          updated_at timestamptz NOT NULL DEFAULT now()
-        )`.execute(db);
-      await sql`
-        CREATE TABLE email_templates (
-          partner_id text NOT NULL,
-          kind text NOT NULL,
-          subject text NOT NULL,
-          body text NOT NULL,
-          updated_at timestamptz NOT NULL DEFAULT now(),
-          PRIMARY KEY (partner_id, kind)
-        )`.execute(db);
-    },
+    // The partners' own owner e-mail templates and names (see createEmailTemplateTables).
+    up: (db: Kysely<unknown>) => createEmailTemplateTables(db),
   },
 };
 

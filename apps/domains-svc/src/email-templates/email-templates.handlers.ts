@@ -11,7 +11,7 @@ import {
   sendTestMail,
   signedInUser,
 } from './email-templates.service';
-import { rememberPartnerName } from './partner-name';
+import { rememberPartnerName } from '../domains/mail/partner-name';
 
 /** The partner's owner e-mail templates (portal users only). */
 export function emailTemplateHandlers(

@@ -11,16 +11,16 @@ import type { Kysely } from '@platform/db';
 import { AppError, validationError } from '@platform/http';
 import { enqueueMail } from '@platform/mail';
 import type { DomainsDb } from '../db/tables';
-import { DEFAULT_TEMPLATES } from './default-templates';
+import { DEFAULT_TEMPLATES } from '../domains/mail/default-templates';
 import {
   deletePartnerTemplate,
   findPartnerTemplate,
   findPartnerTemplates,
   savePartnerTemplate,
   type SavedTemplate,
-} from './email-templates.repository';
-import { renderPartnerMail } from './owner-mail';
-import { exampleValues, renderTemplate, templateIssues } from './template-engine';
+} from '../domains/db/email-templates.repository';
+import { renderPartnerMail } from '../domains/mail/owner-mail';
+import { exampleValues, renderTemplate, templateIssues } from '../domains/mail/template-engine';
 
 /** The template a partner's owners get for a kind: their own, or the platform's default. */
 function templateOf(kind: EmailTemplateKind, own: SavedTemplate | undefined): EmailTemplate {

@@ -13,7 +13,7 @@ import {
 import type { DomainsDb } from '../db/tables';
 import { canMove } from '../status';
 import { writeDomainEventBatch } from '../domains/events/domain-events.writer';
-import { approvalUrl, ownerMail, type OwnerMailSettings } from '../email-templates/owner-mail';
+import { approvalUrl, ownerMail, type OwnerMailSettings } from '../domains/mail/owner-mail';
 import { widgetScript } from '../domains/domain/widget-snippet';
 
 export interface ActivationReminderSettings extends OwnerMailSettings {

@@ -14,7 +14,7 @@ import {
 import { propertyEntityData, writeDomainEvents } from '../domains/events/domain-events.writer';
 import type { DomainsContext } from '../context';
 import { inviteInTransaction, pushMerchantLinks } from '../domains/domain/lifecycle.service';
-import { findOwnerMailDomain, ownerMail, type OwnerMailSettings } from '../email-templates/owner-mail';
+import { findOwnerMailDomain, ownerMail, type OwnerMailSettings } from '../domains/mail/owner-mail';
 import { scanReportValues } from './scan-report-mail';
 import { dataCollectionOf, widgetCookiesOf } from './scan-feed';
 

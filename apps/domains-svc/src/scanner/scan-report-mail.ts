@@ -1,4 +1,4 @@
-import type { TemplateValues } from '../email-templates/template-engine';
+import type { TemplateValues } from '../domains/mail/template-engine';
 
 /** What the scan report e-mail tells the owner: the counts per category and the third parties and cookies found. */
 export interface ScanReportFacts {

@@ -5,7 +5,7 @@ import { findCompanyByName, lockCompanyName } from '../db/companies.repository';
 import type { DomainListRow } from '../db/domain-list.repository';
 import { insertNewDomain } from '../db/domain-writes.repository';
 import { enqueueMail } from '@platform/mail';
-import { ownerMailsOf } from '../../email-templates/owner-mail';
+import { ownerMailsOf } from '../mail/owner-mail';
 import type { DomainsDb } from '../../db/tables';
 import { writeDomainEvents } from '../events/domain-events.writer';
 import type { Caller, DomainsContext } from '../../context';

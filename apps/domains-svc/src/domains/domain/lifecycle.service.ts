@@ -15,7 +15,7 @@ import { domainEntityData, writeDomainEvents } from '../events/domain-events.wri
 import type { DomainsContext } from '../../context';
 import { isActiveStatus, nextStatus, type PartnerMove } from '../../status';
 import { assertDomainId } from './domain-rules';
-import { ownerMailsOf } from '../../email-templates/owner-mail';
+import { ownerMailsOf } from '../mail/owner-mail';
 import type { DomainsDatabase, DomainsDb } from '../../db/tables';
 
 /** Locks the partner's domain, checks the move (status.ts) and stores the new status. */

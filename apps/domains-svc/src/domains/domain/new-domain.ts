@@ -12,10 +12,9 @@ import {
 import type { NewCompany } from '../db/companies.repository';
 import type { DomainListRow } from '../db/domain-list.repository';
 import type { NewDomainRows } from '../db/domain-writes.repository';
-import type { OwnerMailRequest } from '../../email-templates/owner-mail';
+import type { OwnerMailRequest } from '../mail/owner-mail';
 import { domainCompany, domainEntityData } from '../events/domain-events.writer';
 import type { InstanceSettings } from '../../context';
-import { widgetScript } from './widget-snippet';
 
 export type ChosenProduct = Extract<CatalogueResolution, { ok: true }>;
 

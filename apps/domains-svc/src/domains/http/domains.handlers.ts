@@ -7,7 +7,7 @@ import { activateDomain, deactivateDomain, deleteDomain, inviteDomain } from '..
 import { getDomain, listDomains } from '../domain/query-domains.service';
 import { updateDomain } from '../domain/update-domain.service';
 import { toDomain, toDomainCreated, toDomainDetail } from './domain.presenter';
-import { rememberPartnerName } from '../../email-templates/partner-name';
+import { rememberPartnerName } from '../mail/partner-name';
 
 /**
  * Domains by operationId (paths and validation come from the contract's route table):

@@ -1,7 +1,7 @@
 import type { InternalCaller } from '@platform/auth';
 import type { Kysely } from '@platform/db';
-import type { DomainsDb } from '../db/tables';
-import { savePartnerName } from './email-templates.repository';
+import type { DomainsDb } from '../../db/tables';
+import { savePartnerName } from '../db/email-templates.repository';
 
 /** What this process last stored per database and partner, so an unchanged name costs no write for a while. */
 const stored = new WeakMap<Kysely<DomainsDb>, Map<string, { name: string; until: number }>>();

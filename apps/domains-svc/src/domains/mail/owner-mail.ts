@@ -1,10 +1,10 @@
 import type { EmailTemplateKind } from '@platform/contracts';
 import type { Kysely } from '@platform/db';
 import type { QueuedMail } from '@platform/mail';
-import type { DomainsDb } from '../db/tables';
-import { widgetScript } from '../domains/domain/widget-snippet';
+import type { DomainsDb } from '../../db/tables';
+import { widgetScript } from '../domain/widget-snippet';
 import { DEFAULT_TEMPLATES } from './default-templates';
-import { findPartnerName, findPartnerTemplate } from './email-templates.repository';
+import { findPartnerName, findPartnerTemplate } from '../db/email-templates.repository';
 import { renderTemplate, type TemplateValues } from './template-engine';
 
 /** What every owner e-mail's links are made from (installation settings). */

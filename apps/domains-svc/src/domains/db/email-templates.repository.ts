@@ -1,7 +1,7 @@
 import type { EmailTemplateKind } from '@platform/contracts';
 import type { Kysely } from '@platform/db';
-import type { DomainsDb } from '../db/tables';
-import type { TemplateText } from './default-templates';
+import type { DomainsDb } from '../../db/tables';
+import type { TemplateText } from '../mail/default-templates';
 
 export type SavedTemplate = TemplateText & { kind: string; updated_at: Date };
 
