@@ -7,6 +7,14 @@ describe('e-mail template engine', () => {
     expect(await templateIssues(kind, DEFAULT_TEMPLATES[kind])).toEqual([]);
   });
 
+  it.each([
+    '{% for i in (1..100000000) %}{{ i }}{% endfor %}',
+    '{% for i in (1..3000) %}{% for j in (1..3000) %}x{% endfor %}{% endfor %}',
+  ])('when a template loops to hold the service up (%s), then it is refused, not rendered', async (body) => {
+    const issues = await templateIssues('INTRO', { subject: 'x', body });
+    expect(issues).toEqual([{ path: 'body.body', message: expect.stringMatching(/^cannot be rendered: .*limit/) }]);
+  });
+
   it('when a value holds CR/LF, then the rendered subject is still one line', async () => {
     const mail = await renderTemplate(
       { subject: 'About {{ company_name }}', body: '<p>{{ company_name }}</p>' },

@@ -21,8 +21,9 @@ function sandboxedLiquid(escapeHtml: boolean) {
     ownPropertyOnly: true,
     // An empty value ('' for an unknown first name) is false in {% if %}, as a partner expects.
     jsTruthy: true,
-    renderLimit: 2_000,
-    memoryLimit: 10_000_000,
+    // Real templates render in a few ms: these only stop a loop meant to hold the service (or a mail) up.
+    renderLimit: 500,
+    memoryLimit: 1_000_000,
   });
   delete liquid.filters.raw;
   for (const tag of ['include', 'render', 'layout', 'block']) delete liquid.tags[tag];
