@@ -27,7 +27,7 @@ export const domainsConfig = {
   ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
   /** Tests only: the reminders' "now" is the time written in this file (fileClock), so a test moves it instead of waiting. */
   ACTIVATION_REMINDER_CLOCK_FILE: z.string().min(1).optional(),
-  /** The reminders' approval_url: {property_id}, {domain_id} and {domain_name} are filled in. */
+  /** The reminders' approval_url (and owner e-mails' approval_url variable): {property_id}, {domain_id} and {domain_name} are filled in. */
   ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
   ...scannerConfig,
 };
