@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { partnerApiDocument, ROUTES } from '@platform/contracts';
@@ -20,11 +20,6 @@ export function generateTypes(root: string): string {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Whether the checked-in types are what the route table makes now. */
-export function generatedTypesAreCurrent(root: string): boolean {
-  return readFileSync(path.join(root, GENERATED_TYPES), 'utf8') === generateTypes(root);
 }
 
 // npm run client:generate (from the repository's root)
