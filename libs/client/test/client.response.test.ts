@@ -149,6 +149,27 @@ describe('createPlatformClient against a real HTTP server', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('when the caller aborts while the client waits out a Retry-After, then the call ends at once with the abort', async () => {
+    const s = await start((_r, res) => envelope(res, 429, 'RATE.LIMITED', { 'Retry-After': '30' }), okDomain);
+    const controller = new AbortController();
+    // The caller's own fetch: aborts as soon as the 429 is in, so the abort lands in the wait before a retry.
+    const fetchThenAbort = async (request: Request) => {
+      const response = await fetch(request);
+      queueMicrotask(() => controller.abort());
+      return response;
+    };
+    const started = Date.now();
+    const outcome = await clientOf(s, { fetch: fetchThenAbort })
+      .GET('/portal/domains', { signal: controller.signal })
+      .then(
+        () => 'answered',
+        (err: unknown) => (err as Error).name,
+      );
+    expect(outcome).toBe('AbortError');
+    expect(s.seen).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('when retries is 0, then a 429 is thrown after the one request', async () => {
     const s = await start((_r, res) => envelope(res, 429, 'RATE.LIMITED', { 'Retry-After': '0' }), okDomain);
     const error = await failure(clientOf(s, { retries: 0 }).GET('/portal/domains'));
