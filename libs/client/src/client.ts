@@ -89,7 +89,9 @@ function newIdempotencyKey(): string {
 
 function retryOptions(retries: PlatformClientOptions['retries']): Required<RetryOptions> {
   if (typeof retries === 'number') return { ...DEFAULT_RETRIES, retries };
-  return { ...DEFAULT_RETRIES, ...retries };
+  // A setting given as undefined keeps its default.
+  const given = Object.entries(retries ?? {}).filter(([, value]) => value !== undefined);
+  return { ...DEFAULT_RETRIES, ...Object.fromEntries(given) };
 }
 
 /**
