@@ -14,7 +14,10 @@ const domainMustStayPure = ['express', 'kysely', 'pg', 'amqplib'].map((name) => 
 const restrict = (paths) => ({ 'no-restricted-imports': ['error', { paths }] });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/*.js', '**/*.mjs'] },
+  // libs/client/src/generated: openapi-typescript's output (npm run client:generate).
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/*.js', '**/*.mjs', 'libs/client/src/generated/**'],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -71,6 +74,30 @@ export default tseslint.config(
             {
               group: ['@platform/*', '!@platform/contracts', 'node:*', 'express', 'pg', 'kysely', 'amqplib', 'zod'],
               message: 'The widget is browser code: it may not import server libraries.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The client runs in browsers (the portal) and Node: only fetch, Request and crypto, and the contracts' types.
+  {
+    files: ['libs/client/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@platform/contracts'],
+              allowTypeImports: true,
+              message:
+                'The client imports only types from @platform/contracts (`import type`): zod stays out of its bundle.',
+            },
+            {
+              group: ['@platform/*', '!@platform/contracts', 'node:*', 'express', 'pg', 'kysely', 'amqplib', 'zod'],
+              message: 'The client runs in browsers: it may not import Node built-ins or server libraries.',
             },
           ],
         },

@@ -34,8 +34,8 @@ const endedAt = async (h: Harness, domainId: string) => {
 
 describe('scans: pages whose script never yields, in the real browser (SCANNER_CONCURRENCY=2)', () => {
   // The ratio of production's defaults (15 s and 120 s), shortened.
-  const PAGE_TIMEOUT_MS = 2_000;
-  const SCAN_TIMEOUT_MS = 16_000;
+  const PAGE_TIMEOUT_MS = 4_000;
+  const SCAN_TIMEOUT_MS = 32_000;
   let site: Server;
   let h: Harness;
 
@@ -55,7 +55,7 @@ describe('scans: pages whose script never yields, in the real browser (SCANNER_C
       SCANNER_CONNECT_TO: `*:443:127.0.0.1:9,*:80:127.0.0.1:${port}`,
       SCANNER_PAGE_TIMEOUT_MS: String(PAGE_TIMEOUT_MS),
       SCANNER_SCAN_TIMEOUT_MS: String(SCAN_TIMEOUT_MS),
-      SCAN_LEASE_MS: '40000',
+      SCAN_LEASE_MS: '60000',
     });
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryWireSchemas } from './common';
-import { ERROR_CATALOGUE, errorResponseSchema } from './errors';
+import { ERROR_CATALOGUE, errorResponseSchema, type ErrorCode } from './errors';
 import { isInternalRoute, isPublicRoute, type RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -154,4 +154,31 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
     },
     'x-error-catalogue': Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({ code, ...e })),
   };
+}
+
+const PARTNER_API_DESCRIPTION = `Partner API for managing domains, subdomains, subscriptions, merchants, consent records and webhooks.
+
+Authenticate every /portal request with \`Authorization: Bearer <API_KEY>\`. Keys may be limited to one IP
+address, carry an expiry and a set of permissions (a missing permission answers 403 with \`data.required\`).
+Every error answers \`{"error": {"code", "ns", "message", "status", "data"?}}\`; the full catalogue is in
+\`x-error-catalogue\`. Requests are rate limited per key (429 with \`Retry-After\` and \`RateLimit\` headers).`;
+
+/** Errors the gateway itself may answer on any operation, on top of each route's own. */
+const GATEWAY_ERRORS: ErrorCode[] = ['AUTH.API_KEY', 'AUTH.FORBIDDEN', 'RATE.LIMITED', 'SERVICE.UNAVAILABLE'];
+const BODY_ERRORS: ErrorCode[] = ['VALIDATION.MALFORMED_JSON', 'REQUEST.TOO_LARGE', 'REQUEST.UNSUPPORTED_MEDIA_TYPE'];
+
+/**
+ * The document the gateway serves at /openapi.json: the route table with the errors the gateway
+ * adds to every operation. libs/client generates its types from it (npm run client:generate).
+ */
+export function partnerApiDocument(routes: RouteSpec[]) {
+  const withGatewayErrors = routes.map((r) => ({
+    ...r,
+    errors: [...new Set([...r.errors, ...GATEWAY_ERRORS, ...(r.body ? BODY_ERRORS : [])])],
+  }));
+  return buildOpenApi(withGatewayErrors, {
+    title: 'Partner Domain Management API',
+    version: '1.0',
+    description: PARTNER_API_DESCRIPTION,
+  });
 }

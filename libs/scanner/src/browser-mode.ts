@@ -113,16 +113,16 @@ async function visitPage(
 ): Promise<PageVisit> {
   const deadline = Date.now() + run.limits.pageTimeoutMs;
   const pageSignal = AbortSignal.any([run.signal, AbortSignal.timeout(run.limits.pageTimeoutMs)]);
-  const progress = { answered: false };
   try {
-    return await untilAborted(loadAndRead(run, context, navigation, health, url, deadline, progress), pageSignal);
+    return await untilAborted(loadAndRead(run, context, navigation, health, url, deadline), pageSignal);
   } catch (err) {
     if (!pageSignal.aborted) throw err;
     // A page that is stuck (or a scan that is over): the page goes, a new one takes the next URL.
     if (!run.signal.aborted) await freshPage(context, navigation, health).catch(() => undefined);
     else await closePage(navigation.page!, health);
     if (run.signal.aborted) throw new ScanError('SCAN.ABORTED', 'The scan was stopped.');
-    throw progress.answered ? pageHeldBrowser(run.limits) : pageTimeout(run.limits);
+    // The site answered the page (the route handler fulfilled it): the browser, not the site, ran out of time.
+    throw navigation.answered ? pageHeldBrowser(run.limits) : pageTimeout(run.limits);
   }
 }
 
@@ -180,10 +180,8 @@ async function loadAndRead(
   health: Health,
   url: string,
   deadline: number,
-  progress: { answered: boolean },
 ): Promise<PageVisit> {
   const response = await navigate(run, context, navigation, health, url, deadline);
-  progress.answered = true;
   const page: Page = navigation.page!;
   // Keep a share of the page's time for reading it.
   const reserve = Math.min(1_000, run.limits.pageTimeoutMs / 4);

@@ -15,9 +15,11 @@ export class MainNavigation {
   private active = false;
   redirect: string | undefined;
   error: ScanError | undefined;
+  /** The site answered the crawler's navigation with a page (not a redirect): what the browser does next is the page's doing. */
+  answered = false;
 
   begin(): void {
-    Object.assign(this, { active: true, redirect: undefined, error: undefined });
+    Object.assign(this, { active: true, redirect: undefined, error: undefined, answered: false });
   }
 
   end(): { redirect?: string; error?: ScanError } {
@@ -142,6 +144,7 @@ export async function routeBrowserRequests(
         navigation.redirect = location;
         return await route.abort('aborted');
       }
+      if (handBack) navigation.answered = true;
       await route.fulfill({ status: res.status, headers: fulfillHeaders(res.headers), body: res.body });
     } catch (err) {
       const error = scanErrorOf(err, run.limits);
