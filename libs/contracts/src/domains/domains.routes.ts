@@ -22,6 +22,7 @@ import {
   subdomainSchema,
 } from './subdomain.schema';
 import { scanReportSchema } from './scan.schema';
+import { domainStatsRoutes } from './domain-stats.routes';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
 const write = { service: 'domains', permission: 'domains:write' } as const;
@@ -216,4 +217,10 @@ export const scanRoutes = [
 ] satisfies RouteSpec[];
 
 /** What domains-svc serves. */
-export const domainsServiceRoutes = [...domainRoutes, ...subdomainRoutes, ...scanRoutes, ...subscriptionChangeRoutes];
+export const domainsServiceRoutes = [
+  ...domainRoutes,
+  ...subdomainRoutes,
+  ...scanRoutes,
+  ...subscriptionChangeRoutes,
+  ...domainStatsRoutes,
+];

@@ -7,3 +7,4 @@ export * from './scan.schema';
 export * from './domains.routes';
 export * from './subscription-change.routes';
 export * from './domain-internal.routes';
+export * from './domain-stats.routes';
