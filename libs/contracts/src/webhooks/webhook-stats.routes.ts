@@ -29,10 +29,7 @@ export const webhookStatsSchema = z
       .string()
       .nullable()
       .meta({ description: 'When the oldest pending delivery was created; null when none is pending' }),
-    failed_last_24h: count.meta({ description: 'Failed attempts (not a 2xx in time) in the last 24 hours' }),
-    deliveries_failed_last_24h: count.meta({
-      description: 'Deliveries that gave up (status failed) in the last 24 hours',
-    }),
+    failed_last_24h: count.meta({ description: 'Failed attempts (no 2xx answer) in the last 24 hours' }),
   })
   .meta({ id: 'WebhookStats' });
 export type WebhookStats = z.infer<typeof webhookStatsSchema>;
