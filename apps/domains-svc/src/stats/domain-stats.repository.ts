@@ -29,11 +29,11 @@ export async function countDomainsPerWeek(
 ): Promise<WeekCount[]> {
   const at = sql.ref(column);
   const { rows } = await sql<WeekCount>`
-    SELECT to_char(date_trunc('week', ${at} AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS week_start, count(*)::int AS n
+    SELECT (date_trunc('week', ${at} AT TIME ZONE 'UTC')::date)::text AS week_start, count(*)::int AS n
     FROM domains
     WHERE partner_id = ${partnerId}
       ${column === 'created_at' ? sql`AND is_active IN (true, false)` : sql``}
       AND ${at} >= ${since}
-    GROUP BY 1`.execute(db);
+    GROUP BY date_trunc('week', ${at} AT TIME ZONE 'UTC')::date`.execute(db);
   return rows;
 }
