@@ -1,6 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
+import { addInvitedAt } from './invited-at.migration';
 
 /**
  * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
@@ -155,21 +156,8 @@ export const migrations: Record<string, ServiceMigration> = {
     // The mail sender serves recipients in turns (claimDueMail): each one's last send, by index.
     up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db),
   },
-  '2026_11_26_0003_domains_invited_at': {
-    // The Dashboard's funnel counts domains by the week of their first invitation. Before this
-    // column no time was kept: a domain INVITED now takes its updated_at (its latest change,
-    // usually the invite); one that moved on (ACTIVE, INACTIVE) or was never invited stays null.
-    async up(db: Kysely<unknown>) {
-      await sql`ALTER TABLE domains ADD COLUMN invited_at timestamptz`.execute(db);
-      await sql`UPDATE domains SET invited_at = updated_at WHERE status = 'INVITED'`.execute(db);
-      await sql`CREATE INDEX domains_partner_invited ON domains (partner_id, invited_at) WHERE invited_at IS NOT NULL`.execute(
-        db,
-      );
-      await sql`CREATE INDEX domains_partner_activated ON domains (partner_id, activated_at) WHERE activated_at IS NOT NULL`.execute(
-        db,
-      );
-    },
-  },
+  // The Dashboard's funnel: when each domain was first invited (see invited-at.migration.ts).
+  '2026_11_26_0003_domains_invited_at': { up: addInvitedAt },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */
