@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { receiptStatsSchema } from '@platform/contracts';
 import { sql } from '@platform/db';
-import { envelope } from '@platform/testing';
+import { act, envelope } from '@platform/testing';
 import { startConsent, type ConsentTest } from './support';
 
 const DAY_MS = 86_400_000;
@@ -75,6 +75,13 @@ describe('GET /portal/stats/receipts (the Dashboard)', () => {
       expect(res.body).toEqual(envelope('VALIDATION.INVALID', 400));
     },
   );
+
+  it('when the key lacks records:read, then 403', async () => {
+    const token = c.tokenFor(`partner_${randomUUID()}`, ['domains:read']);
+    const res = await act(c.t.url, 'GET', '/portal/stats/receipts', { token });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('AUTH.FORBIDDEN');
+  });
 
   it("when 60,000 records of 60 partners are stored, then one partner's count reads records_partner_created, never the whole table", async () => {
     await sql`
