@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { env, listenOf } from '@platform/config';
-import { consentPublicRoutes, consentRecordRoutes } from '@platform/contracts';
+import { consentPublicRoutes, consentRecordRoutes, consentStatsRoutes } from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
@@ -15,6 +15,7 @@ import { RecordSigner, signingKeysSchema } from './domain/record-signer';
 import { domainEventsConsumer } from './events/domain-events.consumer';
 import { recordHandlers } from './http/records.handlers';
 import { widgetHandlers } from './http/widget.handlers';
+import { receiptStatsHandlers } from './stats/receipt-stats';
 
 const consentConfig = {
   ...mailConfig,
@@ -34,7 +35,7 @@ const consentConfig = {
   DSAR_SUMMARY_EVERY_MS: env.durationMs(60 * 60_000),
 };
 
-const routes = [...consentRecordRoutes, ...consentPublicRoutes];
+const routes = [...consentRecordRoutes, ...consentStatsRoutes, ...consentPublicRoutes];
 
 type Context = ConsentContext & { mailer: ReturnType<typeof createMailTransport> };
 
@@ -60,7 +61,7 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
     },
   }),
   routes,
-  handlers: (ctx) => ({ ...recordHandlers(ctx.db), ...widgetHandlers(ctx) }),
+  handlers: (ctx) => ({ ...recordHandlers(ctx.db), ...receiptStatsHandlers(ctx.db), ...widgetHandlers(ctx) }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => propertyHostnameLookup(ctx.db, propertyId),
   consumers: (ctx) => [ctx.domainEvents],

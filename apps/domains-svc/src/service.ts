@@ -24,6 +24,7 @@ import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine'
 import { scanScheduleJob } from './scanner/scan-schedule.job';
 import { ScanWorker, type ScanEngine } from './scanner/scan-worker';
 import { scanHandlers } from './scanner/scans.handlers';
+import { domainStatsHandlers } from './stats/domain-stats.handlers';
 import { widgetHandlers } from './widget/widget.handlers';
 import { findPropertyHostname } from './widget/widget.repository';
 
@@ -128,6 +129,7 @@ export const createDomainsService = (
     ...subscriptionHandlers(ctx),
     ...emailTemplateHandlers(ctx),
     ...widgetHandlers(ctx),
+    ...domainStatsHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,

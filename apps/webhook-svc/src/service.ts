@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { env, listenOf } from '@platform/config';
-import { webhookRoutes } from '@platform/contracts';
+import { webhookRoutes, webhookStatsRoutes } from '@platform/contracts';
 import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver } from '@platform/outbound';
 import type { ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
@@ -11,6 +11,9 @@ import type { WebhookServiceContext } from './domain/context';
 import { isSecretKey, SecretBox } from './domain/secrets';
 import { webhookHandlers } from './http/webhooks.handlers';
 import { webhookJobs } from './jobs/webhook.jobs';
+import { webhookStatsHandlers } from './stats/webhook-stats';
+
+const routes = [...webhookRoutes, ...webhookStatsRoutes];
 
 /** webhook-svc's own configuration, beside the chassis'. */
 const webhookConfig = {
@@ -61,7 +64,7 @@ const WORKER = 'worker';
 export const webhookService: ServiceDefinition<
   WebhooksDb,
   typeof webhookConfig,
-  (typeof webhookRoutes)[number],
+  (typeof routes)[number],
   WebhookServiceContext
 > = {
   name: 'webhook-svc',
@@ -116,8 +119,8 @@ export const webhookService: ServiceDefinition<
       worker,
     };
   },
-  routes: webhookRoutes,
-  handlers: (ctx) => webhookHandlers(ctx),
+  routes,
+  handlers: (ctx) => ({ ...webhookHandlers(ctx), ...webhookStatsHandlers(ctx) }),
   consumers: (ctx, { config }) => (ctx.worker ? [fanOutConsumer(ctx.worker, config.WEBHOOK_LEASE_MS)] : []),
   background: (ctx) => (ctx.worker ? [ctx.worker] : []),
   jobs: (_ctx, { config }) =>

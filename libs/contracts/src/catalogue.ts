@@ -5,6 +5,9 @@ import { productRoutes } from './products/products.routes';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { merchantRoutes } from './merchants/merchants.routes';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
+import { consentStatsRoutes } from './consent/consent-stats.routes';
+import { subscriptionStatsRoutes } from './billing/subscription-stats.routes';
+import { webhookStatsRoutes } from './webhooks/webhook-stats.routes';
 
 /** Every route the gateway serves (partners' and public ones); each service's contract module adds its own. */
 export const ROUTES: RouteSpec[] = [
@@ -15,5 +18,8 @@ export const ROUTES: RouteSpec[] = [
   ...widgetRoutes,
   ...consentRecordRoutes,
   ...consentPublicRoutes,
+  ...subscriptionStatsRoutes,
+  ...webhookStatsRoutes,
+  ...consentStatsRoutes,
 ];
 export const COMPILED_ROUTES = ROUTES.map(compileRoute);

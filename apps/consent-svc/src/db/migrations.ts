@@ -92,4 +92,13 @@ export const migrations: Record<string, ServiceMigration> = {
       await createMailQueueRecipientIndex(db);
     },
   },
+  '2026_11_26_0003_records_partner_day': {
+    // The Dashboard's receipts per day: a range of one partner's records read from the index alone
+    // (receipt_status included), never the table nor other partners' rows.
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE INDEX records_partner_created ON records (partner_id, created_at) INCLUDE (receipt_status)`.execute(
+        db,
+      );
+    },
+  },
 };

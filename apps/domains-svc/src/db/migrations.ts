@@ -2,6 +2,7 @@ import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 import { createEmailTemplateTables } from './email-templates.migration';
+import { addInvitedAt } from './invited-at.migration';
 
 /**
  * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
@@ -160,6 +161,8 @@ export const migrations: Record<string, ServiceMigration> = {
     // The partners' own owner e-mail templates and names (see createEmailTemplateTables).
     up: (db: Kysely<unknown>) => createEmailTemplateTables(db),
   },
+  // The Dashboard's funnel: when each domain was first invited (see invited-at.migration.ts).
+  '2026_11_26_0004_domains_invited_at': { up: addInvitedAt },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

@@ -91,6 +91,8 @@ export interface DomainsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   activated_at: NullableTimestamp;
+  /** The first invitation (the Dashboard's funnel); kept on later invites. */
+  invited_at: NullableTimestamp;
 }
 
 interface CatalogueSnapshotTable {

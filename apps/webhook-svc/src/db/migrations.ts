@@ -11,6 +11,16 @@ export const migrations: Record<string, ServiceMigration> = {
       await createAttempts(db);
     },
   },
+  '2026_11_26_0001_dashboard_indexes': {
+    // The Dashboard's webhook health, per partner: its pending deliveries (count, oldest) and each
+    // endpoint's latest attempts, without reading other partners' rows.
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE INDEX deliveries_partner_pending ON deliveries (partner_id, created_at) WHERE status = 'pending'`.execute(
+        db,
+      );
+      await sql`CREATE INDEX attempts_endpoint ON attempts (endpoint_id, attempted_at)`.execute(db);
+    },
+  },
 };
 
 /** 2026_11_22_0001_webhooks: partners' endpoints. */

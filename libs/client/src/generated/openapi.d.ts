@@ -277,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/stats/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Domains by status and the activation funnel per week
+         * @description Weeks are ISO weeks in UTC (Monday to Sunday). A domain counts in `created` the week it was created, in `invited` the week of its first invitation and in `activated` the week of its first activation; deleted domains are not counted.
+         */
+        get: operations["getDomainStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/products": {
         parameters: {
             query?: never;
@@ -690,6 +710,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/stats/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Subscriptions by product and status */
+        get: operations["getSubscriptionStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/stats/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook health: failing endpoints, pending deliveries, failures in the last 24 hours */
+        get: operations["getWebhookStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/stats/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consent receipts per day, by receipt status
+         * @description Counts the consent records of every one of the partner's domains, by the UTC day they were made.
+         */
+        get: operations["getReceiptStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -965,6 +1039,31 @@ export interface components {
             }[];
             /** @description When the partner last saved it; null for the default */
             updated_at: string | null;
+        };
+        DomainStats: {
+            /** @description The partner's domains now, by status (every status, 0 when none) */
+            by_status: {
+                NEW: number;
+                SCANNED: number;
+                INVITED: number;
+                ACTIVE: number;
+                INACTIVE: number;
+            };
+            /** @description One entry per week, oldest first, the current week last; weeks with nothing are 0 */
+            funnel: components["schemas"]["DomainFunnelWeek"][];
+        };
+        DomainFunnelWeek: {
+            /**
+             * Format: date
+             * @description The Monday (UTC) the week starts on
+             */
+            week_start: string;
+            /** @description Domains created that week */
+            created: number;
+            /** @description Domains first invited that week */
+            invited: number;
+            /** @description Domains activated that week (the widget's first page view) */
+            activated: number;
         };
         Product: {
             id: number;
@@ -1316,6 +1415,69 @@ export interface components {
                 /** @constant */
                 use: "sig";
             }[];
+        };
+        SubscriptionStats: {
+            /** @description Every product of the catalogue, in its order, with 0 counts when the partner has none */
+            by_product: components["schemas"]["ProductSubscriptionStats"][];
+        };
+        ProductSubscriptionStats: {
+            product_code: string;
+            product_name: string;
+            /** @description Subscriptions in status ACTIVE */
+            active: number;
+            /** @description Subscriptions in any status, ended (INACTIVE) ones included */
+            total: number;
+            /** @description Every subscription status, 0 when none */
+            by_status: {
+                NEW: number;
+                ACTIVE: number;
+                TRIAL: number;
+                GRACE: number;
+                PENDING_CANCEL: number;
+                PENDING_CHANGE: number;
+                PENDING_ACTIVE: number;
+                INACTIVE: number;
+            };
+        };
+        WebhookStats: {
+            endpoints: {
+                total: number;
+                disabled: number;
+                /** @description Endpoints whose latest attempts all failed, longest failing first */
+                failing: components["schemas"]["FailingWebhookEndpoint"][];
+            };
+            /** @description Deliveries still to be made (first attempt or a retry) */
+            pending: number;
+            /** @description When the oldest pending delivery was created; null when none is pending */
+            oldest_pending_delivery_at: string | null;
+            /** @description Failed attempts (no 2xx answer) in the last 24 hours */
+            failed_last_24h: number;
+        };
+        FailingWebhookEndpoint: {
+            id: string;
+            url: string;
+            enabled: boolean;
+            /** @description The first failed attempt since the last success */
+            failing_since: string;
+            /** @description The latest failed attempt (null once pruned) */
+            last_failure_at: string | null;
+            /** @description Failed attempts in the last 24 hours */
+            failed_last_24h: number;
+        };
+        ReceiptStats: {
+            /** @description One entry per day, oldest first, today last; days with no receipt are 0 */
+            per_day: components["schemas"]["ReceiptDayStats"][];
+        };
+        ReceiptDayStats: {
+            /**
+             * Format: date
+             * @description The day (UTC)
+             */
+            date: string;
+            allowed: number;
+            partial: number;
+            denied: number;
+            total: number;
         };
     };
     responses: never;
@@ -3442,6 +3604,76 @@ export interface operations {
             };
             /** @description IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDomainStats: {
+        parameters: {
+            query?: {
+                /** @description How many weeks the funnel covers, this one included: 1 to 52 */
+                weeks?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DomainStats"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5793,6 +6025,192 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordSigningKeys"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSubscriptionStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["SubscriptionStats"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWebhookStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["WebhookStats"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReceiptStats: {
+        parameters: {
+            query?: {
+                /** @description How many days, today (UTC) included: 1 to 90 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["ReceiptStats"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description AUTH.API_KEY */

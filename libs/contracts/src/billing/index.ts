@@ -1,2 +1,3 @@
 export * from './subscription.schema';
 export * from './subscriptions.routes';
+export * from './subscription-stats.routes';

@@ -23,6 +23,7 @@ import {
   subdomainSchema,
 } from './subdomain.schema';
 import { scanReportSchema } from './scan.schema';
+import { domainStatsRoutes } from './domain-stats.routes';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
 const write = { service: 'domains', permission: 'domains:write' } as const;
@@ -223,4 +224,5 @@ export const domainsServiceRoutes = [
   ...scanRoutes,
   ...subscriptionChangeRoutes,
   ...emailTemplateRoutes,
+  ...domainStatsRoutes,
 ];

@@ -9,3 +9,4 @@ export * from './subscription-change.routes';
 export * from './email-templates.schema';
 export * from './email-templates.routes';
 export * from './domain-internal.routes';
+export * from './domain-stats.routes';

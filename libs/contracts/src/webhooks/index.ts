@@ -1,2 +1,3 @@
 export * from './webhook.schema';
 export * from './webhooks.routes';
+export * from './webhook-stats.routes';

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable, UpdateObject } from 'kysely';
 import { precompile, sql } from '@platform/db';
 import { AppError } from '@platform/http';
 import type { NewCompany } from './companies.repository';
@@ -105,7 +105,7 @@ export async function updateDomain(
   db: Kysely<DomainsDb>,
   partnerId: string,
   id: string,
-  changes: Updateable<DomainsTable>,
+  changes: UpdateObject<DomainsDb, 'domains'>,
 ) {
   return db
     .updateTable('domains')

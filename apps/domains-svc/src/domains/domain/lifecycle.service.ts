@@ -4,7 +4,7 @@ import {
   type EventMessage,
   type InviteDomainBody,
 } from '@platform/contracts';
-import { inTransaction } from '@platform/db';
+import { inTransaction, sql } from '@platform/db';
 import { notFound } from '@platform/http';
 import { deleteCompanyIfUnused } from '../db/companies.repository';
 import { findDomainForUpdate } from '../db/domain-reads.repository';
@@ -23,7 +23,12 @@ async function transition(trx: DomainsDatabase, partnerId: string, domainId: str
   const domain = await findDomainForUpdate(trx, partnerId, domainId);
   if (!domain) throw notFound('domain');
   const status = nextStatus(domain.status, name);
-  const saved = await updateDomain(trx, partnerId, domain.id, { status, is_active: isActiveStatus(status) });
+  const saved = await updateDomain(trx, partnerId, domain.id, {
+    status,
+    is_active: isActiveStatus(status),
+    // The first invitation's time stays (the Dashboard's funnel counts a domain once).
+    ...(status === 'INVITED' ? { invited_at: sql<Date>`COALESCE(invited_at, now())` } : {}),
+  });
   return { ...domain, ...saved };
 }
 
