@@ -4,6 +4,7 @@ import { domainsServiceRoutes } from './domains/domains.routes';
 import { productRoutes } from './products/products.routes';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { merchantRoutes } from './merchants/merchants.routes';
+import { identityRoutes } from './identity';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 
 /** Every route the gateway serves (partners' and public ones); each service's contract module adds its own. */
@@ -15,5 +16,6 @@ export const ROUTES: RouteSpec[] = [
   ...widgetRoutes,
   ...consentRecordRoutes,
   ...consentPublicRoutes,
+  ...identityRoutes,
 ];
 export const COMPILED_ROUTES = ROUTES.map(compileRoute);
