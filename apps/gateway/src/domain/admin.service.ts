@@ -135,6 +135,7 @@ export class AdminService {
       permissions: [...new Set(values.permissions ?? PERMISSIONS)],
       allowed_ip: values.allowedIp ?? null,
       expires_at: values.expiresAt ? new Date(values.expiresAt) : null,
+      created_by_type: 'OPERATOR',
     });
     const view = keyView(row);
     return {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
-import { errorObject, type CompiledRoute, type RouteSpec } from '@platform/contracts';
+import { errorObject, matchRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
 import { errorObjectOf, sendError } from '@platform/http';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { KeyAuthenticator, KeyRecord } from '../domain/key-authenticator';
@@ -8,11 +8,17 @@ import { authenticateKey } from './authenticate-key';
 import { forward, type ForwardDeps } from './forward';
 import { keyedHeaders } from './idempotency-headers';
 import { idempotencyKeyOf } from '@platform/service';
-import { permittedRoute } from './portal-route';
+import { permittedRoute, routedOperation } from './portal-route';
 import { TokenBucketLimiter } from '../domain/rate-limiter';
 import { requestCost } from '../domain/request-cost';
 import { FairShare, type FairShareSettings } from '../domain/fair-share';
 import { bodyReader } from './request-body';
+import type { LastUsedRecorder } from '../api-keys/last-used';
+import type { Actor } from '../audit/audit.repository';
+import type { IdentityService } from '../identity/identity.service';
+import { csrfPasses, isSignInPath, sessionTokenOf } from '../identity/session-request';
+import type { SignedInUser } from '../identity/signed-in-user';
+import type { GatewayCaller } from './gateway-routes';
 
 export interface PortalDeps extends ForwardDeps {
   keys: KeyAuthenticator;
@@ -27,6 +33,18 @@ export interface PortalDeps extends ForwardDeps {
   clientIp(req: IncomingMessage): string;
   /** Failed authentications per client address: past the limit, 429 instead of 401. */
   authFailures: FailedAuthThrottle;
+  /** Portal sessions (the pp_session cookie). */
+  identity: IdentityService;
+  /** Answers a gateway-owned route (sign-in, team, keys, audit log, settings). */
+  runGatewayRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: { spec: RouteSpec; params: Record<string, string>; body: Buffer | undefined; caller: GatewayCaller },
+  ): Promise<void>;
+  /** Notes a key's use (written in batches, off this path). */
+  lastUsed: Pick<LastUsedRecorder, 'seen'>;
+  /** Records a forwarded route's audit event after a 2xx answer (see forwarded-audit.ts). */
+  audit(spec: RouteSpec, method: string, path: string, status: number, partnerId: string, actor: Actor): void;
 }
 
 /** The partner's own queue for the service is full or its wait ran out: its own flood, so 429 (not 503: the service is fine). */
@@ -61,33 +79,113 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     return false;
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
-    const ip = deps.clientIp(req);
-    const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
-    if (!key || !withinRateLimit(key.id, req, res)) return;
-    const spec = permittedRoute(deps.routes, req, res, key);
-    if (!spec) return;
+  /** Forwards a permitted call within the partner's fair share of the service; audited routes are recorded after a 2xx. */
+  async function forwardCall(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: { spec: RouteSpec & { service: ServiceName }; token: string; ip: string; requestId: string; partnerId: string },
+    actor: () => Actor,
+  ) {
+    const { spec, partnerId } = call;
     const body = await readBody(req, res);
     const idempotencyKey = idempotencyKeyOf(req.method ?? 'GET', req.headers);
     // Under the cap the slot is taken synchronously: the common path adds no await.
-    const lane = `${key.partnerId} ${spec.service}`;
+    const lane = `${partnerId} ${spec.service}`;
     if (!shares.tryAcquire(lane) && !(await shares.wait(lane))) return void sendBusy(res);
     try {
       // A partner that gave up while its call waited gets no call made for it.
       if (res.destroyed) return;
       await forward(deps, req, res, {
         service: spec.service,
-        token: keyToken(deps.minter, key, spec),
-        ip,
-        requestId,
+        token: call.token,
+        ip: call.ip,
+        requestId: call.requestId,
         headers: portalHeaders(req, body, idempotencyKey),
         body,
         // This partner's time-outs and unavailable answers open only its own breaker for the service.
-        partnerId: key.partnerId,
+        partnerId,
       });
     } finally {
       shares.release(lane);
     }
+    if (spec.audit) deps.audit(spec, req.method ?? 'GET', pathOf(req.url ?? '/'), res.statusCode, partnerId, actor());
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
+    const ip = deps.clientIp(req);
+    // A portal session: the sign-in operations, or a session cookie without an API key.
+    if (isSignInPath(req.url ?? '') || (req.headers.authorization === undefined && sessionTokenOf(req)))
+      return handleSession(req, res, requestId, ip);
+    const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
+    if (!key || !withinRateLimit(key.id, req, res)) return;
+    deps.lastUsed.seen(key.id);
+    const spec = permittedRoute(deps.routes, req, res, key);
+    if (!spec) return;
+    await forwardCall(
+      req,
+      res,
+      { spec, token: keyToken(deps.minter, key, spec), ip, requestId, partnerId: key.partnerId },
+      () => ({ type: 'API_KEY', id: key.id, label: key.prefix }),
+    );
+  }
+
+  /**
+   * A request of a portal session: the session (re-read with its user, so a role change or
+   * deactivation counts at once) -> route -> CSRF on writes -> the role's permissions -> rate limit
+   * per user -> the gateway's own handler, or forward as for a key (fair share per partner).
+   */
+  async function handleSession(req: IncomingMessage, res: ServerResponse, requestId: string, ip: string) {
+    const method = req.method ?? 'GET';
+    const found = matchRoute(deps.routes, method === 'HEAD' ? 'GET' : method, pathOf(req.url ?? '/'));
+    if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
+    if (found.kind === 'method_not_allowed') {
+      const allowed = found.allowed.flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
+      return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), {
+        Allow: allowed.join(', '),
+      });
+    }
+    const spec = found.route.spec;
+    routedOperation.set(res, spec.operationId);
+    const token = sessionTokenOf(req);
+    const user = token ? await deps.identity.resolveSession(token) : undefined;
+    // Redeeming a link or asking for one needs no session, so no CSRF token either.
+    const usesSession = spec.operationId !== 'createSignInLink' && spec.operationId !== 'createSession';
+    if (usesSession && user && !csrfPasses(req, user.csrfToken))
+      return void sendError(res, errorObject('AUTH.CSRF'));
+    if (spec.access === 'sign-in') {
+      const body = await readBody(req, res);
+      return deps.runGatewayRoute(req, res, { spec, params: found.params, body, caller: { ip, user } });
+    }
+    if (spec.permission === undefined) return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
+    if (!user) return void sendError(res, errorObject('AUTH.SESSION_REQUIRED'));
+    if (user.stage !== 'ACTIVE')
+      return void sendError(
+        res,
+        errorObject('AUTH.SESSION_REQUIRED', 'Complete two-factor sign-in first (see the session stage).'),
+      );
+    const missing = [spec.permission, spec.userPermission].find((p) => p && !user.permissions.includes(p));
+    if (missing)
+      return void sendError(
+        res,
+        errorObject('AUTH.FORBIDDEN', `Your role ${user.role} lacks the permission ${missing}.`, { required: missing }),
+      );
+    if (!withinRateLimit(`user:${user.userId}`, req, res)) return;
+    if (spec.service === 'gateway') {
+      const body = await readBody(req, res);
+      return deps.runGatewayRoute(req, res, { spec, params: found.params, body, caller: { ip, user } });
+    }
+    await forwardCall(
+      req,
+      res,
+      {
+        spec: spec as RouteSpec & { service: ServiceName },
+        token: userToken(deps.minter, user, spec),
+        ip,
+        requestId,
+        partnerId: user.partnerId,
+      },
+      () => ({ type: 'USER', id: user.userId, label: user.email }),
+    );
   }
 
   return (req, res, requestId) =>
@@ -108,6 +206,25 @@ const keyToken = (minter: InternalTokenMinter, key: KeyRecord, spec: RouteSpec) 
     },
     spec.service,
   );
+
+/** The internal token of a session's call: keyId user:<id>, the role's permissions, the partner's settings. */
+const userToken = (minter: InternalTokenMinter, user: SignedInUser, spec: RouteSpec) =>
+  minter.mint(
+    {
+      partnerId: user.partnerId,
+      keyId: `user:${user.userId}`,
+      user: { id: user.userId, email: user.email },
+      permissions: [...user.permissions],
+      requiredFields: user.requiredFields,
+      defaults: user.defaults,
+    },
+    spec.service,
+  );
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
 
 /** The partner's request headers the service sees: content type, Accept, and a write's Idempotency-Key (see idempotency-headers.ts). */
 function portalHeaders(req: IncomingMessage, body: Buffer | undefined, idempotencyKey: string | undefined) {
