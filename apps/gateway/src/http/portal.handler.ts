@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, matchRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
-import { errorObjectOf, sendError } from '@platform/http';
+import { errorHeadersOf, errorObjectOf, sendError } from '@platform/http';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { KeyAuthenticator, KeyRecord } from '../domain/key-authenticator';
 import { authenticateKey } from './authenticate-key';
@@ -190,7 +190,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
 
   return (req, res, requestId) =>
     handle(req, res, requestId).catch((err: unknown) => {
-      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })));
+      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })), errorHeadersOf(err));
     });
 }
 
