@@ -197,7 +197,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     now,
     identity,
     users: new UsersService(db, identity, now),
-    portalKeys: new PortalKeysService(db, now),
+    portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
     settings: new SettingsService(db, now),
     audit: new AuditRepository(db),
     lastUsed,

@@ -57,6 +57,8 @@ export class PortalKeysService {
   constructor(
     private readonly db: Kysely<GatewayDb>,
     private readonly now: () => number = Date.now,
+    /** This gateway drops its cached record at once (others when the NOTIFY reaches them, milliseconds later). */
+    private readonly onKeyChanged: (prefix: string) => void = () => undefined,
   ) {}
 
   private rows(db: Kysely<GatewayDb>, partnerId: string) {
@@ -111,7 +113,7 @@ export class PortalKeysService {
   }
 
   async revoke(by: KeyManager, keyId: string) {
-    return inTransaction(this.db, async (trx) => {
+    const view = await inTransaction(this.db, async (trx) => {
       const found = await this.lock(trx, by.partnerId, keyId);
       const keys = new ApiKeysRepository(trx);
       await trx
@@ -124,11 +126,13 @@ export class PortalKeysService {
       await this.audit(trx, by, 'api_key.revoked', view.id, { name: view.name, prefix: view.prefix });
       return view;
     });
+    this.onKeyChanged(view.prefix);
+    return view;
   }
 
   /** A new key with the old one's name, permissions, IP and expiry; the old one stops overlapHours from now. */
   async roll(by: KeyManager, keyId: string, overlapHours: number) {
-    return inTransaction(this.db, async (trx) => {
+    const { rolled, oldPrefix } = await inTransaction(this.db, async (trx) => {
       const old = await this.lock(trx, by.partnerId, keyId);
       const now = this.now();
       if (old.revoked_at || old.rolled_to || (old.expires_at && old.expires_at.getTime() <= now))
@@ -157,8 +161,10 @@ export class PortalKeysService {
         new_prefix: view.prefix,
         old_key_stops_at: overlapEnds.toISOString(),
       });
-      return { ...view, secret: key };
+      return { rolled: { ...view, secret: key }, oldPrefix: old.prefix };
     });
+    this.onKeyChanged(oldPrefix);
+    return rolled;
   }
 
   private async insertKey(
