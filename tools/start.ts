@@ -139,7 +139,16 @@ async function main() {
       (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
     key = await platform.admin<{ key: string }>('key', 'create', '--partner', demo.id, '--name', 'npm start');
     // The demo partner's first administrator (a second npm start sends them a new link).
-    admin = await platform.admin('user', 'invite', '--partner', demo.id, '--email', DEMO_ADMIN, '--role', 'ADMINISTRATOR');
+    admin = await platform.admin(
+      'user',
+      'invite',
+      '--partner',
+      demo.id,
+      '--email',
+      DEMO_ADMIN,
+      '--role',
+      'ADMINISTRATOR',
+    );
   } catch (err) {
     // Leave no service running behind a failed start.
     await stopAll();

@@ -117,6 +117,64 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   revokedAt: row.revoked_at,
 });
 
+/**
+ * The portal's side of the gateway: sign-in and sessions, the team, keys, settings, the audit log,
+ * when keys were last used, and the runner that sends its e-mail (queued with the change that
+ * makes it).
+ */
+function portalServices(
+  config: Config,
+  db: Kysely<GatewayDb>,
+  keys: KeyAuthenticator,
+  logger: Logger,
+  now: () => number,
+) {
+  const identity = new IdentityService(
+    db,
+    {
+      portalUrl: config.PORTAL_URL,
+      sessionIdleMs: config.SESSION_IDLE_TIMEOUT_MS,
+      sessionMaxAgeMs: config.SESSION_MAX_AGE_MS,
+      linksPerEmail: config.SIGN_IN_LINKS_PER_EMAIL,
+      linksPerClient: config.SIGN_IN_LINKS_PER_CLIENT,
+      totpEncryptionKey: config.TOTP_ENCRYPTION_KEY,
+    },
+    logger.child({ component: 'identity' }),
+    now,
+  );
+  const lastUsed = new LastUsedRecorder(db, config.KEY_LAST_USED_FLUSH_MS, logger, now);
+  // Sign-in links and invitations are queued with the change that makes them and sent by this runner.
+  const mailer = createMailTransport(config);
+  const jobs = new JobRunner<GatewayDb>({ db, logger: logger.child({ component: 'jobs' }) });
+  for (const job of mailJobs<GatewayDb>(mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)))
+    jobs.every(job);
+  jobs.start();
+  return {
+    services: {
+      identity,
+      users: new UsersService(db, identity, now),
+      portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
+      settings: new SettingsService(db, now),
+      audit: new AuditRepository(db),
+      lastUsed,
+    },
+    async close() {
+      await jobs.stop();
+      mailer.close();
+      await lastUsed.stop();
+    },
+  };
+}
+
+/** One client per service, with its breaker and deadline. */
+const upstreamsOf = (config: Config) =>
+  Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      new ServiceClient({ name: service, baseUrl: serviceUrl(config, service), timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+    ]),
+  ) as Upstreams;
+
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
@@ -144,39 +202,11 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     keys,
     logger.child({ component: 'key-listener' }),
   );
-  const upstreams = Object.fromEntries(
-    SERVICES.map((service) => [
-      service,
-      new ServiceClient({
-        name: service,
-        baseUrl: serviceUrl(config, service),
-        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      }),
-    ]),
-  ) as Upstreams;
+  const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
   const metrics = gatewayMetrics();
-  const identity = new IdentityService(
-    db,
-    {
-      portalUrl: config.PORTAL_URL,
-      sessionIdleMs: config.SESSION_IDLE_TIMEOUT_MS,
-      sessionMaxAgeMs: config.SESSION_MAX_AGE_MS,
-      linksPerEmail: config.SIGN_IN_LINKS_PER_EMAIL,
-      linksPerClient: config.SIGN_IN_LINKS_PER_CLIENT,
-      totpEncryptionKey: config.TOTP_ENCRYPTION_KEY,
-    },
-    logger.child({ component: 'identity' }),
-    now,
-  );
-  const lastUsed = new LastUsedRecorder(db, config.KEY_LAST_USED_FLUSH_MS, logger, now);
-  // Sign-in links and invitations are queued with the change that makes them and sent by this runner.
-  const mailer = createMailTransport(config);
-  const jobs = new JobRunner<GatewayDb>({ db, logger: logger.child({ component: 'jobs' }) });
-  for (const job of mailJobs<GatewayDb>(mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)))
-    jobs.every(job);
-  jobs.start();
+  const portal = portalServices(config, db, keys, logger, now);
   return {
     config,
     logger,
@@ -195,16 +225,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       byProperty: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_PROPERTY),
     },
     now,
-    identity,
-    users: new UsersService(db, identity, now),
-    portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
-    settings: new SettingsService(db, now),
-    audit: new AuditRepository(db),
-    lastUsed,
+    ...portal.services,
     async close() {
-      await jobs.stop();
-      mailer.close();
-      await lastUsed.stop();
+      await portal.close();
       await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();

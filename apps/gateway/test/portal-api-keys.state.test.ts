@@ -20,7 +20,10 @@ describe('API keys, audit events and settings in the portal, through the gateway
 
   const things = (key: string) => fetch(`${p.gateway.url}/portal/things`, { headers: bearer(key) });
   const createKey = async (name: string) => {
-    const res = await p.call(admin, 'POST', '/portal/api-keys', { name, permissions: ['domains:read', 'domains:write'] });
+    const res = await p.call(admin, 'POST', '/portal/api-keys', {
+      name,
+      permissions: ['domains:read', 'domains:write'],
+    });
     expect(res.status).toBe(201);
     return (await json(res)).result;
   };
@@ -101,7 +104,9 @@ describe('API keys, audit events and settings in the portal, through the gateway
     const created = await createKey('audited');
     await p.call(admin, 'DELETE', `/portal/api-keys/${created.id}`);
     const byKey = await p.suite.key(partnerId);
-    expect((await fetch(`${p.gateway.url}/portal/things/t-9`, { method: 'DELETE', headers: bearer(byKey.key) })).status).toBe(200);
+    expect(
+      (await fetch(`${p.gateway.url}/portal/things/t-9`, { method: 'DELETE', headers: bearer(byKey.key) })).status,
+    ).toBe(200);
     const list = async (query: string) =>
       (await json(await p.call(admin, 'GET', `/portal/audit-events?limit=100&${query}`))).result;
     const keyEvent = await waitFor(async () => (await list(`actor_id=${byKey.id}`))[0]);

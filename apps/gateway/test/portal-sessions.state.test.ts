@@ -240,7 +240,11 @@ describe('portal sign-in and sessions through the gateway', () => {
 
   it('when an administrator invites a user, then 201, an invitation e-mail; the same address again is 409', async () => {
     const boss = await p.signIn(partnerId, 'inviter@a.test', 'ADMINISTRATOR');
-    const res = await p.call(boss, 'POST', '/portal/users', { email: 'New@A.test', name: 'New One', role: 'DEVELOPER' });
+    const res = await p.call(boss, 'POST', '/portal/users', {
+      email: 'New@A.test',
+      name: 'New One',
+      role: 'DEVELOPER',
+    });
     expect(res.status).toBe(201);
     expect((await json(res)).result).toEqual(
       expect.objectContaining({ email: 'new@a.test', name: 'New One', role: 'DEVELOPER', status: 'INVITED' }),

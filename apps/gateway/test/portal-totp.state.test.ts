@@ -22,7 +22,9 @@ describe('portal two-factor sign-in (TOTP) through the gateway', () => {
     expect(started.status).toBe(201);
     const { secret, otpauth_uri } = (await json(started)).result;
     expect(otpauth_uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
-    const wrong = await p.call(who, 'PUT', '/portal/auth/totp', { code: '000000' === totpCodeAt(secret, p.now()) ? '111111' : '000000' });
+    const wrong = await p.call(who, 'PUT', '/portal/auth/totp', {
+      code: '000000' === totpCodeAt(secret, p.now()) ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(401);
     const confirmed = await p.call(who, 'PUT', '/portal/auth/totp', { code: totpCodeAt(secret, p.now()) });
     expect(confirmed.status).toBe(200);
@@ -32,7 +34,8 @@ describe('portal two-factor sign-in (TOTP) through the gateway', () => {
     return { secret, codes };
   }
 
-  const signInAgain = async (email: string) => signedInFrom(await p.redeem((await p.invite(partnerId, email, 'DEVELOPER')).token));
+  const signInAgain = async (email: string) =>
+    signedInFrom(await p.redeem((await p.invite(partnerId, email, 'DEVELOPER')).token));
 
   it('when a user without TOTP signs in, then the session is ACTIVE at once', async () => {
     const who = await p.signIn(partnerId, 'plain@t.test', 'DEVELOPER');
@@ -49,7 +52,9 @@ describe('portal two-factor sign-in (TOTP) through the gateway', () => {
     const blocked = await p.call(who, 'GET', '/portal/things');
     expect(blocked.status).toBe(401);
     expect((await json(blocked)).error.code).toBe('AUTH.SESSION_REQUIRED');
-    const wrong = await p.call(who, 'POST', '/portal/auth/session/totp', { code: '000000' === totpCodeAt(secret, p.now()) ? '111111' : '000000' });
+    const wrong = await p.call(who, 'POST', '/portal/auth/session/totp', {
+      code: '000000' === totpCodeAt(secret, p.now()) ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(401);
     expect(await json(wrong)).toEqual(envelope('AUTH.TOTP', 401));
     const right = await p.call(who, 'POST', '/portal/auth/session/totp', { code: totpCodeAt(secret, p.now()) });

@@ -8,7 +8,10 @@ export const ERROR_CATALOGUE = {
   'AUTH.API_KEY': { status: 401, message: 'The API key is missing, invalid, revoked or expired.' },
   'AUTH.FORBIDDEN': { status: 403, message: 'The API key has no permission for this request.' },
   'AUTH.SESSION_REQUIRED': { status: 401, message: 'Sign in to the portal first: no valid session.' },
-  'AUTH.SIGN_IN_LINK': { status: 401, message: 'The sign-in link is invalid, already used or expired; ask for a new one.' },
+  'AUTH.SIGN_IN_LINK': {
+    status: 401,
+    message: 'The sign-in link is invalid, already used or expired; ask for a new one.',
+  },
   'AUTH.TOTP': { status: 401, message: 'The authentication code or recovery code is not valid.' },
   'AUTH.CSRF': {
     status: 403,

@@ -65,7 +65,8 @@ const idempotencyKeyParameter = {
 };
 
 /** Services keep a write's Idempotency-Key; the gateway's own routes (sign-in, users, keys) do not take one. */
-const takesIdempotencyKey = (r: RouteSpec) => IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r) && r.service !== 'gateway';
+const takesIdempotencyKey = (r: RouteSpec) =>
+  IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r) && r.service !== 'gateway';
 
 /** Who may call: nobody in particular (public, sign-in), a portal session only (userOnly), or a key or a session. */
 function securityOf(r: RouteSpec) {
@@ -98,8 +99,7 @@ function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
       ...(typeof json.description === 'string' ? { description: json.description } : {}),
     });
   }
-  if (takesIdempotencyKey(r))
-    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (takesIdempotencyKey(r)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return parameters;
 }
 
@@ -111,9 +111,7 @@ function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> 
       content: { 'application/json': { schema: toSchema(r.response, 'output') } },
     },
   };
-  for (const code of takesIdempotencyKey(r)
-    ? [...r.errors, ...IDEMPOTENCY_ERRORS]
-    : r.errors) {
+  for (const code of takesIdempotencyKey(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);
     const existing = responses[status] as { description: string } | undefined;
     const description = existing ? `${existing.description}; ${code}` : code;

@@ -33,9 +33,7 @@ const keyView = (k: KeyListRow) => ({
   permissions: k.permissions,
   allowed_ip: k.allowed_ip,
   expires_at: iso(k.expires_at),
-  created_by: k.created_by_type
-    ? { type: k.created_by_type, id: k.created_by_id, email: k.created_by_email }
-    : null,
+  created_by: k.created_by_type ? { type: k.created_by_type, id: k.created_by_id, email: k.created_by_email } : null,
   last_used_at: iso(k.last_used_at),
   created_at: k.created_at.toISOString(),
   rolled_to: k.rolled_to,

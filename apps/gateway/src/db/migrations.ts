@@ -60,7 +60,23 @@ export const migrations: Record<string, ServiceMigration> = {
   '2026_11_26_0001_portal_identity': {
     async up(db: Kysely<unknown>) {
       await sql`ALTER TABLE partners ADD COLUMN totp_required boolean NOT NULL DEFAULT false`.execute(db);
+      await createUsersAndSessions(db);
       await sql`
+        ALTER TABLE api_keys
+          ADD COLUMN created_by_type text CHECK (created_by_type IN ('USER', 'OPERATOR')),
+          ADD COLUMN created_by_id uuid REFERENCES users (id) ON DELETE SET NULL,
+          ADD COLUMN last_used_at timestamptz,
+          ADD COLUMN rolled_to uuid REFERENCES api_keys (id) ON DELETE SET NULL`.execute(db);
+      await createAuditEvents(db);
+      await createMailQueueTable(db);
+      await createMailQueueRecipientIndex(db);
+    },
+  },
+};
+
+/** Portal users, their sign-in link tokens, sessions and TOTP recovery codes (tokens and ids only as SHA-256). */
+async function createUsersAndSessions(db: Kysely<unknown>) {
+  await sql`
         CREATE TABLE users (
           id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
           partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
@@ -75,8 +91,8 @@ export const migrations: Record<string, ServiceMigration> = {
           created_at timestamptz NOT NULL DEFAULT now(),
           UNIQUE (partner_id, email)
         )`.execute(db);
-      await sql`CREATE INDEX users_email ON users (email)`.execute(db);
-      await sql`
+  await sql`CREATE INDEX users_email ON users (email)`.execute(db);
+  await sql`
         CREATE TABLE sign_in_tokens (
           token_hash bytea PRIMARY KEY CHECK (length(token_hash) = 32),
           user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -84,8 +100,8 @@ export const migrations: Record<string, ServiceMigration> = {
           used_at timestamptz,
           created_at timestamptz NOT NULL DEFAULT now()
         )`.execute(db);
-      await sql`CREATE INDEX sign_in_tokens_user ON sign_in_tokens (user_id)`.execute(db);
-      await sql`
+  await sql`CREATE INDEX sign_in_tokens_user ON sign_in_tokens (user_id)`.execute(db);
+  await sql`
         CREATE TABLE sessions (
           id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
           token_hash bytea NOT NULL UNIQUE CHECK (length(token_hash) = 32),
@@ -96,21 +112,19 @@ export const migrations: Record<string, ServiceMigration> = {
           expires_at timestamptz NOT NULL,
           created_at timestamptz NOT NULL DEFAULT now()
         )`.execute(db);
-      await sql`CREATE INDEX sessions_user ON sessions (user_id)`.execute(db);
-      await sql`
+  await sql`CREATE INDEX sessions_user ON sessions (user_id)`.execute(db);
+  await sql`
         CREATE TABLE recovery_codes (
           user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
           code_hash bytea NOT NULL CHECK (length(code_hash) = 32),
           used_at timestamptz,
           PRIMARY KEY (user_id, code_hash)
         )`.execute(db);
-      await sql`
-        ALTER TABLE api_keys
-          ADD COLUMN created_by_type text CHECK (created_by_type IN ('USER', 'OPERATOR')),
-          ADD COLUMN created_by_id uuid REFERENCES users (id) ON DELETE SET NULL,
-          ADD COLUMN last_used_at timestamptz,
-          ADD COLUMN rolled_to uuid REFERENCES api_keys (id) ON DELETE SET NULL`.execute(db);
-      await sql`
+}
+
+/** Who did what in a partner's account (GET /portal/audit-events). */
+async function createAuditEvents(db: Kysely<unknown>) {
+  await sql`
         CREATE TABLE audit_events (
           id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
           partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
@@ -123,13 +137,11 @@ export const migrations: Record<string, ServiceMigration> = {
           details jsonb NOT NULL DEFAULT '{}',
           created_at timestamptz NOT NULL DEFAULT now()
         )`.execute(db);
-      await sql`CREATE INDEX audit_events_partner ON audit_events (partner_id, created_at DESC, id DESC)`.execute(db);
-      await sql`CREATE INDEX audit_events_partner_actor ON audit_events (partner_id, actor_id, created_at DESC)`.execute(db);
-      await createMailQueueTable(db);
-      await createMailQueueRecipientIndex(db);
-    },
-  },
-};
+  await sql`CREATE INDEX audit_events_partner ON audit_events (partner_id, created_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX audit_events_partner_actor ON audit_events (partner_id, actor_id, created_at DESC)`.execute(
+    db,
+  );
+}
 
 /** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */
 export const migrateGateway = (db: Kysely<GatewayDb>) =>

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import {
+  authRoutes,
   identityRoutes,
   SESSION_COOKIE,
+  userRoutes,
   type AuditKind,
   type RouteSpec,
 } from '@platform/contracts';
@@ -56,8 +58,19 @@ function anyStageUser(caller: GatewayCaller): SignedInUser {
 const manager = (u: SignedInUser) => ({ partnerId: u.partnerId, userId: u.userId, actor: userActor(u) });
 const team = (u: SignedInUser) => ({ partnerId: u.partnerId, actor: userActor(u) });
 
+type SignInRoute = (typeof authRoutes)[number];
+type TeamRoute = (typeof userRoutes)[number];
+type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute>;
+
 /** The handlers of every gateway-owned route, by operationId, typed from the route table. */
-export function gatewayHandlers(deps: GatewayRouteDeps): Handlers<IdentityRoute, GatewayCaller> {
+export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute, GatewayCaller> => ({
+  ...signInHandlers(deps),
+  ...teamHandlers(deps),
+  ...accountHandlers(deps),
+});
+
+/** Sign-in, the session, TOTP. */
+function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCaller> {
   const cookie = (value: string, maxAge: number) =>
     `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${deps.secureCookies ? '; Secure' : ''}`;
   return {
@@ -79,7 +92,8 @@ export function gatewayHandlers(deps: GatewayRouteDeps): Handlers<IdentityRoute,
         { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds), 'Cache-Control': 'no-store' },
       );
     },
-    getSession: ({ caller }) => reply(200, { result: sessionView(anyStageUser(caller)) }, { 'Cache-Control': 'no-store' }),
+    getSession: ({ caller }) =>
+      reply(200, { result: sessionView(anyStageUser(caller)) }, { 'Cache-Control': 'no-store' }),
     deleteSession: async ({ caller }) => {
       await deps.identity.endSession(anyStageUser(caller));
       return reply(204, undefined, { 'Set-Cookie': cookie('', 0) });
@@ -96,7 +110,12 @@ export function gatewayHandlers(deps: GatewayRouteDeps): Handlers<IdentityRoute,
       await deps.identity.disableTotp(anyStageUser(caller), body.code);
       return reply(204);
     },
+  };
+}
 
+/** The team: signed-in users of the partner only. */
+function teamHandlers(deps: GatewayRouteDeps): Handlers<TeamRoute, GatewayCaller> {
+  return {
     listUsers: ({ query, caller }) => deps.users.list(activeUser(caller).partnerId, query),
     createUser: async ({ body, caller }) =>
       reply(201, { result: (await deps.users.invite(team(activeUser(caller)), body)).user }),
@@ -112,7 +131,12 @@ export function gatewayHandlers(deps: GatewayRouteDeps): Handlers<IdentityRoute,
     },
     reinviteUser: async ({ params, caller }) =>
       reply(202, { result: (await deps.users.reinvite(team(activeUser(caller)), params.userId)).user }),
+  };
+}
 
+/** API keys, the audit log and settings: signed-in users of the partner only. */
+function accountHandlers(deps: GatewayRouteDeps): Handlers<AccountRoute, GatewayCaller> {
+  return {
     listApiKeys: ({ query, caller }) => deps.keys.list(activeUser(caller).partnerId, query),
     createApiKey: async ({ body, caller }) =>
       reply(201, { result: await deps.keys.create(manager(activeUser(caller)), body) }),
@@ -125,7 +149,12 @@ export function gatewayHandlers(deps: GatewayRouteDeps): Handlers<IdentityRoute,
     listAuditEvents: async ({ query, caller }) => {
       const { partnerId } = activeUser(caller);
       const { items, meta } = await listPage(query, ({ offset, limitPlusOne }) =>
-        new AuditRepository(deps.db).list(partnerId, { actorId: query.actor_id, kind: query.kind }, offset, limitPlusOne),
+        new AuditRepository(deps.db).list(
+          partnerId,
+          { actorId: query.actor_id, kind: query.kind },
+          offset,
+          limitPlusOne,
+        ),
       );
       return {
         meta,
@@ -201,5 +230,3 @@ export function gatewayRouteRunner(deps: GatewayRouteDeps) {
     send(res, result);
   };
 }
-
-

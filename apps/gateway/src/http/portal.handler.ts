@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
-import { errorObject, matchRoute, type CompiledRoute, type RouteSpec, type ServiceName } from '@platform/contracts';
+import { errorObject, type CompiledRoute, type RouteSpec } from '@platform/contracts';
 import { errorHeadersOf, errorObjectOf, sendError } from '@platform/http';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { KeyAuthenticator, KeyRecord } from '../domain/key-authenticator';
@@ -8,17 +8,16 @@ import { authenticateKey } from './authenticate-key';
 import { forward, type ForwardDeps } from './forward';
 import { keyedHeaders } from './idempotency-headers';
 import { idempotencyKeyOf } from '@platform/service';
-import { permittedRoute, routedOperation } from './portal-route';
+import { permittedRoute } from './portal-route';
 import { TokenBucketLimiter } from '../domain/rate-limiter';
 import { requestCost } from '../domain/request-cost';
 import { FairShare, type FairShareSettings } from '../domain/fair-share';
 import { bodyReader } from './request-body';
+import { sessionRequests, type SessionDeps, type SharedSteps } from './session-requests';
 import type { LastUsedRecorder } from '../api-keys/last-used';
 import type { Actor } from '../audit/audit.repository';
 import type { IdentityService } from '../identity/identity.service';
-import { csrfPasses, isSignInPath, sessionTokenOf } from '../identity/session-request';
-import type { SignedInUser } from '../identity/signed-in-user';
-import type { GatewayCaller } from './gateway-routes';
+import { isSignInPath, sessionTokenOf } from '../identity/session-request';
 
 export interface PortalDeps extends ForwardDeps {
   keys: KeyAuthenticator;
@@ -36,11 +35,7 @@ export interface PortalDeps extends ForwardDeps {
   /** Portal sessions (the pp_session cookie). */
   identity: IdentityService;
   /** Answers a gateway-owned route (sign-in, team, keys, audit log, settings). */
-  runGatewayRoute(
-    req: IncomingMessage,
-    res: ServerResponse,
-    call: { spec: RouteSpec; params: Record<string, string>; body: Buffer | undefined; caller: GatewayCaller },
-  ): Promise<void>;
+  runGatewayRoute: SessionDeps['runGatewayRoute'];
   /** Notes a key's use (written in batches, off this path). */
   lastUsed: Pick<LastUsedRecorder, 'seen'>;
   /** Records a forwarded route's audit event after a 2xx answer (see forwarded-audit.ts). */
@@ -65,7 +60,6 @@ export type PortalHandler = (req: IncomingMessage, res: ServerResponse, requestI
  */
 export function portalHandler(deps: PortalDeps): PortalHandler {
   const limiter = new TokenBucketLimiter(deps.rateLimit.perMinute, deps.rateLimit.burst);
-  const shares = new FairShare(deps.fairShare);
   const readBody = bodyReader(deps.bodyLimitBytes);
 
   /** Sets the RateLimit fields; over the limit, answers 429 with Retry-After and says no. */
@@ -78,14 +72,36 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     sendError(res, errorObject('RATE.LIMITED'));
     return false;
   };
+  const forwardCall = fairShareForwarder(deps, new FairShare(deps.fairShare), readBody);
+  const handleSession = sessionRequests(deps, { withinRateLimit, forwardCall, readBody });
 
-  /** Forwards a permitted call within the partner's fair share of the service; audited routes are recorded after a 2xx. */
-  async function forwardCall(
-    req: IncomingMessage,
-    res: ServerResponse,
-    call: { spec: RouteSpec & { service: ServiceName }; token: string; ip: string; requestId: string; partnerId: string },
-    actor: () => Actor,
-  ) {
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
+    const ip = deps.clientIp(req);
+    // A portal session: the sign-in operations, or a session cookie without an API key.
+    if (isSignInPath(req.url ?? '') || (req.headers.authorization === undefined && sessionTokenOf(req)))
+      return handleSession(req, res, requestId, ip);
+    const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
+    if (!key || !withinRateLimit(key.id, req, res)) return;
+    deps.lastUsed.seen(key.id);
+    const spec = permittedRoute(deps.routes, req, res, key);
+    if (!spec) return;
+    await forwardCall(
+      req,
+      res,
+      { spec, token: keyToken(deps.minter, key, spec), ip, requestId, partnerId: key.partnerId },
+      () => ({ type: 'API_KEY', id: key.id, label: key.prefix }),
+    );
+  }
+
+  return (req, res, requestId) =>
+    handle(req, res, requestId).catch((err: unknown) => {
+      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })), errorHeadersOf(err));
+    });
+}
+
+/** Forwards a permitted call within the partner's fair share of the service; audited routes are recorded after a 2xx. */
+function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: ReturnType<typeof bodyReader>) {
+  const forwardCall: SharedSteps['forwardCall'] = async (req, res, call, actor) => {
     const { spec, partnerId } = call;
     const body = await readBody(req, res);
     const idempotencyKey = idempotencyKeyOf(req.method ?? 'GET', req.headers);
@@ -109,89 +125,8 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
       shares.release(lane);
     }
     if (spec.audit) deps.audit(spec, req.method ?? 'GET', pathOf(req.url ?? '/'), res.statusCode, partnerId, actor());
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
-    const ip = deps.clientIp(req);
-    // A portal session: the sign-in operations, or a session cookie without an API key.
-    if (isSignInPath(req.url ?? '') || (req.headers.authorization === undefined && sessionTokenOf(req)))
-      return handleSession(req, res, requestId, ip);
-    const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
-    if (!key || !withinRateLimit(key.id, req, res)) return;
-    deps.lastUsed.seen(key.id);
-    const spec = permittedRoute(deps.routes, req, res, key);
-    if (!spec) return;
-    await forwardCall(
-      req,
-      res,
-      { spec, token: keyToken(deps.minter, key, spec), ip, requestId, partnerId: key.partnerId },
-      () => ({ type: 'API_KEY', id: key.id, label: key.prefix }),
-    );
-  }
-
-  /**
-   * A request of a portal session: the session (re-read with its user, so a role change or
-   * deactivation counts at once) -> route -> CSRF on writes -> the role's permissions -> rate limit
-   * per user -> the gateway's own handler, or forward as for a key (fair share per partner).
-   */
-  async function handleSession(req: IncomingMessage, res: ServerResponse, requestId: string, ip: string) {
-    const method = req.method ?? 'GET';
-    const found = matchRoute(deps.routes, method === 'HEAD' ? 'GET' : method, pathOf(req.url ?? '/'));
-    if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
-    if (found.kind === 'method_not_allowed') {
-      const allowed = found.allowed.flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
-      return void sendError(res, errorObject('ROUTE.METHOD_NOT_ALLOWED', undefined, { allowed }), {
-        Allow: allowed.join(', '),
-      });
-    }
-    const spec = found.route.spec;
-    routedOperation.set(res, spec.operationId);
-    const token = sessionTokenOf(req);
-    const user = token ? await deps.identity.resolveSession(token) : undefined;
-    // Redeeming a link or asking for one needs no session, so no CSRF token either.
-    const usesSession = spec.operationId !== 'createSignInLink' && spec.operationId !== 'createSession';
-    if (usesSession && user && !csrfPasses(req, user.csrfToken))
-      return void sendError(res, errorObject('AUTH.CSRF'));
-    if (spec.access === 'sign-in') {
-      const body = await readBody(req, res);
-      return deps.runGatewayRoute(req, res, { spec, params: found.params, body, caller: { ip, user } });
-    }
-    if (spec.permission === undefined) return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
-    if (!user) return void sendError(res, errorObject('AUTH.SESSION_REQUIRED'));
-    if (user.stage !== 'ACTIVE')
-      return void sendError(
-        res,
-        errorObject('AUTH.SESSION_REQUIRED', 'Complete two-factor sign-in first (see the session stage).'),
-      );
-    const missing = [spec.permission, spec.userPermission].find((p) => p && !user.permissions.includes(p));
-    if (missing)
-      return void sendError(
-        res,
-        errorObject('AUTH.FORBIDDEN', `Your role ${user.role} lacks the permission ${missing}.`, { required: missing }),
-      );
-    if (!withinRateLimit(`user:${user.userId}`, req, res)) return;
-    if (spec.service === 'gateway') {
-      const body = await readBody(req, res);
-      return deps.runGatewayRoute(req, res, { spec, params: found.params, body, caller: { ip, user } });
-    }
-    await forwardCall(
-      req,
-      res,
-      {
-        spec: spec as RouteSpec & { service: ServiceName },
-        token: userToken(deps.minter, user, spec),
-        ip,
-        requestId,
-        partnerId: user.partnerId,
-      },
-      () => ({ type: 'USER', id: user.userId, label: user.email }),
-    );
-  }
-
-  return (req, res, requestId) =>
-    handle(req, res, requestId).catch((err: unknown) => {
-      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })), errorHeadersOf(err));
-    });
+  };
+  return forwardCall;
 }
 
 /** The gateway's internal token for the key, in place of the key: the partner, the key's permissions and settings. */
@@ -203,20 +138,6 @@ const keyToken = (minter: InternalTokenMinter, key: KeyRecord, spec: RouteSpec) 
       permissions: key.permissions,
       requiredFields: key.requiredFields,
       defaults: key.defaults,
-    },
-    spec.service,
-  );
-
-/** The internal token of a session's call: keyId user:<id>, the role's permissions, the partner's settings. */
-const userToken = (minter: InternalTokenMinter, user: SignedInUser, spec: RouteSpec) =>
-  minter.mint(
-    {
-      partnerId: user.partnerId,
-      keyId: `user:${user.userId}`,
-      user: { id: user.userId, email: user.email },
-      permissions: [...user.permissions],
-      requiredFields: user.requiredFields,
-      defaults: user.defaults,
     },
     spec.service,
   );

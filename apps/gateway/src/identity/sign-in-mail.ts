@@ -1,7 +1,8 @@
 import type { QueuedMail } from '@platform/mail';
 
 /** The link the portal's sign-in page redeems (the token after # never reaches a server log). */
-export const signInUrl = (portalUrl: string, token: string) => `${portalUrl.replace(/\/+$/, '')}/sign-in#token=${token}`;
+export const signInUrl = (portalUrl: string, token: string) =>
+  `${portalUrl.replace(/\/+$/, '')}/sign-in#token=${token}`;
 
 /** A sign-in link e-mail: an invitation for a new user, a plain sign-in link otherwise. */
 export function signInMail(input: {

@@ -49,7 +49,12 @@ export class SettingsService {
   /** Keys carry the partner's defaults and required fields: every gateway reloads them at commit. */
   async update(partnerId: string, actor: Actor, change: SettingsChange) {
     return inTransaction(this.db, async (trx) => {
-      const before = await trx.selectFrom('partners').select(COLUMNS).where('id', '=', partnerId).forUpdate().executeTakeFirst();
+      const before = await trx
+        .selectFrom('partners')
+        .select(COLUMNS)
+        .where('id', '=', partnerId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!before) throw notFound('partner');
       const values = {
         ...change,

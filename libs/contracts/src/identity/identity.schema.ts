@@ -113,10 +113,7 @@ export const listApiKeysQuerySchema = paginationQuerySchema;
 export const createApiKeyBodySchema = z.object({
   name: singleLine(z.string().trim().min(1).max(100)),
   permissions: z.array(keyPermissionSchema).min(1),
-  allowed_ip: z
-    .union([z.ipv4(), z.ipv6()], { message: 'must be an IPv4 or IPv6 address' })
-    .nullable()
-    .optional(),
+  allowed_ip: z.union([z.ipv4(), z.ipv6()], { message: 'must be an IPv4 or IPv6 address' }).nullable().optional(),
   expires_at: dateTime()
     .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
     .nullable()
