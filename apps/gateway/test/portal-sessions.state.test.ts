@@ -275,4 +275,17 @@ describe('portal sign-in and sessions through the gateway', () => {
       expect((await json(res)).error.code).toBe('USER.LAST_ADMINISTRATOR');
     }
   });
+
+  it('when /openapi.json is read, then the sign-in, team and key routes are there, user-only ones marked', async () => {
+    const doc = await json(await fetch(`${p.gateway.url}/openapi.json`));
+    expect(doc.paths['/portal/auth/sign-in-links'].post.security).toEqual([]);
+    expect(doc.paths['/portal/users'].get).toEqual(
+      expect.objectContaining({ 'x-user-only': true, 'x-permission': 'users:read', security: [{ sessionCookie: [] }] }),
+    );
+    expect(doc.paths['/portal/api-keys/{keyId}/roll'].post['x-user-only']).toBe(true);
+    expect(doc.paths['/portal/things/{thingId}'].delete['x-user-permission']).toBe('domains:delete');
+    expect(doc.components.securitySchemes.sessionCookie).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'pp_session' }),
+    );
+  });
 });
