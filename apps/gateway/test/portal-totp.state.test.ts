@@ -12,6 +12,7 @@ describe('portal two-factor sign-in (TOTP) through the gateway', () => {
     partnerId = await p.suite.partner();
     await p.invite(partnerId, 'root@t.test', 'ADMINISTRATOR');
   });
+  afterEach(() => p.resetClock());
   afterAll(async () => {
     await p?.close();
   });
@@ -42,7 +43,7 @@ describe('portal two-factor sign-in (TOTP) through the gateway', () => {
     expect(who.session.stage).toBe('ACTIVE');
   });
 
-  it('when a user with TOTP signs in, then only a right code completes the session', async () => {
+  it('when a user with TOTP signs in, then only a right, unused code completes the session', async () => {
     const first = await p.signIn(partnerId, 'totp@t.test', 'DEVELOPER');
     const { secret } = await enrol(first);
     const who = await signInAgain('totp@t.test');
@@ -57,10 +58,18 @@ describe('portal two-factor sign-in (TOTP) through the gateway', () => {
     });
     expect(wrong.status).toBe(401);
     expect(await json(wrong)).toEqual(envelope('AUTH.TOTP', 401));
-    const right = await p.call(who, 'POST', '/portal/auth/session/totp', { code: totpCodeAt(secret, p.now()) });
+    // The code that confirmed the enrolment is spent: the next one (30 s on) is asked for.
+    p.advance(30_000);
+    const code = totpCodeAt(secret, p.now());
+    const right = await p.call(who, 'POST', '/portal/auth/session/totp', { code });
     expect(right.status).toBe(200);
     expect((await json(right)).result.stage).toBe('ACTIVE');
     expect((await p.call(who, 'GET', '/portal/things')).status).toBe(200);
+    // A code works once: replayed on another sign-in it is refused.
+    const other = await signInAgain('totp@t.test');
+    const replayed = await p.call(other, 'POST', '/portal/auth/session/totp', { code });
+    expect(replayed.status).toBe(401);
+    expect(await json(replayed)).toEqual(envelope('AUTH.TOTP', 401));
   });
 
   it('when a recovery code is used, then it completes the sign-in once and never again', async () => {

@@ -106,10 +106,13 @@ function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
 /** The success answer, and one ErrorResponse per status the route's errors (and a write's idempotency errors) answer with. */
 function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> {
   const responses: Record<string, unknown> = {
-    [String(r.status ?? 200)]: {
-      description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
-      content: { 'application/json': { schema: toSchema(r.response, 'output') } },
-    },
+    [String(r.status ?? 200)]:
+      r.status === 204
+        ? { description: 'No Content' }
+        : {
+            description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
+            content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+          },
   };
   for (const code of takesIdempotencyKey(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);

@@ -24,8 +24,8 @@ interface RouteSpecFields {
   /** Whether a JSON body must be sent (defaults to true when body is set). */
   bodyRequired?: boolean;
   response: z.ZodType;
-  /** The success status the handler answers with (reply(...)) and OpenAPI documents; default 200. */
-  status?: 200 | 201 | 202;
+  /** The success status the handler answers with (reply(...)) and OpenAPI documents; default 200 (204: no body). */
+  status?: 200 | 201 | 202 | 204;
   errors: ErrorCode[];
 }
 

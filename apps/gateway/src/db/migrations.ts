@@ -87,6 +87,7 @@ async function createUsersAndSessions(db: Kysely<unknown>) {
           totp_secret text,
           totp_pending_secret text,
           totp_enabled_at timestamptz,
+          totp_last_step integer,
           last_sign_in_at timestamptz,
           created_at timestamptz NOT NULL DEFAULT now(),
           UNIQUE (partner_id, email)

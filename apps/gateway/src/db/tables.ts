@@ -59,6 +59,8 @@ export interface UsersTable {
   /** A secret offered by POST /portal/auth/totp, until PUT confirms it with a code. */
   totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
   totp_enabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The 30 s step of the last code accepted: a code is never accepted twice (RFC 6238 section 5.2). */
+  totp_last_step: ColumnType<number | null, never, number | null>;
   last_sign_in_at: ColumnType<Date | null, never, Date | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
 }

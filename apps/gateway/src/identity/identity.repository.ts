@@ -11,6 +11,7 @@ export interface UserRow {
   totp_secret: string | null;
   totp_pending_secret: string | null;
   totp_enabled_at: Date | null;
+  totp_last_step: number | null;
   last_sign_in_at: Date | null;
   created_at: Date;
 }
@@ -104,6 +105,7 @@ export class IdentityRepository {
       totp_secret: string | null;
       totp_pending_secret: string | null;
       totp_enabled_at: Date | null;
+      totp_last_step: number | null;
       last_sign_in_at: Date;
     }>,
   ): Promise<UserRow | undefined> {
@@ -159,6 +161,18 @@ export class IdentityRepository {
         (u.totp_enabled_at IS NOT NULL) AS totp_enabled, p.name AS partner_name, p.totp_required,
         p.required_fields, p.default_product, p.default_price_list`.execute(this.db);
     return rows[0];
+  }
+
+  /** Records the step of an accepted code; false when a code of this step (or a later one) was accepted before: a replay. */
+  async spendTotpStep(userId: string, step: number): Promise<boolean> {
+    const row = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async setSessionStage(sessionId: string, stage: SessionStage) {

@@ -10,7 +10,7 @@ import { IdentityRepository, type UserRow } from './identity.repository';
 import { newToken, sha256, TotpSecretBox } from './secrets';
 import { signInMail, signInUrl } from './sign-in-mail';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
-import { newTotpSecret, totpCodeMatches } from './totp';
+import { newTotpSecret, totpStepOf } from './totp';
 import { WindowThrottle } from './window-throttle';
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
@@ -173,6 +173,12 @@ export class IdentityService {
       });
   }
 
+  /** Whether the code is the user's now and its step was not used before (a code works once). */
+  private async codeAccepted(userId: string, sealedSecret: string, code: string): Promise<boolean> {
+    const step = totpStepOf(this.totpBox.open(sealedSecret), code, this.now());
+    return step !== undefined && (await new IdentityRepository(this.db).spendTotpStep(userId, step));
+  }
+
   private async userRow(user: SignedInUser): Promise<UserRow> {
     const row = await new IdentityRepository(this.db).findUser(user.partnerId, user.userId);
     if (!row) throw new AppError('AUTH.SESSION_REQUIRED');
@@ -189,7 +195,7 @@ export class IdentityService {
     const repo = new IdentityRepository(this.db);
     const ok =
       input.code !== undefined
-        ? totpCodeMatches(this.totpBox.open(row.totp_secret), input.code, this.now())
+        ? await this.codeAccepted(row.id, row.totp_secret, input.code)
         : await repo.useRecoveryCode(
             user.userId,
             sha256(normaliseRecoveryCode(input.recovery_code ?? '')),
@@ -217,7 +223,8 @@ export class IdentityService {
     const row = await this.userRow(user);
     if (!row.totp_pending_secret)
       throw new AppError('TOTP.INVALID_STATE', 'Start the enrolment first (POST /portal/auth/totp).');
-    if (!totpCodeMatches(this.totpBox.open(row.totp_pending_secret), code, this.now())) throw new AppError('AUTH.TOTP');
+    const step = totpStepOf(this.totpBox.open(row.totp_pending_secret), code, this.now());
+    if (step === undefined) throw new AppError('AUTH.TOTP');
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await inTransaction(this.db, async (trx) => {
       const repo = new IdentityRepository(trx);
@@ -225,6 +232,7 @@ export class IdentityService {
         totp_secret: row.totp_pending_secret,
         totp_pending_secret: null,
         totp_enabled_at: new Date(this.now()),
+        totp_last_step: step,
       });
       await repo.replaceRecoveryCodes(user.userId, codes.map(sha256));
       if (user.stage === 'TOTP_ENROLMENT_REQUIRED') await repo.setSessionStage(user.sessionId, 'ACTIVE');
@@ -240,11 +248,15 @@ export class IdentityService {
       throw new AppError('TOTP.INVALID_STATE', 'Your partner requires two-factor authentication for every user.');
     this.throttleTotp(user);
     const row = await this.userRow(user);
-    if (!row.totp_secret || !totpCodeMatches(this.totpBox.open(row.totp_secret), code, this.now()))
-      throw new AppError('AUTH.TOTP');
+    if (!row.totp_secret || !(await this.codeAccepted(row.id, row.totp_secret, code))) throw new AppError('AUTH.TOTP');
     await inTransaction(this.db, async (trx) => {
       const repo = new IdentityRepository(trx);
-      await repo.updateUser(user.userId, { totp_secret: null, totp_pending_secret: null, totp_enabled_at: null });
+      await repo.updateUser(user.userId, {
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+      });
       await repo.replaceRecoveryCodes(user.userId, []);
     });
   }

@@ -11,9 +11,13 @@ export function newTotpSecret(email: string): { secret: string; uri: string } {
   return { secret, uri: totpOf(secret, email).toString() };
 }
 
-/** Whether the code is the secret's at `now`, one 30 s step either side allowed (clock drift). */
-export const totpCodeMatches = (secret: string, code: string, now: number) =>
-  totpOf(secret).validate({ token: code, timestamp: now, window: 1 }) !== null;
+const PERIOD_MS = 30_000;
+
+/** The 30 s step the code belongs to when it is the secret's at `now` (one step either side allowed: clock drift), else undefined. */
+export function totpStepOf(secret: string, code: string, now: number): number | undefined {
+  const delta = totpOf(secret).validate({ token: code, timestamp: now, window: 1 });
+  return delta === null ? undefined : Math.floor(now / PERIOD_MS) + delta;
+}
 
 /** The current code (tests and the CLI's checks). */
 export const totpCodeAt = (secret: string, now: number) => totpOf(secret).generate({ timestamp: now });

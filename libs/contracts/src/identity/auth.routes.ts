@@ -60,6 +60,7 @@ export const authRoutes = [
     path: '/portal/auth/session',
     summary: 'Sign out (the session ends, the cookie is cleared)',
     response: z.undefined(),
+    status: 204,
     errors: ['AUTH.SESSION_REQUIRED', 'AUTH.CSRF'],
   }),
   defineRoute({
@@ -101,6 +102,7 @@ export const authRoutes = [
     summary: 'Turn TOTP off (not while the partner requires it)',
     body: totpConfirmBodySchema,
     response: z.undefined(),
+    status: 204,
     errors: [...BODY_ERRORS, 'AUTH.SESSION_REQUIRED', 'AUTH.CSRF', 'AUTH.TOTP', 'TOTP.INVALID_STATE'],
   }),
 ];

@@ -68,6 +68,7 @@ export const userRoutes = [
     summary: 'Remove a user (their sessions end at once)',
     params: userIdParamsSchema,
     response: z.undefined(),
+    status: 204,
     errors: [...byId, 'USER.LAST_ADMINISTRATOR'],
   }),
   defineRoute({
@@ -79,6 +80,6 @@ export const userRoutes = [
     params: userIdParamsSchema,
     response: resultOf(userSchema),
     status: 202,
-    errors: [...byId, 'RATE.LIMITED'],
+    errors: [...byId, 'VALIDATION.INVALID'],
   }),
 ];
