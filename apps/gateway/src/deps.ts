@@ -20,6 +20,7 @@ import type { Config } from './config';
 import { LastUsedRecorder } from './api-keys/last-used';
 import { PortalKeysService } from './api-keys/portal-keys.service';
 import { AuditRepository } from './audit/audit.repository';
+import { IdentityRepository } from './identity/identity.repository';
 import { IdentityService } from './identity/identity.service';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
@@ -148,6 +149,13 @@ function portalServices(
   const jobs = new JobRunner<GatewayDb>({ db, logger: logger.child({ component: 'jobs' }) });
   for (const job of mailJobs<GatewayDb>(mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)))
     jobs.every(job);
+  jobs.every({
+    name: 'prune-sessions',
+    intervalMs: 3_600_000,
+    jitterMs: 300_000,
+    singleton: true,
+    run: ({ db: pool, now: at }) => new IdentityRepository(pool).pruneEnded(at, config.SESSION_IDLE_TIMEOUT_MS),
+  });
   jobs.start();
   return {
     services: {

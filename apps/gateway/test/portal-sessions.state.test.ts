@@ -1,5 +1,6 @@
 import { envelope, waitFor } from '@platform/testing';
 import { bearer, json, startGateway } from './support/harness';
+import { IdentityRepository } from '../src/identity/identity.repository';
 import { PORTAL_TEST_ROUTES, signedInFrom, startPortalSuite, tokenOf, type PortalSuite } from './support/portal';
 
 describe('portal sign-in and sessions through the gateway', () => {
@@ -287,5 +288,21 @@ describe('portal sign-in and sessions through the gateway', () => {
     expect(doc.components.securitySchemes.sessionCookie).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'pp_session' }),
     );
+  });
+
+  it('when sessions have ended, then the hourly prune deletes them and keeps live ones', async () => {
+    const ended = await p.signIn(partnerId, 'prune-old@a.test', 'DEVELOPER');
+    const live = await p.signIn(partnerId, 'prune-new@a.test', 'DEVELOPER');
+    p.advance(90 * 60_000);
+    expect((await p.call(live, 'GET', '/portal/auth/session')).status).toBe(200);
+    p.advance(90 * 60_000);
+    const repo = new IdentityRepository(p.gateway.deps.db);
+    expect(await repo.pruneEnded(new Date(p.now()), 2 * 3_600_000)).toBeGreaterThan(0);
+    const left = await p.gateway.deps.db
+      .selectFrom('sessions')
+      .select('user_id')
+      .where('user_id', 'in', [ended.userId, live.userId])
+      .execute();
+    expect(left).toEqual([{ user_id: live.userId }]);
   });
 });

@@ -188,6 +188,19 @@ export class IdentityRepository {
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
+  /** Deletes ended sessions and sign-in tokens expired a day ago (kept that long to answer a late click the same way). */
+  async pruneEnded(now: Date, idleMs: number): Promise<number> {
+    const sessions = await this.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', new Date(now.getTime() - idleMs))]))
+      .executeTakeFirst();
+    const tokens = await this.db
+      .deleteFrom('sign_in_tokens')
+      .where('expires_at', '<', new Date(now.getTime() - 24 * 3_600_000))
+      .executeTakeFirst();
+    return Number(sessions.numDeletedRows) + Number(tokens.numDeletedRows);
+  }
+
   async replaceRecoveryCodes(userId: string, hashes: Buffer[]) {
     await this.db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
     if (hashes.length > 0)
