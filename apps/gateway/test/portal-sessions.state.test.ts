@@ -255,6 +255,20 @@ describe('portal sign-in and sessions through the gateway', () => {
     const again = await p.call(boss, 'POST', '/portal/users', { email: 'new@a.test', role: 'DEVELOPER' });
     expect(again.status).toBe(409);
     expect((await json(again)).error.code).toBe('USER.ALREADY_EXISTS');
+    const unstorable = await p.call(boss, 'POST', '/portal/users', {
+      email: 'nul@a.test',
+      name: 'a\u0000b',
+      role: 'DEVELOPER',
+    });
+    expect(unstorable.status).toBe(400);
+    expect((await json(unstorable)).error.data.issues[0].path).toBe('body.name');
+    const malformed = await fetch(`${p.gateway.url}/portal/users`, {
+      method: 'POST',
+      headers: { cookie: boss.cookie, 'x-csrf-token': boss.csrf, 'content-type': 'application/json' },
+      body: '{"email":',
+    });
+    expect(malformed.status).toBe(400);
+    expect((await json(malformed)).error.code).toBe('VALIDATION.MALFORMED_JSON');
     const bad = await p.call(boss, 'POST', '/portal/users', { email: 'nope', role: 'KING' });
     expect(bad.status).toBe(400);
     expect((await json(bad)).error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual([

@@ -6,6 +6,7 @@ import type { Actor } from '../audit/audit.repository';
 import { csrfPasses, sessionTokenOf } from '../identity/session-request';
 import type { SignedInUser } from '../identity/signed-in-user';
 import type { CompiledRoute } from '@platform/contracts';
+import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { IdentityService } from '../identity/identity.service';
 import type { GatewayCaller } from './gateway-routes';
 import { routedOperation } from './portal-route';
@@ -15,6 +16,8 @@ export interface SessionDeps {
   routes: CompiledRoute[];
   minter: InternalTokenMinter;
   identity: IdentityService;
+  /** A cookie that names no live session counts as a failed authentication of the client address. */
+  authFailures: FailedAuthThrottle;
   runGatewayRoute(
     req: IncomingMessage,
     res: ServerResponse,
@@ -101,6 +104,12 @@ export function sessionRequests(deps: SessionDeps, steps: SharedSteps) {
     const { spec, params } = route;
     const token = sessionTokenOf(req);
     const user = token ? await deps.identity.resolveSession(token) : undefined;
+    if (token && !user) {
+      // Guessing session ids costs a query each: past the address's failures, 429 before anything else.
+      const retryAfter = deps.authFailures.failed(ip);
+      if (retryAfter !== undefined)
+        return void sendError(res, errorObject('RATE.LIMITED'), { 'Retry-After': retryAfter });
+    }
     // Asking for a link or redeeming one uses no session, so needs no CSRF token either.
     const usesSession = spec.operationId !== 'createSignInLink' && spec.operationId !== 'createSession';
     if (usesSession && user && !csrfPasses(req, user.csrfToken)) return void sendError(res, errorObject('AUTH.CSRF'));
