@@ -92,6 +92,7 @@ function portalDeps(deps: Deps, clientIp: ClientIp) {
       settings: deps.settings,
       authFailures,
       secureCookies: !['development', 'test'].includes(config.NODE_ENV),
+      checkAnswersWith: config.NODE_ENV === 'production' ? undefined : deps.logger,
     }),
   };
 }

@@ -8,10 +8,11 @@ import {
   type AuditKind,
   type RouteSpec,
 } from '@platform/contracts';
-import { AppError, listPage, parseRequest, Reply, reply, type Handlers } from '@platform/http';
+import { AppError, issuesOf, listPage, parseRequest, Reply, reply, type Handlers } from '@platform/http';
 import type { PortalKeysService } from '../api-keys/portal-keys.service';
 import { AuditRepository } from '../audit/audit.repository';
 import type { Kysely } from '@platform/db';
+import type { Logger } from '@platform/observability';
 import type { GatewayDb } from '../db/tables';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { IdentityService } from '../identity/identity.service';
@@ -35,6 +36,8 @@ export interface GatewayRouteDeps {
   authFailures: FailedAuthThrottle;
   /** Secure cookies unless in development or test (plain http on 127.0.0.1). */
   secureCookies: boolean;
+  /** Outside production: every answer is checked against its route's response schema (a drift is logged and answers 500). */
+  checkAnswersWith?: Logger;
 }
 
 type IdentityRoute = (typeof identityRoutes)[number];
@@ -197,6 +200,19 @@ function send(res: ServerResponse, result: unknown) {
   res.end(text);
 }
 
+/** Throws (500, logged) when an answer leaves its route's response schema, as services' dispatchers do outside production. */
+function checkAnswer(spec: RouteSpec, result: unknown, logger: Logger) {
+  const answer = result instanceof Reply ? result : new Reply(200, result);
+  if (answer.status === 204) return;
+  const checked = spec.response.safeParse(answer.body);
+  if (checked.success) return;
+  logger.error(
+    { operationId: spec.operationId, issues: issuesOf(checked.error) },
+    'answer does not match the route response schema',
+  );
+  throw new AppError('SERVER.INTERNAL');
+}
+
 /** The raw body as JSON: 400 VALIDATION.MALFORMED_JSON when it is not. */
 function jsonOf(body: Buffer | undefined): unknown {
   if (!body) return undefined;
@@ -227,6 +243,7 @@ export function gatewayRouteRunner(deps: GatewayRouteDeps) {
     const handler = handlers[call.spec.operationId];
     if (!handler) throw new AppError('ROUTE.NOT_FOUND');
     const result = await handler({ ...parsed, caller: call.caller, req });
+    if (deps.checkAnswersWith) checkAnswer(call.spec, result, deps.checkAnswersWith);
     send(res, result);
   };
 }
