@@ -319,4 +319,21 @@ describe('portal sign-in and sessions through the gateway', () => {
       .execute();
     expect(left).toEqual([{ user_id: live.userId }]);
   });
+
+  it('when a client keeps sending cookies that name no session, then past AUTH_FAILURES_PER_MINUTE it gets 429', async () => {
+    const strict = await startGateway({ ...p.suite.env, AUTH_FAILURES_PER_MINUTE: '2' }, PORTAL_TEST_ROUTES);
+    try {
+      const guess = () =>
+        fetch(`${strict.url}/portal/auth/session`, { headers: { cookie: `pp_session=${newGuess()}` } });
+      expect([(await guess()).status, (await guess()).status]).toEqual([401, 401]);
+      const refused = await guess();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await strict.close();
+    }
+  });
 });
+
+let guesses = 0;
+const newGuess = () => `guess${String(++guesses).padStart(40, '0')}`;
