@@ -91,6 +91,9 @@ function localRecordSigningKeys(): string {
   return keys;
 }
 
+/** The demo partner's first portal administrator. */
+const DEMO_ADMIN = process.env.DEMO_ADMIN_EMAIL ?? 'admin@demo.test';
+
 async function main() {
   // Before anything starts, so a second npm start creates nothing (no catcher, partner or key).
   await assertPortsFree([...platformPorts(process.env), ...(mailCatcherPort ? [mailCatcherPort] : [])]).catch(
@@ -128,24 +131,39 @@ async function main() {
 
   let demo: { id: string };
   let key: { key: string };
+  let admin: { sign_in_url: string; user: { email: string } };
   try {
     const partners = await platform.admin<{ result: { id: string; name: string }[] }>('partner', 'list');
     demo =
       partners.result.find((p) => p.name === 'Demo Partner') ??
       (await platform.admin<{ id: string }>('partner', 'create', '--name', 'Demo Partner'));
     key = await platform.admin<{ key: string }>('key', 'create', '--partner', demo.id, '--name', 'npm start');
+    // The demo partner's first administrator (a second npm start sends them a new link).
+    admin = await platform.admin(
+      'user',
+      'invite',
+      '--partner',
+      demo.id,
+      '--email',
+      DEMO_ADMIN,
+      '--role',
+      'ADMINISTRATOR',
+    );
   } catch (err) {
     // Leave no service running behind a failed start.
     await stopAll();
     fail(`could not create the demo partner and its API key: ${err instanceof Error ? err.message : String(err)}`);
   }
   const gateway = platform.urls.gateway;
+  const portalUrl = process.env.PORTAL_URL ?? `${gateway}/app`;
   console.log(`
   ✔ Partner platform is running
     Gateway        ${gateway}
     API reference  ${gateway}/docs   (OpenAPI: ${gateway}/openapi.json)
     Demo partner   ${demo.id}
     API key        ${key.key}
+    Portal         ${portalUrl}   (sign in as ${admin.user.email}, also e-mailed:)
+    Sign-in link   ${admin.sign_in_url}   (works once, for 15 minutes; npm run admin -- user invite ... for more)
 
     E-mails        ${mail.where}
     Metrics        ${platform.adminUrls.gateway}/metrics   (admin ports, this machine only; see docs/operations.md)

@@ -290,7 +290,9 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
       ? { domain: `new-${Date.now()}.example.com`, company_name: 'New Co', account_email: 'n@example.com' }
       : {};
 
-  const bodyCases = ROUTES.flatMap((route) =>
+  // User-only routes answer a key 403 before reading its input (the gateway's tests cover their validation).
+  const keyRoutes = ROUTES.filter((route) => !route.userOnly);
+  const bodyCases = keyRoutes.flatMap((route) =>
     textFields(route.body).flatMap(([field, kind]) =>
       Object.entries(UNSTORABLE).map(
         ([what, value]) =>
@@ -298,7 +300,7 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
       ),
     ),
   );
-  const queryCases = ROUTES.flatMap((route) =>
+  const queryCases = keyRoutes.flatMap((route) =>
     textFields(route.query).map(([field]) => [`${route.operationId} query.${field}`, route, field] as const),
   );
 

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { adminListen, env, listenOf, LOOPBACK, parseEnv, serviceUrlsEnv } from '@platform/config';
+import { mailConfig } from '@platform/mail';
 
 const listen = listenOf('gateway');
 
@@ -76,12 +77,29 @@ const configSchema = z.object({
     .default(16 * 1024),
   /** Where each service answers: DOMAINS_URL ... WEBHOOKS_URL. */
   ...serviceUrlsEnv,
+  /** development and test send the session cookie without Secure (plain http on 127.0.0.1); anything else with it. */
+  NODE_ENV: z.string().default('production'),
+  /** The portal's address: sign-in links in e-mails point to <PORTAL_URL>/sign-in#token=... */
+  PORTAL_URL: z.url().default(`http://127.0.0.1:${listen.defaultPort}/app`),
+  /** A portal session ends after this long without a request ... */
+  SESSION_IDLE_TIMEOUT_MS: env.durationMs(2 * 3_600_000),
+  /** ... and this long after sign-in in any case. */
+  SESSION_MAX_AGE_MS: env.durationMs(12 * 3_600_000),
+  /** Sign-in links one e-mail address, and one client address, may ask for in 15 minutes (per gateway instance). */
+  SIGN_IN_LINKS_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_LINKS_PER_CLIENT: z.coerce.number().int().min(1).default(30),
+  /** Encrypts portal users' TOTP secrets at rest (32 bytes, base64); unset, they are stored in plain text. */
+  TOTP_ENCRYPTION_KEY: z.string().min(1).optional(),
+  /** How often the keys used since are written as last used (one UPDATE). */
+  KEY_LAST_USED_FLUSH_MS: env.durationMs(10_000),
+  /** Portal e-mail (sign-in links, invitations): SMTP_URL, MAIL_FROM ... as for the services. */
+  ...mailConfig,
 });
 export type Config = z.infer<typeof configSchema>;
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => parseEnv(configSchema, source);
 
-/** The admin CLI needs only the database. */
-const adminConfigSchema = z.object({ DATABASE_URL: env.databaseUrl });
+/** The admin CLI needs the database, and the portal's address for the sign-in links it makes. */
+const adminConfigSchema = z.object({ DATABASE_URL: env.databaseUrl, PORTAL_URL: configSchema.shape.PORTAL_URL });
 export type AdminConfig = z.infer<typeof adminConfigSchema>;
 export const loadAdminConfig = (source: NodeJS.ProcessEnv = process.env): AdminConfig =>
   parseEnv(adminConfigSchema, source);

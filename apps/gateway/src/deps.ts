@@ -14,7 +14,16 @@ import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
 import { Counter } from 'prom-client';
 import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetrics } from '@platform/service';
+import { JobRunner } from '@platform/jobs';
+import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
 import type { Config } from './config';
+import { LastUsedRecorder } from './api-keys/last-used';
+import { PortalKeysService } from './api-keys/portal-keys.service';
+import { AuditRepository } from './audit/audit.repository';
+import { IdentityRepository } from './identity/identity.repository';
+import { IdentityService } from './identity/identity.service';
+import { UsersService } from './identity/users.service';
+import { SettingsService } from './settings/settings.service';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
@@ -42,6 +51,14 @@ export interface Deps {
   assets: WidgetAssets;
   /** The public path's rate limiters (their sizes are what the gateway holds for them). */
   publicLimits: PublicLimits;
+  /** The clock of sessions, sign-in links, key expiry and rolls (tests move it). */
+  now: () => number;
+  identity: IdentityService;
+  users: UsersService;
+  portalKeys: PortalKeysService;
+  settings: SettingsService;
+  audit: AuditRepository;
+  lastUsed: LastUsedRecorder;
   close(): Promise<void>;
 }
 
@@ -49,6 +66,8 @@ export interface DepsOverrides {
   logger?: Logger;
   /** A test's own small route table instead of the platform's. */
   routes?: RouteSpec[];
+  /** A clock the test moves (sign-in link and session expiry, key rolls). */
+  now?: () => number;
 }
 
 /** What an operator scrapes at /metrics: the chassis' process and HTTP metrics, and the gateway's own. */
@@ -86,6 +105,7 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   secretHash: row.secret_hash,
   permissions: row.permissions,
   requiredFields: row.required_fields,
+  partnerName: row.partner_name,
   ...(row.default_product || row.default_price_list
     ? {
         defaults: {
@@ -98,6 +118,71 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
 });
+
+/**
+ * The portal's side of the gateway: sign-in and sessions, the team, keys, settings, the audit log,
+ * when keys were last used, and the runner that sends its e-mail (queued with the change that
+ * makes it).
+ */
+function portalServices(
+  config: Config,
+  db: Kysely<GatewayDb>,
+  keys: KeyAuthenticator,
+  logger: Logger,
+  now: () => number,
+) {
+  const identity = new IdentityService(
+    db,
+    {
+      portalUrl: config.PORTAL_URL,
+      sessionIdleMs: config.SESSION_IDLE_TIMEOUT_MS,
+      sessionMaxAgeMs: config.SESSION_MAX_AGE_MS,
+      linksPerEmail: config.SIGN_IN_LINKS_PER_EMAIL,
+      linksPerClient: config.SIGN_IN_LINKS_PER_CLIENT,
+      totpEncryptionKey: config.TOTP_ENCRYPTION_KEY,
+    },
+    logger.child({ component: 'identity' }),
+    now,
+  );
+  const lastUsed = new LastUsedRecorder(db, config.KEY_LAST_USED_FLUSH_MS, logger, now);
+  // Sign-in links and invitations are queued with the change that makes them and sent by this runner.
+  const mailer = createMailTransport(config);
+  const jobs = new JobRunner<GatewayDb>({ db, logger: logger.child({ component: 'jobs' }) });
+  for (const job of mailJobs<GatewayDb>(mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)))
+    jobs.every(job);
+  jobs.every({
+    name: 'prune-sessions',
+    intervalMs: 3_600_000,
+    jitterMs: 300_000,
+    singleton: true,
+    run: ({ db: pool, now: at }) => new IdentityRepository(pool).pruneEnded(at, config.SESSION_IDLE_TIMEOUT_MS),
+  });
+  jobs.start();
+  return {
+    services: {
+      identity,
+      users: new UsersService(db, identity, now),
+      portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
+      settings: new SettingsService(db, now),
+      audit: new AuditRepository(db),
+      lastUsed,
+    },
+    async close() {
+      await jobs.stop();
+      mailer.close();
+      await lastUsed.stop();
+    },
+  };
+}
+
+/** One client per service, with its breaker and deadline. */
+const upstreamsOf = (config: Config) =>
+  Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      new ServiceClient({ name: service, baseUrl: serviceUrl(config, service), timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+    ]),
+  ) as Upstreams;
 
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -112,28 +197,25 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   });
   if (!config.MIGRATE_ON_BOOT) await assertMigrated(db as unknown as Kysely<unknown>, GATEWAY_DEFINITION);
   const keyRepository = new ApiKeysRepository(db);
-  const keys = new KeyAuthenticator(async (prefix) => {
-    const row = await keyRepository.findCredentialByPrefix(prefix);
-    return row && keyRecordOf(row);
-  }, config.KEY_CACHE_TTL_MS);
+  const now = overrides.now ?? Date.now;
+  const keys = new KeyAuthenticator(
+    async (prefix) => {
+      const row = await keyRepository.findCredentialByPrefix(prefix);
+      return row && keyRecordOf(row);
+    },
+    config.KEY_CACHE_TTL_MS,
+    now,
+  );
   const keyListener = await listenForKeyChanges(
     serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA),
     keys,
     logger.child({ component: 'key-listener' }),
   );
-  const upstreams = Object.fromEntries(
-    SERVICES.map((service) => [
-      service,
-      new ServiceClient({
-        name: service,
-        baseUrl: serviceUrl(config, service),
-        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      }),
-    ]),
-  ) as Upstreams;
+  const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
   const metrics = gatewayMetrics();
+  const portal = portalServices(config, db, keys, logger, now);
   return {
     config,
     logger,
@@ -151,7 +233,10 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       byAddress: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_ADDRESS, config.PUBLIC_RATE_LIMIT_MAX_ADDRESSES),
       byProperty: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_PROPERTY),
     },
+    now,
+    ...portal.services,
     async close() {
+      await portal.close();
       await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();

@@ -7,6 +7,8 @@ import { FailedAuthThrottle } from './domain/failed-auth-throttle';
 import { portalHandler } from './http/portal.handler';
 import { publicHandler } from './http/public.handler';
 import { routedOperation } from './http/portal-route';
+import { gatewayRouteRunner } from './http/gateway-routes';
+import { forwardedAudit } from './audit/forwarded-audit';
 
 type ClientIp = (req: IncomingMessage) => string;
 
@@ -60,6 +62,9 @@ const countServerError = (deps: Deps) => (service: string) =>
 
 function portalDeps(deps: Deps, clientIp: ClientIp) {
   const { config } = deps;
+  const authFailures = new FailedAuthThrottle(config.AUTH_FAILURES_PER_MINUTE, (throttled) =>
+    deps.metrics.authFailures.inc({ answer: throttled ? '429' : '401' }),
+  );
   return {
     keys: deps.keys,
     routes: deps.compiledRoutes,
@@ -75,9 +80,20 @@ function portalDeps(deps: Deps, clientIp: ClientIp) {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     onServerError: countServerError(deps),
     clientIp,
-    authFailures: new FailedAuthThrottle(config.AUTH_FAILURES_PER_MINUTE, (throttled) =>
-      deps.metrics.authFailures.inc({ answer: throttled ? '429' : '401' }),
-    ),
+    authFailures,
+    identity: deps.identity,
+    lastUsed: deps.lastUsed,
+    audit: forwardedAudit(deps.compiledRoutes, deps.audit, deps.logger, deps.now),
+    runGatewayRoute: gatewayRouteRunner({
+      db: deps.db,
+      identity: deps.identity,
+      users: deps.users,
+      keys: deps.portalKeys,
+      settings: deps.settings,
+      authFailures,
+      secureCookies: !['development', 'test'].includes(config.NODE_ENV),
+      checkAnswersWith: config.NODE_ENV === 'production' ? undefined : deps.logger,
+    }),
   };
 }
 

@@ -190,6 +190,62 @@ describe('admin CLI: partners and keys', () => {
     },
   );
 
+  it('when a portal user is invited, then the user is stored INVITED, an invitation is queued, and a second invite sends a new link', async () => {
+    const partner = await admin<{ id: string }>(suite.databaseUrl, 'partner', 'create', '--name', 'Invites Inc');
+    const invite = () =>
+      admin<{
+        created: boolean;
+        user: { id: string; email: string; role: string; status: string };
+        sign_in_url: string;
+      }>(
+        suite.databaseUrl,
+        'user',
+        'invite',
+        '--partner',
+        partner.id,
+        '--email',
+        'Ada@Example.com',
+        '--role',
+        'ADMINISTRATOR',
+      );
+    const first = await invite();
+    expect(first).toEqual({
+      created: true,
+      user: expect.objectContaining({ email: 'ada@example.com', role: 'ADMINISTRATOR', status: 'INVITED' }),
+      sign_in_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/app\/sign-in#token=[A-Za-z0-9_-]{43}$/),
+    });
+    const second = await invite();
+    expect(second.created).toBe(false);
+    expect(second.user.id).toBe(first.user.id);
+    expect(second.sign_in_url).not.toBe(first.sign_in_url);
+    const { rows } = await db.query<{ kind: string; to_address: string }>(
+      'SELECT kind, to_address FROM gateway.mail_queue ORDER BY id',
+    );
+    expect(rows).toEqual([
+      { kind: 'portal.invitation', to_address: 'ada@example.com' },
+      { kind: 'portal.invitation', to_address: 'ada@example.com' },
+    ]);
+    // Only the token's SHA-256 is stored.
+    const token = first.sign_in_url.split('#token=')[1];
+    const stored = await db.query('SELECT 1 FROM gateway.sign_in_tokens WHERE token_hash = sha256($1::bytea)', [
+      Buffer.from(token),
+    ]);
+    expect(stored.rowCount).toBe(1);
+    const bad = await runCli(suite.databaseUrl, [
+      'user',
+      'invite',
+      '--partner',
+      partner.id,
+      '--email',
+      'x@y.test',
+      '--role',
+      'KING',
+      '--json',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error.issues).toEqual([{ flag: '--role', message: expect.any(String) }]);
+  });
+
   it('when --json comes before the command, then the command runs and prints its one JSON object', async () => {
     const res = await runCli(suite.databaseUrl, ['--json', 'partner', 'list']);
     expect(res.code).toBe(0);

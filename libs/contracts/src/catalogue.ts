@@ -4,6 +4,7 @@ import { domainsServiceRoutes } from './domains/domains.routes';
 import { productRoutes } from './products/products.routes';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { merchantRoutes } from './merchants/merchants.routes';
+import { identityRoutes } from './identity';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 import { consentStatsRoutes } from './consent/consent-stats.routes';
 import { subscriptionStatsRoutes } from './billing/subscription-stats.routes';
@@ -21,5 +22,6 @@ export const ROUTES: RouteSpec[] = [
   ...subscriptionStatsRoutes,
   ...webhookStatsRoutes,
   ...consentStatsRoutes,
+  ...identityRoutes,
 ];
 export const COMPILED_ROUTES = ROUTES.map(compileRoute);

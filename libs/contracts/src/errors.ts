@@ -7,6 +7,16 @@ export const ERROR_CATALOGUE = {
   'REQUEST.MALFORMED': { status: 400, message: 'The HTTP request is malformed.' },
   'AUTH.API_KEY': { status: 401, message: 'The API key is missing, invalid, revoked or expired.' },
   'AUTH.FORBIDDEN': { status: 403, message: 'The API key has no permission for this request.' },
+  'AUTH.SESSION_REQUIRED': { status: 401, message: 'Sign in to the portal first: no valid session.' },
+  'AUTH.SIGN_IN_LINK': {
+    status: 401,
+    message: 'The sign-in link is invalid, already used or expired; ask for a new one.',
+  },
+  'AUTH.TOTP': { status: 401, message: 'The authentication code or recovery code is not valid.' },
+  'AUTH.CSRF': {
+    status: 403,
+    message: 'A write with the session cookie must send the header X-CSRF-Token with the session csrf_token.',
+  },
   'RESOURCE.NOT_FOUND': { status: 404, message: 'The requested resource does not exist.' },
   'ROUTE.NOT_FOUND': { status: 404, message: 'No such endpoint.' },
   'ROUTE.METHOD_NOT_ALLOWED': { status: 405, message: 'The method is not allowed on this endpoint.' },
@@ -18,6 +28,13 @@ export const ERROR_CATALOGUE = {
   },
   'SUBDOMAIN.ALREADY_EXISTS': { status: 409, message: 'The subdomain already exists.' },
   'SUBDOMAIN.LIMIT_REACHED': { status: 409, message: 'The domain already has the maximum number of subdomains.' },
+  'USER.ALREADY_EXISTS': { status: 409, message: 'This e-mail address is already a user of this partner.' },
+  'USER.LAST_ADMINISTRATOR': {
+    status: 409,
+    message: 'The last active ADMINISTRATOR cannot be demoted, deactivated or removed.',
+  },
+  'API_KEY.INVALID_STATE': { status: 409, message: 'The API key is revoked, expired or already rolled.' },
+  'TOTP.INVALID_STATE': { status: 409, message: 'Two-factor authentication is not in a state that allows this.' },
   'MERCHANT.ALREADY_EXISTS': { status: 409, message: 'A merchant with this merchant_id already exists.' },
   'IDEMPOTENCY.KEY_REUSED': { status: 409, message: 'This Idempotency-Key was already used with another request.' },
   'IDEMPOTENCY.IN_PROGRESS': {

@@ -14,3 +14,4 @@ export * from './merchants';
 export * from './consent';
 export * from './event-examples';
 export * from './widget';
+export * from './identity';

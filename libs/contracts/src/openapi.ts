@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryWireSchemas } from './common';
 import { ERROR_CATALOGUE, errorResponseSchema, type ErrorCode } from './errors';
-import { isInternalRoute, isPublicRoute, type RouteSpec } from './routes';
+import { isInternalRoute, isPublicRoute, isSignInRoute, type RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -64,6 +64,21 @@ const idempotencyKeyParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
+/** Services keep a write's Idempotency-Key; the gateway's own routes (sign-in, users, keys) do not take one. */
+const takesIdempotencyKey = (r: RouteSpec) =>
+  IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r) && r.service !== 'gateway';
+
+/** Who may call: nobody in particular (public, sign-in), a portal session only (userOnly), or a key or a session. */
+function securityOf(r: RouteSpec) {
+  if (isPublicRoute(r) || isSignInRoute(r)) return { security: [] };
+  return {
+    security: r.userOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+    'x-permission': r.permission,
+    ...(r.userOnly ? { 'x-user-only': true } : {}),
+    ...(r.userPermission ? { 'x-user-permission': r.userPermission } : {}),
+  };
+}
+
 type ToSchema = ReturnType<typeof schemaConverter>['toSchema'];
 
 /** Path and query parameters, and the Idempotency-Key header of a write. */
@@ -84,22 +99,22 @@ function parametersOf(r: RouteSpec, toSchema: ToSchema): unknown[] {
       ...(typeof json.description === 'string' ? { description: json.description } : {}),
     });
   }
-  if (IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r))
-    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (takesIdempotencyKey(r)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return parameters;
 }
 
 /** The success answer, and one ErrorResponse per status the route's errors (and a write's idempotency errors) answer with. */
 function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> {
   const responses: Record<string, unknown> = {
-    [String(r.status ?? 200)]: {
-      description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
-      content: { 'application/json': { schema: toSchema(r.response, 'output') } },
-    },
+    [String(r.status ?? 200)]:
+      r.status === 204
+        ? { description: 'No Content' }
+        : {
+            description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
+            content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+          },
   };
-  for (const code of IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r)
-    ? [...r.errors, ...IDEMPOTENCY_ERRORS]
-    : r.errors) {
+  for (const code of takesIdempotencyKey(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);
     const existing = responses[status] as { description: string } | undefined;
     const description = existing ? `${existing.description}; ${code}` : code;
@@ -123,8 +138,7 @@ function operationOf(r: RouteSpec, toSchema: ToSchema) {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     tags: [r.tag],
-    // A public route needs no API key: no security requirement, no permission.
-    ...(isPublicRoute(r) ? { security: [] } : { 'x-permission': r.permission }),
+    ...securityOf(r),
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,
@@ -148,7 +162,15 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your partner API key' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your partner API key' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'pp_session',
+          description: 'A portal session (POST /portal/auth/sessions); writes also send X-CSRF-Token',
+        },
+      },
       parameters: { IdempotencyKey: idempotencyKeyParameter },
       schemas: components,
     },

@@ -24,8 +24,8 @@ interface RouteSpecFields {
   /** Whether a JSON body must be sent (defaults to true when body is set). */
   bodyRequired?: boolean;
   response: z.ZodType;
-  /** The success status the handler answers with (reply(...)) and OpenAPI documents; default 200. */
-  status?: 200 | 201 | 202;
+  /** The success status the handler answers with (reply(...)) and OpenAPI documents; default 200 (204: no body). */
+  status?: 200 | 201 | 202 | 204;
   errors: ErrorCode[];
 }
 
@@ -79,10 +79,27 @@ interface PublicRouteSpec extends RouteSpecFields {
   audit?: undefined;
 }
 
-export type RouteSpec = PartnerRouteSpec | PublicRouteSpec;
+/**
+ * A portal sign-in operation (/portal/auth/...): the gateway answers it itself (service 'gateway')
+ * with no API key; each one says whether it needs a session (e.g. GET /portal/auth/session) or
+ * none (asking for a sign-in link, redeeming it).
+ */
+interface SignInRouteSpec extends RouteSpecFields {
+  access: 'sign-in';
+  service: 'gateway';
+  permission?: undefined;
+  userOnly?: undefined;
+  userPermission?: undefined;
+  audit?: undefined;
+}
+
+export type RouteSpec = PartnerRouteSpec | PublicRouteSpec | SignInRouteSpec;
 
 /** Whether a route is called without an API key (see PublicRouteSpec). */
 export const isPublicRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'public';
+
+/** Whether a route is one of the portal's sign-in operations (see SignInRouteSpec). */
+export const isSignInRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'sign-in';
 
 /** The errors any route that takes a JSON body can answer (the body's validation, parsing, type and size). */
 export const BODY_ERRORS: ErrorCode[] = [

@@ -81,6 +81,8 @@ export function sharedEnv(
     INTERNAL_JWT_PUBLIC_KEY: keys.gatewayPublicKey,
     SERVICE_JWT_PUBLIC_KEY: keys.servicesPublicKey,
     WIDGET_BASE_URL: source.WIDGET_BASE_URL ?? urls.gateway,
+    // Sign-in links in portal e-mails point here (the gateway serves the portal under /app/).
+    PORTAL_URL: source.PORTAL_URL ?? `${urls.gateway}/app`,
     // Local runs: one key for this launch (npm start keeps one in a file), and webhook endpoints on this machine.
     WEBHOOK_SECRET_KEY: source.WEBHOOK_SECRET_KEY ?? randomBytes(32).toString('base64'),
     WEBHOOK_ALLOW_LOOPBACK: source.WEBHOOK_ALLOW_LOOPBACK ?? 'true',

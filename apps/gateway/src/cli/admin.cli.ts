@@ -15,6 +15,8 @@ export const USAGE = `Usage: npm run admin -- <command> [options] [--json]
   key create --partner <partnerId> [--permissions a,b] [--allowed-ip <ip>] [--expires-at <iso>] [--name <label>]
   key list --partner <partnerId>
   key revoke --id <keyId>
+  user invite --partner <partnerId> --email <e-mail> --role <ADMINISTRATOR|ACCOUNT_MANAGER|DEVELOPER> [--name <name>]
+              e-mails a portal sign-in link (sent by the running gateway); an existing user gets a new link
 
 --json prints exactly one JSON object on stdout. Reads DATABASE_URL; applies migrations first.
 Exit codes: 0 done, 1 failure (e.g. database unreachable), 2 bad arguments.`;
@@ -50,6 +52,8 @@ const FLAG_OF: Record<string, string> = {
   permissions: '--permissions',
   allowedIp: '--allowed-ip',
   expiresAt: '--expires-at',
+  email: '--email',
+  role: '--role',
   value: 'the id',
 };
 
@@ -91,6 +95,20 @@ const COMMANDS: Record<string, Command> = {
     options: { partner: text },
     run: async (s, v) => ({ result: await s.listKeys(str(v.partner) ?? '') }),
     human: pretty,
+  },
+  'user invite': {
+    options: { partner: text, email: text, role: text, name: text },
+    run: (s, v) =>
+      s.inviteUser({
+        partnerId: str(v.partner) ?? '',
+        email: str(v.email) ?? '',
+        role: (str(v.role) ?? '') as 'ADMINISTRATOR',
+        name: str(v.name),
+      }),
+    human: (r) => {
+      const { created, user, sign_in_url } = r as { created: boolean; user: { email: string }; sign_in_url: string };
+      return `${created ? 'User invited' : 'User exists: a new sign-in link was sent'} (${user.email}).\nSign-in link (works once, for 15 minutes): ${sign_in_url}\n${pretty(user)}`;
+    },
   },
   'key revoke': {
     options: { id: text },
@@ -199,7 +217,7 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   try {
     ({ db } = createDb<GatewayDb>({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, max: 2 }));
     await migrateGateway(db);
-    const result = await command.run(new AdminService(db), values);
+    const result = await command.run(new AdminService(db, config.PORTAL_URL), values);
     io.out(json ? JSON.stringify(result) : command.human(result));
     const expiresAt = values['expires-at'];
     if (action === 'create' && typeof expiresAt === 'string' && Date.parse(expiresAt) <= Date.now()) {

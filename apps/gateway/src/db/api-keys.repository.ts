@@ -26,6 +26,7 @@ export interface KeyCredentialRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   required_fields: string[];
+  partner_name: string;
   default_product: string | null;
   default_price_list: string | null;
 }
@@ -84,6 +85,7 @@ export class ApiKeysRepository {
         'k.expires_at',
         'k.revoked_at',
         'p.required_fields',
+        'p.name as partner_name',
         'p.default_product',
         'p.default_price_list',
       ])

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from '@platform/db';
+import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import { migrateSchema, type ServiceMigration } from '@platform/service';
 import { GATEWAY_SCHEMA, type GatewayDb } from './tables';
 
@@ -56,7 +57,92 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`ALTER TABLE partners ADD COLUMN default_product text, ADD COLUMN default_price_list text`.execute(db);
     },
   },
+  '2026_11_26_0001_portal_identity': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE partners ADD COLUMN totp_required boolean NOT NULL DEFAULT false`.execute(db);
+      await createUsersAndSessions(db);
+      await sql`
+        ALTER TABLE api_keys
+          ADD COLUMN created_by_type text CHECK (created_by_type IN ('USER', 'OPERATOR')),
+          ADD COLUMN created_by_id uuid REFERENCES users (id) ON DELETE SET NULL,
+          ADD COLUMN last_used_at timestamptz,
+          ADD COLUMN rolled_to uuid REFERENCES api_keys (id) ON DELETE SET NULL`.execute(db);
+      await createAuditEvents(db);
+      await createMailQueueTable(db);
+      await createMailQueueRecipientIndex(db);
+    },
+  },
 };
+
+/** Portal users, their sign-in link tokens, sessions and TOTP recovery codes (tokens and ids only as SHA-256). */
+async function createUsersAndSessions(db: Kysely<unknown>) {
+  await sql`
+        CREATE TABLE users (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+          email text NOT NULL CHECK (email = lower(email)),
+          name text,
+          role text NOT NULL CHECK (role IN ('ADMINISTRATOR', 'ACCOUNT_MANAGER', 'DEVELOPER')),
+          status text NOT NULL DEFAULT 'INVITED' CHECK (status IN ('INVITED', 'ACTIVE', 'DEACTIVATED')),
+          totp_secret text,
+          totp_pending_secret text,
+          totp_enabled_at timestamptz,
+          totp_last_step integer,
+          last_sign_in_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (partner_id, email)
+        )`.execute(db);
+  await sql`CREATE INDEX users_email ON users (email)`.execute(db);
+  await sql`
+        CREATE TABLE sign_in_tokens (
+          token_hash bytea PRIMARY KEY CHECK (length(token_hash) = 32),
+          user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          expires_at timestamptz NOT NULL,
+          used_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+  await sql`CREATE INDEX sign_in_tokens_user ON sign_in_tokens (user_id)`.execute(db);
+  await sql`
+        CREATE TABLE sessions (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          token_hash bytea NOT NULL UNIQUE CHECK (length(token_hash) = 32),
+          user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          stage text NOT NULL CHECK (stage IN ('ACTIVE', 'TOTP_REQUIRED', 'TOTP_ENROLMENT_REQUIRED')),
+          csrf_token text NOT NULL,
+          last_seen_at timestamptz NOT NULL,
+          expires_at timestamptz NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+  await sql`CREATE INDEX sessions_user ON sessions (user_id)`.execute(db);
+  await sql`
+        CREATE TABLE recovery_codes (
+          user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          code_hash bytea NOT NULL CHECK (length(code_hash) = 32),
+          used_at timestamptz,
+          PRIMARY KEY (user_id, code_hash)
+        )`.execute(db);
+}
+
+/** Who did what in a partner's account (GET /portal/audit-events). */
+async function createAuditEvents(db: Kysely<unknown>) {
+  await sql`
+        CREATE TABLE audit_events (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+          kind text NOT NULL,
+          actor_type text NOT NULL CHECK (actor_type IN ('USER', 'API_KEY', 'OPERATOR')),
+          actor_id text,
+          actor_label text NOT NULL,
+          target_type text,
+          target_id text,
+          details jsonb NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`.execute(db);
+  await sql`CREATE INDEX audit_events_partner ON audit_events (partner_id, created_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX audit_events_partner_actor ON audit_events (partner_id, actor_id, created_at DESC)`.execute(
+    db,
+  );
+}
 
 /** Applies the gateway's migrations (the migrator is schema-agnostic, hence the widening). */
 export const migrateGateway = (db: Kysely<GatewayDb>) =>

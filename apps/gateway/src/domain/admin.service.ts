@@ -6,6 +6,12 @@ import { ApiKeysRepository, type ApiKeyRow } from '../db/api-keys.repository';
 import { PartnersRepository, type PartnerRow } from '../db/partners.repository';
 import { REQUIRED_FIELD_OPTIONS, type GatewayDb } from '../db/tables';
 import { generateApiKey } from './api-key';
+import { emailSchema, userRoleSchema } from '@platform/contracts';
+import { AppError } from '@platform/http';
+import { createLogger } from '@platform/observability';
+import { IdentityRepository } from '../identity/identity.repository';
+import { IdentityService } from '../identity/identity.service';
+import { UsersService } from '../identity/users.service';
 
 /** A request the operator must fix (bad argument, unknown id): the CLI exits with code 2. */
 export class AdminInputError extends Error {
@@ -47,6 +53,15 @@ const createKeyInput = z.object({
 
 const keyIdInput = z.uuid('must be a key id (uuid)');
 
+const inviteUserInput = z.object({
+  partnerId: z.uuid('must be a partner id (uuid)'),
+  email: emailSchema,
+  role: userRoleSchema,
+  name: z.string().trim().min(1).max(200).optional(),
+});
+
+const OPERATOR = { type: 'OPERATOR' as const, id: null, label: 'admin CLI' };
+
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
@@ -83,7 +98,44 @@ const keyView = (k: ApiKeyRow, now = Date.now()) => ({
 
 /** Operator use cases behind the admin CLI. */
 export class AdminService {
-  constructor(private readonly db: Kysely<GatewayDb>) {}
+  constructor(
+    private readonly db: Kysely<GatewayDb>,
+    /** Where sign-in links point (PORTAL_URL). */
+    private readonly portalUrl = 'http://127.0.0.1:8080/app',
+  ) {}
+
+  /**
+   * Invites a portal user (an e-mail with a sign-in link, sent by the running gateway); a user
+   * already on the partner's team is sent a new link instead (their role is kept). The link is
+   * answered too, for the operator (npm start prints it).
+   */
+  async inviteUser(input: z.input<typeof inviteUserInput>) {
+    const values = parse(inviteUserInput, input);
+    await this.requirePartner(values.partnerId);
+    const identity = new IdentityService(
+      this.db,
+      {
+        portalUrl: this.portalUrl,
+        sessionIdleMs: 0,
+        sessionMaxAgeMs: 0,
+        linksPerEmail: 1,
+        linksPerClient: 1,
+      },
+      createLogger('gateway-admin', 'warn'),
+    );
+    const users = new UsersService(this.db, identity);
+    const by = { partnerId: values.partnerId, actor: OPERATOR };
+    const existing = await new IdentityRepository(this.db).findUserByEmail(values.partnerId, values.email);
+    try {
+      const { user, link } = existing
+        ? await users.reinvite(by, existing.id)
+        : await users.invite(by, { email: values.email, role: values.role, name: values.name });
+      return { created: !existing, user, sign_in_url: link };
+    } catch (err) {
+      if (err instanceof AppError) throw new AdminInputError(err.message);
+      throw err;
+    }
+  }
 
   async createPartner(input: z.input<typeof createPartnerInput>) {
     const values = parse(createPartnerInput, input);
@@ -135,6 +187,7 @@ export class AdminService {
       permissions: [...new Set(values.permissions ?? PERMISSIONS)],
       allowed_ip: values.allowedIp ?? null,
       expires_at: values.expiresAt ? new Date(values.expiresAt) : null,
+      created_by_type: 'OPERATOR',
     });
     const view = keyView(row);
     return {

@@ -10,6 +10,8 @@ export interface KeyRecord {
   secretHash: Buffer;
   permissions: string[];
   requiredFields: string[];
+  /** The partner's name (owner e-mails sign with it). */
+  partnerName?: string;
   /** The partner's default product and price list codes. */
   defaults?: { product?: string; priceList?: string };
   allowedIp: string | null;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, type CompiledRoute, type RouteSpec } from '@platform/contracts';
-import { errorObjectOf, sendError } from '@platform/http';
+import { errorHeadersOf, errorObjectOf, sendError } from '@platform/http';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { KeyAuthenticator, KeyRecord } from '../domain/key-authenticator';
 import { authenticateKey } from './authenticate-key';
@@ -13,6 +13,11 @@ import { TokenBucketLimiter } from '../domain/rate-limiter';
 import { requestCost } from '../domain/request-cost';
 import { FairShare, type FairShareSettings } from '../domain/fair-share';
 import { bodyReader } from './request-body';
+import { sessionRequests, type SessionDeps, type SharedSteps } from './session-requests';
+import type { LastUsedRecorder } from '../api-keys/last-used';
+import type { Actor } from '../audit/audit.repository';
+import type { IdentityService } from '../identity/identity.service';
+import { isSignInPath, sessionTokenOf } from '../identity/session-request';
 
 export interface PortalDeps extends ForwardDeps {
   keys: KeyAuthenticator;
@@ -27,6 +32,14 @@ export interface PortalDeps extends ForwardDeps {
   clientIp(req: IncomingMessage): string;
   /** Failed authentications per client address: past the limit, 429 instead of 401. */
   authFailures: FailedAuthThrottle;
+  /** Portal sessions (the pp_session cookie). */
+  identity: IdentityService;
+  /** Answers a gateway-owned route (sign-in, team, keys, audit log, settings). */
+  runGatewayRoute: SessionDeps['runGatewayRoute'];
+  /** Notes a key's use (written in batches, off this path). */
+  lastUsed: Pick<LastUsedRecorder, 'seen'>;
+  /** Records a forwarded route's audit event after a 2xx answer (see forwarded-audit.ts). */
+  audit(spec: RouteSpec, method: string, path: string, status: number, partnerId: string, actor: Actor): void;
 }
 
 /** The partner's own queue for the service is full or its wait ran out: its own flood, so 429 (not 503: the service is fine). */
@@ -47,7 +60,6 @@ export type PortalHandler = (req: IncomingMessage, res: ServerResponse, requestI
  */
 export function portalHandler(deps: PortalDeps): PortalHandler {
   const limiter = new TokenBucketLimiter(deps.rateLimit.perMinute, deps.rateLimit.burst);
-  const shares = new FairShare(deps.fairShare);
   const readBody = bodyReader(deps.bodyLimitBytes);
 
   /** Sets the RateLimit fields; over the limit, answers 429 with Retry-After and says no. */
@@ -60,40 +72,61 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     sendError(res, errorObject('RATE.LIMITED'));
     return false;
   };
+  const forwardCall = fairShareForwarder(deps, new FairShare(deps.fairShare), readBody);
+  const handleSession = sessionRequests(deps, { withinRateLimit, forwardCall, readBody });
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
     const ip = deps.clientIp(req);
+    // A portal session: the sign-in operations, or a session cookie without an API key.
+    if (isSignInPath(req.url ?? '') || (req.headers.authorization === undefined && sessionTokenOf(req)))
+      return handleSession(req, res, requestId, ip);
     const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
     if (!key || !withinRateLimit(key.id, req, res)) return;
+    deps.lastUsed.seen(key.id);
     const spec = permittedRoute(deps.routes, req, res, key);
     if (!spec) return;
+    await forwardCall(
+      req,
+      res,
+      { spec, token: keyToken(deps.minter, key, spec), ip, requestId, partnerId: key.partnerId },
+      () => ({ type: 'API_KEY', id: key.id, label: key.prefix }),
+    );
+  }
+
+  return (req, res, requestId) =>
+    handle(req, res, requestId).catch((err: unknown) => {
+      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })), errorHeadersOf(err));
+    });
+}
+
+/** Forwards a permitted call within the partner's fair share of the service; audited routes are recorded after a 2xx. */
+function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: ReturnType<typeof bodyReader>) {
+  const forwardCall: SharedSteps['forwardCall'] = async (req, res, call, actor) => {
+    const { spec, partnerId } = call;
     const body = await readBody(req, res);
     const idempotencyKey = idempotencyKeyOf(req.method ?? 'GET', req.headers);
     // Under the cap the slot is taken synchronously: the common path adds no await.
-    const lane = `${key.partnerId} ${spec.service}`;
+    const lane = `${partnerId} ${spec.service}`;
     if (!shares.tryAcquire(lane) && !(await shares.wait(lane))) return void sendBusy(res);
     try {
       // A partner that gave up while its call waited gets no call made for it.
       if (res.destroyed) return;
       await forward(deps, req, res, {
         service: spec.service,
-        token: keyToken(deps.minter, key, spec),
-        ip,
-        requestId,
+        token: call.token,
+        ip: call.ip,
+        requestId: call.requestId,
         headers: portalHeaders(req, body, idempotencyKey),
         body,
         // This partner's time-outs and unavailable answers open only its own breaker for the service.
-        partnerId: key.partnerId,
+        partnerId,
       });
     } finally {
       shares.release(lane);
     }
-  }
-
-  return (req, res, requestId) =>
-    handle(req, res, requestId).catch((err: unknown) => {
-      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })));
-    });
+    if (spec.audit) deps.audit(spec, req.method ?? 'GET', pathOf(req.url ?? '/'), res.statusCode, partnerId, actor());
+  };
+  return forwardCall;
 }
 
 /** The gateway's internal token for the key, in place of the key: the partner, the key's permissions and settings. */
@@ -105,9 +138,15 @@ const keyToken = (minter: InternalTokenMinter, key: KeyRecord, spec: RouteSpec) 
       permissions: key.permissions,
       requiredFields: key.requiredFields,
       defaults: key.defaults,
+      partnerName: key.partnerName,
     },
     spec.service,
   );
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
 
 /** The partner's request headers the service sees: content type, Accept, and a write's Idempotency-Key (see idempotency-headers.ts). */
 function portalHeaders(req: IncomingMessage, body: Buffer | undefined, idempotencyKey: string | undefined) {

@@ -241,9 +241,13 @@ export interface Gateway {
 }
 
 /** The gateway server in-process on an ephemeral port, configured like main.ts but from `env`. */
-export async function startGateway(env: Record<string, string>, routes: RouteSpec[] = TEST_ROUTES): Promise<Gateway> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_BOOT: 'true', ...env });
-  const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent') });
+export async function startGateway(
+  env: Record<string, string>,
+  routes: RouteSpec[] = TEST_ROUTES,
+  options: { now?: () => number } = {},
+): Promise<Gateway> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_BOOT: 'true', NODE_ENV: 'test', ...env });
+  const deps = await buildDeps(config, { routes, logger: createLogger('gateway-test', 'silent'), now: options.now });
   const server = await listenServer(buildServer(deps), 0);
   const admin = await listenServer(buildAdminServer(deps), 0);
   return {

@@ -86,6 +86,8 @@ export const domainRoutes = [
   defineRoute({
     ...write,
     operationId: 'deleteDomain',
+    userPermission: 'domains:delete',
+    audit: 'domain.deleted',
     method: 'delete',
     path: '/portal/domains/{domainId}',
     tag: DOMAINS,
@@ -97,6 +99,7 @@ export const domainRoutes = [
   defineRoute({
     ...write,
     operationId: 'deactivateDomain',
+    audit: 'domain.deactivated',
     method: 'post',
     path: '/portal/domains/{domainId}/deactivate',
     tag: DOMAINS,

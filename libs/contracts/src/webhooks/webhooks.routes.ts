@@ -46,6 +46,7 @@ export const webhookRoutes = [
   defineRoute({
     ...write,
     operationId: 'createWebhookEndpoint',
+    audit: 'webhook_endpoint.created',
     method: 'post',
     path: '/portal/webhooks',
     summary: 'Register a webhook endpoint',
@@ -77,6 +78,7 @@ export const webhookRoutes = [
   defineRoute({
     ...write,
     operationId: 'updateWebhookEndpoint',
+    audit: 'webhook_endpoint.updated',
     method: 'put',
     path: '/portal/webhooks/{endpointId}',
     summary: 'Change the URL, events, description or enabled flag of an endpoint',
@@ -90,6 +92,7 @@ export const webhookRoutes = [
   defineRoute({
     ...write,
     operationId: 'deleteWebhookEndpoint',
+    audit: 'webhook_endpoint.deleted',
     method: 'delete',
     path: '/portal/webhooks/{endpointId}',
     summary: 'Delete a webhook endpoint and its delivery log',
@@ -100,6 +103,7 @@ export const webhookRoutes = [
   defineRoute({
     ...write,
     operationId: 'rotateWebhookSecret',
+    audit: 'webhook_endpoint.secret_rotated',
     method: 'post',
     path: '/portal/webhooks/{endpointId}/rotate-secret',
     summary: 'Rotate the signing secret',

@@ -1,0 +1,78 @@
+import type { Kysely } from '@platform/db';
+import type { AuditKind } from '@platform/contracts';
+import type { AuditEventsTable, GatewayDb } from '../db/tables';
+
+/** Who did it: a signed-in user, an API key, or an operator with the admin CLI. */
+export interface Actor {
+  type: AuditEventsTable['actor_type'];
+  id: string | null;
+  label: string;
+}
+
+export interface AuditEntry {
+  partnerId: string;
+  kind: AuditKind;
+  actor: Actor;
+  target?: { type: string; id: string };
+  details?: Record<string, unknown>;
+  at: Date;
+}
+
+export interface AuditEventRow {
+  id: string;
+  kind: string;
+  actor_type: Actor['type'];
+  actor_id: string | null;
+  actor_label: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** All SQL on audit_events. */
+export class AuditRepository {
+  constructor(private readonly db: Kysely<GatewayDb>) {}
+
+  async record(entry: AuditEntry) {
+    await this.db
+      .insertInto('audit_events')
+      .values({
+        partner_id: entry.partnerId,
+        kind: entry.kind,
+        actor_type: entry.actor.type,
+        actor_id: entry.actor.id,
+        actor_label: entry.actor.label,
+        target_type: entry.target?.type ?? null,
+        target_id: entry.target?.id ?? null,
+        details: JSON.stringify(entry.details ?? {}),
+        created_at: entry.at,
+      })
+      .execute();
+  }
+
+  list(
+    partnerId: string,
+    filter: { actorId?: string; kind?: string },
+    offset: number,
+    limit: number,
+  ): Promise<AuditEventRow[]> {
+    let query = this.db
+      .selectFrom('audit_events')
+      .select([
+        'id',
+        'kind',
+        'actor_type',
+        'actor_id',
+        'actor_label',
+        'target_type',
+        'target_id',
+        'details',
+        'created_at',
+      ])
+      .where('partner_id', '=', partnerId);
+    if (filter.actorId) query = query.where('actor_id', '=', filter.actorId);
+    if (filter.kind) query = query.where('kind', '=', filter.kind);
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  }
+}

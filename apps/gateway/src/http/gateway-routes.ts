@@ -1,0 +1,249 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import {
+  authRoutes,
+  identityRoutes,
+  SESSION_COOKIE,
+  userRoutes,
+  type AuditKind,
+  type RouteSpec,
+} from '@platform/contracts';
+import { AppError, issuesOf, listPage, parseRequest, Reply, reply, type Handlers } from '@platform/http';
+import type { PortalKeysService } from '../api-keys/portal-keys.service';
+import { AuditRepository } from '../audit/audit.repository';
+import type { Kysely } from '@platform/db';
+import type { Logger } from '@platform/observability';
+import type { GatewayDb } from '../db/tables';
+import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
+import type { IdentityService } from '../identity/identity.service';
+import { sessionView, userActor, type SignedInUser } from '../identity/signed-in-user';
+import type { UsersService } from '../identity/users.service';
+import type { SettingsService } from '../settings/settings.service';
+
+/** Who calls a gateway-owned route: the client, and the session's user when there is one. */
+export interface GatewayCaller {
+  ip: string;
+  user?: SignedInUser;
+}
+
+export interface GatewayRouteDeps {
+  db: Kysely<GatewayDb>;
+  identity: IdentityService;
+  users: UsersService;
+  keys: PortalKeysService;
+  settings: SettingsService;
+  /** Failed sign-in link redemptions count as failed authentications of the client address. */
+  authFailures: FailedAuthThrottle;
+  /** Secure cookies unless in development or test (plain http on 127.0.0.1). */
+  secureCookies: boolean;
+  /** Outside production: every answer is checked against its route's response schema (a drift is logged and answers 500). */
+  checkAnswersWith?: Logger;
+}
+
+type IdentityRoute = (typeof identityRoutes)[number];
+
+const sessionRequired = () => new AppError('AUTH.SESSION_REQUIRED');
+
+/** The session's user once sign-in is complete (stage ACTIVE). */
+function activeUser(caller: GatewayCaller): SignedInUser {
+  if (!caller.user) throw sessionRequired();
+  if (caller.user.stage !== 'ACTIVE')
+    throw new AppError('AUTH.SESSION_REQUIRED', 'Complete two-factor sign-in first (see the session stage).');
+  return caller.user;
+}
+
+/** The session's user at any stage (the TOTP operations). */
+function anyStageUser(caller: GatewayCaller): SignedInUser {
+  if (!caller.user) throw sessionRequired();
+  return caller.user;
+}
+
+const manager = (u: SignedInUser) => ({ partnerId: u.partnerId, userId: u.userId, actor: userActor(u) });
+const team = (u: SignedInUser) => ({ partnerId: u.partnerId, actor: userActor(u) });
+
+type SignInRoute = (typeof authRoutes)[number];
+type TeamRoute = (typeof userRoutes)[number];
+type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute>;
+
+/** The handlers of every gateway-owned route, by operationId, typed from the route table. */
+export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute, GatewayCaller> => ({
+  ...signInHandlers(deps),
+  ...teamHandlers(deps),
+  ...accountHandlers(deps),
+});
+
+/** Sign-in, the session, TOTP. */
+function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCaller> {
+  const cookie = (value: string, maxAge: number) =>
+    `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${deps.secureCookies ? '; Secure' : ''}`;
+  return {
+    createSignInLink: ({ body, caller }) => {
+      deps.identity.requestSignInLink(body.email, caller.ip);
+      return reply(202, { result: { sent: true as const } });
+    },
+    createSession: async ({ body, caller }) => {
+      const created = await deps.identity.createSession(body.token);
+      if (!created) {
+        const retryAfter = deps.authFailures.failed(caller.ip);
+        if (retryAfter !== undefined)
+          throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': retryAfter });
+        throw new AppError('AUTH.SIGN_IN_LINK');
+      }
+      return reply(
+        201,
+        { result: sessionView(created.user) },
+        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds), 'Cache-Control': 'no-store' },
+      );
+    },
+    getSession: ({ caller }) =>
+      reply(200, { result: sessionView(anyStageUser(caller)) }, { 'Cache-Control': 'no-store' }),
+    deleteSession: async ({ caller }) => {
+      await deps.identity.endSession(anyStageUser(caller));
+      return reply(204, undefined, { 'Set-Cookie': cookie('', 0) });
+    },
+    verifySessionTotp: async ({ body, caller }) => ({
+      result: sessionView(await deps.identity.verifySessionTotp(anyStageUser(caller), body)),
+    }),
+    startTotpEnrolment: async ({ caller }) =>
+      reply(201, { result: await deps.identity.startTotpEnrolment(anyStageUser(caller)) }),
+    confirmTotpEnrolment: async ({ body, caller }) => ({
+      result: await deps.identity.confirmTotpEnrolment(anyStageUser(caller), body.code),
+    }),
+    disableTotp: async ({ body, caller }) => {
+      await deps.identity.disableTotp(anyStageUser(caller), body.code);
+      return reply(204);
+    },
+  };
+}
+
+/** The team: signed-in users of the partner only. */
+function teamHandlers(deps: GatewayRouteDeps): Handlers<TeamRoute, GatewayCaller> {
+  return {
+    listUsers: ({ query, caller }) => deps.users.list(activeUser(caller).partnerId, query),
+    createUser: async ({ body, caller }) =>
+      reply(201, { result: (await deps.users.invite(team(activeUser(caller)), body)).user }),
+    getUser: async ({ params, caller }) => ({
+      result: await deps.users.get(activeUser(caller).partnerId, params.userId),
+    }),
+    updateUser: async ({ params, body, caller }) => ({
+      result: await deps.users.update(team(activeUser(caller)), params.userId, body),
+    }),
+    deleteUser: async ({ params, caller }) => {
+      await deps.users.remove(team(activeUser(caller)), params.userId);
+      return reply(204);
+    },
+    reinviteUser: async ({ params, caller }) =>
+      reply(202, { result: (await deps.users.reinvite(team(activeUser(caller)), params.userId)).user }),
+  };
+}
+
+/** API keys, the audit log and settings: signed-in users of the partner only. */
+function accountHandlers(deps: GatewayRouteDeps): Handlers<AccountRoute, GatewayCaller> {
+  return {
+    listApiKeys: ({ query, caller }) => deps.keys.list(activeUser(caller).partnerId, query),
+    createApiKey: async ({ body, caller }) =>
+      reply(201, { result: await deps.keys.create(manager(activeUser(caller)), body) }),
+    revokeApiKey: async ({ params, caller }) => ({
+      result: await deps.keys.revoke(manager(activeUser(caller)), params.keyId),
+    }),
+    rollApiKey: async ({ params, body, caller }) =>
+      reply(201, { result: await deps.keys.roll(manager(activeUser(caller)), params.keyId, body.overlap_hours) }),
+
+    listAuditEvents: async ({ query, caller }) => {
+      const { partnerId } = activeUser(caller);
+      const { items, meta } = await listPage(query, ({ offset, limitPlusOne }) =>
+        new AuditRepository(deps.db).list(
+          partnerId,
+          { actorId: query.actor_id, kind: query.kind },
+          offset,
+          limitPlusOne,
+        ),
+      );
+      return {
+        meta,
+        result: items.map((e) => ({
+          id: e.id,
+          kind: e.kind as AuditKind,
+          actor: { type: e.actor_type, id: e.actor_id, label: e.actor_label },
+          target: e.target_type && e.target_id ? { type: e.target_type, id: e.target_id } : null,
+          details: e.details,
+          created_at: e.created_at.toISOString(),
+        })),
+      };
+    },
+
+    getSettings: async ({ caller }) => ({ result: await deps.settings.get(activeUser(caller).partnerId) }),
+    updateSettings: async ({ body, caller }) => {
+      const user = activeUser(caller);
+      return { result: await deps.settings.update(user.partnerId, userActor(user), body) };
+    },
+  };
+}
+
+type AnyHandler = (input: {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  caller: GatewayCaller;
+  req: IncomingMessage;
+}) => unknown;
+
+/** Where a gateway-owned route's answer is written: status, headers and the JSON body. */
+function send(res: ServerResponse, result: unknown) {
+  const answer = result instanceof Reply ? result : new Reply(200, result);
+  for (const name in answer.headers) res.setHeader(name, answer.headers[name]);
+  res.statusCode = answer.status;
+  if (answer.status === 204 || answer.body === undefined) return void res.end();
+  const text = JSON.stringify(answer.body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Throws (500, logged) when an answer leaves its route's response schema, as services' dispatchers do outside production. */
+function checkAnswer(spec: RouteSpec, result: unknown, logger: Logger) {
+  const answer = result instanceof Reply ? result : new Reply(200, result);
+  if (answer.status === 204) return;
+  const checked = spec.response.safeParse(answer.body);
+  if (checked.success) return;
+  logger.error(
+    { operationId: spec.operationId, issues: issuesOf(checked.error) },
+    'answer does not match the route response schema',
+  );
+  throw new AppError('SERVER.INTERNAL');
+}
+
+/** The raw body as JSON: 400 VALIDATION.MALFORMED_JSON when it is not. */
+function jsonOf(body: Buffer | undefined): unknown {
+  if (!body) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError('VALIDATION.MALFORMED_JSON');
+  }
+}
+
+/**
+ * Answers a route the gateway owns, as a service's dispatcher would: params, query and body
+ * validated with the route's schemas (every issue in one 400), then its handler.
+ */
+export function gatewayRouteRunner(deps: GatewayRouteDeps) {
+  const handlers = gatewayHandlers(deps) as unknown as Record<string, AnyHandler>;
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: { spec: RouteSpec; params: Record<string, string>; body: Buffer | undefined; caller: GatewayCaller },
+  ) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const parsed = parseRequest(
+      { params: call.params, query: q === -1 ? {} : parseQuery(url.slice(q + 1)), body: jsonOf(call.body) },
+      { params: call.spec.params, query: call.spec.query, body: call.spec.body },
+    );
+    const handler = handlers[call.spec.operationId];
+    if (!handler) throw new AppError('ROUTE.NOT_FOUND');
+    const result = await handler({ ...parsed, caller: call.caller, req });
+    if (deps.checkAnswersWith) checkAnswer(call.spec, result, deps.checkAnswersWith);
+    send(res, result);
+  };
+}

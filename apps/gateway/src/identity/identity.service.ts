@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { inTransaction, type Kysely } from '@platform/db';
+import { enqueueMail } from '@platform/mail';
+import { AppError } from '@platform/http';
+import type { Logger } from '@platform/observability';
+import type { GatewayDb, SessionStage } from '../db/tables';
+import { AuditRepository } from '../audit/audit.repository';
+import { clientAddressKey } from '../domain/failed-auth-throttle';
+import { IdentityRepository, type UserRow } from './identity.repository';
+import { newToken, sha256, TotpSecretBox } from './secrets';
+import { signInMail, signInUrl } from './sign-in-mail';
+import { signedInUserOf, type SignedInUser } from './signed-in-user';
+import { newTotpSecret, totpStepOf } from './totp';
+import { WindowThrottle } from './window-throttle';
+
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+const THROTTLE_WINDOW_MS = 15 * 60_000;
+const RECOVERY_CODES = 10;
+
+export interface IdentitySettings {
+  portalUrl: string;
+  sessionIdleMs: number;
+  sessionMaxAgeMs: number;
+  linksPerEmail: number;
+  linksPerClient: number;
+  totpEncryptionKey?: string;
+}
+
+const rateLimited = (retryAfter: number, what: string) =>
+  new AppError('RATE.LIMITED', `Too many sign-in links ${what}; retry after ${retryAfter} s.`, undefined, {
+    'Retry-After': String(retryAfter),
+  });
+
+/** Recovery codes read xxxxx-xxxxx (base32-ish, no look-alike characters), 50 bits each. */
+function newRecoveryCode(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase();
+
+/**
+ * Sign-in by e-mail link, server-side sessions and TOTP. Tokens and session ids are 32 random
+ * bytes and only their SHA-256 is stored; every time comes from `now` (tests move it).
+ */
+export class IdentityService {
+  private readonly perEmail: WindowThrottle;
+  private readonly perClient: WindowThrottle;
+  private readonly totpAttempts: WindowThrottle;
+  readonly totpBox: TotpSecretBox;
+
+  constructor(
+    private readonly db: Kysely<GatewayDb>,
+    private readonly settings: IdentitySettings,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.perEmail = new WindowThrottle(settings.linksPerEmail, THROTTLE_WINDOW_MS, now);
+    this.perClient = new WindowThrottle(settings.linksPerClient, THROTTLE_WINDOW_MS, now);
+    this.totpAttempts = new WindowThrottle(10, THROTTLE_WINDOW_MS, now);
+    this.totpBox = new TotpSecretBox(settings.totpEncryptionKey);
+  }
+
+  /**
+   * Answers at once and the same way whether or not the address is a user: the links (one per
+   * partner the address is a user of) are made and queued after the answer, so neither the answer
+   * nor its timing tells. Throttled per client address and per address before anything else.
+   */
+  requestSignInLink(email: string, ip: string): void {
+    const byClient = this.perClient.hit(clientAddressKey(ip));
+    if (byClient !== undefined) throw rateLimited(byClient, 'from this address');
+    const byEmail = this.perEmail.hit(email);
+    if (byEmail !== undefined) throw rateLimited(byEmail, 'for this e-mail address');
+    void this.sendLinks(email).catch((err: unknown) => this.logger.error({ err }, 'sign-in link not sent'));
+  }
+
+  private async sendLinks(email: string) {
+    const users = await new IdentityRepository(this.db).usersByEmail(email);
+    for (const user of users) await inTransaction(this.db, (trx) => this.sendLink(trx, user, false));
+  }
+
+  /** Makes a sign-in link for the user and queues its e-mail (in the caller's transaction); answers the link. */
+  async sendLink(trx: Kysely<GatewayDb>, user: UserRow, invitation: boolean): Promise<string> {
+    const token = newToken();
+    const now = new Date(this.now());
+    await new IdentityRepository(trx).insertSignInToken({
+      token_hash: sha256(token),
+      user_id: user.id,
+      expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS),
+      created_at: now,
+    });
+    const partner = await trx
+      .selectFrom('partners')
+      .select('name')
+      .where('id', '=', user.partner_id)
+      .executeTakeFirstOrThrow();
+    const url = signInUrl(this.settings.portalUrl, token);
+    await enqueueMail(trx, [
+      signInMail({ partnerId: user.partner_id, partnerName: partner.name, to: user.email, url, invitation }),
+    ]);
+    return url;
+  }
+
+  /** Redeems a link's token (once, before it expires) for a new session; undefined when it is not redeemable. */
+  async createSession(token: string): Promise<{ cookieToken: string; user: SignedInUser } | undefined> {
+    const now = new Date(this.now());
+    const cookieToken = newToken();
+    const created = await inTransaction(this.db, async (trx) => {
+      const repo = new IdentityRepository(trx);
+      const userId = await repo.redeemSignInToken(sha256(token), now);
+      if (!userId) return false;
+      const user = await trx
+        .selectFrom('users as u')
+        .innerJoin('partners as p', 'p.id', 'u.partner_id')
+        .select(['u.id', 'u.partner_id', 'u.email', 'u.status', 'u.totp_enabled_at', 'p.totp_required'])
+        .where('u.id', '=', userId)
+        .executeTakeFirst();
+      if (!user || user.status === 'DEACTIVATED') return false;
+      const stage: SessionStage = user.totp_enabled_at
+        ? 'TOTP_REQUIRED'
+        : user.totp_required
+          ? 'TOTP_ENROLMENT_REQUIRED'
+          : 'ACTIVE';
+      await repo.updateUser(user.id, { status: 'ACTIVE', last_sign_in_at: now });
+      await repo.insertSession({
+        token_hash: sha256(cookieToken),
+        user_id: user.id,
+        stage,
+        csrf_token: newToken(24),
+        last_seen_at: now,
+        expires_at: new Date(now.getTime() + this.settings.sessionMaxAgeMs),
+        created_at: now,
+      });
+      await new AuditRepository(trx).record({
+        partnerId: user.partner_id,
+        kind: 'session.signed_in',
+        actor: { type: 'USER', id: user.id, label: user.email },
+        details: { stage },
+        at: now,
+      });
+      return true;
+    });
+    if (!created) return undefined;
+    const user = await this.resolveSession(cookieToken);
+    return user && { cookieToken, user };
+  }
+
+  /** The live session of a cookie's token, with its user as they are now; undefined when there is none. */
+  async resolveSession(cookieToken: string): Promise<SignedInUser | undefined> {
+    const row = await new IdentityRepository(this.db).touchSession(
+      sha256(cookieToken),
+      new Date(this.now()),
+      this.settings.sessionIdleMs,
+    );
+    return row && signedInUserOf(row);
+  }
+
+  async endSession(user: SignedInUser) {
+    await new IdentityRepository(this.db).deleteSession(user.sessionId);
+  }
+
+  /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */
+  get cookieMaxAgeSeconds() {
+    return Math.floor(this.settings.sessionMaxAgeMs / 1000);
+  }
+
+  private throttleTotp(user: SignedInUser) {
+    const retryAfter = this.totpAttempts.hit(user.userId);
+    if (retryAfter !== undefined)
+      throw new AppError('RATE.LIMITED', `Too many codes tried; retry after ${retryAfter} s.`, undefined, {
+        'Retry-After': String(retryAfter),
+      });
+  }
+
+  /** Whether the code is the user's now and its step was not used before (a code works once). */
+  private async codeAccepted(userId: string, sealedSecret: string, code: string): Promise<boolean> {
+    const step = totpStepOf(this.totpBox.open(sealedSecret), code, this.now());
+    return step !== undefined && (await new IdentityRepository(this.db).spendTotpStep(userId, step));
+  }
+
+  private async userRow(user: SignedInUser): Promise<UserRow> {
+    const row = await new IdentityRepository(this.db).findUser(user.partnerId, user.userId);
+    if (!row) throw new AppError('AUTH.SESSION_REQUIRED');
+    return row;
+  }
+
+  /** Completes a TOTP_REQUIRED session with a code or a recovery code (each recovery code works once). */
+  async verifySessionTotp(user: SignedInUser, input: { code?: string; recovery_code?: string }) {
+    if (user.stage !== 'TOTP_REQUIRED')
+      throw new AppError('TOTP.INVALID_STATE', 'This session does not wait for a TOTP code.');
+    this.throttleTotp(user);
+    const row = await this.userRow(user);
+    if (!row.totp_secret) throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is not enabled.');
+    const repo = new IdentityRepository(this.db);
+    const ok =
+      input.code !== undefined
+        ? await this.codeAccepted(row.id, row.totp_secret, input.code)
+        : await repo.useRecoveryCode(
+            user.userId,
+            sha256(normaliseRecoveryCode(input.recovery_code ?? '')),
+            new Date(this.now()),
+          );
+    if (!ok) throw new AppError('AUTH.TOTP');
+    await repo.setSessionStage(user.sessionId, 'ACTIVE');
+    return { ...user, stage: 'ACTIVE' as const };
+  }
+
+  /** A new secret to enrol (kept pending until confirmed with a code). */
+  async startTotpEnrolment(user: SignedInUser) {
+    if (user.stage === 'TOTP_REQUIRED' || user.totpEnabled)
+      throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is already enabled.');
+    const { secret, uri } = newTotpSecret(user.email);
+    await new IdentityRepository(this.db).updateUser(user.userId, { totp_pending_secret: this.totpBox.seal(secret) });
+    return { secret, otpauth_uri: uri };
+  }
+
+  /** Confirms the pending secret with a code: TOTP is on, and 10 recovery codes are answered once. */
+  async confirmTotpEnrolment(user: SignedInUser, code: string) {
+    if (user.stage === 'TOTP_REQUIRED' || user.totpEnabled)
+      throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is already enabled.');
+    this.throttleTotp(user);
+    const row = await this.userRow(user);
+    if (!row.totp_pending_secret)
+      throw new AppError('TOTP.INVALID_STATE', 'Start the enrolment first (POST /portal/auth/totp).');
+    const step = totpStepOf(this.totpBox.open(row.totp_pending_secret), code, this.now());
+    if (step === undefined) throw new AppError('AUTH.TOTP');
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    await inTransaction(this.db, async (trx) => {
+      const repo = new IdentityRepository(trx);
+      await repo.updateUser(user.userId, {
+        totp_secret: row.totp_pending_secret,
+        totp_pending_secret: null,
+        totp_enabled_at: new Date(this.now()),
+        totp_last_step: step,
+      });
+      await repo.replaceRecoveryCodes(user.userId, codes.map(sha256));
+      if (user.stage === 'TOTP_ENROLMENT_REQUIRED') await repo.setSessionStage(user.sessionId, 'ACTIVE');
+    });
+    return { recovery_codes: codes };
+  }
+
+  /** Turns TOTP off with a current code; not while the partner requires it. */
+  async disableTotp(user: SignedInUser, code: string) {
+    if (user.stage !== 'ACTIVE' || !user.totpEnabled)
+      throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is not enabled.');
+    if (user.totpRequired)
+      throw new AppError('TOTP.INVALID_STATE', 'Your partner requires two-factor authentication for every user.');
+    this.throttleTotp(user);
+    const row = await this.userRow(user);
+    if (!row.totp_secret || !(await this.codeAccepted(row.id, row.totp_secret, code))) throw new AppError('AUTH.TOTP');
+    await inTransaction(this.db, async (trx) => {
+      const repo = new IdentityRepository(trx);
+      await repo.updateUser(user.userId, {
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+      });
+      await repo.replaceRecoveryCodes(user.userId, []);
+    });
+  }
+}

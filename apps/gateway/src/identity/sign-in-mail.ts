@@ -1,0 +1,35 @@
+import type { QueuedMail } from '@platform/mail';
+
+/** The link the portal's sign-in page redeems (the token after # never reaches a server log). */
+export const signInUrl = (portalUrl: string, token: string) =>
+  `${portalUrl.replace(/\/+$/, '')}/sign-in#token=${token}`;
+
+/** A sign-in link e-mail: an invitation for a new user, a plain sign-in link otherwise. */
+export function signInMail(input: {
+  partnerId: string;
+  partnerName: string;
+  to: string;
+  url: string;
+  invitation: boolean;
+}): QueuedMail {
+  const subject = input.invitation
+    ? `You are invited to ${input.partnerName}'s partner portal`
+    : `Your sign-in link for ${input.partnerName}'s partner portal`;
+  const opening = input.invitation
+    ? `You have been invited to the partner portal of ${input.partnerName}.`
+    : `Someone (hopefully you) asked to sign in to the partner portal of ${input.partnerName}.`;
+  const text = `${opening}
+
+Sign in with this link (it works once, for 15 minutes):
+${input.url}
+
+If you did not ask for it, ignore this e-mail: nothing happens without the link.
+`;
+  return {
+    partnerId: input.partnerId,
+    kind: input.invitation ? 'portal.invitation' : 'portal.sign_in',
+    to: input.to,
+    subject: subject.replace(/[\r\n]+/g, ' '),
+    text,
+  };
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from '@platform/db';
+import { inTransaction } from '@platform/db';
+import { notFound } from '@platform/http';
+import { AuditRepository, type Actor } from '../audit/audit.repository';
+import { ApiKeysRepository } from '../db/api-keys.repository';
+import type { GatewayDb, RequiredField } from '../db/tables';
+
+interface SettingsRow {
+  id: string;
+  name: string;
+  default_product: string | null;
+  default_price_list: string | null;
+  required_fields: string[];
+  totp_required: boolean;
+}
+
+const settingsView = (p: SettingsRow) => ({
+  id: p.id,
+  name: p.name,
+  default_product: p.default_product,
+  default_price_list: p.default_price_list,
+  required_fields: p.required_fields as RequiredField[],
+  totp_required: p.totp_required,
+});
+
+const COLUMNS = ['id', 'name', 'default_product', 'default_price_list', 'required_fields', 'totp_required'] as const;
+
+export interface SettingsChange {
+  name?: string;
+  default_product?: string | null;
+  default_price_list?: string | null;
+  required_fields?: RequiredField[];
+  totp_required?: boolean;
+}
+
+/** The partner's settings, as its administrators change them in the portal (operators: `partner update`). */
+export class SettingsService {
+  constructor(
+    private readonly db: Kysely<GatewayDb>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(partnerId: string) {
+    const row = await this.db.selectFrom('partners').select(COLUMNS).where('id', '=', partnerId).executeTakeFirst();
+    if (!row) throw notFound('partner');
+    return settingsView(row);
+  }
+
+  /** Keys carry the partner's defaults and required fields: every gateway reloads them at commit. */
+  async update(partnerId: string, actor: Actor, change: SettingsChange) {
+    return inTransaction(this.db, async (trx) => {
+      const before = await trx
+        .selectFrom('partners')
+        .select(COLUMNS)
+        .where('id', '=', partnerId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!before) throw notFound('partner');
+      const values = {
+        ...change,
+        ...(change.required_fields ? { required_fields: [...new Set(change.required_fields)] } : {}),
+      };
+      const row = await trx
+        .updateTable('partners')
+        .set(values)
+        .where('id', '=', partnerId)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      await new ApiKeysRepository(trx).notifyPartnerChanged(partnerId);
+      const changes = Object.fromEntries(
+        Object.keys(values).map((k) => [k, { from: before[k as keyof SettingsRow], to: row[k as keyof SettingsRow] }]),
+      );
+      await new AuditRepository(trx).record({
+        partnerId,
+        kind: 'settings.updated',
+        actor,
+        target: { type: 'partner', id: partnerId },
+        details: { changes },
+        at: new Date(this.now()),
+      });
+      return settingsView(row);
+    });
+  }
+}
