@@ -9,6 +9,7 @@ import { InternalTokenMinter } from '@platform/auth';
 import { PERMISSIONS } from '@platform/contracts';
 import { freePort, launchPlatform } from '@platform/launcher';
 import { printWidgetSizes } from './widget-size';
+import { portalScenarios, printPortalFirstLoad } from './portal';
 import { deleteEventTopology } from '@platform/messaging';
 import { contentionTable, runContentionBench } from './contention';
 import { CONNECTIONS, runScenario, table, type Result, type Scenario } from './load';
@@ -230,6 +231,20 @@ async function main() {
         reads('direct', direct, false).find((s) => s.name === 'direct get by id'),
       ),
       ...(await widgetScenarios(databaseUrl, me.id, platform.urls.gateway)),
+      ...(!ONLY || ONLY.test('portal domains screen')
+        ? await portalScenarios(platform.urls.gateway, () =>
+            platform.admin(
+              'user',
+              'invite',
+              '--partner',
+              deepPartner.id,
+              '--email',
+              'bench@deep.example.com',
+              '--role',
+              'ADMINISTRATOR',
+            ),
+          )
+        : []),
       ...consent.scenarios,
       { name: 'ceiling node:http', url: ceiling.url, headers: {}, paths: ['/'] },
     ];
@@ -258,6 +273,12 @@ async function main() {
         `| ${r} | ${((100 * g) / d).toFixed(0)}% ${g / d >= 0.6 ? 'PASS (>= 60%)' : 'FAIL (>= 60%)'} | ${((100 * g) / ceilingRps).toFixed(0)}% |`,
       );
     }
+    const screen = byName.get('portal domains screen (session, 100k domains, 4 conn.)');
+    const listRow = byName.get('gateway list limit=10');
+    if (screen && listRow)
+      console.log(
+        `\nportal domains screen p99 ${screen.p99} ms against the list row's ${listRow.p99} ms: ${screen.p99 <= listRow.p99 * 1.2 ? 'PASS' : 'FAIL'} (within 20%)`,
+      );
     printAnchor(byName);
     if (!ONLY || ONLY.test('noisy neighbour')) {
       const b = partners[1];
@@ -300,6 +321,7 @@ async function main() {
       );
     }
     if (!ONLY || ONLY.test('widget size')) printWidgetSizes(path.resolve(__dirname, '..', '..'));
+    if (!ONLY || ONLY.test('portal first load')) printPortalFirstLoad(path.resolve(__dirname, '..', '..'));
     if (!ONLY || ONLY.test('reminders')) {
       console.log('\nactivation reminders...');
       const reminderRows = await runReminderBench(platform, databaseUrl);
