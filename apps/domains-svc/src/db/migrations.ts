@@ -157,10 +157,8 @@ export const migrations: Record<string, ServiceMigration> = {
     // The mail sender serves recipients in turns (claimDueMail): each one's last send, by index.
     up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db),
   },
-  '2026_11_26_0003_email_templates': {
-    // The partners' own owner e-mail templates and names (see createEmailTemplateTables).
-    up: (db: Kysely<unknown>) => createEmailTemplateTables(db),
-  },
+  // The partners' own owner e-mail templates and names (see createEmailTemplateTables).
+  '2026_11_26_0003_email_templates': { up: createEmailTemplateTables },
   // The Dashboard's funnel: when each domain was first invited (see invited-at.migration.ts).
   '2026_11_26_0004_domains_invited_at': { up: addInvitedAt },
 };
