@@ -2,7 +2,8 @@
 const seg = (value: string) => encodeURIComponent(value);
 const withQuery = (path: string, query: Record<string, string | number | undefined> = {}) => {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 };

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { defineRoute, resultOf, type ErrorCode } from '@platform/contracts';
 import { emailTemplateBodySchema, emailTemplateSchema, kindParams } from './pending.schema';
 
-const templates = { service: 'domains' as const, tag: 'E-mail templates', errors: [] as ErrorCode[], userOnly: true as const };
+const templates = {
+  service: 'domains' as const,
+  tag: 'E-mail templates',
+  errors: [] as ErrorCode[],
+  userOnly: true as const,
+};
 
 export const emailTemplateRoutes = {
   listEmailTemplates: defineRoute({

@@ -21,7 +21,12 @@ import {
   updateSettingsBodySchema,
 } from './pending.schema';
 
-const gateway = { service: 'gateway' as const, permission: 'domains:read' as const, tag: 'Portal', errors: [] as ErrorCode[] };
+const gateway = {
+  service: 'gateway' as const,
+  permission: 'domains:read' as const,
+  tag: 'Portal',
+  errors: [] as ErrorCode[],
+};
 const userOnly = { ...gateway, userOnly: true as const };
 
 export const sessionRoutes = {

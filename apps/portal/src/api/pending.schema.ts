@@ -130,4 +130,3 @@ export const emailTemplateBodySchema = z.object({
   body: z.string().min(1, 'is required').max(50_000),
 });
 export const kindParams = z.object({ kind: z.enum(EMAIL_TEMPLATE_KINDS) });
-

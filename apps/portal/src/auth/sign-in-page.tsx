@@ -30,7 +30,7 @@ function takeTokenFromHash(): string | null {
 function useMagicLink() {
   const setSession = useSetSession();
   const navigate = useNavigate();
-  const [token] = useState(takeTokenFromHash);
+  const [token, setToken] = useState(takeTokenFromHash);
   const exchange = useMutation({
     mutationFn: (value: string) => call(sessionRoutes.createSession, { body: { token: value } }),
     onSuccess: ({ result }) => {
@@ -38,13 +38,20 @@ function useMagicLink() {
       navigate(nextPathOf(result), { replace: true });
     },
   });
-  const started = useRef(false);
+  // A link opened while the page is already here changes only the hash.
+  useEffect(() => {
+    const onHash = () => setToken((current) => takeTokenFromHash() ?? current);
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const sent = useRef(new Set<string>());
+  const { mutate } = exchange;
   useEffect(() => {
     // One POST per token, also under StrictMode's double effect: the token is single use.
-    if (!token || started.current) return;
-    started.current = true;
-    exchange.mutate(token);
-  }, [token, exchange]);
+    if (!token || sent.current.has(token)) return;
+    sent.current.add(token);
+    mutate(token);
+  }, [token, mutate]);
   return { token, exchange };
 }
 
@@ -76,7 +83,15 @@ function EmailForm() {
   }
   return (
     <form onSubmit={submit} noValidate>
-      <TextField label="E-mail address" name="email" type="email" autoComplete="email" required error={error} autoFocus />
+      <TextField
+        label="E-mail address"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        error={error}
+        autoFocus
+      />
       {send.isError && <FormMessage tone="error">{errorMessage(send.error)}</FormMessage>}
       <Button type="submit" variant="primary" busy={send.isPending} busyLabel="Sending…" className="btn-block">
         E-mail me a sign-in link

@@ -21,7 +21,9 @@ function QrCode({ uri }: { uri: string }) {
       live = false;
     };
   }, [uri]);
-  return src ? <img className="qr" src={src} width={192} height={192} alt="QR code to scan with your authenticator app" /> : null;
+  return src ? (
+    <img className="qr" src={src} width={192} height={192} alt="QR code to scan with your authenticator app" />
+  ) : null;
 }
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -66,7 +68,11 @@ export function TotpEnrolment({ onDone }: { onDone: () => void }) {
     confirm.mutate(checked.data);
   };
   return (
-    <DataState loading={start.isPending || start.isIdle} error={start.isError ? errorMessage(start.error) : undefined} onRetry={() => start.mutate()}>
+    <DataState
+      loading={start.isPending || start.isIdle}
+      error={start.isError ? errorMessage(start.error) : undefined}
+      onRetry={() => start.mutate()}
+    >
       {start.data && (
         <div className="enrol">
           <ol className="steps">

@@ -49,7 +49,13 @@ export default function TwoFactorPage() {
         </p>
         <form onSubmit={submit} noValidate key={recovery ? 'recovery' : 'code'}>
           {recovery ? (
-            <TextField label="Recovery code" name="recovery_code" autoComplete="off" autoFocus error={errors.recovery_code} />
+            <TextField
+              label="Recovery code"
+              name="recovery_code"
+              autoComplete="off"
+              autoFocus
+              error={errors.recovery_code}
+            />
           ) : (
             <CodeInput autoFocus error={errors.code} />
           )}

@@ -46,7 +46,12 @@ function UserBlock({ session }: { session: Session }) {
     <div className="user-block">
       <p className="user-name">{session.user.name || session.user.email}</p>
       <p className="user-role">{session.user.role.replace('_', ' ').toLowerCase()}</p>
-      <button type="button" className="btn btn-ghost btn-small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        onClick={() => signOut.mutate()}
+        disabled={signOut.isPending}
+      >
         Sign out
       </button>
     </div>

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 interface FieldFrame {
   label: string;
@@ -33,7 +39,12 @@ export function TextField({ label, error, hint, ...input }: FieldFrame & InputHT
   const id = useId();
   return (
     <Frame id={id} label={label} error={error} hint={hint}>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, error, hint })}
+        {...input}
+      />
     </Frame>
   );
 }
@@ -42,7 +53,12 @@ export function TextArea({ label, error, hint, ...input }: FieldFrame & Textarea
   const id = useId();
   return (
     <Frame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
+      <textarea
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, error, hint })}
+        {...input}
+      />
     </Frame>
   );
 }
@@ -55,7 +71,12 @@ export function SelectField({ label, error, hint, options, ...select }: SelectPr
   const id = useId();
   return (
     <Frame id={id} label={label} error={error} hint={hint}>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...select}>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, error, hint })}
+        {...select}
+      >
         {options.map((o) => {
           const { value, label: text } = typeof o === 'string' ? { value: o, label: o } : o;
           return (

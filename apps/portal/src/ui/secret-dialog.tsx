@@ -3,7 +3,15 @@ import { CopyButton } from './copy-button';
 import { Dialog } from './dialog';
 
 /** A new secret, shown once: kept only in this dialog's props, gone when it closes. */
-export function SecretDialog({ title, secret, onClose }: { title: string; secret: string | null; onClose: () => void }) {
+export function SecretDialog({
+  title,
+  secret,
+  onClose,
+}: {
+  title: string;
+  secret: string | null;
+  onClose: () => void;
+}) {
   return (
     <Dialog
       open={secret !== null}

@@ -23,7 +23,9 @@ function TurnOff({ onDone }: { onDone: () => void }) {
     <form onSubmit={submit} noValidate>
       <p>To turn two-factor authentication off, enter a code from your authenticator app.</p>
       <CodeInput error={off.isError ? errorMessage(off.error) : undefined} />
-      <Button type="submit" variant="danger" busy={off.isPending}>Turn off</Button>
+      <Button type="submit" variant="danger" busy={off.isPending}>
+        Turn off
+      </Button>
     </form>
   );
 }
@@ -52,7 +54,9 @@ export default function AccountPage() {
         ) : (
           <>
             <p>Add a second step to your sign-in with an authenticator app.</p>
-            <Button variant="primary" onClick={() => setEnrolling(true)}>Set up two-factor authentication</Button>
+            <Button variant="primary" onClick={() => setEnrolling(true)}>
+              Set up two-factor authentication
+            </Button>
           </>
         )}
       </Section>

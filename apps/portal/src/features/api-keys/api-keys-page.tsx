@@ -58,18 +58,36 @@ export default function ApiKeysPage() {
       <PageHeader
         title="API keys"
         description="Keys let your systems call the partner API. Give each system its own key with only the permissions it needs."
-        actions={<Button variant="primary" onClick={() => setCreating(true)}>Create API key</Button>}
+        actions={
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            Create API key
+          </Button>
+        }
       />
-      <DataState loading={keys.isPending} error={keys.isError ? errorMessage(keys.error) : undefined} onRetry={() => keys.refetch()} empty={rows.length === 0} emptyTitle="No API keys yet" emptyText="Create a key to call the API from your systems." loadingLabel="Loading API keys…">
+      <DataState
+        loading={keys.isPending}
+        error={keys.isError ? errorMessage(keys.error) : undefined}
+        onRetry={() => keys.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No API keys yet"
+        emptyText="Create a key to call the API from your systems."
+        loadingLabel="Loading API keys…"
+      >
         <TableFrame label="API keys">
           <thead>
             <tr>
               <th scope="col">Key</th>
               <th scope="col">State</th>
-              <th scope="col" className="hide-sm">Permissions</th>
+              <th scope="col" className="hide-sm">
+                Permissions
+              </th>
               <th scope="col">Last used</th>
-              <th scope="col" className="hide-sm">Created by</th>
-              <th scope="col" className="hide-sm">Expires</th>
+              <th scope="col" className="hide-sm">
+                Created by
+              </th>
+              <th scope="col" className="hide-sm">
+                Expires
+              </th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -82,8 +100,16 @@ export default function ApiKeysPage() {
           </tbody>
         </TableFrame>
       </DataState>
-      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={(value) => (setCreating(false), setSecret({ title: 'Your new API key', value }))} />
-      <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={(value) => (setRolling(null), setSecret({ title: 'The rolled key’s new secret', value }))} />
+      <CreateKeyDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(value) => (setCreating(false), setSecret({ title: 'Your new API key', value }))}
+      />
+      <RollKeyDialog
+        apiKey={rolling}
+        onClose={() => setRolling(null)}
+        onRolled={(value) => (setRolling(null), setSecret({ title: 'The rolled key’s new secret', value }))}
+      />
       <SecretDialog title={secret?.title ?? ''} secret={secret?.value ?? null} onClose={() => setSecret(null)} />
       <ConfirmDialog
         open={revoking !== null}

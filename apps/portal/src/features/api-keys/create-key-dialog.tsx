@@ -9,7 +9,15 @@ import { Dialog } from '../../ui/dialog';
 import { useCreateApiKey } from './hooks';
 
 /** Name, permissions (restricted keys), an optional IP and expiry; answers with the secret. */
-export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (secret: string) => void }) {
+export function CreateKeyDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (secret: string) => void;
+}) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useCreateApiKey();
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -33,7 +41,14 @@ export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; o
   return (
     <Dialog open={open} title="Create API key" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <TextField label="Name" name="name" required autoFocus error={errors.name} hint="What uses it, like “Shop sync”" />
+        <TextField
+          label="Name"
+          name="name"
+          required
+          autoFocus
+          error={errors.name}
+          hint="What uses it, like “Shop sync”"
+        />
         <fieldset aria-describedby={errors.permissions ? 'key-permissions-error' : undefined}>
           <legend>Permissions</legend>
           {PERMISSIONS.map((p) => (

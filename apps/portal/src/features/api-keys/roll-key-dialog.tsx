@@ -9,7 +9,15 @@ import { FormMessage, TextField } from '../../ui/field';
 import { useRollApiKey } from './hooks';
 
 /** A new secret for a key; the old one keeps working for the chosen overlap (0 to 168 hours). */
-export function RollKeyDialog({ apiKey, onClose, onRolled }: { apiKey: ApiKey | null; onClose: () => void; onRolled: (secret: string) => void }) {
+export function RollKeyDialog({
+  apiKey,
+  onClose,
+  onRolled,
+}: {
+  apiKey: ApiKey | null;
+  onClose: () => void;
+  onRolled: (secret: string) => void;
+}) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const roll = useRollApiKey();
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -24,9 +32,22 @@ export function RollKeyDialog({ apiKey, onClose, onRolled }: { apiKey: ApiKey | 
     );
   };
   return (
-    <Dialog open={apiKey !== null} title={`Roll “${apiKey?.name ?? ''}”`} onClose={onClose} description="You get a new secret. The old one keeps working for the overlap you choose, so you can deploy the new one first.">
+    <Dialog
+      open={apiKey !== null}
+      title={`Roll “${apiKey?.name ?? ''}”`}
+      onClose={onClose}
+      description="You get a new secret. The old one keeps working for the overlap you choose, so you can deploy the new one first."
+    >
       <form onSubmit={submit} noValidate>
-        <TextField label="Overlap in hours (0 to 168)" name="overlap_hours" type="number" min={0} max={168} defaultValue={24} error={errors.overlap_hours} />
+        <TextField
+          label="Overlap in hours (0 to 168)"
+          name="overlap_hours"
+          type="number"
+          min={0}
+          max={168}
+          defaultValue={24}
+          error={errors.overlap_hours}
+        />
         {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
         <div className="dialog-actions">
           <Button onClick={onClose}>Cancel</Button>

@@ -17,9 +17,17 @@ function WebhookHealth() {
   const failing = rows.filter((e) => !e.enabled && e.disabled_reason !== 'manual');
   return (
     <Section title="Webhook health">
-      <DataState loading={endpoints.isPending} error={endpoints.isError ? errorMessage(endpoints.error) : undefined} onRetry={() => endpoints.refetch()} empty={rows.length === 0} emptyTitle="No webhook endpoints" emptyText={<Link to={routes.webhooks.list()}>Add an endpoint</Link>}>
+      <DataState
+        loading={endpoints.isPending}
+        error={endpoints.isError ? errorMessage(endpoints.error) : undefined}
+        onRetry={() => endpoints.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No webhook endpoints"
+        emptyText={<Link to={routes.webhooks.list()}>Add an endpoint</Link>}
+      >
         <p>
-          {rows.length} endpoints, {failing.length === 0 ? 'none disabled by failures.' : `${failing.length} disabled by failures:`}
+          {rows.length} endpoints,{' '}
+          {failing.length === 0 ? 'none disabled by failures.' : `${failing.length} disabled by failures:`}
         </p>
         <ul>
           {failing.map((e) => (
@@ -41,8 +49,19 @@ export default function DashboardPage() {
   const funnel = useMemo(() => weeklyFunnel(domains ?? []), [domains]);
   return (
     <>
-      <PageHeader title="Dashboard" description={`Welcome back${session?.user.name ? `, ${session.user.name}` : ''}.`} />
-      <DataState loading={recent.isPending} error={recent.isError ? errorMessage(recent.error) : undefined} onRetry={() => recent.refetch()} empty={domains?.length === 0} emptyTitle="No domains yet" emptyText={<Link to={routes.domains.create()}>Create your first domain</Link>} loadingLabel="Loading your domains…">
+      <PageHeader
+        title="Dashboard"
+        description={`Welcome back${session?.user.name ? `, ${session.user.name}` : ''}.`}
+      />
+      <DataState
+        loading={recent.isPending}
+        error={recent.isError ? errorMessage(recent.error) : undefined}
+        onRetry={() => recent.refetch()}
+        empty={domains?.length === 0}
+        emptyTitle="No domains yet"
+        emptyText={<Link to={routes.domains.create()}>Create your first domain</Link>}
+        loadingLabel="Loading your domains…"
+      >
         <Section title="Domains by status">
           <div className="grid">
             {DOMAIN_STATUSES.map((s) => (

@@ -21,6 +21,7 @@ export function FunnelChart({ funnel }: { funnel: ReturnType<typeof weeklyFunnel
             { label: 'Activated', stroke: '#047857', width: 2 },
           ],
           axes: [{}, { size: 40 }],
+          legend: { live: false },
           scales: { x: { time: true } },
         },
         [funnel.weeks, funnel.created, funnel.activated],
@@ -37,7 +38,8 @@ export function FunnelChart({ funnel }: { funnel: ReturnType<typeof weeklyFunnel
     <figure className="chart-figure">
       <div ref={ref} className="chart" aria-hidden="true" />
       <figcaption className="muted">
-        {total} domains created and {funnel.activated.reduce((a, b) => a + b, 0)} activated in the last {funnel.weeks.length} weeks.
+        {total} domains created and {funnel.activated.reduce((a, b) => a + b, 0)} activated in the last{' '}
+        {funnel.weeks.length} weeks.
       </figcaption>
     </figure>
   );

@@ -1,5 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { domainRoutes, productRoutes, routeOf, scanRoutes, subdomainRoutes, subscriptionChangeRoutes } from '@platform/contracts';
+import {
+  domainRoutes,
+  productRoutes,
+  routeOf,
+  scanRoutes,
+  subdomainRoutes,
+  subscriptionChangeRoutes,
+} from '@platform/contracts';
 import { ApiError, call, type CallInput } from '../../api/client';
 
 export const listDomainsRoute = routeOf(domainRoutes, 'listDomains');

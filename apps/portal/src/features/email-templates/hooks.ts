@@ -54,7 +54,8 @@ export function usePreview(kind: Kind, draft: { subject: string; body: string } 
   }, [draft]);
   return useQuery({
     queryKey: [...KEYS, kind, 'preview', debounced],
-    queryFn: async () => (await call(emailTemplateRoutes.previewEmailTemplate, { params: { kind }, body: debounced! })).result,
+    queryFn: async () =>
+      (await call(emailTemplateRoutes.previewEmailTemplate, { params: { kind }, body: debounced! })).result,
     enabled: !!debounced && debounced.subject.trim() !== '' && debounced.body !== '',
     placeholderData: (previous) => previous,
     retry: false,

@@ -16,7 +16,10 @@ function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subjec
   const preview = usePreview(kind, draft);
   return (
     <Section title="Preview">
-      <DataState loading={preview.isPending && preview.fetchStatus !== 'idle'} error={preview.isError ? errorMessage(preview.error) : undefined}>
+      <DataState
+        loading={preview.isPending && preview.fetchStatus !== 'idle'}
+        error={preview.isError ? errorMessage(preview.error) : undefined}
+      >
         {preview.data && (
           <>
             <p>
@@ -48,21 +51,63 @@ function Editor({ template }: { template: EmailTemplate }) {
     <div className="two-columns">
       <form onSubmit={submit} noValidate>
         <Section title="Template">
-          <TextField label="Subject" name="subject" value={draft.subject} onChange={(e) => setDraft({ ...draft, subject: e.target.value })} error={errors.subject} readOnly={!writable} />
-          <TextArea label="Body" name="body" value={draft.body} onChange={(e) => setDraft({ ...draft, body: e.target.value })} error={errors.body} readOnly={!writable} rows={14} hint={<>Variables: {template.variables.map((v) => <code key={v}>{`{{ ${v} }}`} </code>)}</>} />
+          <TextField
+            label="Subject"
+            name="subject"
+            value={draft.subject}
+            onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+            error={errors.subject}
+            readOnly={!writable}
+          />
+          <TextArea
+            label="Body"
+            name="body"
+            value={draft.body}
+            onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+            error={errors.body}
+            readOnly={!writable}
+            rows={14}
+            hint={
+              <>
+                Variables:{' '}
+                {template.variables.map((v) => (
+                  <code key={v}>{`{{ ${v} }}`} </code>
+                ))}
+              </>
+            }
+          />
           {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
           {save.isSuccess && <FormMessage tone="success">Saved. New e-mails use this version.</FormMessage>}
           {test.isSuccess && <FormMessage tone="success">A test e-mail is on its way to you.</FormMessage>}
-          {(test.isError || reset.isError) && <FormMessage tone="error">{errorMessage(test.error ?? reset.error)}</FormMessage>}
+          {(test.isError || reset.isError) && (
+            <FormMessage tone="error">{errorMessage(test.error ?? reset.error)}</FormMessage>
+          )}
           <div className="form-actions">
-            {writable && <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">Save</Button>}
-            <Button busy={test.isPending} onClick={() => test.mutate()}>Send me a test</Button>
-            {writable && template.customized && <Button variant="ghost" onClick={() => setConfirmReset(true)}>Reset to default</Button>}
+            {writable && (
+              <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">
+                Save
+              </Button>
+            )}
+            <Button busy={test.isPending} onClick={() => test.mutate()}>
+              Send me a test
+            </Button>
+            {writable && template.customized && (
+              <Button variant="ghost" onClick={() => setConfirmReset(true)}>
+                Reset to default
+              </Button>
+            )}
           </div>
         </Section>
       </form>
       <Preview kind={template.kind} draft={draft} />
-      <ConfirmDialog open={confirmReset} title="Reset to the platform's default?" confirmLabel="Reset template" busy={reset.isPending} onClose={() => setConfirmReset(false)} onConfirm={() => reset.mutate(undefined, { onSuccess: () => setConfirmReset(false) })}>
+      <ConfirmDialog
+        open={confirmReset}
+        title="Reset to the platform's default?"
+        confirmLabel="Reset template"
+        busy={reset.isPending}
+        onClose={() => setConfirmReset(false)}
+        onConfirm={() => reset.mutate(undefined, { onSuccess: () => setConfirmReset(false) })}
+      >
         Your customized subject and body are deleted.
       </ConfirmDialog>
     </div>
@@ -71,7 +116,9 @@ function Editor({ template }: { template: EmailTemplate }) {
 
 export default function TemplateEditPage() {
   const { kind = '' } = useParams();
-  const known = (EMAIL_TEMPLATE_KINDS as readonly string[]).includes(kind) ? (kind as EmailTemplate['kind']) : 'INVITATION';
+  const known = (EMAIL_TEMPLATE_KINDS as readonly string[]).includes(kind)
+    ? (kind as EmailTemplate['kind'])
+    : 'INVITATION';
   const template = useTemplate(known);
   return (
     <>
@@ -79,7 +126,12 @@ export default function TemplateEditPage() {
         <Link to={routes.emailTemplates.list()}>← E-mail templates</Link>
       </p>
       <PageHeader title={`${TEMPLATE_NAMES[known]} e-mail`} />
-      <DataState loading={template.isPending} error={template.isError ? errorMessage(template.error) : undefined} onRetry={() => template.refetch()} loadingLabel="Loading the template…">
+      <DataState
+        loading={template.isPending}
+        error={template.isError ? errorMessage(template.error) : undefined}
+        onRetry={() => template.refetch()}
+        loadingLabel="Loading the template…"
+      >
         {template.data && <Editor key={template.data.updated_at ?? 'default'} template={template.data} />}
       </DataState>
     </>

@@ -10,15 +10,27 @@ export default function TemplatesPage() {
   const rows = templates.data ?? [];
   return (
     <>
-      <PageHeader title="E-mail templates" description="The e-mails your domains' owners get. Customize the wording; until you do, the platform's default is sent." />
-      <DataState loading={templates.isPending} error={templates.isError ? errorMessage(templates.error) : undefined} onRetry={() => templates.refetch()} empty={rows.length === 0} emptyTitle="No templates" loadingLabel="Loading templates…">
+      <PageHeader
+        title="E-mail templates"
+        description="The e-mails your domains' owners get. Customize the wording; until you do, the platform's default is sent."
+      />
+      <DataState
+        loading={templates.isPending}
+        error={templates.isError ? errorMessage(templates.error) : undefined}
+        onRetry={() => templates.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No templates"
+        loadingLabel="Loading templates…"
+      >
         <TableFrame label="E-mail templates">
           <thead>
             <tr>
               <th scope="col">Template</th>
               <th scope="col">Subject</th>
               <th scope="col">Version</th>
-              <th scope="col" className="hide-sm">Changed</th>
+              <th scope="col" className="hide-sm">
+                Changed
+              </th>
             </tr>
           </thead>
           <tbody>

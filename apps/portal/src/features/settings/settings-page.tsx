@@ -60,33 +60,66 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
         </Section>
         <Section title="Defaults for new domains">
           <div className="form-grid">
-            <TextField label="Default product" name="default_product" defaultValue={settings.default_product ?? ''} error={errors.default_product} hint="A product code, like BASIC" />
-            <TextField label="Default price list" name="default_price_list" defaultValue={settings.default_price_list ?? ''} error={errors.default_price_list} />
+            <TextField
+              label="Default product"
+              name="default_product"
+              defaultValue={settings.default_product ?? ''}
+              error={errors.default_product}
+              hint="A product code, like BASIC"
+            />
+            <TextField
+              label="Default price list"
+              name="default_price_list"
+              defaultValue={settings.default_price_list ?? ''}
+              error={errors.default_price_list}
+            />
           </div>
           <fieldset>
             <legend>Also required when a domain is created</legend>
             {OPTIONALLY_REQUIRED_FIELDS.map((f) => (
-              <Checkbox key={f} name="required_fields" value={f} label={FIELD_LABELS[f]} defaultChecked={settings.required_fields.includes(f)} />
+              <Checkbox
+                key={f}
+                name="required_fields"
+                value={f}
+                label={FIELD_LABELS[f]}
+                defaultChecked={settings.required_fields.includes(f)}
+              />
             ))}
           </fieldset>
         </Section>
         <Section title="Security">
-          <Checkbox name="totp_required" label="Require two-factor authentication for every user" defaultChecked={settings.totp_required} />
+          <Checkbox
+            name="totp_required"
+            label="Require two-factor authentication for every user"
+            defaultChecked={settings.totp_required}
+          />
         </Section>
       </fieldset>
       {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
       {save.isSuccess && <FormMessage tone="success">Settings saved.</FormMessage>}
-      {writable && <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">Save settings</Button>}
+      {writable && (
+        <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">
+          Save settings
+        </Button>
+      )}
     </form>
   );
 }
 
 export default function SettingsPage() {
-  const settings = useQuery({ queryKey: ['settings'], queryFn: async () => (await call(settingsRoutes.getSettings)).result });
+  const settings = useQuery({
+    queryKey: ['settings'],
+    queryFn: async () => (await call(settingsRoutes.getSettings)).result,
+  });
   return (
     <>
       <PageHeader title="Settings" description="How your account works for everyone on your team." />
-      <DataState loading={settings.isPending} error={settings.isError ? errorMessage(settings.error) : undefined} onRetry={() => settings.refetch()} loadingLabel="Loading settings…">
+      <DataState
+        loading={settings.isPending}
+        error={settings.isError ? errorMessage(settings.error) : undefined}
+        onRetry={() => settings.refetch()}
+        loadingLabel="Loading settings…"
+      >
         {settings.data && <SettingsForm settings={settings.data} />}
       </DataState>
     </>

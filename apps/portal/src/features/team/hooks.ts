@@ -19,11 +19,14 @@ function useUserMutation<I, O>(run: (input: I) => Promise<O>) {
 }
 
 export const useInviteUser = () =>
-  useUserMutation(async (body: z.output<typeof inviteUserBodySchema>) => (await call(teamRoutes.inviteUser, { body })).result);
+  useUserMutation(
+    async (body: z.output<typeof inviteUserBodySchema>) => (await call(teamRoutes.inviteUser, { body })).result,
+  );
 export const useUpdateUser = () =>
   useUserMutation(({ userId, ...body }: { userId: string } & z.output<typeof updateUserBodySchema>) =>
     call(teamRoutes.updateUser, { params: { userId }, body }),
   );
-export const useRemoveUser = () => useUserMutation((userId: string) => call(teamRoutes.removeUser, { params: { userId } }));
+export const useRemoveUser = () =>
+  useUserMutation((userId: string) => call(teamRoutes.removeUser, { params: { userId } }));
 export const useReinviteUser = () =>
   useUserMutation((userId: string) => call(teamRoutes.reinviteUser, { params: { userId } }));

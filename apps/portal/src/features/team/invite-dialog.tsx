@@ -23,11 +23,22 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
     });
   };
   return (
-    <Dialog open={open} title="Invite a teammate" onClose={onClose} description="They get an e-mail with a sign-in link.">
+    <Dialog
+      open={open}
+      title="Invite a teammate"
+      onClose={onClose}
+      description="They get an e-mail with a sign-in link."
+    >
       <form onSubmit={submit} noValidate>
         <TextField label="E-mail address" name="email" type="email" required autoFocus error={errors.email} />
         <TextField label="Name (optional)" name="name" error={errors.name} />
-        <SelectField label="Role" name="role" options={USER_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} defaultValue="DEVELOPER" error={errors.role} />
+        <SelectField
+          label="Role"
+          name="role"
+          options={USER_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+          defaultValue="DEVELOPER"
+          error={errors.role}
+        />
         {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
         <div className="dialog-actions">
           <Button onClick={onClose}>Cancel</Button>

@@ -24,15 +24,25 @@ function UserRow({ user, writable, onRemove }: { user: User; writable: boolean; 
       </td>
       <td>
         {writable ? (
-          <select aria-label={`Role of ${who}`} value={user.role} onChange={(e) => update.mutate({ userId: user.id, role: e.target.value as UserRole })}>
+          <select
+            aria-label={`Role of ${who}`}
+            value={user.role}
+            onChange={(e) => update.mutate({ userId: user.id, role: e.target.value as UserRole })}
+          >
             {USER_ROLES.map((r) => (
-              <option key={r} value={r}>{ROLE_LABELS[r]}</option>
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
             ))}
           </select>
         ) : (
           ROLE_LABELS[user.role]
         )}
-        {update.isError && <p className="field-error" role="alert">{errorMessage(update.error)}</p>}
+        {update.isError && (
+          <p className="field-error" role="alert">
+            {errorMessage(update.error)}
+          </p>
+        )}
       </td>
       <td>
         <Badge>{user.status}</Badge>
@@ -42,13 +52,28 @@ function UserRow({ user, writable, onRemove }: { user: User; writable: boolean; 
       <td>
         {writable && (
           <div className="row-actions">
-            {user.status === 'INVITED' && <Button className="btn-small" busy={reinvite.isPending} onClick={() => reinvite.mutate(user.id)} aria-label={`Re-invite ${who}`}>Re-invite</Button>}
+            {user.status === 'INVITED' && (
+              <Button
+                className="btn-small"
+                busy={reinvite.isPending}
+                onClick={() => reinvite.mutate(user.id)}
+                aria-label={`Re-invite ${who}`}
+              >
+                Re-invite
+              </Button>
+            )}
             {user.status !== 'INVITED' && (
-              <Button className="btn-small" onClick={() => update.mutate({ userId: user.id, active: user.status !== 'ACTIVE' })} aria-label={`${user.status === 'ACTIVE' ? 'Deactivate' : 'Activate'} ${who}`}>
+              <Button
+                className="btn-small"
+                onClick={() => update.mutate({ userId: user.id, active: user.status !== 'ACTIVE' })}
+                aria-label={`${user.status === 'ACTIVE' ? 'Deactivate' : 'Activate'} ${who}`}
+              >
                 {user.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
               </Button>
             )}
-            <Button className="btn-small" variant="danger" onClick={onRemove} aria-label={`Remove ${who}`}>Remove</Button>
+            <Button className="btn-small" variant="danger" onClick={onRemove} aria-label={`Remove ${who}`}>
+              Remove
+            </Button>
           </div>
         )}
       </td>
@@ -65,18 +90,41 @@ export default function TeamPage() {
   const rows = users.data ?? [];
   return (
     <>
-      <PageHeader title="Team" description="Who can sign in to the portal, and what their role lets them do." actions={writable && <Button variant="primary" onClick={() => setInviting(true)}>Invite teammate</Button>} />
+      <PageHeader
+        title="Team"
+        description="Who can sign in to the portal, and what their role lets them do."
+        actions={
+          writable && (
+            <Button variant="primary" onClick={() => setInviting(true)}>
+              Invite teammate
+            </Button>
+          )
+        }
+      />
       {remove.isSuccess && <FormMessage tone="success">The user was removed.</FormMessage>}
-      <DataState loading={users.isPending} error={users.isError ? errorMessage(users.error) : undefined} onRetry={() => users.refetch()} empty={rows.length === 0} emptyTitle="No users" loadingLabel="Loading the team…">
+      <DataState
+        loading={users.isPending}
+        error={users.isError ? errorMessage(users.error) : undefined}
+        onRetry={() => users.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No users"
+        loadingLabel="Loading the team…"
+      >
         <TableFrame label="Team">
           <thead>
             <tr>
               <th scope="col">User</th>
               <th scope="col">Role</th>
               <th scope="col">Status</th>
-              <th scope="col" className="hide-sm">2FA</th>
-              <th scope="col" className="hide-sm">Last sign-in</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col" className="hide-sm">
+                2FA
+              </th>
+              <th scope="col" className="hide-sm">
+                Last sign-in
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -87,7 +135,15 @@ export default function TeamPage() {
         </TableFrame>
       </DataState>
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
-      <ConfirmDialog open={removing !== null} title={`Remove ${removing?.email ?? ''}?`} confirmLabel="Remove user" busy={remove.isPending} error={remove.isError ? errorMessage(remove.error) : undefined} onClose={() => setRemoving(null)} onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.email ?? ''}?`}
+        confirmLabel="Remove user"
+        busy={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error) : undefined}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
+      >
         They are signed out at once and can no longer sign in.
       </ConfirmDialog>
     </>

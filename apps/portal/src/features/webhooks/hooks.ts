@@ -2,7 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { routeOf, webhookRoutes } from '@platform/contracts';
 import { call, type CallInput } from '../../api/client';
 
-export const webhookRoute = <K extends (typeof webhookRoutes)[number]['operationId']>(id: K) => routeOf(webhookRoutes, id);
+export const webhookRoute = <K extends (typeof webhookRoutes)[number]['operationId']>(id: K) =>
+  routeOf(webhookRoutes, id);
 const KEYS = ['webhooks'] as const;
 
 export function useEndpoints() {

@@ -58,7 +58,9 @@ export function DomainActions({ domain }: { domain: DomainDetail }) {
         busy={remove.isPending}
         error={remove.isError ? errorMessage(remove.error) : undefined}
         onClose={() => setConfirming(false)}
-        onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate(routes.domains.list(), { replace: true }) })}
+        onConfirm={() =>
+          remove.mutate(undefined, { onSuccess: () => navigate(routes.domains.list(), { replace: true }) })
+        }
       >
         The domain, its subdomains, property and subscription are deleted. The widget stops working on the site. This
         cannot be undone.

@@ -21,7 +21,10 @@ export function SubdomainsCard({ domainId, hostname }: { domainId: string; hostn
     onSuccess: () => refresh(),
     onError: (error) => setErrors(apiFieldErrors(error, errorMessage)),
   });
-  const remove = useMutation({ mutationFn: (id: string) => domainActions.removeSubdomain(domainId, id), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (id: string) => domainActions.removeSubdomain(domainId, id),
+    onSuccess: refresh,
+  });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -46,7 +49,12 @@ export function SubdomainsCard({ domainId, hostname }: { domainId: string; hostn
             <li key={s.id}>
               {s.hostname}{' '}
               {writable && (
-                <Button variant="ghost" className="btn-small" onClick={() => remove.mutate(s.id)} aria-label={`Remove ${s.hostname}`}>
+                <Button
+                  variant="ghost"
+                  className="btn-small"
+                  onClick={() => remove.mutate(s.id)}
+                  aria-label={`Remove ${s.hostname}`}
+                >
                   Remove
                 </Button>
               )}
@@ -56,7 +64,12 @@ export function SubdomainsCard({ domainId, hostname }: { domainId: string; hostn
       </DataState>
       {writable && (
         <form onSubmit={submit} noValidate className="filters">
-          <TextField label="Add a subdomain" name="subdomain" placeholder={`shop.${hostname}`} error={errors.subdomain ?? errors.form} />
+          <TextField
+            label="Add a subdomain"
+            name="subdomain"
+            placeholder={`shop.${hostname}`}
+            error={errors.subdomain ?? errors.form}
+          />
           <Button type="submit" busy={add.isPending}>
             Add
           </Button>

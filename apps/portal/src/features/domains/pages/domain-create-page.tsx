@@ -59,24 +59,45 @@ export default function DomainCreatePage() {
   ];
   return (
     <>
-      <PageHeader title="Create domain" description="The domain's owner gets an account; the widget snippet is ready at once." />
+      <PageHeader
+        title="Create domain"
+        description="The domain's owner gets an account; the widget snippet is ready at once."
+      />
       <form onSubmit={submit} noValidate>
         <Section title="Site and owner">
           <div className="form-grid">
-            <TextField label="Domain" name="domain" placeholder="shop.example.com" required error={errors.domain} autoFocus />
+            <TextField
+              label="Domain"
+              name="domain"
+              placeholder="shop.example.com"
+              required
+              error={errors.domain}
+              autoFocus
+            />
             <TextField label="Company name" name="company_name" required error={errors.company_name} />
             <TextField label="Owner's e-mail" name="account_email" type="email" required error={errors.account_email} />
             <TextField label="Owner's first name" name="account_first_name" error={errors.account_first_name} />
             <TextField label="Owner's last name" name="account_last_name" error={errors.account_last_name} />
             <TextField label="Phone number" name="phone_number" type="tel" error={errors.phone_number} />
             <TextField label="Trade name" name="company_trade_name" error={errors.company_trade_name} />
-            <TextField label="Country" name="country" hint="Two letters, like DE" maxLength={2} error={errors.country} />
+            <TextField
+              label="Country"
+              name="country"
+              hint="Two letters, like DE"
+              maxLength={2}
+              error={errors.country}
+            />
           </div>
         </Section>
         <Section title="Subscription and onboarding">
           <div className="form-grid">
             <SelectField label="Product" name="product" options={productOptions} error={errors.product} />
-            <TextField label="Merchant id" name="merchant_id" hint="Links the domain to one of your merchants" error={errors.merchant_id} />
+            <TextField
+              label="Merchant id"
+              name="merchant_id"
+              hint="Links the domain to one of your merchants"
+              error={errors.merchant_id}
+            />
             <SelectField label="After creating" name="action" options={ACTIONS} error={errors.action} />
           </div>
           <Checkbox name="send_intro" label="Also send the intro e-mail" />

@@ -20,8 +20,21 @@ function Filters({ raw, setFilters }: ReturnType<typeof useListQuery>) {
   };
   return (
     <form className="filters" role="search" onSubmit={submit}>
-      <TextField label="Search" name="search" type="search" placeholder="Hostname, domain id or property id" value={search} onChange={(e) => setSearch(e.target.value)} />
-      <SelectField label="Status" name="status" options={STATUS_OPTIONS} value={raw.status ?? ''} onChange={(e) => setFilters({ status: e.target.value })} />
+      <TextField
+        label="Search"
+        name="search"
+        type="search"
+        placeholder="Hostname, domain id or property id"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
+      <SelectField
+        label="Status"
+        name="status"
+        options={STATUS_OPTIONS}
+        value={raw.status ?? ''}
+        onChange={(e) => setFilters({ status: e.target.value })}
+      />
       <button type="submit" className="btn btn-secondary">
         Search
       </button>
@@ -41,7 +54,13 @@ export default function DomainsListPage() {
       <PageHeader
         title="Domains"
         description="Every site you manage, newest first."
-        actions={can(session, 'domains:write') && <Link className="btn btn-primary" to={routes.domains.create()}>Create domain</Link>}
+        actions={
+          can(session, 'domains:write') && (
+            <Link className="btn btn-primary" to={routes.domains.create()}>
+              Create domain
+            </Link>
+          )
+        }
       />
       <Filters {...list} />
       <DataState
@@ -50,7 +69,9 @@ export default function DomainsListPage() {
         onRetry={() => domains.refetch()}
         empty={rows.length === 0}
         emptyTitle={filtered ? 'No domain matches these filters' : 'No domains yet'}
-        emptyText={filtered ? 'Change the search or the status.' : 'Create your first domain to get its widget snippet.'}
+        emptyText={
+          filtered ? 'Change the search or the status.' : 'Create your first domain to get its widget snippet.'
+        }
         loadingLabel="Loading domains…"
       >
         <TableFrame label="Domains">
@@ -58,9 +79,13 @@ export default function DomainsListPage() {
             <tr>
               <th scope="col">Domain</th>
               <th scope="col">Status</th>
-              <th scope="col" className="hide-sm">Company</th>
-              <th scope="col" className="hide-sm">Source</th>
-              <th scope="col">Created</th>
+              <th scope="col" className="hide-sm">
+                Company
+              </th>
+              <th scope="col" className="hide-sm">
+                Source
+              </th>
+              <th scope="col" className="hide-sm">Created</th>
             </tr>
           </thead>
           <tbody>
@@ -74,7 +99,7 @@ export default function DomainsListPage() {
                 </td>
                 <td className="hide-sm">{d.company_trade_name || '—'}</td>
                 <td className="hide-sm">{d.source}</td>
-                <td className="nowrap">{formatDate(d.created_at, false)}</td>
+                <td className="hide-sm nowrap">{formatDate(d.created_at, false)}</td>
               </tr>
             ))}
           </tbody>

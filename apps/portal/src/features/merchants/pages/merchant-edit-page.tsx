@@ -35,7 +35,10 @@ function MerchantForm({ merchant }: { merchant?: Merchant }) {
   const remove = useDeleteMerchant();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = validate(merchant ? updateMerchantBodySchema : createMerchantBodySchema, bodyOf(event.currentTarget, !!merchant));
+    const checked = validate(
+      merchant ? updateMerchantBodySchema : createMerchantBodySchema,
+      bodyOf(event.currentTarget, !!merchant),
+    );
     if (!checked.ok) return setErrors(checked.errors);
     setErrors({});
     save.mutate(checked.data, {
@@ -47,12 +50,40 @@ function MerchantForm({ merchant }: { merchant?: Merchant }) {
     <form onSubmit={submit} noValidate>
       <Section title="Merchant">
         <div className="form-grid">
-          <TextField label="Merchant id" name="merchant_id" defaultValue={merchant?.merchant_id} required error={errors.merchant_id} hint="The id in your system" />
-          <TextField label="Company name" name="company_name" defaultValue={merchant?.company_name ?? ''} error={errors.company_name} />
-          <TextField label="Default product" name="default_product" defaultValue={merchant?.default_product ?? ''} error={errors.default_product} />
-          <TextField label="Default price list" name="default_price_list" defaultValue={merchant?.default_price_list ?? ''} error={errors.default_price_list} />
+          <TextField
+            label="Merchant id"
+            name="merchant_id"
+            defaultValue={merchant?.merchant_id}
+            required
+            error={errors.merchant_id}
+            hint="The id in your system"
+          />
+          <TextField
+            label="Company name"
+            name="company_name"
+            defaultValue={merchant?.company_name ?? ''}
+            error={errors.company_name}
+          />
+          <TextField
+            label="Default product"
+            name="default_product"
+            defaultValue={merchant?.default_product ?? ''}
+            error={errors.default_product}
+          />
+          <TextField
+            label="Default price list"
+            name="default_price_list"
+            defaultValue={merchant?.default_price_list ?? ''}
+            error={errors.default_price_list}
+          />
         </div>
-        <TextArea label="Description" name="description" defaultValue={merchant?.description ?? ''} error={errors.description} rows={3} />
+        <TextArea
+          label="Description"
+          name="description"
+          defaultValue={merchant?.description ?? ''}
+          error={errors.description}
+          rows={3}
+        />
       </Section>
       {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
       {save.isSuccess && <FormMessage tone="success">Saved.</FormMessage>}
@@ -76,7 +107,9 @@ function MerchantForm({ merchant }: { merchant?: Merchant }) {
           busy={remove.isPending}
           error={remove.isError ? errorMessage(remove.error) : undefined}
           onClose={() => setConfirming(false)}
-          onConfirm={() => remove.mutate(merchant.id, { onSuccess: () => navigate(routes.merchants.list(), { replace: true }) })}
+          onConfirm={() =>
+            remove.mutate(merchant.id, { onSuccess: () => navigate(routes.merchants.list(), { replace: true }) })
+          }
         >
           The merchant is deleted; its domains stay.
         </ConfirmDialog>
@@ -104,13 +137,28 @@ export default function MerchantEditPage() {
     );
   }
   return (
-    <DataState loading={merchant.isPending} error={merchant.isError ? errorMessage(merchant.error) : undefined} onRetry={() => merchant.refetch()}>
+    <DataState
+      loading={merchant.isPending}
+      error={merchant.isError ? errorMessage(merchant.error) : undefined}
+      onRetry={() => merchant.refetch()}
+    >
       {merchant.data && (
         <>
           {back}
           <PageHeader
             title={merchant.data.merchant_id}
-            description={merchant.data.domain ? <>Registered <Link to={routes.domains.detail({ domainId: merchant.data.domain.id })}>{merchant.data.domain.hostname}</Link></> : 'No domain yet.'}
+            description={
+              merchant.data.domain ? (
+                <>
+                  Registered{' '}
+                  <Link to={routes.domains.detail({ domainId: merchant.data.domain.id })}>
+                    {merchant.data.domain.hostname}
+                  </Link>
+                </>
+              ) : (
+                'No domain yet.'
+              )
+            }
           />
           <MerchantForm key={merchant.data.updated_at} merchant={merchant.data} />
         </>

@@ -26,10 +26,23 @@ export default function MerchantsListPage() {
       <PageHeader
         title="Merchants"
         description="The merchants in your system, and the domain each one registered."
-        actions={can(session, 'merchants:write') && <Link className="btn btn-primary" to={routes.merchants.create()}>Create merchant</Link>}
+        actions={
+          can(session, 'merchants:write') && (
+            <Link className="btn btn-primary" to={routes.merchants.create()}>
+              Create merchant
+            </Link>
+          )
+        }
       />
       <form className="filters" role="search" onSubmit={submit}>
-        <TextField label="Search" type="search" name="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Merchant id, company or description" />
+        <TextField
+          label="Search"
+          type="search"
+          name="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="Merchant id, company or description"
+        />
         <button type="submit" className="btn btn-secondary">
           Search
         </button>
@@ -49,7 +62,9 @@ export default function MerchantsListPage() {
               <th scope="col">Merchant id</th>
               <th scope="col">Company</th>
               <th scope="col">Domain</th>
-              <th scope="col" className="hide-sm">Created</th>
+              <th scope="col" className="hide-sm">
+                Created
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -60,7 +75,11 @@ export default function MerchantsListPage() {
                 </td>
                 <td>{m.company_name ?? '—'}</td>
                 <td className="break">
-                  {m.domain ? <Link to={routes.domains.detail({ domainId: m.domain.id })}>{m.domain.hostname}</Link> : '—'}
+                  {m.domain ? (
+                    <Link to={routes.domains.detail({ domainId: m.domain.id })}>{m.domain.hostname}</Link>
+                  ) : (
+                    '—'
+                  )}
                 </td>
                 <td className="hide-sm nowrap">{formatDate(m.created_at, false)}</td>
               </tr>

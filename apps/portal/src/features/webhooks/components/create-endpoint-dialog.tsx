@@ -20,14 +20,19 @@ export function CreateEndpointDialog({ open, onClose, onCreated }: Props) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const eventTypes = useEventTypes();
   const create = useWebhookMutation(
-    async (body: z.output<typeof createWebhookBodySchema>) => (await call(webhookRoute('createWebhookEndpoint'), { body })).result,
+    async (body: z.output<typeof createWebhookBodySchema>) =>
+      (await call(webhookRoute('createWebhookEndpoint'), { body })).result,
   );
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const { url, description } = formValues(form);
     const events = checkedValues(form, 'events');
-    const checked = validate(createWebhookBodySchema, { url: url ?? '', description, events: events.length ? events : null });
+    const checked = validate(createWebhookBodySchema, {
+      url: url ?? '',
+      description,
+      events: events.length ? events : null,
+    });
     if (!checked.ok) return setErrors(checked.errors);
     setErrors({});
     create.mutate(checked.data, {
@@ -38,7 +43,15 @@ export function CreateEndpointDialog({ open, onClose, onCreated }: Props) {
   return (
     <Dialog open={open} title="Add endpoint" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <TextField label="Endpoint URL" name="url" type="url" required autoFocus placeholder="https://hooks.example.com/platform" error={errors.url} />
+        <TextField
+          label="Endpoint URL"
+          name="url"
+          type="url"
+          required
+          autoFocus
+          placeholder="https://hooks.example.com/platform"
+          error={errors.url}
+        />
         <TextField label="Description (optional)" name="description" error={errors.description} />
         <fieldset>
           <legend>Events (none ticked: every event)</legend>

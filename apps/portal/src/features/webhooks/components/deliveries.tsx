@@ -16,7 +16,12 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
         <li key={a.attempted_at}>
           {formatDate(a.attempted_at)} · {a.status_code ?? a.error ?? 'no answer'} · {a.duration_ms} ms
           {a.error_message && <div className="muted">{a.error_message}</div>}
-          {a.response_body && <pre aria-label="Response body">{a.response_body}{a.response_truncated ? '\n…' : ''}</pre>}
+          {a.response_body && (
+            <pre aria-label="Response body">
+              {a.response_body}
+              {a.response_truncated ? '\n…' : ''}
+            </pre>
+          )}
         </li>
       ))}
     </ol>
@@ -24,12 +29,15 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
 }
 
 function DeliveryItem({ delivery, endpointId }: { delivery: WebhookDelivery; endpointId: string }) {
-  const retry = useWebhookMutation(() => call(webhookRoute('retryWebhookDelivery'), { params: { endpointId, deliveryId: delivery.id } }));
+  const retry = useWebhookMutation(() =>
+    call(webhookRoute('retryWebhookDelivery'), { params: { endpointId, deliveryId: delivery.id } }),
+  );
   return (
     <li className="delivery">
       <details>
         <summary>
-          <Badge>{delivery.status}</Badge> <code>{delivery.event}</code> · {formatDate(delivery.created_at)} · {delivery.attempt_count} attempts
+          <Badge>{delivery.status}</Badge> <code>{delivery.event}</code> · {formatDate(delivery.created_at)} ·{' '}
+          {delivery.attempt_count} attempts
         </summary>
         <Attempts delivery={delivery} />
         <pre aria-label="Payload">{JSON.stringify(delivery.payload, null, 2)}</pre>
@@ -53,15 +61,33 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
   return (
     <Section title="Deliveries">
       <div className="filters">
-        <SelectField label="Status" options={[{ value: '', label: 'Any status' }, ...DELIVERY_STATUSES]} value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))} />
+        <SelectField
+          label="Status"
+          options={[{ value: '', label: 'Any status' }, ...DELIVERY_STATUSES]}
+          value={status}
+          onChange={(e) => (setStatus(e.target.value), setPage(1))}
+        />
       </div>
-      <DataState loading={deliveries.isPending} error={deliveries.isError ? errorMessage(deliveries.error) : undefined} onRetry={() => deliveries.refetch()} empty={rows.length === 0} emptyTitle="No deliveries" emptyText="Send a test event to see one here." loadingLabel="Loading deliveries…">
+      <DataState
+        loading={deliveries.isPending}
+        error={deliveries.isError ? errorMessage(deliveries.error) : undefined}
+        onRetry={() => deliveries.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No deliveries"
+        emptyText="Send a test event to see one here."
+        loadingLabel="Loading deliveries…"
+      >
         <ul className="deliveries">
           {rows.map((d) => (
             <DeliveryItem key={d.id} delivery={d} endpointId={endpointId} />
           ))}
         </ul>
-        <Pagination page={page} hasPrev={!!deliveries.data?.meta.prev_page} hasNext={!!deliveries.data?.meta.next_page} onPage={setPage} />
+        <Pagination
+          page={page}
+          hasPrev={!!deliveries.data?.meta.prev_page}
+          hasNext={!!deliveries.data?.meta.next_page}
+          onPage={setPage}
+        />
       </DataState>
     </Section>
   );

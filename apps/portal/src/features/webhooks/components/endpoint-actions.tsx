@@ -13,10 +13,19 @@ export function EndpointActions({ endpoint }: { endpoint: WebhookEndpoint }) {
   const endpointId = endpoint.id;
   const eventTypes = useEventTypes();
   const [secret, setSecret] = useState<string | null>(null);
-  const test = useWebhookMutation((event: string) => call(webhookRoute('sendWebhookTest'), { params: { endpointId }, body: { event } }));
-  const rotate = useWebhookMutation(async () => (await call(webhookRoute('rotateWebhookSecret'), { params: { endpointId }, body: {} })).result);
-  const toggle = useWebhookMutation((enabled: boolean) => call(webhookRoute('updateWebhookEndpoint'), { params: { endpointId }, body: { enabled } }));
-  const recover = useWebhookMutation(async (since: string) => (await call(webhookRoute('recoverWebhookDeliveries'), { params: { endpointId }, body: { since } })).result);
+  const test = useWebhookMutation((event: string) =>
+    call(webhookRoute('sendWebhookTest'), { params: { endpointId }, body: { event } }),
+  );
+  const rotate = useWebhookMutation(
+    async () => (await call(webhookRoute('rotateWebhookSecret'), { params: { endpointId }, body: {} })).result,
+  );
+  const toggle = useWebhookMutation((enabled: boolean) =>
+    call(webhookRoute('updateWebhookEndpoint'), { params: { endpointId }, body: { enabled } }),
+  );
+  const recover = useWebhookMutation(
+    async (since: string) =>
+      (await call(webhookRoute('recoverWebhookDeliveries'), { params: { endpointId }, body: { since } })).result,
+  );
   const failed = [test, rotate, toggle, recover].find((m) => m.isError);
   const sendTest = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -32,22 +41,37 @@ export function EndpointActions({ endpoint }: { endpoint: WebhookEndpoint }) {
     <Section title="Actions">
       <form className="filters" onSubmit={sendTest}>
         <SelectField label="Test event" name="event" options={events.length ? events : ['domain.created']} />
-        <Button type="submit" busy={test.isPending}>Send test</Button>
+        <Button type="submit" busy={test.isPending}>
+          Send test
+        </Button>
       </form>
       <form className="filters" onSubmit={runRecover}>
         <TextField label="Resend failed deliveries since" name="since" type="datetime-local" required />
-        <Button type="submit" busy={recover.isPending}>Recover</Button>
+        <Button type="submit" busy={recover.isPending}>
+          Recover
+        </Button>
       </form>
       <div className="row-actions">
-        <Button busy={rotate.isPending} onClick={() => rotate.mutate(undefined, { onSuccess: (e) => setSecret(e.secret) })}>
+        <Button
+          busy={rotate.isPending}
+          onClick={() => rotate.mutate(undefined, { onSuccess: (e) => setSecret(e.secret) })}
+        >
           Rotate secret
         </Button>
-        <Button variant={endpoint.enabled ? 'danger' : 'primary'} busy={toggle.isPending} onClick={() => toggle.mutate(!endpoint.enabled)}>
+        <Button
+          variant={endpoint.enabled ? 'danger' : 'primary'}
+          busy={toggle.isPending}
+          onClick={() => toggle.mutate(!endpoint.enabled)}
+        >
           {endpoint.enabled ? 'Disable endpoint' : 'Enable endpoint'}
         </Button>
       </div>
-      {test.isSuccess && <FormMessage tone="success">The test event is queued; it appears in the deliveries below.</FormMessage>}
-      {recover.isSuccess && <FormMessage tone="success">{recover.data.recovered} deliveries will be sent again.</FormMessage>}
+      {test.isSuccess && (
+        <FormMessage tone="success">The test event is queued; it appears in the deliveries below.</FormMessage>
+      )}
+      {recover.isSuccess && (
+        <FormMessage tone="success">{recover.data.recovered} deliveries will be sent again.</FormMessage>
+      )}
       {failed && <FormMessage tone="error">{errorMessage(failed.error)}</FormMessage>}
       <SecretDialog title="The endpoint's new signing secret" secret={secret} onClose={() => setSecret(null)} />
     </Section>

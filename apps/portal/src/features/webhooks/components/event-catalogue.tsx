@@ -9,7 +9,13 @@ export function EventCatalogue() {
   const rows = types.data ?? [];
   return (
     <Section title="Event catalogue">
-      <DataState loading={types.isPending} error={types.isError ? errorMessage(types.error) : undefined} onRetry={() => types.refetch()} empty={rows.length === 0} emptyTitle="No event types">
+      <DataState
+        loading={types.isPending}
+        error={types.isError ? errorMessage(types.error) : undefined}
+        onRetry={() => types.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No event types"
+      >
         {rows.map((t) => (
           <details key={t.name}>
             <summary>

@@ -14,7 +14,12 @@ export default function WebhookPage() {
   const endpoint = useEndpoint(endpointId);
   const e = endpoint.data;
   return (
-    <DataState loading={endpoint.isPending} error={endpoint.isError ? errorMessage(endpoint.error) : undefined} onRetry={() => endpoint.refetch()} loadingLabel="Loading the endpoint…">
+    <DataState
+      loading={endpoint.isPending}
+      error={endpoint.isError ? errorMessage(endpoint.error) : undefined}
+      onRetry={() => endpoint.refetch()}
+      loadingLabel="Loading the endpoint…"
+    >
       {e && (
         <>
           <p>

@@ -22,16 +22,34 @@ export default function WebhooksPage() {
       <PageHeader
         title="Webhooks"
         description="Endpoints of yours that get an HTTP POST, signed with Standard Webhooks, for each event."
-        actions={writable && <Button variant="primary" onClick={() => setCreating(true)}>Add endpoint</Button>}
+        actions={
+          writable && (
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              Add endpoint
+            </Button>
+          )
+        }
       />
-      <DataState loading={endpoints.isPending} error={endpoints.isError ? errorMessage(endpoints.error) : undefined} onRetry={() => endpoints.refetch()} empty={rows.length === 0} emptyTitle="No endpoints yet" emptyText="Add an endpoint to hear about domains, subscriptions and consent as they happen." loadingLabel="Loading endpoints…">
+      <DataState
+        loading={endpoints.isPending}
+        error={endpoints.isError ? errorMessage(endpoints.error) : undefined}
+        onRetry={() => endpoints.refetch()}
+        empty={rows.length === 0}
+        emptyTitle="No endpoints yet"
+        emptyText="Add an endpoint to hear about domains, subscriptions and consent as they happen."
+        loadingLabel="Loading endpoints…"
+      >
         <TableFrame label="Webhook endpoints">
           <thead>
             <tr>
               <th scope="col">URL</th>
               <th scope="col">State</th>
-              <th scope="col" className="hide-sm">Events</th>
-              <th scope="col" className="hide-sm">Created</th>
+              <th scope="col" className="hide-sm">
+                Events
+              </th>
+              <th scope="col" className="hide-sm">
+                Created
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -53,7 +71,11 @@ export default function WebhooksPage() {
         </TableFrame>
       </DataState>
       <EventCatalogue />
-      <CreateEndpointDialog open={creating} onClose={() => setCreating(false)} onCreated={(value) => (setCreating(false), setSecret(value))} />
+      <CreateEndpointDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(value) => (setCreating(false), setSecret(value))}
+      />
       <SecretDialog title="Your endpoint's signing secret" secret={secret} onClose={() => setSecret(null)} />
     </>
   );
