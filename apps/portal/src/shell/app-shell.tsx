@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { call } from '../api/client';
 import { sessionRoutes } from '../api/pending.routes';
@@ -63,7 +63,14 @@ export function AppShell() {
   const session = useSession().data as Session;
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const firstScreen = useRef(true);
   useEffect(() => {
+    // After a navigation focus moves to the new screen (as a page load would reset it); the first
+    // screen leaves focus at the top of the document, so Tab reaches the skip link first.
+    if (firstScreen.current) {
+      firstScreen.current = false;
+      return;
+    }
     document.getElementById('main')?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [location.pathname]);
