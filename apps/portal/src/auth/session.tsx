@@ -38,6 +38,8 @@ export function useSetSession() {
   const client = useQueryClient();
   return (session: Session | null) => {
     setCsrfToken(session?.csrf_token);
+    // A session check still in flight (the signed-out 401 of the sign-in page) must not overwrite this one.
+    void client.cancelQueries({ queryKey: SESSION_KEY });
     client.setQueryData(SESSION_KEY, session);
   };
 }
