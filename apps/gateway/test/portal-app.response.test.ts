@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startGateway, startSuite, type Gateway, type Suite } from './support/harness';
 
-const INDEX = '<!doctype html><title>Partner portal</title><script type="module" src="/app/assets/index-abc123.js"></script>';
+const INDEX =
+  '<!doctype html><title>Partner portal</title><script type="module" src="/app/assets/index-abc123.js"></script>';
 
 describe('the portal app at /app/', () => {
   let suite: Suite;

@@ -19,7 +19,10 @@ describe('API keys', () => {
     const dialog = page.getByRole('dialog', { name: 'Your new API key' });
     await dialog.waitFor();
     const [created] = bed.api.calls.filter((c) => c.operationId === 'createApiKey');
-    expect(created.body).toEqual({ name: 'Nightly export', permissions: expect.arrayContaining(['domains:read', 'merchants:read']) });
+    expect(created.body).toEqual({
+      name: 'Nightly export',
+      permissions: expect.arrayContaining(['domains:read', 'merchants:read']),
+    });
     expect(created.csrf).toBeTruthy();
     const secret = bed.api.state.secrets.get('key_0003')!;
     expect(await dialog.getByLabel('Secret').textContent()).toBe(secret);
@@ -63,7 +66,12 @@ describe('API keys', () => {
     expect(await revoke.evaluate((el) => el === (el.ownerDocument.activeElement as unknown))).toBe(true);
     await revoke.click();
     await page.getByRole('dialog', { name: 'Revoke “Shop sync”?' }).getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByRole('row', { name: /Shop sync/ }).getByText('Revoked').waitFor();
-    expect(bed.api.calls.filter((c) => c.operationId === 'revokeApiKey').map((c) => c.path)).toEqual(['/portal/api-keys/key_0001']);
+    await page
+      .getByRole('row', { name: /Shop sync/ })
+      .getByText('Revoked')
+      .waitFor();
+    expect(bed.api.calls.filter((c) => c.operationId === 'revokeApiKey').map((c) => c.path)).toEqual([
+      '/portal/api-keys/key_0001',
+    ]);
   });
 });

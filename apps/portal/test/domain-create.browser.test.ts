@@ -9,7 +9,7 @@ async function fill(page: import('playwright-core').Page, values: Record<string,
 }
 
 describe('creating a domain', () => {
-  it("when the schema refuses a field, then its message shows at that field and nothing is sent", async () => {
+  it('when the schema refuses a field, then its message shows at that field and nothing is sent', async () => {
     const page = await bed.page();
     await page.goto(bed.api.url('/domains/new'));
     await fill(page, { Domain: 'not a host name', 'Company name': 'Acme', "Owner's e-mail": 'nope' });
@@ -24,7 +24,11 @@ describe('creating a domain', () => {
     bed.api.state.settings.required_fields = ['phone_number'];
     const page = await bed.page();
     await page.goto(bed.api.url('/domains/new'));
-    await fill(page, { Domain: 'https://New-Shop.example.org/path', 'Company name': 'New Shop', "Owner's e-mail": 'Olga@New-Shop.example.org' });
+    await fill(page, {
+      Domain: 'https://New-Shop.example.org/path',
+      'Company name': 'New Shop',
+      "Owner's e-mail": 'Olga@New-Shop.example.org',
+    });
     await page.getByRole('button', { name: 'Create domain' }).click();
     const phone = page.getByLabel('Phone number');
     await page.getByText('is required by your onboarding settings').waitFor();

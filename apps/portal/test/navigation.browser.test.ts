@@ -33,7 +33,16 @@ describe('navigation', () => {
     await page.getByRole('heading', { level: 1, name: 'shop4.example.com' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
     const links = await nav.getByRole('link').allTextContents();
-    expect(links).toEqual(['Dashboard', 'Domains', 'Merchants', 'API keys', 'Webhooks', 'E-mail templates', 'Settings', 'Your profile and 2FA']);
+    expect(links).toEqual([
+      'Dashboard',
+      'Domains',
+      'Merchants',
+      'API keys',
+      'Webhooks',
+      'E-mail templates',
+      'Settings',
+      'Your profile and 2FA',
+    ]);
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Scan now' }).waitFor();
   });

@@ -43,11 +43,14 @@ describe('every screen', () => {
     await screenshot(page, `desktop-${name}`);
   });
 
-  it.each(SCREENS)('%s renders on a 390 px phone without serious axe violations or sideways scrolling', async (name, path, heading) => {
-    const page = await bed.page({ viewport: PHONE });
-    await checkScreen(page, path, heading);
-    await screenshot(page, `phone-${name}`);
-  });
+  it.each(SCREENS)(
+    '%s renders on a 390 px phone without serious axe violations or sideways scrolling',
+    async (name, path, heading) => {
+      const page = await bed.page({ viewport: PHONE });
+      await checkScreen(page, path, heading);
+      await screenshot(page, `phone-${name}`);
+    },
+  );
 });
 
 describe('list states', () => {

@@ -22,11 +22,16 @@ describe('the built portal', () => {
 
   it('has no inline script in index.html (the CSP allows none)', () => {
     const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
-    expect([...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1].trim()).filter(Boolean)).toEqual([]);
+    expect([...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1].trim()).filter(Boolean)).toEqual(
+      [],
+    );
   });
 
   it('keeps the first load within 200 KB of gzipped JavaScript', () => {
-    const total = firstLoadScripts().reduce((sum, file) => sum + gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length, 0);
+    const total = firstLoadScripts().reduce(
+      (sum, file) => sum + gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length,
+      0,
+    );
     expect(total).toBeLessThanOrEqual(BUDGET);
   });
 });

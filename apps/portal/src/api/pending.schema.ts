@@ -7,7 +7,6 @@ import {
   AUDIT_KINDS,
   OPTIONALLY_REQUIRED_FIELDS,
   PERMISSIONS,
-  USER_PERMISSIONS,
   paginationQuerySchema,
   userRoleSchema,
 } from '@platform/contracts';

@@ -113,6 +113,7 @@ export function SignInPage() {
       <div className="auth-card">
         <p className="auth-brand">Partner portal</p>
         <h1>Sign in</h1>
+        <p className="muted">We e-mail you a link that signs you in. No password needed.</p>
         {ended && !token && <FormMessage tone="error">Your session has ended. Sign in again.</FormMessage>}
         {exchanging ? (
           <p role="status" className="signing-in">

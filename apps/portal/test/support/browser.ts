@@ -64,11 +64,17 @@ export function portalTestBed() {
     /** A new browser at `viewport`; signed in as `userId` (a session cookie the fake issued) unless null. */
     async page(opts: { viewport?: { width: number; height: number }; userId?: string | null } = {}): Promise<Page> {
       await context?.close();
-      context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, reducedMotion: 'reduce', locale: 'en-GB' });
+      context = await browser.newContext({
+        viewport: opts.viewport ?? DESKTOP,
+        reducedMotion: 'reduce',
+        locale: 'en-GB',
+      });
       const userId = opts.userId === undefined ? 'usr_admin' : opts.userId;
       if (userId) {
         const cookie = api.state.signIn(userId);
-        await context.addCookies([{ name: 'pp_session', value: cookie, url: api.origin, httpOnly: true, sameSite: 'Lax' }]);
+        await context.addCookies([
+          { name: 'pp_session', value: cookie, url: api.origin, httpOnly: true, sameSite: 'Lax' },
+        ]);
       }
       const page = await context.newPage();
       page.on('console', (m) => {

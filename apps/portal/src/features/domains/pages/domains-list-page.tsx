@@ -85,7 +85,9 @@ export default function DomainsListPage() {
               <th scope="col" className="hide-sm">
                 Source
               </th>
-              <th scope="col" className="hide-sm">Created</th>
+              <th scope="col" className="hide-sm">
+                Created
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -37,7 +37,7 @@ function DeliveryItem({ delivery, endpointId }: { delivery: WebhookDelivery; end
       <details>
         <summary>
           <Badge>{delivery.status}</Badge> <code>{delivery.event}</code> · {formatDate(delivery.created_at)} ·{' '}
-          {delivery.attempt_count} attempts
+          {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
         </summary>
         <Attempts delivery={delivery} />
         <pre aria-label="Payload">{JSON.stringify(delivery.payload, null, 2)}</pre>
