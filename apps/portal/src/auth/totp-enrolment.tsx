@@ -75,14 +75,13 @@ export function TotpEnrolment({ onDone }: { onDone: () => void }) {
     >
       {start.data && (
         <div className="enrol">
-          <ol className="steps">
-            <li>Scan the QR code with an authenticator app (1Password, Google Authenticator, Authy…).</li>
-            <li>Or type this key into it:</li>
-          </ol>
+          <p>Scan this QR code with an authenticator app (1Password, Google Authenticator, Authy…).</p>
           <QrCode uri={start.data.result.otpauth_uri} />
           <p className="secret-line">
-            <code>{start.data.result.secret}</code> <CopyButton text={start.data.result.secret} label="Copy key" />
+            Or enter this key: <code>{start.data.result.secret}</code>{' '}
+            <CopyButton text={start.data.result.secret} label="Copy key" />
           </p>
+          <p>Then enter the code the app shows.</p>
           <form onSubmit={submit} noValidate>
             <CodeInput error={errors.code} />
             {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}

@@ -12,7 +12,14 @@ import { useReinviteUser, useRemoveUser, useUpdateUser, useUsers } from './hooks
 import { InviteDialog } from './invite-dialog';
 import { ROLE_LABELS } from './roles';
 
-function UserRow({ user, writable, onRemove }: { user: User; writable: boolean; onRemove: () => void }) {
+interface RowProps {
+  user: User;
+  /** Whether the signed-in user may change this row (not their own: another administrator does that). */
+  writable: boolean;
+  onRemove: () => void;
+}
+
+function UserRow({ user, writable, onRemove }: RowProps) {
   const update = useUpdateUser();
   const reinvite = useReinviteUser();
   const who = user.name || user.email;
@@ -82,7 +89,8 @@ function UserRow({ user, writable, onRemove }: { user: User; writable: boolean; 
 }
 
 export default function TeamPage() {
-  const writable = can(useSession().data, 'users:write');
+  const session = useSession().data;
+  const writable = can(session, 'users:write');
   const users = useUsers();
   const remove = useRemoveUser();
   const [inviting, setInviting] = useState(false);
@@ -129,7 +137,12 @@ export default function TeamPage() {
           </thead>
           <tbody>
             {rows.map((u) => (
-              <UserRow key={u.id} user={u} writable={writable} onRemove={() => setRemoving(u)} />
+              <UserRow
+                key={u.id}
+                user={u}
+                writable={writable && u.id !== session?.user.id}
+                onRemove={() => setRemoving(u)}
+              />
             ))}
           </tbody>
         </TableFrame>
