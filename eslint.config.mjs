@@ -157,7 +157,7 @@ export default tseslint.config(
   },
   // A file does one job and a function fits on a screen: past these, split by job or into named steps.
   {
-    files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 300 }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
