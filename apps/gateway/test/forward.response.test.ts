@@ -17,7 +17,7 @@ describe('forwarding /portal requests to the owning service', () => {
     await suite?.close();
   });
 
-  it('when a request is forwarded, then the service gets a valid internal token for the key partner, with its permissions and required fields', async () => {
+  it("when a request is forwarded, then the service gets a valid internal token for the key partner, with its permissions, required fields and the partner's name", async () => {
     const res = await fetch(`${gateway.url}/portal/things`, { headers: bearer(key.key) });
     expect(res.status).toBe(200);
     const { result } = await json(res);
@@ -26,6 +26,7 @@ describe('forwarding /portal requests to the owning service', () => {
       keyId: key.id,
       permissions: ['domains:read', 'domains:write'],
       requiredFields: ['phone_number', 'account_first_name'],
+      partnerName: expect.stringMatching(/^partner-\d+$/),
       issuer: 'gateway',
     });
   });

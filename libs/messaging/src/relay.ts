@@ -107,7 +107,11 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
       schedule.wake();
       return schedule.whenIdle();
     },
-    drain: () => drainAll(claim, batchSize, schema),
+    async drain() {
+      await drainAll(claim, batchSize, schema);
+      // Rows a pass had claimed when drain began were skipped (SKIP LOCKED): they are out once it ends.
+      await schedule.whenIdle();
+    },
     async stop() {
       schedule.stop();
       outboxCommits.off(schema, schedule.wake);
