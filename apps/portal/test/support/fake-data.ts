@@ -1,17 +1,20 @@
-// Seed data for the fake API, every object shaped by libs/contracts' types (and the portal's pending
-// contract types for the routes not merged yet), with fixed dates so screenshots are stable.
+// Seed data for the fake API, every object shaped by libs/contracts' types, with fixed dates so
+// screenshots are stable.
 import {
   DOMAIN_STATUSES,
+  EMAIL_TEMPLATE_VARIABLES,
   exampleEventPayload,
   PUBLIC_EVENT_NAMES,
   type ConsentRecord,
   type DomainDetail,
   type DomainStatus,
+  type EmailTemplate,
   type Merchant,
+  type User,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '@platform/contracts';
-import type { ApiKey, AuditEvent, EmailTemplate, PartnerSettings, User } from '../../src/api/pending.schema';
+import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 
 /** The fake's "now": every seeded date is before it, so weekly charts and "last used" read the same each run. */
 export const NOW = new Date('2026-11-26T12:00:00Z');
@@ -135,7 +138,7 @@ export function merchant(i: number, linked?: DomainDetail): Merchant {
   };
 }
 
-export function apiKey(id: string, name: string, extra: Partial<ApiKey> = {}): ApiKey {
+export function apiKey(id: string, name: string | null, extra: Partial<ApiKey> = {}): ApiKey {
   return {
     id,
     prefix: `pk_live_${id.slice(-4)}`,
@@ -200,17 +203,17 @@ export function delivery(
 
 export function template(kind: EmailTemplate['kind']): EmailTemplate {
   const subjects: Record<EmailTemplate['kind'], string> = {
-    INVITATION: 'Activate privacy on {{ domain }}',
-    INTRO: 'Meet your privacy widget, {{ owner_name }}',
-    SCAN_REPORT: 'What we found on {{ domain }}',
-    ACTIVATION_REMINDER: 'One step left for {{ domain }}',
+    INVITATION: 'Activate privacy on {{ domain_name }}',
+    INTRO: 'Meet your privacy widget, {{ owner_first_name }}',
+    SCAN_REPORT: 'What we found on {{ domain_name }}',
+    ACTIVATION_REMINDER: 'One step left for {{ domain_name }}',
   };
   return {
     kind,
     subject: subjects[kind],
-    body: `Hello {{ owner_name }},\n\nyour site {{ domain }} is ready. Add this snippet:\n\n{{ snippet }}\n\nApprove: {{ approval_link }}`,
+    body: `Hello {{ owner_first_name }},\n\nyour site {{ domain_name }} is ready. Add this snippet:\n\n{{ widget_snippet }}\n\nApprove: {{ approval_url }}`,
     customized: kind === 'INVITATION',
-    variables: ['owner_name', 'domain', 'snippet', 'approval_link'],
+    variables: [...EMAIL_TEMPLATE_VARIABLES[kind]],
     updated_at: kind === 'INVITATION' ? daysAgo(5) : null,
   };
 }
@@ -227,6 +230,7 @@ export function auditEvent(i: number, kind: AuditEvent['kind']): AuditEvent {
 }
 
 export const defaultSettings = (): PartnerSettings => ({
+  id: PARTNER.id,
   name: PARTNER.name,
   default_product: 'BASIC',
   default_price_list: null,
