@@ -462,6 +462,29 @@ export class FakeState {
         this.audit.filter((e) => !query.kind || e.kind === query.kind),
         query,
       ),
+    getDomainStats: ({ query }: Ctx) => ok(seed.domainStats(this.domains, Number(query.weeks))),
+    getSubscriptionStats: () => ok(seed.subscriptionStats()),
+    getWebhookStats: () => {
+      const failed = this.deliveries.filter((d) => d.status === 'failed');
+      const pending = this.deliveries.filter((d) => d.status === 'pending');
+      const failing = this.endpoints
+        .filter((e) => failed.some((d) => d.endpoint_id === e.id) || e.disabled_reason === 'failing')
+        .map((e) => ({
+          id: e.id,
+          url: e.url,
+          enabled: e.enabled,
+          failing_since: seed.daysAgo(e.enabled ? 1 : 6),
+          last_failure_at: seed.daysAgo(e.enabled ? 0.5 : 3),
+          failed_last_24h: failed.filter((d) => d.endpoint_id === e.id).length,
+        }));
+      return ok({
+        endpoints: { total: this.endpoints.length, disabled: this.endpoints.filter((e) => !e.enabled).length, failing },
+        pending: pending.length,
+        oldest_pending_delivery_at: pending.at(-1)?.created_at ?? null,
+        failed_last_24h: failed.length,
+      });
+    },
+    getReceiptStats: ({ query }: Ctx) => ok(seed.receiptStats(Number(query.days))),
     getSettings: () => ok(this.settings),
     updateSettings: ({ body }: Ctx) => ok(Object.assign(this.settings, body)),
   };

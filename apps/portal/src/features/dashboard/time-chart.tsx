@@ -1,8 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { weeklyFunnel } from './stats';
+import { totalsOf, type ChartData } from './stats';
 
-/** Domains created and activated per week, drawn by uPlot (loaded with this screen only). */
-export function FunnelChart({ funnel }: { funnel: ReturnType<typeof weeklyFunnel> }) {
+/** One colour per series, in order (the style guide's indigo, amber, green; AA on white). */
+const COLOURS = ['#4338ca', '#b45309', '#047857'];
+
+/** Series over time drawn by uPlot (loaded with this screen only); the caption says the totals in words. */
+export function TimeChart({ data, span }: { data: ChartData; span: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const host = ref.current;
@@ -13,18 +16,22 @@ export function FunnelChart({ funnel }: { funnel: ReturnType<typeof weeklyFunnel
       if (!live) return;
       plot = new UPlot(
         {
-          width: Math.max(280, host.clientWidth),
+          width: Math.max(260, host.clientWidth),
           height: 240,
           series: [
             {},
-            { label: 'Created', stroke: '#4338ca', width: 2, fill: 'rgba(67,56,202,0.08)' },
-            { label: 'Activated', stroke: '#047857', width: 2 },
+            ...data.series.map((s, i) => ({
+              label: s.label,
+              stroke: COLOURS[i % COLOURS.length],
+              width: 2,
+              ...(i === 0 ? { fill: 'rgba(67,56,202,0.08)' } : {}),
+            })),
           ],
           axes: [{}, { size: 40 }],
           legend: { live: false },
           scales: { x: { time: true } },
         },
-        [funnel.weeks, funnel.created, funnel.activated],
+        [data.x, ...data.series.map((s) => s.values)],
         host,
       );
     });
@@ -32,14 +39,13 @@ export function FunnelChart({ funnel }: { funnel: ReturnType<typeof weeklyFunnel
       live = false;
       plot?.destroy();
     };
-  }, [funnel]);
-  const total = funnel.created.reduce((a, b) => a + b, 0);
+  }, [data]);
+  const totals = totalsOf(data);
   return (
     <figure className="chart-figure">
       <div ref={ref} className="chart" aria-hidden="true" />
       <figcaption className="muted">
-        {total} domains created and {funnel.activated.reduce((a, b) => a + b, 0)} activated in the last{' '}
-        {funnel.weeks.length} weeks.
+        {totals.map((t) => `${t.total} ${t.label.toLowerCase()}`).join(', ')} in the last {span}.
       </figcaption>
     </figure>
   );
