@@ -10,6 +10,10 @@ import { useDomainStats, useReceiptStats, useSubscriptionStats, useWebhookStats 
 import { DAYS, funnelChart, receiptsChart, WEEKS } from './stats';
 import { TimeChart } from './time-chart';
 
+/** Allowed green, partial amber, denied red (AA on white). */
+const RECEIPT_COLOURS = ['#047857', '#b45309', '#b91c1c'];
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** The props DataState takes from one query: loading, its error with a retry. */
 const stateOf = (q: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown }) => ({
   loading: q.isPending,
@@ -105,23 +109,19 @@ function WebhookHealth() {
       >
         {data && (
           <>
-            <div className="grid">
-              <Link className="stat" to={routes.webhooks.list()}>
-                <span className="stat-value">{data.endpoints.total}</span>
-                <span className="stat-label">endpoints ({data.endpoints.disabled} disabled)</span>
-              </Link>
-              <div className="stat">
-                <span className="stat-value">{data.pending}</span>
-                <span className="stat-label">
-                  deliveries pending
-                  {data.oldest_pending_delivery_at && `, oldest ${formatDate(data.oldest_pending_delivery_at)}`}
-                </span>
-              </div>
-              <div className="stat">
-                <span className="stat-value">{data.failed_last_24h}</span>
-                <span className="stat-label">failed attempts in 24 hours</span>
-              </div>
-            </div>
+            <dl className="facts">
+              <dt>Endpoints</dt>
+              <dd>
+                <Link to={routes.webhooks.list()}>{data.endpoints.total}</Link> ({data.endpoints.disabled} disabled)
+              </dd>
+              <dt>Pending deliveries</dt>
+              <dd>
+                {data.pending}
+                {data.oldest_pending_delivery_at && `, oldest from ${formatDate(data.oldest_pending_delivery_at)}`}
+              </dd>
+              <dt>Failed attempts in 24 hours</dt>
+              <dd>{data.failed_last_24h}</dd>
+            </dl>
             {data.endpoints.failing.length === 0 ? (
               <p className="muted">No endpoint is failing.</p>
             ) : (
@@ -130,7 +130,7 @@ function WebhookHealth() {
                   <li key={e.id} className="break">
                     <Link to={routes.webhooks.detail({ endpointId: e.id })}>{e.url}</Link>{' '}
                     <span className="muted">
-                      failing since {formatDate(e.failing_since)}, {e.failed_last_24h} failures in 24 hours
+                      failing since {formatDate(e.failing_since)}, {plural(e.failed_last_24h, 'failure')} in 24 hours
                       {e.enabled ? '' : ' (disabled)'}
                     </span>
                   </li>
@@ -156,7 +156,7 @@ function Receipts() {
         emptyText="Receipts appear once visitors answer the widget on an active domain."
         loadingLabel="Loading consent receipts…"
       >
-        <TimeChart data={chart} span={`${DAYS} days`} />
+        <TimeChart data={chart} span={`${DAYS} days`} colours={RECEIPT_COLOURS} />
       </DataState>
     </Section>
   );
