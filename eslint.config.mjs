@@ -138,15 +138,6 @@ export default tseslint.config(
       ],
     },
   },
-  // A component's JSX reads as markup: a screen may run to 120 lines, and a file stays under 300.
-  {
-    files: ['apps/portal/src/**/*.tsx'],
-    rules: {
-      'max-lines': ['error', { max: 300 }],
-      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
-    },
-  },
-  // No import cycles, type-only imports included, across libs too (@platform/* through the tsconfig paths).
   // No import cycles, type-only imports included, across libs too (@platform/* through the tsconfig paths).
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
@@ -161,6 +152,15 @@ export default tseslint.config(
     rules: {
       'max-lines': ['error', { max: 300 }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  // A component's JSX reads as markup: a screen may run to 120 lines, and a file stays under 300 (after the
+  // general limits, so it wins: in a flat config the last matching block applies).
+  {
+    files: ['apps/portal/src/**/*.tsx'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
     },
   },
 );

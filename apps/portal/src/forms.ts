@@ -17,7 +17,9 @@ export function validate<S extends z.ZodType>(
 }
 
 /** Field errors from an API answer (VALIDATION.INVALID issues), or a form-wide one. */
-export function apiFieldErrors(error: unknown, fallback: (e: unknown) => string): FieldErrors {
+export function apiFieldErrors(error: unknown, fallback: (e: unknown) => string, codeField?: string): FieldErrors {
+  // A wrong TOTP or recovery code is AUTH.TOTP (401) without field issues: it belongs to the code's field.
+  if (codeField && error instanceof ApiError && error.code === 'AUTH.TOTP') return { [codeField]: fallback(error) };
   if (error instanceof ApiError) {
     const fields = error.fieldErrors;
     const top: FieldErrors = {};

@@ -1,37 +1,43 @@
-// The dashboard's figures, computed from the domain list: counts per status and the weekly funnel.
-import { countByStatus, weekStart, weeklyFunnel, WEEKS } from '../src/features/dashboard/stats';
+// The dashboard's charts from the stats routes' answers: uPlot's x in seconds, one array per series.
+import { funnelChart, receiptsChart, secondsOf, totalsOf } from '../src/features/dashboard/stats';
 
-const NOW = new Date('2026-11-26T12:00:00Z'); // a Thursday
-
-describe('the dashboard figures', () => {
-  it('when domains are counted, then every status has a count, zero included', () => {
-    expect(countByStatus([{ status: 'NEW' }, { status: 'NEW' }, { status: 'ACTIVE' }])).toEqual({
-      NEW: 2,
-      SCANNED: 0,
-      INVITED: 0,
-      ACTIVE: 1,
-      INACTIVE: 0,
-    });
+describe('the dashboard charts', () => {
+  it('when the weekly funnel is charted, then each week is its Monday in seconds with created, invited and activated', () => {
+    const chart = funnelChart([
+      { week_start: '2026-11-16', created: 3, invited: 2, activated: 1 },
+      { week_start: '2026-11-23', created: 1, invited: 0, activated: 2 },
+    ]);
+    expect(chart.x).toEqual([Date.UTC(2026, 10, 16) / 1000, Date.UTC(2026, 10, 23) / 1000]);
+    expect(chart.series).toEqual([
+      { label: 'Created', values: [3, 1] },
+      { label: 'Invited', values: [2, 0] },
+      { label: 'Activated', values: [1, 2] },
+    ]);
+    expect(totalsOf(chart)).toEqual([
+      { label: 'Created', total: 4 },
+      { label: 'Invited', total: 2 },
+      { label: 'Activated', total: 3 },
+    ]);
   });
 
-  it('when a date is in a week, then the week starts on its Monday at 00:00 UTC', () => {
-    expect(new Date(weekStart(NOW)).toISOString()).toBe('2026-11-23T00:00:00.000Z');
-    expect(weekStart(new Date('2026-11-23T00:00:00Z'))).toBe(weekStart(new Date('2026-11-29T23:59:59Z')));
+  it('when receipts per day are charted, then allowed, partial and denied are series over the days', () => {
+    const chart = receiptsChart([
+      { date: '2026-11-25', allowed: 5, partial: 1, denied: 2, total: 8 },
+      { date: '2026-11-26', allowed: 0, partial: 0, denied: 0, total: 0 },
+    ]);
+    expect(chart.x).toEqual([secondsOf('2026-11-25'), secondsOf('2026-11-26')]);
+    expect(secondsOf('2026-11-26')).toBe(Date.UTC(2026, 10, 26) / 1000);
+    expect(chart.series.map((s) => s.label)).toEqual(['Allowed', 'Partial', 'Denied']);
+    expect(chart.series.map((s) => s.values)).toEqual([
+      [5, 0],
+      [1, 0],
+      [2, 0],
+    ]);
   });
 
-  it('when domains are spread over time, then each lands in its week; older ones and nulls are left out', () => {
-    const funnel = weeklyFunnel(
-      [
-        { created_at: '2026-11-24T10:00:00Z', activated_at: '2026-11-25T10:00:00Z' },
-        { created_at: '2026-11-17T10:00:00Z', activated_at: null },
-        { created_at: '2025-01-01T10:00:00Z', activated_at: null },
-      ],
-      NOW,
-    );
-    expect(funnel.weeks).toHaveLength(WEEKS);
-    expect(funnel.weeks[WEEKS - 1]).toBe(weekStart(NOW) / 1000);
-    expect(funnel.created.slice(-2)).toEqual([1, 1]);
-    expect(funnel.activated.slice(-2)).toEqual([0, 1]);
-    expect(funnel.created.reduce((a, b) => a + b, 0)).toBe(2);
+  it('when there is no data, then the chart has no points and zero totals', () => {
+    const chart = funnelChart([]);
+    expect(chart.x).toEqual([]);
+    expect(totalsOf(chart).every((t) => t.total === 0)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // Signing in by magic link (the token in the address's hash, POSTed, never kept), with and without
 // TOTP, an expired link, and a partner that requires two-factor enrolment.
+import { errorObject } from '@platform/contracts';
 import { FAKE_TOTP_CODE } from './support/fake-state';
 import { portalTestBed, screenshot, seriousViolations, settled } from './support/browser';
 
@@ -58,7 +59,7 @@ describe('sign-in', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await code.fill('000000');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByText('is not the current code').waitFor();
+    await page.getByText(errorObject('AUTH.TOTP').message).waitFor();
     expect(await code.getAttribute('aria-invalid')).toBe('true');
     await code.fill(FAKE_TOTP_CODE);
     await page.getByRole('button', { name: 'Continue' }).click();

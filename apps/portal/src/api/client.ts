@@ -96,7 +96,8 @@ export async function call<S extends RouteSpec>(route: S, input: CallInput<S> = 
     error?.message ?? `The server answered ${response.status}.`,
     error?.data,
   );
-  if (response.status === 401 && route.path !== '/portal/auth/session') onSessionEnded?.();
+  // Only a missing session ends it: a wrong TOTP code or a used sign-in link are 401s too (AUTH.TOTP, AUTH.SIGN_IN_LINK).
+  if (failure.code === 'AUTH.SESSION_REQUIRED' && route.path !== '/portal/auth/session') onSessionEnded?.();
   throw failure;
 }
 

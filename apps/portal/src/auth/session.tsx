@@ -1,16 +1,15 @@
 // The signed-in session: one query everyone reads, the CSRF token handed to the API client, and
 // the permission check the navigation and the actions use.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { authRoutes, routeOf, type Session } from '@platform/contracts';
 import { useEffect } from 'react';
 import { ApiError, call, setCsrfToken, setSessionEndedHandler } from '../api/client';
-import { sessionRoutes } from '../api/pending.routes';
-import type { Session } from '../api/pending.schema';
 
 export const SESSION_KEY = ['session'] as const;
 
 async function fetchSession(): Promise<Session | null> {
   try {
-    return (await call(sessionRoutes.getSession)).result;
+    return (await call(routeOf(authRoutes, 'getSession'))).result;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

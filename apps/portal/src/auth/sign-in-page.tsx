@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
+import { authRoutes, routeOf, type Session } from '@platform/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { call } from '../api/client';
 import { errorMessage } from '../api/errors';
-import { sessionRoutes } from '../api/pending.routes';
-import type { Session } from '../api/pending.schema';
 import { routes } from '../routes';
 import { Button } from '../ui/button';
 import { FormMessage, TextField } from '../ui/field';
@@ -32,7 +31,7 @@ function useMagicLink() {
   const navigate = useNavigate();
   const [token, setToken] = useState(takeTokenFromHash);
   const exchange = useMutation({
-    mutationFn: (value: string) => call(sessionRoutes.createSession, { body: { token: value } }),
+    mutationFn: (value: string) => call(routeOf(authRoutes, 'createSession'), { body: { token: value } }),
     onSuccess: ({ result }) => {
       setSession(result);
       navigate(nextPathOf(result), { replace: true });
@@ -58,7 +57,7 @@ function useMagicLink() {
 function EmailForm() {
   const [error, setError] = useState<string>();
   const send = useMutation({
-    mutationFn: (email: string) => call(sessionRoutes.createSignInLink, { body: { email } }),
+    mutationFn: (email: string) => call(routeOf(authRoutes, 'createSignInLink'), { body: { email } }),
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,9 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
+import { authRoutes, routeOf, totpCodeSchema } from '@platform/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { call } from '../api/client';
 import { errorMessage } from '../api/errors';
-import { sessionRoutes } from '../api/pending.routes';
-import { totpCodeSchema } from '../api/pending.schema';
 import { apiFieldErrors, validate, type FieldErrors } from '../forms';
 import { Button } from '../ui/button';
 import { CopyButton } from '../ui/copy-button';
@@ -52,10 +51,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 /** Turning TOTP on: start (secret and QR), confirm with a first code, then the recovery codes once. */
 export function TotpEnrolment({ onDone }: { onDone: () => void }) {
   const [errors, setErrors] = useState<FieldErrors>({});
-  const start = useMutation({ mutationFn: () => call(sessionRoutes.startTotpEnrolment) });
+  const start = useMutation({ mutationFn: () => call(routeOf(authRoutes, 'startTotpEnrolment')) });
   const confirm = useMutation({
-    mutationFn: (code: string) => call(sessionRoutes.confirmTotpEnrolment, { body: { code } }),
-    onError: (error) => setErrors(apiFieldErrors(error, errorMessage)),
+    mutationFn: (code: string) => call(routeOf(authRoutes, 'confirmTotpEnrolment'), { body: { code } }),
+    onError: (error) => setErrors(apiFieldErrors(error, errorMessage, 'code')),
   });
   const { mutate } = start;
   useEffect(() => mutate(), [mutate]);

@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
+import { authRoutes, routeOf, sessionTotpBodySchema } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { call } from '../api/client';
 import { errorMessage } from '../api/errors';
-import { sessionRoutes } from '../api/pending.routes';
-import { sessionTotpBodySchema } from '../api/pending.schema';
 import { apiFieldErrors, validate, type FieldErrors } from '../forms';
 import { routes } from '../routes';
 import { Button } from '../ui/button';
@@ -21,12 +20,13 @@ export default function TwoFactorPage() {
   const [recovery, setRecovery] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const verify = useMutation({
-    mutationFn: (body: { code: string } | { recovery_code: string }) => call(sessionRoutes.verifySessionTotp, { body }),
+    mutationFn: (body: { code?: string; recovery_code?: string }) =>
+      call(routeOf(authRoutes, 'verifySessionTotp'), { body }),
     onSuccess: ({ result }) => {
       setSession(result);
       navigate(nextPathOf(result), { replace: true });
     },
-    onError: (error) => setErrors(apiFieldErrors(error, errorMessage)),
+    onError: (error) => setErrors(apiFieldErrors(error, errorMessage, recovery ? 'recovery_code' : 'code')),
   });
   if (session.isSuccess && !session.data) return <Navigate to={routes.signIn()} replace />;
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -1,9 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
+import { authRoutes, routeOf, type Session } from '@platform/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { call } from '../api/client';
-import { sessionRoutes } from '../api/pending.routes';
-import type { Session } from '../api/pending.schema';
 import { useSession, useSetSession } from '../auth/session';
 import { routes } from '../routes';
 import { visibleNav, type NavItem } from './navigation';
@@ -36,7 +35,7 @@ function UserBlock({ session }: { session: Session }) {
   const setSession = useSetSession();
   const navigate = useNavigate();
   const signOut = useMutation({
-    mutationFn: () => call(sessionRoutes.deleteSession),
+    mutationFn: () => call(routeOf(authRoutes, 'deleteSession')),
     onSettled: () => {
       setSession(null);
       navigate(routes.signIn(), { replace: true });

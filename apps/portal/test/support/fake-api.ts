@@ -1,7 +1,6 @@
-// A stand-in for the gateway while the session endpoints are on other branches: one real HTTP port on
-// 127.0.0.1 that serves the built portal (dist/apps/portal) at /app/ with the gateway's CSP, and
-// answers the /portal routes of libs/contracts' route tables (plus the portal's pending contract)
-// in memory. Requests are matched and validated with the route tables' own zod schemas, sessions
+// A stand-in for the gateway and its services: one real HTTP port on 127.0.0.1 that serves the built
+// portal (dist/apps/portal) at /app/ with the gateway's CSP, and answers the /portal routes of
+// libs/contracts' route table in memory. Requests are matched and validated with the route tables' own zod schemas, sessions
 // live in an HttpOnly cookie with a CSRF token, and a role's permissions come from ROLE_PERMISSIONS,
 // so the portal meets the same envelope, field errors and 401/403s as on the real gateway.
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,9 +8,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { compileRoute, errorObject, matchRoute, ROLE_PERMISSIONS, ROUTES, type RouteSpec } from '@platform/contracts';
-import { emailTemplateRoutes } from '../../src/api/pending-templates.routes';
-import { apiKeyRoutes, auditRoutes, sessionRoutes, settingsRoutes, teamRoutes } from '../../src/api/pending.routes';
+import {
+  compileRoute,
+  errorObject,
+  isSignInRoute,
+  matchRoute,
+  ROLE_PERMISSIONS,
+  ROUTES,
+  type RouteSpec,
+} from '@platform/contracts';
 import { AppError } from './fake-errors';
 import { FakeState } from './fake-state';
 
@@ -22,15 +27,7 @@ const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
-const PENDING: RouteSpec[] = [
-  ...Object.values(sessionRoutes),
-  ...Object.values(teamRoutes),
-  ...Object.values(apiKeyRoutes),
-  ...Object.values(auditRoutes),
-  ...Object.values(settingsRoutes),
-  ...Object.values(emailTemplateRoutes),
-];
-const COMPILED = [...ROUTES.filter((r) => r.path.startsWith('/portal/')), ...PENDING].map(compileRoute);
+const COMPILED = ROUTES.filter((r) => r.path.startsWith('/portal/')).map(compileRoute);
 /** What needs no session: asking for a link and exchanging it. */
 const OPEN = new Set(['createSignInLink', 'createSession']);
 /** What a session still in its second-factor step may call. */
@@ -121,7 +118,7 @@ export class FakeApi {
     if (spec.method !== 'get' && csrf !== session.csrf)
       throw new AppError('AUTH.CSRF', 403, 'The CSRF token is missing or wrong.');
     if (session.stage !== 'ACTIVE' && !TOTP_STAGE.has(spec.operationId)) throw new AppError('AUTH.FORBIDDEN', 403);
-    if (spec.service === 'gateway' && spec.tag === 'Portal' && !spec.userOnly) return session;
+    if (isSignInRoute(spec)) return session;
     const role = this.state.users.get(session.userId)!.role;
     const granted = ROLE_PERMISSIONS[role] as readonly string[];
     const needs = [spec.permission, spec.userPermission].filter(Boolean) as string[];

@@ -1,17 +1,24 @@
-// Seed data for the fake API, every object shaped by libs/contracts' types (and the portal's pending
-// contract types for the routes not merged yet), with fixed dates so screenshots are stable.
+// Seed data for the fake API, every object shaped by libs/contracts' types, with fixed dates so
+// screenshots are stable.
 import {
   DOMAIN_STATUSES,
+  EMAIL_TEMPLATE_VARIABLES,
   exampleEventPayload,
   PUBLIC_EVENT_NAMES,
+  SUBSCRIPTION_STATUSES,
   type ConsentRecord,
   type DomainDetail,
+  type DomainStats,
   type DomainStatus,
+  type EmailTemplate,
   type Merchant,
+  type ReceiptStats,
+  type SubscriptionStats,
+  type User,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '@platform/contracts';
-import type { ApiKey, AuditEvent, EmailTemplate, PartnerSettings, User } from '../../src/api/pending.schema';
+import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 
 /** The fake's "now": every seeded date is before it, so weekly charts and "last used" read the same each run. */
 export const NOW = new Date('2026-11-26T12:00:00Z');
@@ -135,7 +142,7 @@ export function merchant(i: number, linked?: DomainDetail): Merchant {
   };
 }
 
-export function apiKey(id: string, name: string, extra: Partial<ApiKey> = {}): ApiKey {
+export function apiKey(id: string, name: string | null, extra: Partial<ApiKey> = {}): ApiKey {
   return {
     id,
     prefix: `pk_live_${id.slice(-4)}`,
@@ -200,17 +207,17 @@ export function delivery(
 
 export function template(kind: EmailTemplate['kind']): EmailTemplate {
   const subjects: Record<EmailTemplate['kind'], string> = {
-    INVITATION: 'Activate privacy on {{ domain }}',
-    INTRO: 'Meet your privacy widget, {{ owner_name }}',
-    SCAN_REPORT: 'What we found on {{ domain }}',
-    ACTIVATION_REMINDER: 'One step left for {{ domain }}',
+    INVITATION: 'Activate privacy on {{ domain_name }}',
+    INTRO: 'Meet your privacy widget, {{ owner_first_name }}',
+    SCAN_REPORT: 'What we found on {{ domain_name }}',
+    ACTIVATION_REMINDER: 'One step left for {{ domain_name }}',
   };
   return {
     kind,
     subject: subjects[kind],
-    body: `Hello {{ owner_name }},\n\nyour site {{ domain }} is ready. Add this snippet:\n\n{{ snippet }}\n\nApprove: {{ approval_link }}`,
+    body: `Hello {{ owner_first_name }},\n\nyour site {{ domain_name }} is ready. Add this snippet:\n\n{{ widget_snippet }}\n\nApprove: {{ approval_url }}`,
     customized: kind === 'INVITATION',
-    variables: ['owner_name', 'domain', 'snippet', 'approval_link'],
+    variables: [...EMAIL_TEMPLATE_VARIABLES[kind]],
     updated_at: kind === 'INVITATION' ? daysAgo(5) : null,
   };
 }
@@ -227,6 +234,7 @@ export function auditEvent(i: number, kind: AuditEvent['kind']): AuditEvent {
 }
 
 export const defaultSettings = (): PartnerSettings => ({
+  id: PARTNER.id,
   name: PARTNER.name,
   default_product: 'BASIC',
   default_price_list: null,
@@ -254,4 +262,69 @@ export function consentRecord(
     created_at: daysAgo(i + 1),
     signature: 'eyJhbGciOiJFZERTQSJ9..c2ln',
   } as unknown as ConsentRecord;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** Monday 00:00 UTC of the week `ms` falls in. */
+const mondayOf = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+};
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** GET /portal/stats/domains as domains-svc counts it: by status now, and first created / invited / activated per week. */
+export function domainStats(domains: DomainDetail[], weeks: number): DomainStats {
+  const by_status = Object.fromEntries(DOMAIN_STATUSES.map((s) => [s, 0])) as DomainStats['by_status'];
+  for (const d of domains) by_status[d.status]++;
+  const last = mondayOf(NOW.getTime());
+  const funnel = Array.from({ length: weeks }, (_, i) => ({
+    week_start: isoDay(last - (weeks - 1 - i) * 7 * DAY_MS),
+    created: 0,
+    invited: 0,
+    activated: 0,
+  }));
+  const bump = (field: 'created' | 'invited' | 'activated', iso: string | null) => {
+    const week = iso && funnel.find((w) => w.week_start === isoDay(mondayOf(Date.parse(iso))));
+    if (week) week[field]++;
+  };
+  for (const d of domains) {
+    bump('created', d.created_at);
+    // The seed has no invitation date: an invited or active domain was invited a day after it was created.
+    if (d.status === 'INVITED' || d.status === 'ACTIVE')
+      bump('invited', new Date(Date.parse(d.created_at) + DAY_MS).toISOString());
+    bump('activated', d.activated_at);
+  }
+  return { by_status, funnel };
+}
+
+/** GET /portal/stats/subscriptions: every catalogue product, in order, zeros included. */
+export function subscriptionStats(): SubscriptionStats {
+  const product = (product_code: string, product_name: string, active: number, trial: number, ended: number) => {
+    const by_status = Object.fromEntries(SUBSCRIPTION_STATUSES.map((s) => [s, 0])) as Record<
+      (typeof SUBSCRIPTION_STATUSES)[number],
+      number
+    >;
+    Object.assign(by_status, { ACTIVE: active, TRIAL: trial, INACTIVE: ended });
+    return { product_code, product_name, active, total: active + trial + ended, by_status };
+  };
+  return { by_product: [product('BASIC', 'Basic', 14, 3, 2), product('PRO', 'Pro', 6, 1, 0)] };
+}
+
+/** GET /portal/stats/receipts: a steady, repeatable week-shaped curve, today last. */
+export function receiptStats(days: number): ReceiptStats {
+  return {
+    per_day: Array.from({ length: days }, (_, i) => {
+      const weekday = (i * 5) % 7;
+      const allowed = 40 + weekday * 6 + (i % 4) * 3;
+      const partial = 8 + (i % 5) * 2;
+      const denied = 12 + (i % 3) * 4;
+      return {
+        date: isoDay(NOW.getTime() - (days - 1 - i) * DAY_MS),
+        allowed,
+        partial,
+        denied,
+        total: allowed + partial + denied,
+      };
+    }),
+  };
 }

@@ -1,16 +1,20 @@
 // The fake API's memory and its answers, per operationId (see fake-api.ts for routing and auth).
 import { createHash } from 'node:crypto';
 import {
+  errorObject,
   EVENT_REGISTRY,
   exampleEventPayload,
   PUBLIC_EVENT_NAMES,
   ROLE_PERMISSIONS,
   type DomainDetail,
+  type EmailTemplate,
   type Merchant,
+  type Session,
+  type User,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '@platform/contracts';
-import type { ApiKey, AuditEvent, EmailTemplate, PartnerSettings, Session, User } from '../../src/api/pending.schema';
+import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 import { AppError, newToken } from './fake-errors';
 import * as seed from './fake-data';
 
@@ -35,6 +39,8 @@ export interface Answer {
 
 /** The TOTP code the fake accepts (the real gateway checks RFC 6238 codes with otpauth). */
 export const FAKE_TOTP_CODE = '123456';
+/** The gateway's answer to a wrong TOTP or recovery code. */
+const wrongCode = () => new AppError('AUTH.TOTP', 401, errorObject('AUTH.TOTP').message);
 const notFound = () => new AppError('RESOURCE.NOT_FOUND', 404, 'The resource does not exist.');
 const page = <T>(rows: T[], query: Json) => {
   const p = Number(query.page ?? 1);
@@ -124,6 +130,12 @@ export class FakeState {
     return handler(ctx);
   }
 
+  private userOf = (id: string) =>
+    this.users.get(id) ??
+    (() => {
+      throw notFound();
+    })();
+
   private domainOf = (id: string) =>
     this.domains.find((d) => d.id === id) ??
     (() => {
@@ -139,7 +151,7 @@ export class FakeState {
     createSession: ({ body }: Ctx) => {
       const hash = createHash('sha256').update(String(body.token)).digest('hex');
       const userId = this.tokens.get(hash);
-      if (!userId) throw new AppError('AUTH.SESSION_REQUIRED', 401, 'The sign-in link is invalid, used or expired.');
+      if (!userId) throw new AppError('AUTH.SIGN_IN_LINK', 401, errorObject('AUTH.SIGN_IN_LINK').message);
       this.tokens.delete(hash);
       const u = this.users.get(userId)!;
       const stage = u.totp_enabled
@@ -162,23 +174,27 @@ export class FakeState {
       return { status: 204, setCookie: 'pp_session=; Max-Age=0; Path=/' };
     },
     verifySessionTotp: ({ body, session }: Ctx) => {
-      if (body.code !== FAKE_TOTP_CODE && body.recovery_code !== 'recover-me')
-        throw new AppError('VALIDATION.INVALID', 400, 'The code is wrong.', {
-          issues: [{ path: 'body.code', message: 'is not the current code' }],
-        });
+      if (body.code !== FAKE_TOTP_CODE && body.recovery_code !== 'recover-me') throw wrongCode();
       session!.stage = 'ACTIVE';
       return ok(this.sessionOf(session!));
     },
     startTotpEnrolment: ({ session }: Ctx) =>
-      ok({
-        secret: 'JBSWY3DPEHPK3PXP',
-        otpauth_uri: `otpauth://totp/Platform:${this.users.get(session!.userId)!.email}?secret=JBSWY3DPEHPK3PXP&issuer=Platform`,
-      }),
+      ok(
+        {
+          secret: 'JBSWY3DPEHPK3PXP',
+          otpauth_uri: `otpauth://totp/Platform:${this.users.get(session!.userId)!.email}?secret=JBSWY3DPEHPK3PXP&issuer=Platform`,
+        },
+        201,
+      ),
+    disableTotp: ({ body, session }: Ctx) => {
+      if (this.settings.totp_required)
+        throw new AppError('TOTP.INVALID_STATE', 409, errorObject('TOTP.INVALID_STATE').message);
+      if (body.code !== FAKE_TOTP_CODE) throw wrongCode();
+      this.users.get(session!.userId)!.totp_enabled = false;
+      return { status: 204 };
+    },
     confirmTotpEnrolment: ({ body, session }: Ctx) => {
-      if (body.code !== FAKE_TOTP_CODE)
-        throw new AppError('VALIDATION.INVALID', 400, 'The code is wrong.', {
-          issues: [{ path: 'body.code', message: 'is not the current code' }],
-        });
+      if (body.code !== FAKE_TOTP_CODE) throw wrongCode();
       this.users.get(session!.userId)!.totp_enabled = true;
       session!.stage = 'ACTIVE';
       return ok({ recovery_codes: Array.from({ length: 10 }, (_, i) => `rc-${i}-abcd-efgh`) });
@@ -314,7 +330,7 @@ export class FakeState {
           throw notFound();
         })();
       key.revoked_at = seed.NOW.toISOString();
-      return { status: 204 };
+      return ok(key);
     },
     rollApiKey: ({ params }: Ctx) => {
       const old =
@@ -390,7 +406,7 @@ export class FakeState {
     recoverWebhookDeliveries: () => ok({ recovered: 1 }, 202),
     listEmailTemplates: () => ok(this.templates),
     getEmailTemplate: ({ params }: Ctx) => ok(this.templates.find((t) => t.kind === params.kind)),
-    updateEmailTemplate: ({ params, body }: Ctx) =>
+    putEmailTemplate: ({ params, body }: Ctx) =>
       ok(
         Object.assign(
           this.templates.find((t) => t.kind === params.kind)!,
@@ -399,8 +415,9 @@ export class FakeState {
         ),
       ),
     resetEmailTemplate: ({ params }: Ctx) => {
-      this.templates = this.templates.map((t) => (t.kind === params.kind ? seed.template(t.kind) : t));
-      return { status: 204 };
+      const reset = { ...seed.template(params.kind as EmailTemplate['kind']), customized: false, updated_at: null };
+      this.templates = this.templates.map((t) => (t.kind === params.kind ? reset : t));
+      return ok(reset);
     },
     previewEmailTemplate: ({ body }: Ctx) => {
       const fill = (s: string) =>
@@ -416,13 +433,11 @@ export class FakeState {
         html: `<div style="font-family:sans-serif;padding:16px;white-space:pre-wrap">${escaped}</div>`,
       });
     },
-    sendTestEmail: () => ok({ sent: true }, 202),
+    sendTestEmailTemplate: ({ session }: Ctx) => ok({ to: this.users.get(session!.userId)!.email }, 202),
     listUsers: ({ query }: Ctx) => page([...this.users.values()], query),
-    inviteUser: ({ body }: Ctx) => {
+    createUser: ({ body }: Ctx) => {
       if ([...this.users.values()].some((u) => u.email === body.email))
-        throw new AppError('VALIDATION.INVALID', 409, 'This e-mail is already a user.', {
-          issues: [{ path: 'body.email', message: 'is already a user of this account' }],
-        });
+        throw new AppError('USER.ALREADY_EXISTS', 409, errorObject('USER.ALREADY_EXISTS').message);
       const u = seed.user(
         `usr_${this.users.size + 1}`,
         String(body.email),
@@ -434,27 +449,47 @@ export class FakeState {
       return ok(u, 201);
     },
     updateUser: ({ params, body }: Ctx) => {
-      const u =
-        this.users.get(params.userId) ??
-        (() => {
-          throw notFound();
-        })();
+      const u = this.userOf(params.userId);
       if (body.role) u.role = body.role as User['role'];
       if (body.active !== undefined) u.status = body.active ? 'ACTIVE' : 'DEACTIVATED';
       return ok(u);
     },
-    removeUser: ({ params }: Ctx) => (this.users.delete(params.userId), { status: 204 }),
-    reinviteUser: () => ({ status: 202, body: { result: { sent: true } } }),
+    getUser: ({ params }: Ctx) => ok(this.userOf(params.userId)),
+    deleteUser: ({ params }: Ctx) => (this.userOf(params.userId), this.users.delete(params.userId), { status: 204 }),
+    reinviteUser: ({ params }: Ctx) => ok(this.userOf(params.userId), 202),
     listAuditEvents: ({ query }: Ctx) =>
       page(
         this.audit.filter((e) => !query.kind || e.kind === query.kind),
         query,
       ),
+    getDomainStats: ({ query }: Ctx) => ok(seed.domainStats(this.domains, Number(query.weeks))),
+    getSubscriptionStats: () => ok(seed.subscriptionStats()),
+    getWebhookStats: () => {
+      const failed = this.deliveries.filter((d) => d.status === 'failed');
+      const pending = this.deliveries.filter((d) => d.status === 'pending');
+      const failing = this.endpoints
+        .filter((e) => failed.some((d) => d.endpoint_id === e.id) || e.disabled_reason === 'failing')
+        .map((e) => ({
+          id: e.id,
+          url: e.url,
+          enabled: e.enabled,
+          failing_since: seed.daysAgo(e.enabled ? 1 : 6),
+          last_failure_at: seed.daysAgo(e.enabled ? 0.5 : 3),
+          failed_last_24h: failed.filter((d) => d.endpoint_id === e.id).length,
+        }));
+      return ok({
+        endpoints: { total: this.endpoints.length, disabled: this.endpoints.filter((e) => !e.enabled).length, failing },
+        pending: pending.length,
+        oldest_pending_delivery_at: pending.at(-1)?.created_at ?? null,
+        failed_last_24h: failed.length,
+      });
+    },
+    getReceiptStats: ({ query }: Ctx) => ok(seed.receiptStats(Number(query.days))),
     getSettings: () => ok(this.settings),
     updateSettings: ({ body }: Ctx) => ok(Object.assign(this.settings, body)),
   };
 
-  private newKey(name: string, permissions: string[]): Answer {
+  private newKey(name: string | null, permissions: string[]): Answer {
     const id = `key_${String(this.apiKeys.length + 1).padStart(4, '0')}`;
     const secret = `pk_live_${id.slice(-4)}_${newToken()}`;
     const key = seed.apiKey(id, name, { permissions, last_used_at: null, created_at: seed.NOW.toISOString() });

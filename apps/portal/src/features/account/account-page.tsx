@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
+import { authRoutes, routeOf } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { sessionRoutes } from '../../api/pending.routes';
 import { CodeInput } from '../../auth/code-input';
 import { useSession } from '../../auth/session';
 import { TotpEnrolment } from '../../auth/totp-enrolment';
@@ -12,7 +12,7 @@ import { PageHeader, Section } from '../../ui/misc';
 
 function TurnOff({ onDone }: { onDone: () => void }) {
   const off = useMutation({
-    mutationFn: (code: string) => call(sessionRoutes.disableTotp, { body: { code } }),
+    mutationFn: (code: string) => call(routeOf(authRoutes, 'disableTotp'), { body: { code } }),
     onSuccess: onDone,
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {

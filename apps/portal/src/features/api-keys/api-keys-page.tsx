@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
-import type { ApiKey } from '../../api/pending.schema';
+import type { ApiKey } from '../../api/types';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DataState } from '../../ui/data-state';
 import { Badge, formatDate, PageHeader, TableFrame } from '../../ui/misc';
 import { CreateKeyDialog } from './create-key-dialog';
-import { useApiKeys, useRevokeApiKey } from './hooks';
+import { keyLabel, useApiKeys, useRevokeApiKey } from './hooks';
 import { RollKeyDialog } from './roll-key-dialog';
 import { SecretDialog } from '../../ui/secret-dialog';
 
@@ -18,7 +18,7 @@ function KeyRow({ apiKey, onRoll, onRevoke }: { apiKey: ApiKey; onRoll: () => vo
   return (
     <tr>
       <td>
-        <strong>{apiKey.name}</strong>
+        <strong>{apiKey.name ?? 'Unnamed key'}</strong>
         <br />
         <code>{apiKey.prefix}…</code>
       </td>
@@ -32,10 +32,10 @@ function KeyRow({ apiKey, onRoll, onRevoke }: { apiKey: ApiKey; onRoll: () => vo
       <td>
         {state === 'Active' && (
           <div className="row-actions">
-            <Button className="btn-small" onClick={onRoll} aria-label={`Roll ${apiKey.name}`}>
+            <Button className="btn-small" onClick={onRoll} aria-label={`Roll ${keyLabel(apiKey)}`}>
               Roll
             </Button>
-            <Button className="btn-small" variant="danger" onClick={onRevoke} aria-label={`Revoke ${apiKey.name}`}>
+            <Button className="btn-small" variant="danger" onClick={onRevoke} aria-label={`Revoke ${keyLabel(apiKey)}`}>
               Revoke
             </Button>
           </div>
@@ -113,7 +113,7 @@ export default function ApiKeysPage() {
       <SecretDialog title={secret?.title ?? ''} secret={secret?.value ?? null} onClose={() => setSecret(null)} />
       <ConfirmDialog
         open={revoking !== null}
-        title={`Revoke “${revoking?.name ?? ''}”?`}
+        title={`Revoke “${revoking ? keyLabel(revoking) : ''}”?`}
         confirmLabel="Revoke key"
         busy={revoke.isPending}
         error={revoke.isError ? errorMessage(revoke.error) : undefined}

@@ -1,7 +1,6 @@
-import { PERMISSIONS } from '@platform/contracts';
+import { createApiKeyBodySchema, PERMISSIONS } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/errors';
-import { createApiKeyBodySchema } from '../../api/pending.schema';
 import { apiFieldErrors, checkedValues, formValues, validate, type FieldErrors } from '../../forms';
 import { Button } from '../../ui/button';
 import { Checkbox, FormMessage, TextField } from '../../ui/field';

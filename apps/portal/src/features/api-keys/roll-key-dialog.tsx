@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/errors';
-import type { ApiKey } from '../../api/pending.schema';
-import { rollApiKeyBodySchema } from '../../api/pending.schema';
+import { rollApiKeyBodySchema } from '@platform/contracts';
+import type { ApiKey } from '../../api/types';
 import { apiFieldErrors, validate, type FieldErrors } from '../../forms';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { FormMessage, TextField } from '../../ui/field';
-import { useRollApiKey } from './hooks';
+import { keyLabel, useRollApiKey } from './hooks';
 
 /** A new secret for a key; the old one keeps working for the chosen overlap (0 to 168 hours). */
 export function RollKeyDialog({
@@ -34,7 +34,7 @@ export function RollKeyDialog({
   return (
     <Dialog
       open={apiKey !== null}
-      title={`Roll “${apiKey?.name ?? ''}”`}
+      title={`Roll “${apiKey ? keyLabel(apiKey) : ''}”`}
       onClose={onClose}
       description="You get a new secret. The old one keeps working for the overlap you choose, so you can deploy the new one first."
     >

@@ -1,21 +1,19 @@
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
-import { AUDIT_KINDS } from '@platform/contracts';
+import { AUDIT_KINDS, auditEventRoutes, listAuditEventsQuerySchema, routeOf } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { auditRoutes } from '../../api/pending.routes';
-import { listAuditQuerySchema } from '../../api/pending.schema';
 import { useListQuery } from '../../list-query';
 import { DataState } from '../../ui/data-state';
 import { SelectField, TextField } from '../../ui/field';
 import { formatDate, PageHeader, Pagination, TableFrame } from '../../ui/misc';
 
 export default function AuditPage() {
-  const list = useListQuery(listAuditQuerySchema);
+  const list = useListQuery(listAuditEventsQuerySchema);
   const [actor, setActor] = useState(list.raw.actor_id ?? '');
   const events = useQuery({
     queryKey: ['audit-events', list.apiQuery],
-    queryFn: () => call(auditRoutes.listAuditEvents, { query: list.apiQuery }),
+    queryFn: () => call(routeOf(auditEventRoutes, 'listAuditEvents'), { query: list.apiQuery }),
     placeholderData: keepPreviousData,
   });
   const rows = events.data?.result ?? [];

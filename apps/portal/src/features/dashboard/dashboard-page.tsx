@@ -5,37 +5,158 @@ import { errorMessage } from '../../api/errors';
 import { can, useSession } from '../../auth/session';
 import { routes } from '../../routes';
 import { DataState } from '../../ui/data-state';
-import { PageHeader, Section } from '../../ui/misc';
-import { useEndpoints } from '../webhooks/hooks';
-import { FunnelChart } from './funnel-chart';
-import { DASHBOARD_SAMPLE, useRecentDomains } from './hooks';
-import { countByStatus, weeklyFunnel } from './stats';
+import { formatDate, PageHeader, Section, TableFrame } from '../../ui/misc';
+import { useDomainStats, useReceiptStats, useSubscriptionStats, useWebhookStats } from './hooks';
+import { DAYS, funnelChart, receiptsChart, WEEKS } from './stats';
+import { TimeChart } from './time-chart';
+
+/** Allowed green, partial amber, denied red (AA on white). */
+const RECEIPT_COLOURS = ['#047857', '#b45309', '#b91c1c'];
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The props DataState takes from one query: loading, its error with a retry. */
+const stateOf = (q: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown }) => ({
+  loading: q.isPending,
+  error: q.isError ? errorMessage(q.error) : undefined,
+  onRetry: () => void q.refetch(),
+});
+
+function DomainSections() {
+  const stats = useDomainStats();
+  const funnel = useMemo(() => funnelChart(stats.data?.funnel ?? []), [stats.data]);
+  const total = stats.data ? DOMAIN_STATUSES.reduce((n, s) => n + stats.data.by_status[s], 0) : 0;
+  return (
+    <DataState
+      {...stateOf(stats)}
+      empty={total === 0}
+      emptyTitle="No domains yet"
+      emptyText={<Link to={routes.domains.create()}>Create your first domain</Link>}
+      loadingLabel="Loading your domains…"
+    >
+      <Section title="Domains by status">
+        <div className="grid">
+          {DOMAIN_STATUSES.map((s) => (
+            <Link key={s} className="stat" to={routes.domains.list({ status: s })}>
+              <span className="stat-value">{stats.data?.by_status[s]}</span>
+              <span className="stat-label">{s.toLowerCase()}</span>
+            </Link>
+          ))}
+        </div>
+      </Section>
+      <Section title="Activation funnel per week">
+        <TimeChart data={funnel} span={`${WEEKS} weeks`} />
+      </Section>
+    </DataState>
+  );
+}
+
+function Subscriptions() {
+  const stats = useSubscriptionStats();
+  const rows = stats.data?.by_product ?? [];
+  return (
+    <Section title="Subscriptions by product">
+      <DataState
+        {...stateOf(stats)}
+        empty={rows.every((p) => p.total === 0)}
+        emptyTitle="No subscriptions yet"
+        emptyText="A domain's subscription starts when the domain is created."
+        loadingLabel="Loading subscriptions…"
+      >
+        <TableFrame label="Subscriptions by product">
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col" className="num">
+                Active
+              </th>
+              <th scope="col" className="num">
+                Trial
+              </th>
+              <th scope="col" className="num">
+                All
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.product_code}>
+                <td>
+                  {p.product_name} <span className="muted">{p.product_code}</span>
+                </td>
+                <td className="num">{p.active}</td>
+                <td className="num">{p.by_status.TRIAL}</td>
+                <td className="num">{p.total}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableFrame>
+      </DataState>
+    </Section>
+  );
+}
 
 function WebhookHealth() {
-  const endpoints = useEndpoints();
-  const rows = endpoints.data ?? [];
-  const failing = rows.filter((e) => !e.enabled && e.disabled_reason !== 'manual');
+  const stats = useWebhookStats();
+  const data = stats.data;
   return (
     <Section title="Webhook health">
       <DataState
-        loading={endpoints.isPending}
-        error={endpoints.isError ? errorMessage(endpoints.error) : undefined}
-        onRetry={() => endpoints.refetch()}
-        empty={rows.length === 0}
+        {...stateOf(stats)}
+        empty={data?.endpoints.total === 0}
         emptyTitle="No webhook endpoints"
         emptyText={<Link to={routes.webhooks.list()}>Add an endpoint</Link>}
+        loadingLabel="Loading webhook health…"
       >
-        <p>
-          {rows.length} endpoints,{' '}
-          {failing.length === 0 ? 'none disabled by failures.' : `${failing.length} disabled by failures:`}
-        </p>
-        <ul>
-          {failing.map((e) => (
-            <li key={e.id} className="break">
-              <Link to={routes.webhooks.detail({ endpointId: e.id })}>{e.url}</Link> ({e.disabled_reason})
-            </li>
-          ))}
-        </ul>
+        {data && (
+          <>
+            <dl className="facts">
+              <dt>Endpoints</dt>
+              <dd>
+                <Link to={routes.webhooks.list()}>{data.endpoints.total}</Link> ({data.endpoints.disabled} disabled)
+              </dd>
+              <dt>Pending deliveries</dt>
+              <dd>
+                {data.pending}
+                {data.oldest_pending_delivery_at && `, oldest from ${formatDate(data.oldest_pending_delivery_at)}`}
+              </dd>
+              <dt>Failed attempts in 24 hours</dt>
+              <dd>{data.failed_last_24h}</dd>
+            </dl>
+            {data.endpoints.failing.length === 0 ? (
+              <p className="muted">No endpoint is failing.</p>
+            ) : (
+              <ul className="failing">
+                {data.endpoints.failing.map((e) => (
+                  <li key={e.id} className="break">
+                    <Link to={routes.webhooks.detail({ endpointId: e.id })}>{e.url}</Link>{' '}
+                    <span className="muted">
+                      failing since {formatDate(e.failing_since)}, {plural(e.failed_last_24h, 'failure')} in 24 hours
+                      {e.enabled ? '' : ' (disabled)'}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </DataState>
+    </Section>
+  );
+}
+
+function Receipts() {
+  const stats = useReceiptStats();
+  const chart = useMemo(() => receiptsChart(stats.data?.per_day ?? []), [stats.data]);
+  return (
+    <Section title="Consent receipts per day">
+      <DataState
+        {...stateOf(stats)}
+        empty={stats.data?.per_day.every((d) => d.total === 0)}
+        emptyTitle="No consent receipts yet"
+        emptyText="Receipts appear once visitors answer the widget on an active domain."
+        loadingLabel="Loading consent receipts…"
+      >
+        <TimeChart data={chart} span={`${DAYS} days`} colours={RECEIPT_COLOURS} />
       </DataState>
     </Section>
   );
@@ -43,41 +164,18 @@ function WebhookHealth() {
 
 export default function DashboardPage() {
   const session = useSession().data;
-  const recent = useRecentDomains();
-  const domains = recent.data?.domains;
-  const counts = useMemo(() => countByStatus(domains ?? []), [domains]);
-  const funnel = useMemo(() => weeklyFunnel(domains ?? []), [domains]);
   return (
     <>
       <PageHeader
         title="Dashboard"
         description={`Welcome back${session?.user.name ? `, ${session.user.name}` : ''}.`}
       />
-      <DataState
-        loading={recent.isPending}
-        error={recent.isError ? errorMessage(recent.error) : undefined}
-        onRetry={() => recent.refetch()}
-        empty={domains?.length === 0}
-        emptyTitle="No domains yet"
-        emptyText={<Link to={routes.domains.create()}>Create your first domain</Link>}
-        loadingLabel="Loading your domains…"
-      >
-        <Section title="Domains by status">
-          <div className="grid">
-            {DOMAIN_STATUSES.map((s) => (
-              <Link key={s} className="stat" to={routes.domains.list({ status: s })}>
-                <span className="stat-value">{counts[s]}</span>
-                <span className="stat-label">{s.toLowerCase()}</span>
-              </Link>
-            ))}
-          </div>
-          {!recent.data?.complete && <p className="muted">Counted over your newest {DASHBOARD_SAMPLE} domains.</p>}
-        </Section>
-        <Section title="Activation funnel per week">
-          <FunnelChart funnel={funnel} />
-        </Section>
-      </DataState>
-      {can(session, 'webhooks:read') && <WebhookHealth />}
+      <DomainSections />
+      <div className="two-columns">
+        <Subscriptions />
+        {can(session, 'webhooks:read') && <WebhookHealth />}
+      </div>
+      {can(session, 'records:read') && <Receipts />}
     </>
   );
 }

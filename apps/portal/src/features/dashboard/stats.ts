@@ -1,36 +1,47 @@
-// What the dashboard shows, computed from the domain list (the API has no statistics endpoint yet):
-// domains by status, and domains created per week over the last twelve weeks.
-import { DOMAIN_STATUSES, type Domain, type DomainStatus } from '@platform/contracts';
+// The dashboard's figures as the stats routes answer them, shaped for the charts: uPlot wants the x
+// values in seconds and one array per series.
+import type { DomainStats, ReceiptStats } from '@platform/contracts';
 
+/** How many weeks the funnel shows and how many days the receipts chart shows. */
 export const WEEKS = 12;
-const WEEK_MS = 7 * 24 * 3600 * 1000;
+export const DAYS = 30;
 
-export function countByStatus(domains: Pick<Domain, 'status'>[]): Record<DomainStatus, number> {
-  const counts = Object.fromEntries(DOMAIN_STATUSES.map((s) => [s, 0])) as Record<DomainStatus, number>;
-  for (const d of domains) counts[d.status]++;
-  return counts;
+/** A UTC date (YYYY-MM-DD) as uPlot's x value: seconds since the epoch. */
+export const secondsOf = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 1000;
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+export interface ChartSeries {
+  label: string;
+  values: number[];
+}
+export interface ChartData {
+  x: number[];
+  series: ChartSeries[];
 }
 
-/** Monday 00:00 UTC of the week `date` falls in. */
-export function weekStart(date: Date): number {
-  const day = (date.getUTCDay() + 6) % 7;
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - day);
-}
-
-/** Per week (oldest first): its start in seconds, domains created and domains activated that week. */
-export function weeklyFunnel(domains: Pick<Domain, 'created_at' | 'activated_at'>[], now = new Date()) {
-  const last = weekStart(now);
-  const starts = Array.from({ length: WEEKS }, (_, i) => last - (WEEKS - 1 - i) * WEEK_MS);
-  const created = starts.map(() => 0);
-  const activated = starts.map(() => 0);
-  const bump = (series: number[], iso: string | null) => {
-    if (!iso) return;
-    const index = starts.indexOf(weekStart(new Date(iso)));
-    if (index >= 0) series[index]++;
+/** The weekly funnel, oldest week first: created, invited and activated domains. */
+export function funnelChart(funnel: DomainStats['funnel']): ChartData {
+  return {
+    x: funnel.map((w) => secondsOf(w.week_start)),
+    series: [
+      { label: 'Created', values: funnel.map((w) => w.created) },
+      { label: 'Invited', values: funnel.map((w) => w.invited) },
+      { label: 'Activated', values: funnel.map((w) => w.activated) },
+    ],
   };
-  for (const d of domains) {
-    bump(created, d.created_at);
-    bump(activated, d.activated_at);
-  }
-  return { weeks: starts.map((s) => s / 1000), created, activated };
 }
+
+/** Consent receipts per day, oldest first, by receipt status. */
+export function receiptsChart(perDay: ReceiptStats['per_day']): ChartData {
+  return {
+    x: perDay.map((d) => secondsOf(d.date)),
+    series: [
+      { label: 'Allowed', values: perDay.map((d) => d.allowed) },
+      { label: 'Partial', values: perDay.map((d) => d.partial) },
+      { label: 'Denied', values: perDay.map((d) => d.denied) },
+    ],
+  };
+}
+
+/** Each series' total over the chart's span, for the caption screen readers hear instead of the chart. */
+export const totalsOf = (chart: ChartData) => chart.series.map((s) => ({ label: s.label, total: sum(s.values) }));

@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { emailTemplateRoutes, routeOf, type EmailTemplateBody, type EmailTemplateKind } from '@platform/contracts';
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client';
-import { emailTemplateRoutes } from '../../api/pending-templates.routes';
-import type { EmailTemplate } from '../../api/pending.schema';
 
-type Kind = EmailTemplate['kind'];
+type Kind = EmailTemplateKind;
 const KEYS = ['email-templates'] as const;
 
 export const TEMPLATE_NAMES: Record<Kind, string> = {
@@ -17,14 +16,14 @@ export const TEMPLATE_NAMES: Record<Kind, string> = {
 export function useTemplates() {
   return useQuery({
     queryKey: KEYS,
-    queryFn: async () => (await call(emailTemplateRoutes.listEmailTemplates)).result,
+    queryFn: async () => (await call(routeOf(emailTemplateRoutes, 'listEmailTemplates'))).result,
   });
 }
 
 export function useTemplate(kind: Kind) {
   return useQuery({
     queryKey: [...KEYS, kind],
-    queryFn: async () => (await call(emailTemplateRoutes.getEmailTemplate, { params: { kind } })).result,
+    queryFn: async () => (await call(routeOf(emailTemplateRoutes, 'getEmailTemplate'), { params: { kind } })).result,
   });
 }
 
@@ -33,15 +32,17 @@ export function useTemplateMutations(kind: Kind) {
   const refresh = () => client.invalidateQueries({ queryKey: KEYS });
   return {
     save: useMutation({
-      mutationFn: async (body: { subject: string; body: string }) =>
-        (await call(emailTemplateRoutes.updateEmailTemplate, { params: { kind }, body })).result,
+      mutationFn: async (body: EmailTemplateBody) =>
+        (await call(routeOf(emailTemplateRoutes, 'putEmailTemplate'), { params: { kind }, body })).result,
       onSuccess: refresh,
     }),
     reset: useMutation({
-      mutationFn: () => call(emailTemplateRoutes.resetEmailTemplate, { params: { kind } }),
+      mutationFn: () => call(routeOf(emailTemplateRoutes, 'resetEmailTemplate'), { params: { kind } }),
       onSuccess: refresh,
     }),
-    test: useMutation({ mutationFn: () => call(emailTemplateRoutes.sendTestEmail, { params: { kind } }) }),
+    test: useMutation({
+      mutationFn: () => call(routeOf(emailTemplateRoutes, 'sendTestEmailTemplate'), { params: { kind } }),
+    }),
   };
 }
 
@@ -55,7 +56,7 @@ export function usePreview(kind: Kind, draft: { subject: string; body: string } 
   return useQuery({
     queryKey: [...KEYS, kind, 'preview', debounced],
     queryFn: async () =>
-      (await call(emailTemplateRoutes.previewEmailTemplate, { params: { kind }, body: debounced! })).result,
+      (await call(routeOf(emailTemplateRoutes, 'previewEmailTemplate'), { params: { kind }, body: debounced! })).result,
     enabled: !!debounced && debounced.subject.trim() !== '' && debounced.body !== '',
     placeholderData: (previous) => previous,
     retry: false,

@@ -1,7 +1,7 @@
+import { EMAIL_TEMPLATE_KINDS, emailTemplateBodySchema, type EmailTemplate } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
-import { emailTemplateBodySchema, EMAIL_TEMPLATE_KINDS, type EmailTemplate } from '../../api/pending.schema';
 import { can, useSession } from '../../auth/session';
 import { apiFieldErrors, validate, type FieldErrors } from '../../forms';
 import { routes } from '../../routes';
@@ -71,7 +71,9 @@ function Editor({ template }: { template: EmailTemplate }) {
               <>
                 Variables:{' '}
                 {template.variables.map((v) => (
-                  <code key={v}>{`{{ ${v} }}`} </code>
+                  <code key={v.name} title={v.description}>
+                    {`{{ ${v.name} }}`}{' '}
+                  </code>
                 ))}
               </>
             }

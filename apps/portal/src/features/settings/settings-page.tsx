@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { OPTIONALLY_REQUIRED_FIELDS } from '@platform/contracts';
+import { REQUIRED_FIELDS, routeOf, settingsRoutes, updateSettingsBodySchema } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import type { PartnerSettings } from '../../api/types';
 import { errorMessage } from '../../api/errors';
-import { settingsRoutes } from '../../api/pending.routes';
-import { updateSettingsBodySchema, type PartnerSettings } from '../../api/pending.schema';
 import { can, SESSION_KEY, useSession } from '../../auth/session';
 import { apiFieldErrors, checkedValues, validate, type FieldErrors } from '../../forms';
 import { Button } from '../../ui/button';
@@ -13,7 +12,7 @@ import { DataState } from '../../ui/data-state';
 import { Checkbox, FormMessage, TextField } from '../../ui/field';
 import { PageHeader, Section } from '../../ui/misc';
 
-const FIELD_LABELS: Record<(typeof OPTIONALLY_REQUIRED_FIELDS)[number], string> = {
+const FIELD_LABELS: Record<(typeof REQUIRED_FIELDS)[number], string> = {
   account_first_name: "Owner's first name",
   account_last_name: "Owner's last name",
   phone_number: 'Phone number',
@@ -37,7 +36,7 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
     mutationFn: async (body: z.output<typeof updateSettingsBodySchema>) =>
-      (await call(settingsRoutes.updateSettings, { body })).result,
+      (await call(routeOf(settingsRoutes, 'updateSettings'), { body })).result,
     onSuccess: (saved) => {
       client.setQueryData(['settings'], saved);
       void client.invalidateQueries({ queryKey: SESSION_KEY });
@@ -76,7 +75,7 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
           </div>
           <fieldset>
             <legend>Also required when a domain is created</legend>
-            {OPTIONALLY_REQUIRED_FIELDS.map((f) => (
+            {REQUIRED_FIELDS.map((f) => (
               <Checkbox
                 key={f}
                 name="required_fields"
@@ -109,7 +108,7 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
 export default function SettingsPage() {
   const settings = useQuery({
     queryKey: ['settings'],
-    queryFn: async () => (await call(settingsRoutes.getSettings)).result,
+    queryFn: async () => (await call(routeOf(settingsRoutes, 'getSettings'))).result,
   });
   return (
     <>

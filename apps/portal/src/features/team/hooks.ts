@@ -1,15 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { routeOf, userRoutes, type createUserBodySchema, type updateUserBodySchema } from '@platform/contracts';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { teamRoutes } from '../../api/pending.routes';
-import type { inviteUserBodySchema, updateUserBodySchema } from '../../api/pending.schema';
 
 const KEYS = ['users'] as const;
 
 export function useUsers() {
   return useQuery({
     queryKey: KEYS,
-    queryFn: async () => (await call(teamRoutes.listUsers, { query: { limit: 100 } })).result,
+    queryFn: async () => (await call(routeOf(userRoutes, 'listUsers'), { query: { limit: 100 } })).result,
   });
 }
 
@@ -20,13 +19,14 @@ function useUserMutation<I, O>(run: (input: I) => Promise<O>) {
 
 export const useInviteUser = () =>
   useUserMutation(
-    async (body: z.output<typeof inviteUserBodySchema>) => (await call(teamRoutes.inviteUser, { body })).result,
+    async (body: z.output<typeof createUserBodySchema>) =>
+      (await call(routeOf(userRoutes, 'createUser'), { body })).result,
   );
 export const useUpdateUser = () =>
   useUserMutation(({ userId, ...body }: { userId: string } & z.output<typeof updateUserBodySchema>) =>
-    call(teamRoutes.updateUser, { params: { userId }, body }),
+    call(routeOf(userRoutes, 'updateUser'), { params: { userId }, body }),
   );
 export const useRemoveUser = () =>
-  useUserMutation((userId: string) => call(teamRoutes.removeUser, { params: { userId } }));
+  useUserMutation((userId: string) => call(routeOf(userRoutes, 'deleteUser'), { params: { userId } }));
 export const useReinviteUser = () =>
-  useUserMutation((userId: string) => call(teamRoutes.reinviteUser, { params: { userId } }));
+  useUserMutation((userId: string) => call(routeOf(userRoutes, 'reinviteUser'), { params: { userId } }));

@@ -1,7 +1,6 @@
-import { USER_ROLES } from '@platform/contracts';
+import { createUserBodySchema, USER_ROLES } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/errors';
-import { inviteUserBodySchema } from '../../api/pending.schema';
 import { apiFieldErrors, formValues, validate, type FieldErrors } from '../../forms';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
@@ -14,7 +13,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
   const invite = useInviteUser();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = validate(inviteUserBodySchema, formValues(event.currentTarget));
+    const checked = validate(createUserBodySchema, formValues(event.currentTarget));
     if (!checked.ok) return setErrors(checked.errors);
     setErrors({});
     invite.mutate(checked.data, {

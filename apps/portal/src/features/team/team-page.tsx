@@ -1,7 +1,7 @@
 import { USER_ROLES, type UserRole } from '@platform/contracts';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
-import type { User } from '../../api/pending.schema';
+import type { User } from '@platform/contracts';
 import { can, useSession } from '../../auth/session';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
