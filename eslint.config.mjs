@@ -104,9 +104,52 @@ export default tseslint.config(
       ],
     },
   },
+  // The portal runs in partners' browsers: wire types and schemas come from @platform/contracts only,
+  // and src/ui/ stays presentational (no feature, API client or contract imports), as twenty's lint rules hold it.
+  {
+    files: ['apps/portal/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@platform/*', '!@platform/contracts', 'node:*', 'express', 'pg', 'kysely', 'amqplib'],
+              message: 'The portal is browser code: it may import @platform/contracts, never server libraries.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/portal/src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/api/**', '../auth/**', '@platform/*', 'node:*'],
+              message: 'src/ui/ is presentational: it imports no feature, no API client and no contracts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // A component's JSX reads as markup: a screen may run to 120 lines, and a file stays under 300.
+  {
+    files: ['apps/portal/src/**/*.tsx'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  // No import cycles, type-only imports included, across libs too (@platform/* through the tsconfig paths).
   // No import cycles, type-only imports included, across libs too (@platform/* through the tsconfig paths).
   {
-    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
     plugins: {
       local: { rules: { 'no-import-cycle': noImportCycle(path.resolve(import.meta.dirname, 'tsconfig.base.json')) } },
     },
@@ -114,7 +157,7 @@ export default tseslint.config(
   },
   // A file does one job and a function fits on a screen: past these, split by job or into named steps.
   {
-    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 300 }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],

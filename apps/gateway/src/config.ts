@@ -64,6 +64,11 @@ const configSchema = z.object({
     .string()
     .min(1)
     .default(path.resolve(__dirname, '..', 'widget')),
+  /** The portal web app's build (index.html, assets/), served at /app/; next to the gateway's own dist by default. */
+  PORTAL_DIST_DIR: z
+    .string()
+    .min(1)
+    .default(path.resolve(__dirname, '..', 'portal')),
   /** Public (widget) requests one client address may make per minute, and requests per property per minute. */
   PUBLIC_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(600),
   PUBLIC_RATE_LIMIT_PER_PROPERTY: z.coerce.number().int().min(1).default(30_000),

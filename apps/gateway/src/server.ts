@@ -4,6 +4,7 @@ import { buildAdminApp, createHttpServer, requestIdOf } from '@platform/http';
 import { buildApp } from './app';
 import { readinessChecks, type Deps } from './deps';
 import { FailedAuthThrottle } from './domain/failed-auth-throttle';
+import { PORTAL_BASE, PortalApp } from './http/portal-app';
 import { portalHandler } from './http/portal.handler';
 import { publicHandler } from './http/public.handler';
 import { routedOperation } from './http/portal-route';
@@ -32,6 +33,7 @@ export function buildServer(deps: Deps): Server {
   const publicRequests = publicHandler(publicDeps(deps, clientIp));
   const isPublic = publicPathTest(deps);
   const report = answerReporter(deps);
+  const portalApp = new PortalApp(deps.config.PORTAL_DIST_DIR);
   return createHttpServer(
     (req, res) => {
       // The request id is set here for both paths, without AsyncLocalStorage: once enabled, its
@@ -39,6 +41,10 @@ export function buildServer(deps: Deps): Server {
       // on these paths carry the id explicitly instead.
       const id = requestIdOf(req, res);
       const url = req.url ?? '';
+      if (url.startsWith(PORTAL_BASE)) {
+        const pathname = url.split('?')[0];
+        if (PortalApp.isAppPath(pathname)) return portalApp.serve(req, res, pathname);
+      }
       const handler = isPortal(url) ? portal : isPublic(url) ? publicRequests : undefined;
       if (!handler) return app(req, res);
       report(req, res, id);

@@ -1,0 +1,118 @@
+import { DOMAIN_STATUSES, listDomainsQuerySchema } from '@platform/contracts';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../../api/errors';
+import { can, useSession } from '../../../auth/session';
+import { useListQuery } from '../../../list-query';
+import { routes } from '../../../routes';
+import { DataState } from '../../../ui/data-state';
+import { SelectField, TextField } from '../../../ui/field';
+import { Badge, formatDate, PageHeader, Pagination, TableFrame } from '../../../ui/misc';
+import { useDomainList } from '../hooks';
+
+const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...DOMAIN_STATUSES.map((s) => ({ value: s, label: s }))];
+
+function Filters({ raw, setFilters }: ReturnType<typeof useListQuery>) {
+  const [search, setSearch] = useState(raw.search ?? '');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters({ search: search.trim() });
+  };
+  return (
+    <form className="filters" role="search" onSubmit={submit}>
+      <TextField
+        label="Search"
+        name="search"
+        type="search"
+        placeholder="Hostname, domain id or property id"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
+      <SelectField
+        label="Status"
+        name="status"
+        options={STATUS_OPTIONS}
+        value={raw.status ?? ''}
+        onChange={(e) => setFilters({ status: e.target.value })}
+      />
+      <button type="submit" className="btn btn-secondary">
+        Search
+      </button>
+    </form>
+  );
+}
+
+export default function DomainsListPage() {
+  const session = useSession().data;
+  const list = useListQuery(listDomainsQuerySchema);
+  const { query, raw, setFilters } = list;
+  const domains = useDomainList(list.apiQuery);
+  const rows = domains.data?.result ?? [];
+  const filtered = !!(raw.search || raw.status);
+  return (
+    <>
+      <PageHeader
+        title="Domains"
+        description="Every site you manage, newest first."
+        actions={
+          can(session, 'domains:write') && (
+            <Link className="btn btn-primary" to={routes.domains.create()}>
+              Create domain
+            </Link>
+          )
+        }
+      />
+      <Filters {...list} />
+      <DataState
+        loading={domains.isPending}
+        error={domains.isError ? errorMessage(domains.error) : undefined}
+        onRetry={() => domains.refetch()}
+        empty={rows.length === 0}
+        emptyTitle={filtered ? 'No domain matches these filters' : 'No domains yet'}
+        emptyText={
+          filtered ? 'Change the search or the status.' : 'Create your first domain to get its widget snippet.'
+        }
+        loadingLabel="Loading domains…"
+      >
+        <TableFrame label="Domains">
+          <thead>
+            <tr>
+              <th scope="col">Domain</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="hide-sm">
+                Company
+              </th>
+              <th scope="col" className="hide-sm">
+                Source
+              </th>
+              <th scope="col" className="hide-sm">
+                Created
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((d) => (
+              <tr key={d.id}>
+                <td className="break">
+                  <Link to={routes.domains.detail({ domainId: d.id })}>{d.hostname}</Link>
+                </td>
+                <td>
+                  <Badge>{d.status}</Badge>
+                </td>
+                <td className="hide-sm">{d.company_trade_name || '—'}</td>
+                <td className="hide-sm">{d.source}</td>
+                <td className="hide-sm nowrap">{formatDate(d.created_at, false)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableFrame>
+        <Pagination
+          page={query.page}
+          hasPrev={!!domains.data?.meta.prev_page}
+          hasNext={!!domains.data?.meta.next_page}
+          onPage={(page) => setFilters({ page: String(page) })}
+        />
+      </DataState>
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { errorMessage } from '../../api/errors';
+import { emailTemplateBodySchema, EMAIL_TEMPLATE_KINDS, type EmailTemplate } from '../../api/pending.schema';
+import { can, useSession } from '../../auth/session';
+import { apiFieldErrors, validate, type FieldErrors } from '../../forms';
+import { routes } from '../../routes';
+import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { DataState } from '../../ui/data-state';
+import { FormMessage, TextArea, TextField } from '../../ui/field';
+import { PageHeader, Section } from '../../ui/misc';
+import { TEMPLATE_NAMES, usePreview, useTemplate, useTemplateMutations } from './hooks';
+
+function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subject: string; body: string } }) {
+  const preview = usePreview(kind, draft);
+  return (
+    <Section title="Preview">
+      <DataState
+        loading={preview.isPending && preview.fetchStatus !== 'idle'}
+        error={preview.isError ? errorMessage(preview.error) : undefined}
+      >
+        {preview.data && (
+          <>
+            <p>
+              <strong>Subject:</strong> {preview.data.subject}
+            </p>
+            {/* The rendered e-mail in a sandbox: no scripts, no same-origin access. */}
+            <iframe className="preview-frame" title="E-mail preview" sandbox="" srcDoc={preview.data.html} />
+          </>
+        )}
+      </DataState>
+    </Section>
+  );
+}
+
+function Editor({ template }: { template: EmailTemplate }) {
+  const writable = can(useSession().data, 'templates:write');
+  const [draft, setDraft] = useState({ subject: template.subject, body: template.body });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [confirmReset, setConfirmReset] = useState(false);
+  const { save, reset, test } = useTemplateMutations(template.kind);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = validate(emailTemplateBodySchema, draft);
+    if (!checked.ok) return setErrors(checked.errors);
+    setErrors({});
+    save.mutate(checked.data, { onError: (error) => setErrors(apiFieldErrors(error, errorMessage)) });
+  };
+  return (
+    <div className="two-columns">
+      <form onSubmit={submit} noValidate>
+        <Section title="Template">
+          <TextField
+            label="Subject"
+            name="subject"
+            value={draft.subject}
+            onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+            error={errors.subject}
+            readOnly={!writable}
+          />
+          <TextArea
+            label="Body"
+            name="body"
+            value={draft.body}
+            onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+            error={errors.body}
+            readOnly={!writable}
+            rows={14}
+            hint={
+              <>
+                Variables:{' '}
+                {template.variables.map((v) => (
+                  <code key={v}>{`{{ ${v} }}`} </code>
+                ))}
+              </>
+            }
+          />
+          {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
+          {save.isSuccess && <FormMessage tone="success">Saved. New e-mails use this version.</FormMessage>}
+          {test.isSuccess && <FormMessage tone="success">A test e-mail is on its way to you.</FormMessage>}
+          {(test.isError || reset.isError) && (
+            <FormMessage tone="error">{errorMessage(test.error ?? reset.error)}</FormMessage>
+          )}
+          <div className="form-actions">
+            {writable && (
+              <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">
+                Save
+              </Button>
+            )}
+            <Button busy={test.isPending} onClick={() => test.mutate()}>
+              Send me a test
+            </Button>
+            {writable && template.customized && (
+              <Button variant="ghost" onClick={() => setConfirmReset(true)}>
+                Reset to default
+              </Button>
+            )}
+          </div>
+        </Section>
+      </form>
+      <Preview kind={template.kind} draft={draft} />
+      <ConfirmDialog
+        open={confirmReset}
+        title="Reset to the platform's default?"
+        confirmLabel="Reset template"
+        busy={reset.isPending}
+        onClose={() => setConfirmReset(false)}
+        onConfirm={() => reset.mutate(undefined, { onSuccess: () => setConfirmReset(false) })}
+      >
+        Your customized subject and body are deleted.
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+export default function TemplateEditPage() {
+  const { kind = '' } = useParams();
+  const known = (EMAIL_TEMPLATE_KINDS as readonly string[]).includes(kind)
+    ? (kind as EmailTemplate['kind'])
+    : 'INVITATION';
+  const template = useTemplate(known);
+  return (
+    <>
+      <p>
+        <Link to={routes.emailTemplates.list()}>← E-mail templates</Link>
+      </p>
+      <PageHeader title={`${TEMPLATE_NAMES[known]} e-mail`} />
+      <DataState
+        loading={template.isPending}
+        error={template.isError ? errorMessage(template.error) : undefined}
+        onRetry={() => template.refetch()}
+        loadingLabel="Loading the template…"
+      >
+        {template.data && <Editor key={template.data.updated_at ?? 'default'} template={template.data} />}
+      </DataState>
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+// A stand-in for the gateway while the session endpoints are on other branches: one real HTTP port on
+// 127.0.0.1 that serves the built portal (dist/apps/portal) at /app/ with the gateway's CSP, and
+// answers the /portal routes of libs/contracts' route tables (plus the portal's pending contract)
+// in memory. Requests are matched and validated with the route tables' own zod schemas, sessions
+// live in an HttpOnly cookie with a CSRF token, and a role's permissions come from ROLE_PERMISSIONS,
+// so the portal meets the same envelope, field errors and 401/403s as on the real gateway.
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+import { compileRoute, errorObject, matchRoute, ROLE_PERMISSIONS, ROUTES, type RouteSpec } from '@platform/contracts';
+import { emailTemplateRoutes } from '../../src/api/pending-templates.routes';
+import { apiKeyRoutes, auditRoutes, sessionRoutes, settingsRoutes, teamRoutes } from '../../src/api/pending.routes';
+import { AppError } from './fake-errors';
+import { FakeState } from './fake-state';
+
+export const DIST = path.resolve(__dirname, '../../../../dist/apps/portal');
+
+/** The gateway's policy for the portal (apps/gateway/src/http/portal-app.ts), so a CSP breach fails here too. */
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+
+const PENDING: RouteSpec[] = [
+  ...Object.values(sessionRoutes),
+  ...Object.values(teamRoutes),
+  ...Object.values(apiKeyRoutes),
+  ...Object.values(auditRoutes),
+  ...Object.values(settingsRoutes),
+  ...Object.values(emailTemplateRoutes),
+];
+const COMPILED = [...ROUTES.filter((r) => r.path.startsWith('/portal/')), ...PENDING].map(compileRoute);
+/** What needs no session: asking for a link and exchanging it. */
+const OPEN = new Set(['createSignInLink', 'createSession']);
+/** What a session still in its second-factor step may call. */
+const TOTP_STAGE = new Set([
+  'getSession',
+  'verifySessionTotp',
+  'startTotpEnrolment',
+  'confirmTotpEnrolment',
+  'deleteSession',
+]);
+
+export interface Call {
+  operationId: string;
+  method: string;
+  path: string;
+  body: unknown;
+  csrf: string | undefined;
+}
+
+const issuesOf = (error: z.ZodError, where: string) =>
+  error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+
+export class FakeApi {
+  readonly state = new FakeState();
+  readonly calls: Call[] = [];
+  /** Set to a status to make every call of that operationId fail (e.g. 503), to see an error state. */
+  readonly failing = new Map<string, number>();
+  /** While set, answers to these operationIds wait (to see a loading state). */
+  readonly held = new Map<string, Promise<void>>();
+  private server = http.createServer((req, res) => void this.handle(req, res));
+  port = 0;
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  url(appPath = '/'): string {
+    return `${this.origin}/app${appPath}`;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', this.origin);
+    if (url.pathname === '/app' || url.pathname.startsWith('/app/')) return this.static(url.pathname, res);
+    const match = matchRoute(COMPILED, req.method ?? 'GET', url.pathname);
+    if (match.kind !== 'match') return this.send(res, 404, { error: errorObject('ROUTE.NOT_FOUND') });
+    const spec = match.route.spec;
+    try {
+      const body = await readBody(req);
+      const cookie = /(?:^|;\s*)pp_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+      const csrf = req.headers['x-csrf-token'] as string | undefined;
+      this.calls.push({ operationId: spec.operationId, method: spec.method, path: url.pathname, body, csrf });
+      await this.held.get(spec.operationId);
+      const failure = this.failing.get(spec.operationId);
+      if (failure) throw new AppError('SERVICE.UNAVAILABLE', failure);
+      const session = this.authorise(spec, cookie, csrf);
+      const input = validate(spec, match.params, Object.fromEntries(url.searchParams), body);
+      const answer = this.state.answer(spec.operationId, { ...input, session, cookie });
+      if (answer.setCookie) res.setHeader('Set-Cookie', answer.setCookie);
+      this.send(res, answer.status ?? spec.status ?? 200, answer.body);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const envelope = {
+        code: error.code,
+        ns: error.code.split('.')[0],
+        message: error.message,
+        status: error.status,
+        ...(error.data ? { data: error.data } : {}),
+      };
+      this.send(res, error.status, { error: envelope });
+    }
+  }
+
+  private authorise(spec: RouteSpec, cookie: string | undefined, csrf: string | undefined) {
+    if (OPEN.has(spec.operationId)) return undefined;
+    const session = cookie ? this.state.sessions.get(cookie) : undefined;
+    if (!session) throw new AppError('AUTH.SESSION_REQUIRED', 401, 'Sign in to continue.');
+    if (spec.method !== 'get' && csrf !== session.csrf)
+      throw new AppError('AUTH.CSRF', 403, 'The CSRF token is missing or wrong.');
+    if (session.stage !== 'ACTIVE' && !TOTP_STAGE.has(spec.operationId)) throw new AppError('AUTH.FORBIDDEN', 403);
+    if (spec.service === 'gateway' && spec.tag === 'Portal' && !spec.userOnly) return session;
+    const role = this.state.users.get(session.userId)!.role;
+    const granted = ROLE_PERMISSIONS[role] as readonly string[];
+    const needs = [spec.permission, spec.userPermission].filter(Boolean) as string[];
+    if (!needs.every((p) => granted.includes(p)))
+      throw new AppError('AUTH.FORBIDDEN', 403, 'Your role does not allow this.');
+    return session;
+  }
+
+  private static(pathname: string, res: http.ServerResponse) {
+    const asset = /^\/app\/assets\/([\w.-]+)$/.exec(pathname);
+    const file = asset ? path.join(DIST, 'assets', asset[1]) : path.join(DIST, 'index.html');
+    if (!existsSync(file)) return this.send(res, 404, { error: errorObject('ROUTE.NOT_FOUND') });
+    const type = file.endsWith('.js')
+      ? 'application/javascript'
+      : file.endsWith('.css')
+        ? 'text/css'
+        : 'text/html; charset=utf-8';
+    res.writeHead(200, { 'content-type': type, ...(asset ? {} : { 'content-security-policy': CSP }) });
+    res.end(readFileSync(file));
+  }
+
+  private send(res: http.ServerResponse, status: number, body: unknown) {
+    if (status === 204 || body === undefined) {
+      res.writeHead(status === 200 ? 204 : status);
+      return void res.end();
+    }
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  }
+}
+
+/** The route's params, query and body parsed by its schemas; a refusal is the contract's 400 with issues. */
+function validate(spec: RouteSpec, params: Record<string, string>, query: Record<string, string>, body: unknown) {
+  const issues: { path: string; message: string }[] = [];
+  const parse = <S extends z.ZodType | undefined>(schema: S, value: unknown, where: string) => {
+    if (!schema) return undefined;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) issues.push(...issuesOf(parsed.error, where));
+    return parsed.success ? parsed.data : undefined;
+  };
+  const bodyRequired = spec.body && spec.bodyRequired !== false;
+  const input = {
+    params: parse(spec.params, params, 'params') as Record<string, string>,
+    query: parse(spec.query, query, 'query') as Record<string, unknown>,
+    body: parse(spec.body, body === undefined && !bodyRequired ? undefined : (body ?? {}), 'body') as Record<
+      string,
+      unknown
+    >,
+  };
+  if (issues.length > 0) throw new AppError('VALIDATION.INVALID', 400, 'The request data is invalid.', { issues });
+  return input;
+}
+
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}

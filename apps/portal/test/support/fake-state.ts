@@ -1,0 +1,444 @@
+// The fake API's memory and its answers, per operationId (see fake-api.ts for routing and auth).
+import { createHash } from 'node:crypto';
+import {
+  EVENT_REGISTRY,
+  exampleEventPayload,
+  PUBLIC_EVENT_NAMES,
+  ROLE_PERMISSIONS,
+  type DomainDetail,
+  type Merchant,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '@platform/contracts';
+import type { ApiKey, AuditEvent, EmailTemplate, PartnerSettings, Session, User } from '../../src/api/pending.schema';
+import { AppError, newToken } from './fake-errors';
+import * as seed from './fake-data';
+
+export interface FakeSession {
+  userId: string;
+  stage: Session['stage'];
+  csrf: string;
+}
+type Json = Record<string, unknown>;
+interface Ctx {
+  params: Record<string, string>;
+  query: Json;
+  body: Json;
+  session: FakeSession | undefined;
+  cookie: string | undefined;
+}
+export interface Answer {
+  status?: number;
+  body?: unknown;
+  setCookie?: string;
+}
+
+/** The TOTP code the fake accepts (the real gateway checks RFC 6238 codes with otpauth). */
+export const FAKE_TOTP_CODE = '123456';
+const notFound = () => new AppError('RESOURCE.NOT_FOUND', 404, 'The resource does not exist.');
+const page = <T>(rows: T[], query: Json) => {
+  const p = Number(query.page ?? 1);
+  const limit = Number(query.limit ?? 10);
+  const slice = rows.slice((p - 1) * limit, p * limit);
+  const meta = {
+    current_page: p,
+    ...(rows.length > p * limit ? { next_page: p + 1 } : {}),
+    ...(p > 1 ? { prev_page: p - 1 } : {}),
+  };
+  return { body: { meta, result: slice } };
+};
+const ok = (result: unknown, status?: number): Answer => ({ status, body: { result } });
+
+export class FakeState {
+  readonly users = new Map<string, User>([
+    ['usr_admin', seed.user('usr_admin', 'ada@acme.example', 'Ada Admin', 'ADMINISTRATOR')],
+    ['usr_dev', seed.user('usr_dev', 'dev@acme.example', 'Dev Eloper', 'DEVELOPER')],
+    ['usr_totp', seed.user('usr_totp', 'tom@acme.example', 'Tom Totp', 'ACCOUNT_MANAGER', { totp_enabled: true })],
+    [
+      'usr_new',
+      seed.user('usr_new', 'ivy@acme.example', 'Ivy Invited', 'DEVELOPER', {
+        status: 'INVITED',
+        last_sign_in_at: null,
+      }),
+    ],
+  ]);
+  readonly sessions = new Map<string, FakeSession>();
+  /** Sign-in tokens by hash (as the gateway stores them) -> user id; the plain token is kept only per e-mail for the tests. */
+  private readonly tokens = new Map<string, string>();
+  readonly linksSent = new Map<string, string>();
+  domains: DomainDetail[] = seed.seedDomains();
+  merchants: Merchant[] = [seed.merchant(1, this.domains[3]), seed.merchant(2), seed.merchant(3)];
+  apiKeys: ApiKey[] = [
+    seed.apiKey('key_0001', 'Shop sync'),
+    seed.apiKey('key_0002', 'Old importer', { revoked_at: seed.daysAgo(3) }),
+  ];
+  /** Secrets handed out, by key id (the tests check one is shown once). */
+  readonly secrets = new Map<string, string>();
+  endpoints: WebhookEndpoint[] = [
+    seed.endpoint('whe_1', 'https://hooks.acme.example/platform', { description: 'Production' }),
+    seed.endpoint('whe_2', 'https://old.acme.example/hook', { enabled: false, disabled_reason: 'failing' }),
+  ];
+  deliveries: WebhookDelivery[] = [
+    seed.delivery('msg_1', 'whe_1', 'succeeded'),
+    seed.delivery('msg_2', 'whe_1', 'failed', 'domain.deleted'),
+    seed.delivery('msg_3', 'whe_1', 'pending', 'property.activated'),
+  ];
+  templates: EmailTemplate[] = (['INVITATION', 'INTRO', 'SCAN_REPORT', 'ACTIVATION_REMINDER'] as const).map(
+    seed.template,
+  );
+  audit: AuditEvent[] = [
+    seed.auditEvent(1, 'api_key.created'),
+    seed.auditEvent(2, 'user.invited'),
+    seed.auditEvent(3, 'domain.deleted'),
+  ];
+  settings: PartnerSettings = seed.defaultSettings();
+
+  /** A sign-in link's token for this user, as if they had clicked the e-mail (single use). */
+  issueToken(userId: string): string {
+    const token = newToken();
+    this.tokens.set(createHash('sha256').update(token).digest('hex'), userId);
+    return token;
+  }
+
+  /** An ACTIVE session's cookie, for tests that start signed in. */
+  signIn(userId: string): string {
+    const cookie = newToken();
+    this.sessions.set(cookie, { userId, stage: 'ACTIVE', csrf: newToken() });
+    return cookie;
+  }
+
+  sessionOf(s: FakeSession): Session {
+    const u = this.users.get(s.userId)!;
+    return {
+      stage: s.stage,
+      user: { id: u.id, email: u.email, name: u.name, role: u.role, totp_enabled: u.totp_enabled },
+      partner: { ...seed.PARTNER, name: this.settings.name, totp_required: this.settings.totp_required },
+      permissions: [...ROLE_PERMISSIONS[u.role]],
+      csrf_token: s.csrf,
+    };
+  }
+
+  answer(operationId: string, ctx: Ctx): Answer {
+    const handler = (this.handlers as Record<string, (c: Ctx) => Answer>)[operationId];
+    if (!handler) throw new AppError('SERVICE.UNAVAILABLE', 503, `The fake does not answer ${operationId}.`);
+    return handler(ctx);
+  }
+
+  private domainOf = (id: string) =>
+    this.domains.find((d) => d.id === id) ??
+    (() => {
+      throw notFound();
+    })();
+
+  private readonly handlers = {
+    createSignInLink: ({ body }: Ctx) => {
+      const found = [...this.users.values()].find((u) => u.email === body.email && u.status !== 'DEACTIVATED');
+      if (found) this.linksSent.set(found.email, this.issueToken(found.id));
+      return ok({ sent: true }, 202);
+    },
+    createSession: ({ body }: Ctx) => {
+      const hash = createHash('sha256').update(String(body.token)).digest('hex');
+      const userId = this.tokens.get(hash);
+      if (!userId) throw new AppError('AUTH.SESSION_REQUIRED', 401, 'The sign-in link is invalid, used or expired.');
+      this.tokens.delete(hash);
+      const u = this.users.get(userId)!;
+      const stage = u.totp_enabled
+        ? 'TOTP_REQUIRED'
+        : this.settings.totp_required
+          ? 'TOTP_ENROLMENT_REQUIRED'
+          : 'ACTIVE';
+      const cookie = newToken();
+      const s = { userId, stage, csrf: newToken() } as FakeSession;
+      this.sessions.set(cookie, s);
+      return {
+        status: 201,
+        body: { result: this.sessionOf(s) },
+        setCookie: `pp_session=${cookie}; HttpOnly; SameSite=Lax; Path=/`,
+      };
+    },
+    getSession: ({ session }: Ctx) => ok(this.sessionOf(session!)),
+    deleteSession: ({ cookie }: Ctx) => {
+      this.sessions.delete(cookie!);
+      return { status: 204, setCookie: 'pp_session=; Max-Age=0; Path=/' };
+    },
+    verifySessionTotp: ({ body, session }: Ctx) => {
+      if (body.code !== FAKE_TOTP_CODE && body.recovery_code !== 'recover-me')
+        throw new AppError('VALIDATION.INVALID', 400, 'The code is wrong.', {
+          issues: [{ path: 'body.code', message: 'is not the current code' }],
+        });
+      session!.stage = 'ACTIVE';
+      return ok(this.sessionOf(session!));
+    },
+    startTotpEnrolment: ({ session }: Ctx) =>
+      ok({
+        secret: 'JBSWY3DPEHPK3PXP',
+        otpauth_uri: `otpauth://totp/Platform:${this.users.get(session!.userId)!.email}?secret=JBSWY3DPEHPK3PXP&issuer=Platform`,
+      }),
+    confirmTotpEnrolment: ({ body, session }: Ctx) => {
+      if (body.code !== FAKE_TOTP_CODE)
+        throw new AppError('VALIDATION.INVALID', 400, 'The code is wrong.', {
+          issues: [{ path: 'body.code', message: 'is not the current code' }],
+        });
+      this.users.get(session!.userId)!.totp_enabled = true;
+      session!.stage = 'ACTIVE';
+      return ok({ recovery_codes: Array.from({ length: 10 }, (_, i) => `rc-${i}-abcd-efgh`) });
+    },
+    listDomains: ({ query }: Ctx) => {
+      let rows = this.domains.filter((d) => (query.status ? d.status === query.status : d.status !== 'INACTIVE'));
+      if (query.search) rows = rows.filter((d) => d.hostname.includes(String(query.search)) || d.id === query.search);
+      return page(rows, query);
+    },
+    getDomain: ({ params }: Ctx) => ok(this.domainOf(params.domainId)),
+    createDomain: ({ body }: Ctx) => {
+      const missing = this.settings.required_fields.filter((f) => !body[f]);
+      if (missing.length)
+        throw new AppError('VALIDATION.INVALID', 400, 'The request data is invalid.', {
+          issues: missing.map((f) => ({ path: `body.${f}`, message: 'is required by your onboarding settings' })),
+        });
+      if (this.domains.some((d) => d.hostname === body.domain))
+        throw new AppError('DOMAIN.ALREADY_EXISTS', 409, 'The domain is already registered.');
+      const d = {
+        ...seed.domain(this.domains.length + 1, 'NEW', 0, String(body.domain)),
+        source: 'PORTAL' as const,
+        email: String(body.account_email),
+      };
+      this.domains.unshift(d);
+      return ok(d, 201);
+    },
+    deleteDomain: ({ params }: Ctx) => {
+      this.domainOf(params.domainId);
+      this.domains = this.domains.filter((d) => d.id !== params.domainId);
+      return ok({ deleted: true });
+    },
+    deactivateDomain: ({ params }: Ctx) => ((this.domainOf(params.domainId).status = 'INACTIVE'), ok({})),
+    activateDomain: ({ params }: Ctx) => ((this.domainOf(params.domainId).status = 'ACTIVE'), ok({})),
+    inviteDomain: ({ params }: Ctx) => ((this.domainOf(params.domainId).status = 'INVITED'), ok({})),
+    listSubdomains: ({ params }: Ctx) => (this.domainOf(params.domainId), ok([])),
+    getDomainScan: ({ params }: Ctx) => {
+      const d = this.domainOf(params.domainId);
+      if (d.status === 'NEW') throw notFound();
+      return ok({
+        id: `scan_${d.id}`,
+        domain_id: d.id,
+        status: 'completed',
+        mode: 'browser',
+        requested_by: 'API',
+        started_at: seed.daysAgo(2),
+        finished_at: seed.daysAgo(2),
+        pages: [`https://${d.hostname}/`],
+        findings: {
+          scripts: [],
+          cookies: [],
+          iframes: [],
+          counts: { necessary: 2, functional: 1, analytics: 3, marketing: 4, unclassified: 0 },
+        },
+        errors: [],
+        created_at: seed.daysAgo(2),
+      });
+    },
+    startDomainScan: ({ params }: Ctx) => (
+      this.domainOf(params.domainId),
+      ok(
+        {
+          id: 'scan_new',
+          domain_id: params.domainId,
+          status: 'queued',
+          mode: null,
+          requested_by: 'API',
+          started_at: null,
+          finished_at: null,
+          pages: [],
+          findings: { scripts: [], cookies: [], iframes: [], counts: {} },
+          errors: [],
+          created_at: seed.NOW.toISOString(),
+        },
+        202,
+      )
+    ),
+    listProducts: () =>
+      ok([
+        { id: 1, code: 'BASIC', name: 'Basic', type: 'WIDGET', features: [], prices: [] },
+        { id: 2, code: 'PRO', name: 'Pro', type: 'WIDGET', features: [], prices: [] },
+      ]),
+    changeSubscriptionProduct: () => ok({ changed: true }),
+    listMerchants: ({ query }: Ctx) =>
+      page(
+        this.merchants.filter((m) => !query.search || m.merchant_id.includes(String(query.search))),
+        query,
+      ),
+    getMerchant: ({ params }: Ctx) =>
+      ok(
+        this.merchants.find((m) => m.id === params.merchantId) ??
+          (() => {
+            throw notFound();
+          })(),
+      ),
+    createMerchant: ({ body }: Ctx) => {
+      const m = { ...seed.merchant(this.merchants.length + 1), ...body } as Merchant;
+      this.merchants.unshift(m);
+      return ok(m, 201);
+    },
+    updateMerchant: ({ params, body }: Ctx) =>
+      ok(Object.assign(this.merchants.find((m) => m.id === params.merchantId) ?? {}, body)),
+    deleteMerchant: ({ params }: Ctx) => (
+      (this.merchants = this.merchants.filter((m) => m.id !== params.merchantId)),
+      ok({ deleted: true })
+    ),
+    listApiKeys: ({ query }: Ctx) => page(this.apiKeys, query),
+    createApiKey: ({ body }: Ctx) => this.newKey(String(body.name), body.permissions as string[]),
+    revokeApiKey: ({ params }: Ctx) => {
+      const key =
+        this.apiKeys.find((k) => k.id === params.keyId) ??
+        (() => {
+          throw notFound();
+        })();
+      key.revoked_at = seed.NOW.toISOString();
+      return { status: 204 };
+    },
+    rollApiKey: ({ params }: Ctx) => {
+      const old =
+        this.apiKeys.find((k) => k.id === params.keyId) ??
+        (() => {
+          throw notFound();
+        })();
+      const answer = this.newKey(old.name, old.permissions);
+      old.rolled_to = (answer.body as { result: ApiKey }).result.id;
+      return answer;
+    },
+    listWebhookEndpoints: ({ query }: Ctx) => page(this.endpoints, query),
+    listWebhookEventTypes: () =>
+      ok(
+        PUBLIC_EVENT_NAMES.map((name) => ({
+          name,
+          description: EVENT_REGISTRY[name].description ?? name,
+          example: exampleEventPayload(name),
+        })),
+      ),
+    getWebhookEndpoint: ({ params }: Ctx) =>
+      ok(
+        this.endpoints.find((e) => e.id === params.endpointId) ??
+          (() => {
+            throw notFound();
+          })(),
+      ),
+    createWebhookEndpoint: ({ body }: Ctx) => {
+      const e = seed.endpoint(`whe_${this.endpoints.length + 1}`, String(body.url), {
+        events: (body.events as string[] | null) ?? null,
+        description: String(body.description ?? ''),
+      });
+      this.endpoints.push(e);
+      return ok({ ...e, secret: 'whsec_' + newToken() }, 201);
+    },
+    updateWebhookEndpoint: ({ params, body }: Ctx) => {
+      const e =
+        this.endpoints.find((x) => x.id === params.endpointId) ??
+        (() => {
+          throw notFound();
+        })();
+      Object.assign(
+        e,
+        body,
+        body.enabled === false ? { disabled_reason: 'manual' } : body.enabled ? { disabled_reason: null } : {},
+      );
+      return ok(e);
+    },
+    rotateWebhookSecret: ({ params }: Ctx) =>
+      ok({ ...this.endpoints.find((e) => e.id === params.endpointId)!, secret: 'whsec_' + newToken() }),
+    sendWebhookTest: ({ params, body }: Ctx) => {
+      const d = seed.delivery(
+        `msg_${this.deliveries.length + 1}`,
+        params.endpointId,
+        'pending',
+        String(body.event ?? 'domain.created'),
+      );
+      this.deliveries.unshift(d);
+      return ok(d, 202);
+    },
+    listWebhookDeliveries: ({ params, query }: Ctx) =>
+      page(
+        this.deliveries.filter(
+          (d) => d.endpoint_id === params.endpointId && (!query.status || d.status === query.status),
+        ),
+        query,
+      ),
+    retryWebhookDelivery: ({ params }: Ctx) =>
+      ok(
+        this.deliveries.find((d) => d.id === params.deliveryId),
+        202,
+      ),
+    recoverWebhookDeliveries: () => ok({ recovered: 1 }, 202),
+    listEmailTemplates: () => ok(this.templates),
+    getEmailTemplate: ({ params }: Ctx) => ok(this.templates.find((t) => t.kind === params.kind)),
+    updateEmailTemplate: ({ params, body }: Ctx) =>
+      ok(
+        Object.assign(
+          this.templates.find((t) => t.kind === params.kind)!,
+          body,
+          { customized: true, updated_at: seed.NOW.toISOString() },
+        ),
+      ),
+    resetEmailTemplate: ({ params }: Ctx) => {
+      this.templates = this.templates.map((t) => (t.kind === params.kind ? seed.template(t.kind) : t));
+      return { status: 204 };
+    },
+    previewEmailTemplate: ({ body }: Ctx) => {
+      const fill = (s: string) =>
+        s
+          .replaceAll('{{ owner_name }}', 'Olga Owner')
+          .replaceAll('{{ domain }}', 'shop.example.com')
+          .replace(/\{\{ \w+ \}\}/g, '…');
+      const text = fill(String(body.body));
+      const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+      return ok({
+        subject: fill(String(body.subject)),
+        text,
+        html: `<div style="font-family:sans-serif;padding:16px;white-space:pre-wrap">${escaped}</div>`,
+      });
+    },
+    sendTestEmail: () => ok({ sent: true }, 202),
+    listUsers: ({ query }: Ctx) => page([...this.users.values()], query),
+    inviteUser: ({ body }: Ctx) => {
+      if ([...this.users.values()].some((u) => u.email === body.email))
+        throw new AppError('VALIDATION.INVALID', 409, 'This e-mail is already a user.', {
+          issues: [{ path: 'body.email', message: 'is already a user of this account' }],
+        });
+      const u = seed.user(
+        `usr_${this.users.size + 1}`,
+        String(body.email),
+        String(body.name ?? ''),
+        body.role as User['role'],
+        { status: 'INVITED', last_sign_in_at: null },
+      );
+      this.users.set(u.id, u);
+      return ok(u, 201);
+    },
+    updateUser: ({ params, body }: Ctx) => {
+      const u =
+        this.users.get(params.userId) ??
+        (() => {
+          throw notFound();
+        })();
+      if (body.role) u.role = body.role as User['role'];
+      if (body.active !== undefined) u.status = body.active ? 'ACTIVE' : 'DEACTIVATED';
+      return ok(u);
+    },
+    removeUser: ({ params }: Ctx) => (this.users.delete(params.userId), { status: 204 }),
+    reinviteUser: () => ({ status: 202, body: { result: { sent: true } } }),
+    listAuditEvents: ({ query }: Ctx) =>
+      page(
+        this.audit.filter((e) => !query.kind || e.kind === query.kind),
+        query,
+      ),
+    getSettings: () => ok(this.settings),
+    updateSettings: ({ body }: Ctx) => ok(Object.assign(this.settings, body)),
+  };
+
+  private newKey(name: string, permissions: string[]): Answer {
+    const id = `key_${String(this.apiKeys.length + 1).padStart(4, '0')}`;
+    const secret = `pk_live_${id.slice(-4)}_${newToken()}`;
+    const key = seed.apiKey(id, name, { permissions, last_used_at: null, created_at: seed.NOW.toISOString() });
+    this.apiKeys.unshift(key);
+    this.secrets.set(id, secret);
+    return ok({ ...key, secret }, 201);
+  }
+}
