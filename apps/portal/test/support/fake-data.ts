@@ -4,6 +4,7 @@ import {
   DOMAIN_STATUSES,
   exampleEventPayload,
   PUBLIC_EVENT_NAMES,
+  type ConsentRecord,
   type DomainDetail,
   type DomainStatus,
   type Merchant,
@@ -232,3 +233,25 @@ export const defaultSettings = (): PartnerSettings => ({
   required_fields: [],
   totp_required: false,
 });
+
+/** A consent record as consent-svc lists it; only what the portal shows is meaningful here. */
+export function consentRecord(
+  d: DomainDetail,
+  i: number,
+  receipt_status: ConsentRecord['receipt_status'],
+): ConsentRecord {
+  return {
+    receipt_id: `RCPT_${d.id}_${i}`,
+    receipt_type: 'COOKIE_CONSENT',
+    receipt_status,
+    country: ['DE', 'FR', 'NL'][i % 3],
+    region: null,
+    jurisdiction: 'GDPR',
+    subject: `visitor-${i}`,
+    subject_auth: 'ANONYMOUS',
+    subject_data: {},
+    property_id: d.property.id,
+    created_at: daysAgo(i + 1),
+    signature: 'eyJhbGciOiJFZERTQSJ9..c2ln',
+  } as unknown as ConsentRecord;
+}

@@ -255,12 +255,33 @@ export class FakeState {
         202,
       )
     ),
+    listRecords: ({ query }: Ctx) => {
+      const d = this.domainOf(String(query.domain_id));
+      const rows =
+        d.status !== 'ACTIVE'
+          ? []
+          : (['ALLOWED', 'PARTIAL', 'DENIED'] as const).map((receipt_status, i) =>
+              seed.consentRecord(d, i, receipt_status),
+            );
+      return page(rows, query);
+    },
     listProducts: () =>
       ok([
         { id: 1, code: 'BASIC', name: 'Basic', type: 'WIDGET', features: [], prices: [] },
         { id: 2, code: 'PRO', name: 'Pro', type: 'WIDGET', features: [], prices: [] },
       ]),
     changeSubscriptionProduct: () => ok({ changed: true }),
+    bulkChangeSubscriptionProduct: ({ body }: Ctx) => {
+      const entries = body.domains as { id: string; product: string }[];
+      const known = entries.filter((e) => this.domains.some((d) => d.id === e.id));
+      const failed = entries
+        .filter((e) => !known.includes(e))
+        .map((e) => ({
+          domain_id: e.id,
+          error: { code: 'RESOURCE.NOT_FOUND', ns: 'RESOURCE', message: 'The domain does not exist.', status: 404 },
+        }));
+      return ok({ changed: known.map((e) => ({ domain_id: e.id, changed: true })), failed });
+    },
     listMerchants: ({ query }: Ctx) =>
       page(
         this.merchants.filter((m) => !query.search || m.merchant_id.includes(String(query.search))),

@@ -32,6 +32,7 @@ function UserRow({ user, writable, onRemove }: RowProps) {
       <td>
         {writable ? (
           <select
+            className="inline-select"
             aria-label={`Role of ${who}`}
             value={user.role}
             onChange={(e) => update.mutate({ userId: user.id, role: e.target.value as UserRole })}

@@ -1,11 +1,13 @@
 import type { DomainDetail } from '@platform/contracts';
 import { Link, useLocation, useParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
+import { can, useSession } from '../../../auth/session';
 import { routes } from '../../../routes';
 import { CopyButton } from '../../../ui/copy-button';
 import { DataState } from '../../../ui/data-state';
 import { FormMessage } from '../../../ui/field';
 import { Badge, formatDate, PageHeader, Section } from '../../../ui/misc';
+import { ConsentRecordsCard } from '../components/consent-records-card';
 import { DomainActions } from '../components/domain-actions';
 import { ScanCard } from '../components/scan-card';
 import { SubdomainsCard } from '../components/subdomains-card';
@@ -71,6 +73,7 @@ export default function DomainPage() {
   const { domainId = '' } = useParams();
   const created = (useLocation().state as { created?: boolean } | null)?.created;
   const domain = useDomain(domainId);
+  const session = useSession().data;
   return (
     <DataState
       loading={domain.isPending}
@@ -90,6 +93,7 @@ export default function DomainPage() {
               <Overview domain={domain.data} />
               <SubscriptionCard domain={domain.data} />
               <Merchants domain={domain.data} />
+              {can(session, 'records:read') && <ConsentRecordsCard domainId={domain.data.id} />}
             </div>
             <div>
               <Snippet domain={domain.data} />

@@ -7,7 +7,9 @@ import { useListQuery } from '../../../list-query';
 import { routes } from '../../../routes';
 import { DataState } from '../../../ui/data-state';
 import { SelectField, TextField } from '../../../ui/field';
-import { Badge, formatDate, PageHeader, Pagination, TableFrame } from '../../../ui/misc';
+import { PageHeader, Pagination } from '../../../ui/misc';
+import { BulkProductChange } from '../components/bulk-product-change';
+import { DomainsTable } from '../components/domains-table';
 import { useDomainList } from '../hooks';
 
 const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...DOMAIN_STATUSES.map((s) => ({ value: s, label: s }))];
@@ -49,6 +51,16 @@ export default function DomainsListPage() {
   const domains = useDomainList(list.apiQuery);
   const rows = domains.data?.result ?? [];
   const filtered = !!(raw.search || raw.status);
+  const bulk = can(session, 'subscriptions:write');
+  const [selected, setSelected] = useState(new Set<string>());
+  const select = (ids: string[], on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids)
+        if (on) next.add(id);
+        else next.delete(id);
+      return next;
+    });
   return (
     <>
       <PageHeader
@@ -74,38 +86,8 @@ export default function DomainsListPage() {
         }
         loadingLabel="Loading domains…"
       >
-        <TableFrame label="Domains">
-          <thead>
-            <tr>
-              <th scope="col">Domain</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="hide-sm">
-                Company
-              </th>
-              <th scope="col" className="hide-sm">
-                Source
-              </th>
-              <th scope="col" className="hide-sm">
-                Created
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id}>
-                <td className="break">
-                  <Link to={routes.domains.detail({ domainId: d.id })}>{d.hostname}</Link>
-                </td>
-                <td>
-                  <Badge>{d.status}</Badge>
-                </td>
-                <td className="hide-sm">{d.company_trade_name || '—'}</td>
-                <td className="hide-sm">{d.source}</td>
-                <td className="hide-sm nowrap">{formatDate(d.created_at, false)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableFrame>
+        {bulk && <BulkProductChange domainIds={[...selected]} onDone={() => setSelected(new Set())} />}
+        <DomainsTable rows={rows} selected={selected} onSelect={bulk ? select : undefined} />
         <Pagination
           page={query.page}
           hasPrev={!!domains.data?.meta.prev_page}
