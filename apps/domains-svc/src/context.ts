@@ -1,5 +1,10 @@
 import type { PartnerDefaults } from '@platform/auth';
-import type { Product, SubscriptionProductChange, SubscriptionProductChangeResult } from '@platform/contracts';
+import type {
+  DomainSource,
+  Product,
+  SubscriptionProductChange,
+  SubscriptionProductChangeResult,
+} from '@platform/contracts';
 import type { EventPush } from '@platform/service';
 import type { DomainsDatabase } from './db/tables';
 
@@ -54,6 +59,8 @@ export interface BillingPort {
 export interface Caller {
   partnerId: string;
   requiredFields: string[];
+  /** How the caller came in: PORTAL for a signed-in portal user, API (the default) for an API key. */
+  source?: DomainSource;
   /** The partner's default product and price list codes (gateway settings). */
   defaults?: PartnerDefaults;
 }

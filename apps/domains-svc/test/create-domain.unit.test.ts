@@ -113,6 +113,22 @@ describe('create domain: the rows, answer, events and e-mail it decides', () => 
   });
 
   it.each([
+    [undefined, 'API'],
+    ['PORTAL', 'PORTAL'],
+  ] as const)(
+    'when the create comes from %s, then the row, answer, state and domain.created say source %s',
+    (source, expected) => {
+      const p = planNewDomain('partner-1', body(), SETTINGS, PRO, NOW, source);
+      const company = newCompany(p);
+      const view = createdView(p, company);
+      expect(newDomainRows(p, company, company).domain.source).toBe(expected);
+      expect(view.source).toBe(expected);
+      expect(createdState(p, company).source).toBe(expected);
+      expect(createdEvents(p, view)[0].params).toMatchObject({ source: expected });
+    },
+  );
+
+  it.each([
     ['CREATE_SILENT', undefined],
     ['SCAN', 'SCAN'],
     ['SCAN_INVITE', 'SCAN_INVITE'],

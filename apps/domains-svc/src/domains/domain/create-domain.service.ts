@@ -33,7 +33,8 @@ export async function createDomain(
   body: CreateDomainBody,
 ): Promise<DomainListRow> {
   assertRequiredFields(body, caller.requiredFields);
-  const plan = planNewDomain(caller.partnerId, body, ctx.settings, await chooseProduct(ctx, caller, body));
+  const product = await chooseProduct(ctx, caller, body);
+  const plan = planNewDomain(caller.partnerId, body, ctx.settings, product, new Date(), caller.source);
   return inTransaction(ctx.db, async (trx) => {
     const { company, created } = await ensureCompany(trx, plan);
     await insertNewDomain(trx, newDomainRows(plan, company, created));

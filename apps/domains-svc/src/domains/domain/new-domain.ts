@@ -4,6 +4,7 @@ import {
   type CatalogueResolution,
   type CreateDomainBody,
   type DomainCompany,
+  type DomainSource,
   type DomainState,
   type DomainStatus,
   type EventPayload,
@@ -21,6 +22,8 @@ export type ChosenProduct = Extract<CatalogueResolution, { ok: true }>;
 /** What a create decided before it touches the database: the request, its ids, time, status and product. */
 export interface NewDomainPlan {
   partnerId: string;
+  /** PORTAL when a signed-in portal user creates it, API for an API key. */
+  source: DomainSource;
   body: CreateDomainBody;
   settings: InstanceSettings;
   product: ChosenProduct;
@@ -47,9 +50,11 @@ export function planNewDomain(
   settings: InstanceSettings,
   product: ChosenProduct,
   now = new Date(),
+  source: DomainSource = 'API',
 ): NewDomainPlan {
   return {
     partnerId,
+    source,
     body,
     settings,
     product,
@@ -127,7 +132,7 @@ export function newDomainRows(
     hostname: body.domain,
     status: plan.status,
     is_active: true,
-    source: 'API',
+    source: plan.source,
     action: body.action,
     instance_id: settings.instance.id,
     widget_version: settings.widgetVersion,
@@ -152,7 +157,7 @@ export function newDomainRows(
 
 /** The new domain as the create answers it (the row a read would find, without reading it). */
 export function createdView(
-  { partnerId, body, now, ids, status, merchants, settings }: NewDomainPlan,
+  { partnerId, source, body, now, ids, status, merchants, settings }: NewDomainPlan,
   company: CompanyBasics,
 ): DomainListRow {
   return {
@@ -161,7 +166,7 @@ export function createdView(
     hostname: body.domain,
     status,
     is_active: true,
-    source: 'API',
+    source,
     instance_id: settings.instance.id,
     widget_version: settings.widgetVersion,
     merchants,
@@ -189,7 +194,7 @@ export function createdEvents(plan: NewDomainPlan, view: DomainListRow): EventPa
         domain_id: ids.domain,
         domain: body.domain,
         action: body.action,
-        source: 'API',
+        source: plan.source,
         status,
         country: body.country ?? '',
         state: body.state,
@@ -216,7 +221,7 @@ export function createdEvents(plan: NewDomainPlan, view: DomainListRow): EventPa
 
 /** The new domain's whole state, as domain.changed carries it to projections. */
 export function createdState(
-  { body, ids, status, merchants, now }: NewDomainPlan,
+  { source, body, ids, status, merchants, now }: NewDomainPlan,
   company: CompanyBasics,
 ): DomainState {
   return {
@@ -225,7 +230,7 @@ export function createdState(
     subdomains: [...body.subdomains].sort(),
     status,
     is_active: true,
-    source: 'API',
+    source,
     property_id: ids.property,
     company_id: company.id,
     company_name: company.name,

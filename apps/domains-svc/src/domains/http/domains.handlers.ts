@@ -24,7 +24,13 @@ export function domainHandlers(ctx: DomainsContext): Handlers<(typeof domainRout
       await rememberPartnerName(ctx.db, caller);
       const row = await createDomain(
         ctx,
-        { partnerId: caller.partnerId, requiredFields: caller.requiredFields, defaults: caller.defaults },
+        {
+          partnerId: caller.partnerId,
+          requiredFields: caller.requiredFields,
+          defaults: caller.defaults,
+          // A session's call names its user: the domain was made in the portal.
+          source: caller.user ? 'PORTAL' : 'API',
+        },
         body,
       );
       return { result: toDomainCreated(row, s) };
