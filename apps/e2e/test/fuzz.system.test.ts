@@ -41,18 +41,23 @@ function textFields(schema: z.ZodType | undefined): [string, 'text' | 'array'][]
 /** Text PostgreSQL cannot store: JSON.stringify writes the lone surrogate as the escape \ud800. */
 const UNSTORABLE = { nul: 'a\u0000b', 'lone surrogate': 'a\ud800b', 'lone low surrogate': '\udc00' };
 
+type FieldKind = 'string' | 'nullable string' | 'boolean' | 'enum' | 'array';
+
 /** Values of the wrong JSON type for a field of the given kind, so every generated body is invalid. */
-const wrongFor = (kind: 'string' | 'boolean' | 'enum' | 'array') => {
-  const notString = fc.oneof(
+const wrongFor = (kind: FieldKind) => {
+  const notStringOrNull = fc.oneof(
     fc.integer(),
     fc.boolean(),
-    fc.constant(null),
     fc.array(fc.integer(), { maxLength: 3 }),
     fc.dictionary(fc.string(), fc.integer(), { maxKeys: 2 }),
   );
+  const notString = fc.oneof(notStringOrNull, fc.constant(null));
   switch (kind) {
     case 'string':
       return notString;
+    // null clears such a field (a valid request), so it is not one of the wrong values.
+    case 'nullable string':
+      return notStringOrNull;
     case 'boolean':
       return fc.oneof(fc.string(), fc.integer({ min: 2 }), fc.constant(null), fc.array(fc.boolean(), { maxLength: 2 }));
     case 'enum':
@@ -94,7 +99,7 @@ const UPDATE_FIELDS = {
 } as const;
 
 /** An object with at least one known field of the wrong type, plus random extra keys. */
-const invalidObject = (fields: Record<string, 'string' | 'boolean' | 'enum' | 'array'>) =>
+const invalidObject = (fields: Record<string, FieldKind>) =>
   fc
     .record(Object.fromEntries(Object.entries(fields).map(([k, kind]) => [k, wrongFor(kind)])), { requiredKeys: [] })
     .filter((o) => Object.keys(o).length > 0)
@@ -126,7 +131,7 @@ const notAnObject = fc.oneof(
   fc.constant({ raw: '{"a":'.repeat(200) }),
 );
 
-const body = (fields: Record<string, 'string' | 'boolean' | 'enum' | 'array'>) =>
+const body = (fields: Record<string, FieldKind>) =>
   fc.oneof(
     invalidObject(fields).map((o) => ({ raw: JSON.stringify(o) })),
     notAnObject,
@@ -444,10 +449,10 @@ describe('fuzzing the merchant and product-change routes with malformed input', 
 
   const MERCHANT_FIELDS = {
     merchant_id: 'string',
-    company_name: 'string',
-    description: 'string',
-    default_product: 'string',
-    default_price_list: 'string',
+    company_name: 'nullable string',
+    description: 'nullable string',
+    default_product: 'nullable string',
+    default_price_list: 'nullable string',
   } as const;
   const PRODUCT_FIELDS = { product: 'string', price_list: 'string' } as const;
 
