@@ -148,10 +148,15 @@ describe('webhooks through the gateway, to real local receivers', () => {
     await receiver?.close();
   });
 
-  it('when event types are asked for, then every public event of the spec is listed with a description and an example that its schema accepts, and no internal one', async () => {
+  it("when event types are asked for, then every public event of the spec is listed with a description, its body's JSON Schema and an example that its schema accepts, and no internal one", async () => {
     const res = await sys.call(partner, 'GET', '/portal/webhooks/event-types');
     expect(res.status).toBe(200);
-    const types = res.body.result as { name: string; description: string; example: { event: string } }[];
+    const types = res.body.result as {
+      name: string;
+      description: string;
+      example: { event: string; params: Record<string, unknown> };
+      schema: { type: string; properties: Record<string, { const?: string }>; required: string[] };
+    }[];
     expect(types.map((t) => t.name)).toEqual([
       'domain.created',
       'domain.deactivated',
@@ -167,6 +172,11 @@ describe('webhooks through the gateway, to real local receivers', () => {
       expect(t.description.length).toBeGreaterThan(10);
       expect(t.example.event).toBe(t.name);
       expect(EVENT_REGISTRY[t.name as 'domain.created'].schema.safeParse(t.example).success).toBe(true);
+      // The schema describes this event's body: its name, and every field the example carries.
+      expect(t.schema.type).toBe('object');
+      expect(t.schema.properties.event.const).toBe(t.name);
+      expect(t.schema.required).toEqual(expect.arrayContaining(['event', 'params']));
+      expect(Object.keys(t.schema.properties)).toEqual(expect.arrayContaining(Object.keys(t.example)));
     }
     expect(EVENT_NAMES.filter((n) => !PUBLIC_EVENT_NAMES.includes(n))).toEqual(
       expect.arrayContaining(['domain.changed']),

@@ -88,3 +88,17 @@ export function exampleEventPayload(name: EventName): EventPayload {
   const schema = EVENT_REGISTRY[name].schema;
   return schema.parse(sample(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema, 'payload'));
 }
+
+/**
+ * The JSON Schema (draft 2020-12) of the body a webhook of this event carries, from the same
+ * registry schema the bus validates against, for partners who validate what they receive.
+ */
+export function eventBodyJsonSchema(name: EventName): Record<string, unknown> {
+  const json = z.toJSONSchema(EVENT_REGISTRY[name].schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

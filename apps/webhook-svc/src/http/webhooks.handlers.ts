@@ -1,4 +1,10 @@
-import { EVENT_REGISTRY, exampleEventPayload, PUBLIC_EVENT_NAMES, type webhookRoutes } from '@platform/contracts';
+import {
+  EVENT_REGISTRY,
+  eventBodyJsonSchema,
+  exampleEventPayload,
+  PUBLIC_EVENT_NAMES,
+  type webhookRoutes,
+} from '@platform/contracts';
 import type { InternalCaller } from '@platform/auth';
 import { reply, type Handlers } from '@platform/http';
 import type { WebhooksContext } from '../domain/context';
@@ -13,11 +19,12 @@ import {
 } from '../domain/endpoints.service';
 import { toDelivery, toEndpoint } from './webhook.presenter';
 
-/** The catalogue partners subscribe from: every public event with its description and a generated example. */
+/** The catalogue partners subscribe from: every public event with its description, its body's schema and a generated example. */
 const EVENT_TYPES = PUBLIC_EVENT_NAMES.map((name) => ({
   name,
   description: EVENT_REGISTRY[name].description,
   example: exampleEventPayload(name),
+  schema: eventBodyJsonSchema(name),
 }));
 
 /** Webhook endpoints and their delivery log, by operationId. */

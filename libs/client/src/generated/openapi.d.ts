@@ -1403,6 +1403,10 @@ export interface components {
             example: {
                 [key: string]: unknown;
             };
+            /** @description The JSON Schema (draft 2020-12) of the event's body */
+            schema: {
+                [key: string]: unknown;
+            };
         };
         WebhookDelivery: {
             /** @description Sent as webhook-id, the same on every attempt */

@@ -232,5 +232,8 @@ export const webhookEventTypeSchema = z
     name: z.string(),
     description: z.string(),
     example: z.record(z.string(), z.unknown()).meta({ description: 'An example body: {event, params, entity?}' }),
+    schema: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "The JSON Schema (draft 2020-12) of the event's body" }),
   })
   .meta({ id: 'WebhookEventType' });
