@@ -27,13 +27,19 @@ export function printPortalFirstLoad(distDir: string): void {
   );
 }
 
+/** The domains screen's row, and the same call with an API key at the same load (the session's cost is the difference). */
+export const PORTAL_SCREEN_ROW = 'portal domains screen (session, 100k domains, 4 conn.)';
+export const PORTAL_SCREEN_KEY_ROW = 'portal domains screen, the same call with a key (100k domains, 4 conn.)';
+
 /**
  * The domains screen's API call as the portal makes it: a signed-in user's session cookie (no API
- * key), the first page of 20 of a partner with 100,000 domains. The user signs in as a partner's
- * administrator would: an operator's invitation link, whose token opens a session.
+ * key), the first page of 20 of a partner with 100,000 domains; beside it, the same call with that
+ * partner's API key. The user signs in as a partner's administrator would: an operator's invitation
+ * link, whose token opens a session.
  */
 export async function portalScenarios(
   gateway: string,
+  key: string,
   invite: () => Promise<{ sign_in_url: string }>,
 ): Promise<Scenario[]> {
   const { sign_in_url } = await invite();
@@ -45,13 +51,23 @@ export async function portalScenarios(
   });
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
   if (res.status !== 201 || !cookie) throw new Error(`bench: portal sign-in answered ${res.status}`);
+  const screen = { connections: 4, url: gateway, paths: ['/portal/domains?limit=20'] };
   return [
-    {
-      name: 'portal domains screen (session, 100k domains, 4 conn.)',
-      connections: 4,
-      url: gateway,
-      headers: { cookie },
-      paths: ['/portal/domains?limit=20'],
-    },
+    { ...screen, name: PORTAL_SCREEN_KEY_ROW, headers: { authorization: `Bearer ${key}` } },
+    { ...screen, name: PORTAL_SCREEN_ROW, headers: { cookie } },
   ];
+}
+
+/** The screen's p99 against the same call with a key (same load) and against the list row (issue 26: within 20%). */
+export function printPortalScreen(byName: Map<string, { p99: number }>): void {
+  const screen = byName.get(PORTAL_SCREEN_ROW);
+  if (!screen) return;
+  for (const [label, row] of [
+    ['the same call with an API key', byName.get(PORTAL_SCREEN_KEY_ROW)],
+    ["the list row's", byName.get('gateway list limit=10')],
+  ] as const) {
+    if (!row) continue;
+    const verdict = screen.p99 <= row.p99 * 1.2 ? 'PASS' : 'FAIL';
+    console.log(`portal domains screen p99 ${screen.p99} ms against ${label} ${row.p99} ms: ${verdict} (within 20%)`);
+  }
 }
