@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '@platform/contracts';
-import { inTransaction, sql, type Kysely } from '@platform/db';
+import { afterCommit, inTransaction, sql, type Kysely } from '@platform/db';
 import { AppError, listPage, notFound } from '@platform/http';
 import { AuditRepository, type Actor } from '../audit/audit.repository';
 import { ApiKeysRepository } from '../db/api-keys.repository';
@@ -111,26 +111,30 @@ export class PortalKeysService {
   }
 
   async revoke(by: KeyManager, keyId: string) {
-    const view = await inTransaction(this.db, async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const found = await this.lock(trx, by.partnerId, keyId);
-      const keys = new ApiKeysRepository(trx);
       await trx
         .updateTable('api_keys')
         .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${new Date(this.now())})` })
         .where('id', '=', found.id)
         .execute();
-      await keys.notifyChanged(found.prefix);
+      await this.changed(trx, found.prefix);
       const view = await this.view(trx, by.partnerId, found.id);
       await this.audit(trx, by, 'api_key.revoked', view.id, { name: view.name, prefix: view.prefix });
       return view;
     });
-    this.onKeyChanged(view.prefix);
-    return view;
+  }
+
+  /** Every gateway drops its cached record at commit: the others on the NOTIFY, this one by its hook. */
+  private async changed(trx: Kysely<GatewayDb>, prefix: string) {
+    await new ApiKeysRepository(trx).notifyChanged(prefix);
+    // At commit, not before: a keyed request commits after its handler returns (libs/service runKeyed).
+    await afterCommit(trx, () => this.onKeyChanged(prefix));
   }
 
   /** A new key with the old one's name, permissions, IP and expiry; the old one stops overlapHours from now. */
   async roll(by: KeyManager, keyId: string, overlapHours: number) {
-    const { rolled, oldPrefix } = await inTransaction(this.db, async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const old = await this.lock(trx, by.partnerId, keyId);
       const now = this.now();
       if (old.revoked_at || old.rolled_to || (old.expires_at && old.expires_at.getTime() <= now))
@@ -150,7 +154,7 @@ export class PortalKeysService {
         })
         .where('id', '=', old.id)
         .execute();
-      await new ApiKeysRepository(trx).notifyChanged(old.prefix);
+      await this.changed(trx, old.prefix);
       const view = await this.view(trx, by.partnerId, id);
       await this.audit(trx, by, 'api_key.rolled', old.id, {
         name: old.name,
@@ -159,10 +163,8 @@ export class PortalKeysService {
         new_prefix: view.prefix,
         old_key_stops_at: overlapEnds.toISOString(),
       });
-      return { rolled: { ...view, secret: key }, oldPrefix: old.prefix };
+      return { ...view, secret: key };
     });
-    this.onKeyChanged(oldPrefix);
-    return rolled;
   }
 
   private async insertKey(

@@ -7015,7 +7015,10 @@ export interface operations {
     confirmTotpEnrolment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7067,7 +7070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description TOTP.INVALID_STATE */
+            /** @description TOTP.INVALID_STATE; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7117,7 +7120,10 @@ export interface operations {
     startTotpEnrolment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7152,7 +7158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description TOTP.INVALID_STATE */
+            /** @description TOTP.INVALID_STATE; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7184,7 +7190,10 @@ export interface operations {
     disableTotp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7230,7 +7239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description TOTP.INVALID_STATE */
+            /** @description TOTP.INVALID_STATE; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7353,7 +7362,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7407,7 +7419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description USER.ALREADY_EXISTS */
+            /** @description USER.ALREADY_EXISTS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7526,7 +7538,10 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 userId: string;
             };
@@ -7568,7 +7583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description USER.LAST_ADMINISTRATOR */
+            /** @description USER.LAST_ADMINISTRATOR; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7600,7 +7615,10 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 userId: string;
             };
@@ -7664,7 +7682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description USER.LAST_ADMINISTRATOR */
+            /** @description USER.LAST_ADMINISTRATOR; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7714,7 +7732,10 @@ export interface operations {
     reinviteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 userId: string;
             };
@@ -7762,6 +7783,15 @@ export interface operations {
             };
             /** @description RESOURCE.NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7865,7 +7895,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7918,6 +7951,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description REQUEST.TOO_LARGE */
             413: {
                 headers: {
@@ -7959,7 +8001,10 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 keyId: string;
             };
@@ -8005,6 +8050,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE.LIMITED */
             429: {
                 headers: {
@@ -8028,7 +8082,10 @@ export interface operations {
     rollApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 keyId: string;
             };
@@ -8090,7 +8147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description API_KEY.INVALID_STATE */
+            /** @description API_KEY.INVALID_STATE; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,7 +8331,10 @@ export interface operations {
     updateSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8321,6 +8381,15 @@ export interface operations {
             };
             /** @description AUTH.FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
