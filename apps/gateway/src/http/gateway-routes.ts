@@ -134,7 +134,7 @@ function teamHandlers(deps: GatewayRouteDeps): Handlers<TeamRoute, GatewayCaller
     }),
     deleteUser: async ({ params, caller }) => {
       await deps.users.remove(team(activeUser(caller)), params.userId);
-      return reply(204);
+      return { result: { deleted: true } };
     },
     reinviteUser: async ({ params, caller }) =>
       reply(202, { result: (await deps.users.reinvite(team(activeUser(caller)), params.userId)).user }),

@@ -893,7 +893,10 @@ export interface paths {
         get: operations["getUser"];
         put?: never;
         post?: never;
-        /** Remove a user (their sessions end at once) */
+        /**
+         * Remove a user (their sessions end at once)
+         * @description Answers `{result: {deleted: true}}`, as every delete of the spec does.
+         */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
@@ -7549,12 +7552,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
-            204: {
+            /** @description Success */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        result: {
+                            deleted: boolean;
+                        };
+                    };
+                };
             };
             /** @description AUTH.API_KEY */
             401: {

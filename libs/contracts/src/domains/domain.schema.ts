@@ -252,4 +252,3 @@ export type InviteDomainBody = z.output<typeof inviteDomainBodySchema>;
 export const domainIdParamsSchema = z.object({ domainId: z.string().min(1).meta({ description: 'Domain id' }) });
 
 export const domainAckSchema = z.object({ id: z.string() });
-export const domainDeletedSchema = z.object({ deleted: z.boolean() });
