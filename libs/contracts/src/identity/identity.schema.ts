@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, singleLine } from '../common';
+import { REQUIRED_FIELDS } from '../domains/domain.schema';
 import { AUDIT_KINDS } from '../routes';
 import { PERMISSIONS, userRoleSchema } from '../permissions';
 
@@ -149,7 +150,6 @@ export const listAuditEventsQuerySchema = paginationQuerySchema.extend({
 
 // --- partner settings
 
-export const REQUIRED_FIELDS = ['account_first_name', 'account_last_name', 'phone_number'] as const;
 export const partnerSettingsSchema = z
   .object({
     id: z.string(),
