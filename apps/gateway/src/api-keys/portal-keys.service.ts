@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@platform/contracts';
+import { PERMISSIONS, type ApiKey } from '@platform/contracts';
 import { afterCommit, inTransaction, sql, type Kysely } from '@platform/db';
 import { AppError, listPage, notFound } from '@platform/http';
 import { AuditRepository, type Actor } from '../audit/audit.repository';
@@ -26,7 +26,7 @@ interface KeyListRow {
   created_by_email: string | null;
 }
 
-const keyView = (k: KeyListRow) => ({
+const keyView = (k: KeyListRow): ApiKey => ({
   id: k.id,
   prefix: k.prefix,
   name: k.name,

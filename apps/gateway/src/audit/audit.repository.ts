@@ -1,5 +1,5 @@
 import type { Kysely } from '@platform/db';
-import type { AuditKind } from '@platform/contracts';
+import type { AuditEvent, AuditKind } from '@platform/contracts';
 import type { AuditEventsTable, GatewayDb } from '../db/tables';
 
 /** Who did it: a signed-in user, an API key, or an operator with the admin CLI. */
@@ -29,6 +29,16 @@ export interface AuditEventRow {
   details: Record<string, unknown>;
   created_at: Date;
 }
+
+/** An audit event as GET /portal/audit-events answers it. */
+export const auditEventView = (e: AuditEventRow): AuditEvent => ({
+  id: e.id,
+  kind: e.kind as AuditKind,
+  actor: { type: e.actor_type, id: e.actor_id, label: e.actor_label },
+  target: e.target_type && e.target_id ? { type: e.target_type, id: e.target_id } : null,
+  details: e.details,
+  created_at: e.created_at.toISOString(),
+});
 
 /** All SQL on audit_events. */
 export class AuditRepository {

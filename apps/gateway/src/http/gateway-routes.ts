@@ -1,17 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import {
-  authRoutes,
-  identityRoutes,
-  SESSION_COOKIE,
-  userRoutes,
-  type AuditKind,
-  type RouteSpec,
-} from '@platform/contracts';
+import { authRoutes, identityRoutes, SESSION_COOKIE, userRoutes, type RouteSpec } from '@platform/contracts';
 import { AppError, listPage, parseRequest, reply, sendResult, type Handlers } from '@platform/http';
 import type { KeyedSettings } from '@platform/service';
 import type { PortalKeysService } from '../api-keys/portal-keys.service';
-import { AuditRepository } from '../audit/audit.repository';
+import { AuditRepository, auditEventView } from '../audit/audit.repository';
 import type { Kysely } from '@platform/db';
 import type { Logger } from '@platform/observability';
 import type { GatewayDb } from '../db/tables';
@@ -163,17 +156,7 @@ function accountHandlers(deps: GatewayRouteDeps): Handlers<AccountRoute, Gateway
           limitPlusOne,
         ),
       );
-      return {
-        meta,
-        result: items.map((e) => ({
-          id: e.id,
-          kind: e.kind as AuditKind,
-          actor: { type: e.actor_type, id: e.actor_id, label: e.actor_label },
-          target: e.target_type && e.target_id ? { type: e.target_type, id: e.target_id } : null,
-          details: e.details,
-          created_at: e.created_at.toISOString(),
-        })),
-      };
+      return { meta, result: items.map(auditEventView) };
     },
 
     getSettings: async ({ caller }) => ({ result: await deps.settings.get(activeUser(caller).partnerId) }),
