@@ -125,7 +125,7 @@ export class AdminService {
     );
     const users = new UsersService(this.db, identity);
     const by = { partnerId: values.partnerId, actor: OPERATOR };
-    const existing = await new IdentityRepository(this.db).findUserByEmail(values.partnerId, values.email);
+    const existing = await new IdentityRepository(this.db).findUser(values.partnerId, { email: values.email });
     try {
       const { user, link } = existing
         ? await users.reinvite(by, existing.id)

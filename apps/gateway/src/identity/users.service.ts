@@ -97,7 +97,7 @@ export class UsersService {
         ...(deactivated ? { status: 'DEACTIVATED' as const } : {}),
         ...(reactivated ? { status: row.last_sign_in_at ? ('ACTIVE' as const) : ('INVITED' as const) } : {}),
       });
-      if (roleChanged || deactivated) await repo.deleteSessionsOf(row.id);
+      if (roleChanged || deactivated) await repo.deleteSessions({ userId: row.id });
       const changes = {
         ...(roleChanged ? { role: { from: row.role, to: input.role } } : {}),
         ...(deactivated ? { status: { from: row.status, to: 'DEACTIVATED' } } : {}),
@@ -127,7 +127,7 @@ export class UsersService {
   }
 
   private async find(repo: IdentityRepository, partnerId: string, userId: string): Promise<UserRow> {
-    const row = UUID.test(userId) ? await repo.findUser(partnerId, userId) : undefined;
+    const row = UUID.test(userId) ? await repo.findUser(partnerId, { id: userId }) : undefined;
     if (!row) throw notFound('user');
     return row;
   }
