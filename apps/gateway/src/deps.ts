@@ -32,6 +32,7 @@ import { IdentityRepository } from './identity/identity.repository';
 import { IdentityService } from './identity/identity.service';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
+import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
@@ -116,14 +117,7 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   permissions: row.permissions,
   requiredFields: row.required_fields,
   partnerName: row.partner_name,
-  ...(row.default_product || row.default_price_list
-    ? {
-        defaults: {
-          ...(row.default_product ? { product: row.default_product } : {}),
-          ...(row.default_price_list ? { priceList: row.default_price_list } : {}),
-        },
-      }
-    : {}),
+  ...partnerDefaults(row),
   allowedIp: row.allowed_ip,
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,

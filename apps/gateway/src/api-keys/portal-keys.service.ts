@@ -1,7 +1,7 @@
 import { PERMISSIONS, type ApiKey } from '@platform/contracts';
 import { afterCommit, inTransaction, sql, type Kysely } from '@platform/db';
 import { AppError, listPage, notFound } from '@platform/http';
-import { AuditRepository, type Actor } from '../audit/audit.repository';
+import { changeRecorder, type Actor } from '../audit/audit.repository';
 import { ApiKeysRepository } from '../db/api-keys.repository';
 import type { GatewayDb } from '../db/tables';
 import { generateApiKey } from '../domain/api-key';
@@ -52,6 +52,10 @@ export interface KeyManager {
  * makes them; a revocation or a roll tells every gateway at commit (NOTIFY), as `key revoke` does.
  */
 export class PortalKeysService {
+  private readonly audit = changeRecorder<'api_key.created' | 'api_key.revoked' | 'api_key.rolled'>('api_key', () =>
+    this.now(),
+  );
+
   constructor(
     private readonly db: Kysely<GatewayDb>,
     private readonly now: () => number = Date.now,
@@ -200,22 +204,5 @@ export class PortalKeysService {
 
   private async view(trx: Kysely<GatewayDb>, partnerId: string, keyId: string) {
     return keyView(await this.rows(trx, partnerId).where('k.id', '=', keyId).executeTakeFirstOrThrow());
-  }
-
-  private audit(
-    trx: Kysely<GatewayDb>,
-    by: KeyManager,
-    kind: 'api_key.created' | 'api_key.revoked' | 'api_key.rolled',
-    keyId: string,
-    details: Record<string, unknown>,
-  ) {
-    return new AuditRepository(trx).record({
-      partnerId: by.partnerId,
-      kind,
-      actor: by.actor,
-      target: { type: 'api_key', id: keyId },
-      details,
-      at: new Date(this.now()),
-    });
   }
 }

@@ -30,6 +30,28 @@ export interface AuditEventRow {
   created_at: Date;
 }
 
+/**
+ * How a service of the portal records its changes to one type of target (api_key, user): in the
+ * change's transaction, naming who made it (a user or an operator), at the service's clock.
+ */
+export const changeRecorder =
+  <K extends AuditKind>(targetType: string, now: () => number) =>
+  (
+    trx: Kysely<GatewayDb>,
+    by: { partnerId: string; actor: Actor },
+    kind: K,
+    targetId: string,
+    details: Record<string, unknown>,
+  ) =>
+    new AuditRepository(trx).record({
+      partnerId: by.partnerId,
+      kind,
+      actor: by.actor,
+      target: { type: targetType, id: targetId },
+      details,
+      at: new Date(now()),
+    });
+
 /** An audit event as GET /portal/audit-events answers it. */
 export const auditEventView = (e: AuditEventRow): AuditEvent => ({
   id: e.id,

@@ -1,15 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import {
-  CONTENT_TYPES,
-  IMMUTABLE,
-  readsOnly,
-  readStaticFiles,
-  sendStatic,
-  staticFile,
-  type StaticFile,
-} from './static-assets';
+import * as statics from './static-assets';
 
 /** Where the portal lives (apps/portal is built with this base). */
 export const PORTAL_BASE = '/app';
@@ -49,14 +41,16 @@ const PAGE_HEADERS = {
  * the hashed files under /app/assets/. A missing build serves 404s, so the gateway starts without it.
  */
 export class PortalApp {
-  private readonly index: StaticFile | undefined;
-  private readonly assets: Map<string, StaticFile>;
+  private readonly index: statics.StaticFile | undefined;
+  private readonly assets: Map<string, statics.StaticFile>;
 
   constructor(dir: string) {
     const indexFile = path.join(dir, 'index.html');
     const built = existsSync(indexFile);
-    this.index = built ? staticFile(readFileSync(indexFile), CONTENT_TYPES.html, INDEX_CACHE_CONTROL) : undefined;
-    this.assets = built ? readStaticFiles(path.join(dir, 'assets'), IMMUTABLE) : new Map();
+    this.index = built
+      ? statics.staticFile(readFileSync(indexFile), statics.CONTENT_TYPES.html, INDEX_CACHE_CONTROL)
+      : undefined;
+    this.assets = built ? statics.readStaticFiles(path.join(dir, 'assets'), statics.IMMUTABLE) : new Map();
   }
 
   /** Whether the path is the portal's: /app or anything under /app/. */
@@ -65,14 +59,14 @@ export class PortalApp {
   }
 
   serve(req: IncomingMessage, res: ServerResponse, pathname: string) {
-    if (!readsOnly(req, res)) return;
+    if (!statics.readsOnly(req, res)) return;
     if (pathname === PORTAL_BASE) {
       res.writeHead(308, { Location: `${PORTAL_BASE}/` });
       return void res.end();
     }
     const asset = ASSET_PATH.exec(pathname);
     // A missing asset is a 404, never index.html: a stale chunk name must fail loudly, not parse HTML as JS.
-    if (asset) return sendStatic(req, res, this.assets.get(asset[1]));
-    sendStatic(req, res, this.index, PAGE_HEADERS);
+    if (asset) return statics.sendStatic(req, res, this.assets.get(asset[1]));
+    statics.sendStatic(req, res, this.index, PAGE_HEADERS);
   }
 }

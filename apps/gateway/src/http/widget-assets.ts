@@ -1,15 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import {
-  CONTENT_TYPES,
-  IMMUTABLE,
-  readsOnly,
-  readStaticFiles,
-  sendStatic,
-  staticFile,
-  type StaticFile,
-} from './static-assets';
+import * as statics from './static-assets';
 
 /** The placeholder in loader.js the gateway replaces with the bundle's hashed file name (agreed with apps/widget). */
 export const BUNDLE_PLACEHOLDER = '__WIDGET_BUNDLE__';
@@ -30,8 +22,8 @@ const WIDGET_HEADERS = { 'Cross-Origin-Resource-Policy': 'cross-origin' };
  * serves nothing (404), so the gateway still starts without a widget build.
  */
 export class WidgetAssets {
-  private readonly loader: StaticFile | undefined;
-  private readonly assets: Map<string, StaticFile> = new Map();
+  private readonly loader: statics.StaticFile | undefined;
+  private readonly assets: Map<string, statics.StaticFile> = new Map();
 
   constructor(dir: string) {
     const manifestFile = path.join(dir, 'manifest.json');
@@ -40,8 +32,8 @@ export class WidgetAssets {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { widget?: unknown };
     if (typeof manifest.widget !== 'string') throw new Error(`${manifestFile} names no widget bundle`);
     const loader = readFileSync(loaderFile, 'utf8').split(BUNDLE_PLACEHOLDER).join(manifest.widget);
-    this.loader = staticFile(Buffer.from(loader), CONTENT_TYPES.js, LOADER_CACHE_CONTROL);
-    this.assets = readStaticFiles(dir, IMMUTABLE, (name) => name === 'loader.js');
+    this.loader = statics.staticFile(Buffer.from(loader), statics.CONTENT_TYPES.js, LOADER_CACHE_CONTROL);
+    this.assets = statics.readStaticFiles(dir, statics.IMMUTABLE, (name) => name === 'loader.js');
   }
 
   /** Whether the path is one of the static files' (the loader of any property, or an asset). */
@@ -51,8 +43,8 @@ export class WidgetAssets {
 
   /** Answers a static path: the file (gzipped when accepted), 304 for its ETag, 404, or 405 for other methods. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string) {
-    if (!readsOnly(req, res)) return;
+    if (!statics.readsOnly(req, res)) return;
     const asset = ASSET_PATH.exec(pathname);
-    sendStatic(req, res, asset ? this.assets.get(asset[1]) : this.loader, WIDGET_HEADERS);
+    statics.sendStatic(req, res, asset ? this.assets.get(asset[1]) : this.loader, WIDGET_HEADERS);
   }
 }
