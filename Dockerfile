@@ -16,8 +16,13 @@ ARG APP
 ARG PORT
 RUN test -n "$APP" && test -n "$PORT" || { echo 'build with --build-arg APP=<app> --build-arg PORT=<port>' >&2; exit 1; }
 COPY . .
-RUN NX_DAEMON=false NX_NO_CLOUD=true npx nx run "$APP:build" --skip-nx-cache \
- && test -f "dist/apps/$APP/main.js" && test -f "dist/apps/$APP/main.js.map"
+# The gateway serves the portal web app (/app/) and the widget's files (/widget/v1/): its image holds
+# their builds too, next to its own as in dist/apps, where its PORTAL_DIST_DIR and WIDGET_DIST_DIR look.
+RUN served=$([ "$APP" = gateway ] && echo ,portal,widget || true) \
+ && NX_DAEMON=false NX_NO_CLOUD=true npx nx run-many -t build --projects="$APP$served" --skip-nx-cache \
+ && test -f "dist/apps/$APP/main.js" && test -f "dist/apps/$APP/main.js.map" \
+ && { [ "$APP" != gateway ] || { test -f dist/apps/portal/index.html && test -d dist/apps/portal/assets \
+      && test -f dist/apps/widget/loader.js && test -f dist/apps/widget/manifest.json; }; }
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
@@ -38,7 +43,9 @@ RUN if [ "$CHROMIUM" = 1 ]; then apt-get update && apt-get install -y --no-insta
     && rm -rf /var/lib/apt/lists/* && test -x /usr/bin/chromium; fi
 ARG APP
 ARG PORT
-COPY --from=build /repo/dist/apps/$APP ./
+# dist/apps as built: the app's bundle, and for the gateway the portal and the widget beside it.
+COPY --from=build /repo/dist/apps ./apps
+WORKDIR /app/apps/$APP
 USER node
 EXPOSE $PORT
 CMD ["node", "main.js"]

@@ -3,7 +3,8 @@
 # From a clean clone of HEAD: checks docker-compose.yml's merged config, runs compose's `keys`
 # script, builds every app image from the root Dockerfile, runs each with host networking against
 # this machine's PostgreSQL and RabbitMQ (a database and an exchange of its own, free ports), waits
-# for each to answer ready on its admin port (and /metrics not on its public one), creates a partner and a key with the gateway image's admin CLI, and
+# for each to answer ready on its admin port (and /metrics not on its public one), checks the gateway
+# container serves the portal (/app/) and the widget's loader from its image, creates a partner and a key with the gateway image's admin CLI, and
 # drives a domain create through the gateway container to a 200 and its subscription. Then it
 # removes the containers, the database, the exchange's queues and the clone.
 # Needs root (or the docker group), a Docker daemon, Compose (`docker compose` or `docker-compose`),
@@ -227,6 +228,22 @@ wait_ready() {
   log "domains-scanner (DOMAINS_ROLE=scanner) answers ready on admin port 127.0.0.1:${ADMIN_PORT[domains-scanner]}"
 }
 
+# The gateway image holds the portal's and the widget's builds beside its own (dist/apps layout):
+# /app/ answers the portal's page with its CSP, the page's script is there, and so is the widget's loader.
+check_served_builds() {
+  local gateway="http://127.0.0.1:${PORT[gateway]}" headers page script status
+  headers=$(curl -s -D - -o "$WORK/portal.html" "$gateway/app/")
+  grep -q '^HTTP/[0-9.]* 200' <<<"$headers" && grep -qi '^content-security-policy:' <<<"$headers" \
+    || fail "the gateway container does not serve the portal at /app/: $headers"
+  script=$(grep -o '/app/assets/[^"]*\.js' "$WORK/portal.html" | head -n 1)
+  [[ -n $script ]] || fail "the portal's page at /app/ names no script: $(head -c 300 "$WORK/portal.html")"
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$gateway$script")
+  [[ $status == 200 ]] || fail "the gateway container answers $status for the portal's $script"
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$gateway/widget/v1/00000000-0000-4000-8000-000000000000/loader.js")
+  [[ $status == 200 ]] || fail "the gateway container answers $status for the widget's loader"
+  log "the gateway container serves the portal at /app/ (with its CSP and $script) and the widget's loader"
+}
+
 json_field() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const v=process.argv[1].split('.').reduce((o,k)=>o?.[k],JSON.parse(s));if(v==null)process.exit(1);console.log(typeof v==='object'?JSON.stringify(v):v)})" "$1"; }
 admin() { docker run --rm --network host -e "DATABASE_URL=$DATABASE_URL" "$(image gateway)" node admin.js "$@" --json; }
 
@@ -280,5 +297,6 @@ build_images
 make_keys
 start_containers
 wait_ready
+check_served_builds
 create_domain_through_gateway
 scan_in_browser_mode

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { adminListen, env, listenOf, LOOPBACK, parseEnv, serviceUrlsEnv } from '@platform/config';
 import { mailConfig } from '@platform/mail';
+import { idempotencyEnv } from '@platform/service';
 
 const listen = listenOf('gateway');
 
@@ -97,6 +98,8 @@ const configSchema = z.object({
   TOTP_ENCRYPTION_KEY: z.string().min(1).optional(),
   /** How often the keys used since are written as last used (one UPDATE). */
   KEY_LAST_USED_FLUSH_MS: env.durationMs(10_000),
+  /** The gateway's own writes keep their Idempotency-Key as services do: IDEMPOTENCY_TTL_MS, IDEMPOTENCY_LOCK_MS. */
+  ...idempotencyEnv,
   /** Portal e-mail (sign-in links, invitations): SMTP_URL, MAIL_FROM ... as for the services. */
   ...mailConfig,
 });

@@ -13,7 +13,15 @@ import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@pla
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
 import { Counter } from 'prom-client';
-import { assertMigrated, createServiceMetrics, migrateService, type ServiceMetrics } from '@platform/service';
+import {
+  assertMigrated,
+  createServiceMetrics,
+  IdempotencyKeys,
+  migrateService,
+  pruneIdempotencyKeysJob,
+  type KeyedSettings,
+  type ServiceMetrics,
+} from '@platform/service';
 import { JobRunner } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
 import type { Config } from './config';
@@ -24,6 +32,7 @@ import { IdentityRepository } from './identity/identity.repository';
 import { IdentityService } from './identity/identity.service';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
+import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { listenForKeyChanges } from './db/key-changes.listener';
 import { migrations } from './db/migrations';
@@ -59,6 +68,8 @@ export interface Deps {
   settings: SettingsService;
   audit: AuditRepository;
   lastUsed: LastUsedRecorder;
+  /** Where the gateway's own keyed writes keep their Idempotency-Key and answer (as a service's, libs/service). */
+  idempotency: KeyedSettings;
   close(): Promise<void>;
 }
 
@@ -106,14 +117,7 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
   permissions: row.permissions,
   requiredFields: row.required_fields,
   partnerName: row.partner_name,
-  ...(row.default_product || row.default_price_list
-    ? {
-        defaults: {
-          ...(row.default_product ? { product: row.default_product } : {}),
-          ...(row.default_price_list ? { priceList: row.default_price_list } : {}),
-        },
-      }
-    : {}),
+  ...partnerDefaults(row),
   allowedIp: row.allowed_ip,
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
@@ -121,8 +125,8 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
 
 /**
  * The portal's side of the gateway: sign-in and sessions, the team, keys, settings, the audit log,
- * when keys were last used, and the runner that sends its e-mail (queued with the change that
- * makes it).
+ * when keys were last used, its writes' Idempotency-Keys, and the runner that sends its e-mail
+ * (queued with the change that makes it) and prunes ended sessions and expired keys.
  */
 function portalServices(
   config: Config,
@@ -157,6 +161,7 @@ function portalServices(
     singleton: true,
     run: ({ db: pool, now: at }) => new IdentityRepository(pool).pruneEnded(at, config.SESSION_IDLE_TIMEOUT_MS),
   });
+  jobs.every(pruneIdempotencyKeysJob<GatewayDb>());
   jobs.start();
   return {
     services: {
@@ -166,6 +171,12 @@ function portalServices(
       settings: new SettingsService(db, now),
       audit: new AuditRepository(db),
       lastUsed,
+      idempotency: {
+        db: db as unknown as Kysely<unknown>,
+        keys: new IdempotencyKeys(db as unknown as Kysely<unknown>),
+        ttlMs: config.IDEMPOTENCY_TTL_MS,
+        lockMs: config.IDEMPOTENCY_LOCK_MS,
+      },
     },
     async close() {
       await jobs.stop();

@@ -97,6 +97,7 @@ function portalDeps(deps: Deps, clientIp: ClientIp) {
       keys: deps.portalKeys,
       settings: deps.settings,
       authFailures,
+      keyed: deps.idempotency,
       secureCookies: !['development', 'test'].includes(config.NODE_ENV),
       checkAnswersWith: config.NODE_ENV === 'production' ? undefined : deps.logger,
     }),

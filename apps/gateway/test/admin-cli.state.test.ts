@@ -50,16 +50,10 @@ describe('admin CLI: partners and keys', () => {
 
   it('when a partner is updated, then its defaults and required fields change, "none" clears a default, and an unknown id or no change is refused', async () => {
     const partnerId = await suite.partner();
-    const updated = await admin<{
-      default_product: string | null;
-      default_price_list: string | null;
-      required_fields: string[];
-    }>(
-      suite.databaseUrl,
-      'partner',
-      'update',
-      '--partner',
-      partnerId,
+    type Defaults = { default_product: string | null; default_price_list: string | null; required_fields: string[] };
+    const update = (...args: string[]) =>
+      admin<Defaults>(suite.databaseUrl, 'partner', 'update', '--partner', partnerId, ...args);
+    const updated = await update(
       '--default-product',
       'PRO',
       '--default-price-list',
@@ -72,15 +66,7 @@ describe('admin CLI: partners and keys', () => {
       default_price_list: 'EU',
       required_fields: ['phone_number'],
     });
-    const cleared = await admin<{ default_product: string | null; default_price_list: string | null }>(
-      suite.databaseUrl,
-      'partner',
-      'update',
-      '--partner',
-      partnerId,
-      '--default-product',
-      'none',
-    );
+    const cleared = await update('--default-product', 'none');
     expect(cleared).toMatchObject({ default_product: null, default_price_list: 'EU' });
     const { rows } = await db.query(
       'SELECT default_product, default_price_list, required_fields FROM gateway.partners WHERE id = $1',

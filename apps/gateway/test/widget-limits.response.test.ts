@@ -126,12 +126,14 @@ describe('public widget limits and static files', () => {
     expect(gateway.deps.publicLimits.byAddress.size).toBe(MAX_ADDRESSES);
   });
 
-  it("when the loader is fetched at the snippet's path with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, and 304 for its ETag", async () => {
+  it("when the loader is fetched at the snippet's path with no API key, then it names the hashed bundle, is gzipped when asked, cached 5 minutes, embeddable cross-origin, and 304 for its ETag", async () => {
     const loader = `/widget/v1/${randomUUID()}/loader.js`;
     const plain = await get(loader);
     expect(plain.status).toBe(200);
     expect(plain.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(plain.headers['cache-control']).toBe('public, max-age=300');
+    expect(plain.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(plain.headers['content-security-policy']).toBeUndefined();
     expect(plain.body.toString()).toContain(`assets/${BUNDLE}`);
     expect(plain.body.toString()).not.toContain('__WIDGET_BUNDLE__');
     const gz = await get(loader, { 'accept-encoding': 'gzip' });

@@ -83,6 +83,12 @@ export function paginationMeta(page: number, hasMore: boolean): PaginationMeta {
 export const resultOf = <T extends z.ZodType>(schema: T) => z.object({ result: schema });
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ meta: paginationMetaSchema, result: z.array(item) });
 export const emptyResultSchema = z.object({ result: z.object({}).strict() });
+/**
+ * The spec's answer to a delete, `{result: {deleted: true}}` (domains, merchants, webhook endpoints,
+ * portal users). A delete that answers something else says what it answers: a revoked API key, the
+ * e-mail template it falls back to; signing out and turning 2FA off answer 204.
+ */
+export const deletedSchema = z.object({ deleted: z.boolean() });
 
 /**
  * What PostgreSQL text and jsonb cannot store: a NUL character, or a UTF-16 surrogate without its

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryWireSchemas } from './common';
 import { ERROR_CATALOGUE, errorResponseSchema, type ErrorCode } from './errors';
-import { isInternalRoute, isPublicRoute, isSignInRoute, type RouteSpec } from './routes';
+import { isInternalRoute, isPublicRoute, isSignInRoute, takesIdempotencyKey, type RouteSpec } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -49,8 +49,6 @@ function schemaConverter() {
   return { toSchema, components };
 }
 
-/** Methods that take an Idempotency-Key (see the gateway's idempotency.ts). */
-const IDEMPOTENT_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 const IDEMPOTENCY_ERRORS = ['IDEMPOTENCY.KEY_REUSED', 'IDEMPOTENCY.IN_PROGRESS'] as const;
 
 const idempotencyKeyParameter = {
@@ -63,10 +61,6 @@ const idempotencyKeyParameter = {
     'while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
-
-/** Services keep a write's Idempotency-Key; the gateway's own routes (sign-in, users, keys) do not take one. */
-const takesIdempotencyKey = (r: RouteSpec) =>
-  IDEMPOTENT_METHODS.has(r.method) && !isPublicRoute(r) && r.service !== 'gateway';
 
 /** Who may call: nobody in particular (public, sign-in), a portal session only (userOnly), or a key or a session. */
 function securityOf(r: RouteSpec) {

@@ -27,6 +27,11 @@ interface RouteSpecFields {
   /** The success status the handler answers with (reply(...)) and OpenAPI documents; default 200 (204: no body). */
   status?: 200 | 201 | 202 | 204;
   errors: ErrorCode[];
+  /**
+   * false: a write that takes no Idempotency-Key (see takesIdempotencyKey): the sign-in operations
+   * that act on the session itself, whose answer is for that session alone.
+   */
+  idempotencyKey?: false;
 }
 
 /**
@@ -100,6 +105,16 @@ export const isPublicRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.
 
 /** Whether a route is one of the portal's sign-in operations (see SignInRouteSpec). */
 export const isSignInRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'sign-in';
+
+const KEYED_METHODS: ReadonlySet<HttpMethod> = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Whether a route takes an Idempotency-Key: every write under /portal (a service's, or the
+ * gateway's own: keys, team, settings, TOTP enrolment) but the public ones and those marked
+ * `idempotencyKey: false`.
+ */
+export const takesIdempotencyKey = (spec: Pick<RouteSpec, 'method' | 'access' | 'idempotencyKey'>): boolean =>
+  KEYED_METHODS.has(spec.method) && !isPublicRoute(spec) && spec.idempotencyKey !== false;
 
 /** The errors any route that takes a JSON body can answer (the body's validation, parsing, type and size). */
 export const BODY_ERRORS: ErrorCode[] = [

@@ -87,12 +87,29 @@ describe('OpenAPI parameter types', () => {
       expect(schemaOf(flag)).toEqual(expect.objectContaining({ type: 'boolean' }));
   });
 
-  it("when a service's partner operation writes, then it documents the Idempotency-Key header and its 409 answers; reads, public and gateway-owned operations do not", () => {
+  it("when a partner operation writes (a service's or the gateway's), then it documents the Idempotency-Key header and its 409 answers; reads, public operations and the session's own sign-in operations do not", () => {
     const doc = buildOpenApi(ROUTES, INFO);
     const ref = { $ref: '#/components/parameters/IdempotencyKey' };
+    const sessionOwn = ['createSignInLink', 'createSession', 'deleteSession', 'verifySessionTotp'];
+    const gatewayKeyed = ROUTES.filter((r) => r.service === 'gateway' && r.method !== 'get').map((r) => r.operationId);
+    expect(gatewayKeyed.filter((id) => !sessionOwn.includes(id)).sort()).toEqual(
+      [
+        'confirmTotpEnrolment',
+        'createApiKey',
+        'createUser',
+        'deleteUser',
+        'disableTotp',
+        'reinviteUser',
+        'revokeApiKey',
+        'rollApiKey',
+        'startTotpEnrolment',
+        'updateSettings',
+        'updateUser',
+      ].sort(),
+    );
     for (const route of ROUTES) {
       const op = operation(doc, route.path, route.method);
-      if (route.method === 'get' || isPublicRoute(route) || route.service === 'gateway') {
+      if (route.method === 'get' || isPublicRoute(route) || sessionOwn.includes(route.operationId)) {
         expect(op.parameters).not.toContainEqual(ref);
       } else {
         expect(op.parameters).toContainEqual(ref);

@@ -20,8 +20,9 @@ interface Scope {
 }
 
 /**
- * Made on first use: a process that never shares a transaction (the gateway) does not pay for
- * async context tracking on every promise.
+ * Made on first use: a process that never shares a transaction does not create it. (On Node 24
+ * AsyncLocalStorage runs on AsyncContextFrame, without promise hooks: a promise-heavy loop ran no
+ * slower once one existed, so the gateway's keyed writes creating it do not slow its forward path.)
  */
 let current: AsyncLocalStorage<Scope> | undefined;
 export const scopes = () => (current ??= new AsyncLocalStorage<Scope>());

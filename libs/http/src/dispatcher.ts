@@ -158,10 +158,11 @@ function routeOf(routes: CompiledRoute[], req: IncomingMessage, res: ServerRespo
 }
 
 /**
- * The answer as sent: a Reply's status, headers and body, or the plain result with 200. Given a
- * logger, an answer that does not match the route's response schema is logged and becomes 500.
+ * The answer as sent: a Reply's status, headers and body, a kept answer (StoredReply) byte for
+ * byte, or the plain result with 200. Given a logger, an answer that does not match the route's
+ * response schema is logged and becomes 500. Services' dispatchers and the gateway's own routes send with it.
  */
-function sendResult(res: ServerResponse, spec: RouteSpec, result: unknown, checkWith: Logger | undefined) {
+export function sendResult(res: ServerResponse, spec: RouteSpec, result: unknown, checkWith: Logger | undefined) {
   if (result instanceof StoredReply) return sendStored(res, result);
   const answer = result instanceof Reply ? result : new Reply(200, result);
   const noBody = answer.status === 204 || answer.status === 304;

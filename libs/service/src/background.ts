@@ -11,7 +11,7 @@ import {
 } from '@platform/messaging';
 import type { ServiceConfig } from './config';
 import type { ConsumerSpec, ServiceRuntime } from './definition';
-import { IdempotencyKeys } from './idempotency/keys.repository';
+import { pruneIdempotencyKeysJob } from './idempotency/keys.repository';
 import { recordJobRun } from './metrics';
 
 /** The outbox relay on its own connections (relayDb): under a burst of requests the main pool's queue is long, and events must not wait in it. */
@@ -60,15 +60,7 @@ export function jobRunner<DB>(
     jitterMs: 60_000,
     run: ({ db, now, signal }) => prune(db as Kysely<unknown>, now, signal),
   });
-  // Keys past their TTL, in bounded batches; a stopping service ends it between two.
-  runner.every({
-    name: 'prune-idempotency-keys',
-    intervalMs: 10 * 60_000,
-    singleton: true,
-    deadlineMs: 5 * 60_000,
-    jitterMs: 60_000,
-    run: async ({ db, signal }) => ({ pruned: await new IdempotencyKeys(db as Kysely<unknown>).pruneExpired(signal) }),
-  });
+  runner.every(pruneIdempotencyKeysJob<DB>());
   for (const job of jobs) runner.every(job);
   return runner;
 }

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { adminListen, env, listenerEnv, parseEnv, serviceUrlsEnv, type Listen } from '@platform/config';
 import { roleSchema, type RolesOption } from './roles';
 
+/** Idempotency-Keys, for every service and for the gateway's own writes. */
+export const idempotencyEnv = {
+  /** How long an Idempotency-Key and its answer are kept (replayed to a retry). */
+  IDEMPOTENCY_TTL_MS: env.durationMs(24 * 3_600_000),
+  /** How long a keyed request holds its key before a retry may take it over (its process died before committing). */
+  IDEMPOTENCY_LOCK_MS: env.durationMs(60_000),
+};
+
 /** What every service reads from its environment; a service adds its own variables to it. */
 const serviceConfigSchema = z.object({
   LOG_LEVEL: env.logLevel,
@@ -28,10 +36,7 @@ const serviceConfigSchema = z.object({
   /** Published outbox rows and processed message ids are kept this long, then pruned. */
   OUTBOX_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
   PROCESSED_RETENTION_MS: env.durationMs(7 * 24 * 3_600_000),
-  /** How long an Idempotency-Key and its answer are kept (replayed to a retry). */
-  IDEMPOTENCY_TTL_MS: env.durationMs(24 * 3_600_000),
-  /** How long a keyed request holds its key before a retry may take it over (its process died before committing). */
-  IDEMPOTENCY_LOCK_MS: env.durationMs(60_000),
+  ...idempotencyEnv,
   /**
    * Boot applies the service's migrations (and sets up its role) first. Off by default, so
    * production can run the service as a login role that cannot change the schema and migrate

@@ -1,5 +1,5 @@
 /** The service chassis: how every service boots, migrates, serves, consumes, measures and stops. */
-export type { ServiceConfig } from './config';
+export { idempotencyEnv, type ServiceConfig } from './config';
 export type {
   BackgroundWork,
   ConfigOf,
@@ -15,7 +15,9 @@ export { ServiceCaller } from './service-caller';
 export { eventPush, eventPushReceiver, type EventPush, type EventPushOptions, type EventPushRoute } from './event-push';
 export { runService, startService } from './start-service';
 export { API_ROLE, type RolesOption } from './roles';
-export { IdempotencyKeys } from './idempotency/keys.repository';
+export { IdempotencyKeys, pruneIdempotencyKeysJob } from './idempotency/keys.repository';
+export { runKeyed, type KeyedRequest, type KeyedSettings } from './idempotency/keyed-handlers';
+export { idempotencyKeysMigration } from './idempotency/migration';
 export {
   FINGERPRINT_HEADER,
   idempotencyKeyOf,

@@ -1,7 +1,7 @@
-import { PERMISSIONS } from '@platform/contracts';
-import { inTransaction, sql, type Kysely } from '@platform/db';
+import { PERMISSIONS, type ApiKey } from '@platform/contracts';
+import { afterCommit, inTransaction, sql, type Kysely } from '@platform/db';
 import { AppError, listPage, notFound } from '@platform/http';
-import { AuditRepository, type Actor } from '../audit/audit.repository';
+import { changeRecorder, type Actor } from '../audit/audit.repository';
 import { ApiKeysRepository } from '../db/api-keys.repository';
 import type { GatewayDb } from '../db/tables';
 import { generateApiKey } from '../domain/api-key';
@@ -26,7 +26,7 @@ interface KeyListRow {
   created_by_email: string | null;
 }
 
-const keyView = (k: KeyListRow) => ({
+const keyView = (k: KeyListRow): ApiKey => ({
   id: k.id,
   prefix: k.prefix,
   name: k.name,
@@ -52,6 +52,10 @@ export interface KeyManager {
  * makes them; a revocation or a roll tells every gateway at commit (NOTIFY), as `key revoke` does.
  */
 export class PortalKeysService {
+  private readonly audit = changeRecorder<'api_key.created' | 'api_key.revoked' | 'api_key.rolled'>('api_key', () =>
+    this.now(),
+  );
+
   constructor(
     private readonly db: Kysely<GatewayDb>,
     private readonly now: () => number = Date.now,
@@ -111,26 +115,30 @@ export class PortalKeysService {
   }
 
   async revoke(by: KeyManager, keyId: string) {
-    const view = await inTransaction(this.db, async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const found = await this.lock(trx, by.partnerId, keyId);
-      const keys = new ApiKeysRepository(trx);
       await trx
         .updateTable('api_keys')
         .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${new Date(this.now())})` })
         .where('id', '=', found.id)
         .execute();
-      await keys.notifyChanged(found.prefix);
+      await this.changed(trx, found.prefix);
       const view = await this.view(trx, by.partnerId, found.id);
       await this.audit(trx, by, 'api_key.revoked', view.id, { name: view.name, prefix: view.prefix });
       return view;
     });
-    this.onKeyChanged(view.prefix);
-    return view;
+  }
+
+  /** Every gateway drops its cached record at commit: the others on the NOTIFY, this one by its hook. */
+  private async changed(trx: Kysely<GatewayDb>, prefix: string) {
+    await new ApiKeysRepository(trx).notifyChanged(prefix);
+    // At commit, not before: a keyed request commits after its handler returns (libs/service runKeyed).
+    await afterCommit(trx, () => this.onKeyChanged(prefix));
   }
 
   /** A new key with the old one's name, permissions, IP and expiry; the old one stops overlapHours from now. */
   async roll(by: KeyManager, keyId: string, overlapHours: number) {
-    const { rolled, oldPrefix } = await inTransaction(this.db, async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const old = await this.lock(trx, by.partnerId, keyId);
       const now = this.now();
       if (old.revoked_at || old.rolled_to || (old.expires_at && old.expires_at.getTime() <= now))
@@ -150,7 +158,7 @@ export class PortalKeysService {
         })
         .where('id', '=', old.id)
         .execute();
-      await new ApiKeysRepository(trx).notifyChanged(old.prefix);
+      await this.changed(trx, old.prefix);
       const view = await this.view(trx, by.partnerId, id);
       await this.audit(trx, by, 'api_key.rolled', old.id, {
         name: old.name,
@@ -159,10 +167,8 @@ export class PortalKeysService {
         new_prefix: view.prefix,
         old_key_stops_at: overlapEnds.toISOString(),
       });
-      return { rolled: { ...view, secret: key }, oldPrefix: old.prefix };
+      return { ...view, secret: key };
     });
-    this.onKeyChanged(oldPrefix);
-    return rolled;
   }
 
   private async insertKey(
@@ -198,22 +204,5 @@ export class PortalKeysService {
 
   private async view(trx: Kysely<GatewayDb>, partnerId: string, keyId: string) {
     return keyView(await this.rows(trx, partnerId).where('k.id', '=', keyId).executeTakeFirstOrThrow());
-  }
-
-  private audit(
-    trx: Kysely<GatewayDb>,
-    by: KeyManager,
-    kind: 'api_key.created' | 'api_key.revoked' | 'api_key.rolled',
-    keyId: string,
-    details: Record<string, unknown>,
-  ) {
-    return new AuditRepository(trx).record({
-      partnerId: by.partnerId,
-      kind,
-      actor: by.actor,
-      target: { type: 'api_key', id: keyId },
-      details,
-      at: new Date(this.now()),
-    });
   }
 }

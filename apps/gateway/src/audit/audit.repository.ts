@@ -1,5 +1,5 @@
 import type { Kysely } from '@platform/db';
-import type { AuditKind } from '@platform/contracts';
+import type { AuditEvent, AuditKind } from '@platform/contracts';
 import type { AuditEventsTable, GatewayDb } from '../db/tables';
 
 /** Who did it: a signed-in user, an API key, or an operator with the admin CLI. */
@@ -29,6 +29,38 @@ export interface AuditEventRow {
   details: Record<string, unknown>;
   created_at: Date;
 }
+
+/**
+ * How a service of the portal records its changes to one type of target (api_key, user): in the
+ * change's transaction, naming who made it (a user or an operator), at the service's clock.
+ */
+export const changeRecorder =
+  <K extends AuditKind>(targetType: string, now: () => number) =>
+  (
+    trx: Kysely<GatewayDb>,
+    by: { partnerId: string; actor: Actor },
+    kind: K,
+    targetId: string,
+    details: Record<string, unknown>,
+  ) =>
+    new AuditRepository(trx).record({
+      partnerId: by.partnerId,
+      kind,
+      actor: by.actor,
+      target: { type: targetType, id: targetId },
+      details,
+      at: new Date(now()),
+    });
+
+/** An audit event as GET /portal/audit-events answers it. */
+export const auditEventView = (e: AuditEventRow): AuditEvent => ({
+  id: e.id,
+  kind: e.kind as AuditKind,
+  actor: { type: e.actor_type, id: e.actor_id, label: e.actor_label },
+  target: e.target_type && e.target_id ? { type: e.target_type, id: e.target_id } : null,
+  details: e.details,
+  created_at: e.created_at.toISOString(),
+});
 
 /** All SQL on audit_events. */
 export class AuditRepository {

@@ -1,35 +1,6 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { sql, type Kysely } from '@platform/db';
-import { KEYS_CHANNEL, type ApiKeysTable, type GatewayDb } from './tables';
-
-/** A key's public facts: what `key list` shows. Never the hash. */
-export interface ApiKeyRow {
-  id: string;
-  partner_id: string;
-  name: string | null;
-  prefix: string;
-  permissions: string[];
-  allowed_ip: string | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
-}
-
-/** What the gateway needs to authenticate a request with a key. */
-export interface KeyCredentialRow {
-  id: string;
-  partner_id: string;
-  prefix: string;
-  secret_hash: Buffer;
-  permissions: string[];
-  allowed_ip: string | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  required_fields: string[];
-  partner_name: string;
-  default_product: string | null;
-  default_price_list: string | null;
-}
+import { KEYS_CHANNEL, type ApiKeysTable, type GatewayDb, type PartnersTable } from './tables';
 
 const PUBLIC_COLUMNS = [
   'id',
@@ -42,6 +13,20 @@ const PUBLIC_COLUMNS = [
   'revoked_at',
   'created_at',
 ] as const;
+
+type KeyColumns = Selectable<ApiKeysTable>;
+
+/** A key's public facts: what `key list` shows. Never the hash. */
+export type ApiKeyRow = Pick<KeyColumns, (typeof PUBLIC_COLUMNS)[number]>;
+
+/** What the gateway needs to authenticate a request with a key: the key, and its partner's settings. */
+export type KeyCredentialRow = Pick<
+  KeyColumns,
+  'id' | 'partner_id' | 'prefix' | 'secret_hash' | 'permissions' | 'allowed_ip' | 'expires_at' | 'revoked_at'
+> &
+  Pick<Selectable<PartnersTable>, 'required_fields' | 'default_product' | 'default_price_list'> & {
+    partner_name: string;
+  };
 
 /** All SQL on gateway.api_keys. */
 export class ApiKeysRepository {

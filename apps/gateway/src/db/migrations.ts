@@ -31,8 +31,8 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX api_keys_partner_id ON api_keys (partner_id, created_at)`.execute(db);
     },
   },
-  // No longer used: the service that owns a write keeps its Idempotency-Key (libs/service idempotency).
-  // Kept while gateways of the previous release still run; a later release drops it.
+  // The gateway's own writes keep their Idempotency-Key here (libs/service idempotency, as a
+  // service's chassis table); forwarded writes keep theirs in the service that does the write.
   '2026_11_22_0001_idempotency_keys': {
     async up(db: Kysely<unknown>) {
       await sql`
@@ -70,6 +70,15 @@ export const migrations: Record<string, ServiceMigration> = {
       await createAuditEvents(db);
       await createMailQueueTable(db);
       await createMailQueueRecipientIndex(db);
+    },
+  },
+  // The table of 2026_11_22 takes libs/service's IdempotencyKeys (the chassis' idempotency_keys has
+  // headers where it had content_type; keys and answers are found and sealed alike). content_type
+  // stays, unused, while gateways of the release that kept every write's key here (before the
+  // services kept them) may still run; a later release drops it.
+  '2026_11_26_0002_idempotency_keys_headers': {
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE idempotency_keys ADD COLUMN headers jsonb`.execute(db);
     },
   },
 };

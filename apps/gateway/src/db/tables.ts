@@ -5,10 +5,6 @@ export const GATEWAY_SCHEMA = 'gateway';
 /** NOTIFY channel: payload is the prefix of a key whose cached record must be dropped. */
 export const KEYS_CHANNEL = 'gateway_keys';
 
-/** Create-domain fields a partner's onboarding settings may make required. */
-export const REQUIRED_FIELD_OPTIONS = ['account_first_name', 'account_last_name', 'phone_number'] as const;
-export type RequiredField = (typeof REQUIRED_FIELD_OPTIONS)[number];
-
 export interface PartnersTable {
   id: Generated<string>;
   name: string;

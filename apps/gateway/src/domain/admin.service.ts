@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { PERMISSIONS, permissionSchema, dateTime } from '@platform/contracts';
+import { PERMISSIONS, permissionSchema, dateTime, REQUIRED_FIELDS } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { ApiKeysRepository, type ApiKeyRow } from '../db/api-keys.repository';
 import { PartnersRepository, type PartnerRow } from '../db/partners.repository';
-import { REQUIRED_FIELD_OPTIONS, type GatewayDb } from '../db/tables';
+import type { GatewayDb } from '../db/tables';
 import { generateApiKey } from './api-key';
 import { emailSchema, userRoleSchema } from '@platform/contracts';
 import { AppError } from '@platform/http';
@@ -26,7 +26,7 @@ export class AdminInputError extends Error {
 
 const createPartnerInput = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200),
-  requiredFields: z.array(z.string().pipe(z.enum(REQUIRED_FIELD_OPTIONS))).default([]),
+  requiredFields: z.array(z.string().pipe(z.enum(REQUIRED_FIELDS))).default([]),
 });
 
 const code = z.string().trim().min(1, 'must not be empty').max(64);
@@ -125,7 +125,7 @@ export class AdminService {
     );
     const users = new UsersService(this.db, identity);
     const by = { partnerId: values.partnerId, actor: OPERATOR };
-    const existing = await new IdentityRepository(this.db).findUserByEmail(values.partnerId, values.email);
+    const existing = await new IdentityRepository(this.db).findUser(values.partnerId, { email: values.email });
     try {
       const { user, link } = existing
         ? await users.reinvite(by, existing.id)

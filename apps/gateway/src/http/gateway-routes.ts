@@ -1,22 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import {
-  authRoutes,
-  identityRoutes,
-  SESSION_COOKIE,
-  userRoutes,
-  type AuditKind,
-  type RouteSpec,
-} from '@platform/contracts';
-import { AppError, issuesOf, listPage, parseRequest, Reply, reply, type Handlers } from '@platform/http';
+import { authRoutes, identityRoutes, SESSION_COOKIE, userRoutes, type RouteSpec } from '@platform/contracts';
+import { AppError, listPage, parseRequest, reply, sendResult, type Handlers } from '@platform/http';
+import type { KeyedSettings } from '@platform/service';
 import type { PortalKeysService } from '../api-keys/portal-keys.service';
-import { AuditRepository } from '../audit/audit.repository';
+import { AuditRepository, auditEventView } from '../audit/audit.repository';
 import type { Kysely } from '@platform/db';
 import type { Logger } from '@platform/observability';
 import type { GatewayDb } from '../db/tables';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { IdentityService } from '../identity/identity.service';
 import { sessionView, userActor, type SignedInUser } from '../identity/signed-in-user';
+import { keyedWrites } from './keyed-writes';
 import type { UsersService } from '../identity/users.service';
 import type { SettingsService } from '../settings/settings.service';
 
@@ -36,6 +31,8 @@ export interface GatewayRouteDeps {
   authFailures: FailedAuthThrottle;
   /** Secure cookies unless in development or test (plain http on 127.0.0.1). */
   secureCookies: boolean;
+  /** Where keyed writes keep their Idempotency-Key and answer (the gateway's idempotency_keys). */
+  keyed: KeyedSettings;
   /** Outside production: every answer is checked against its route's response schema (a drift is logged and answers 500). */
   checkAnswersWith?: Logger;
 }
@@ -130,7 +127,7 @@ function teamHandlers(deps: GatewayRouteDeps): Handlers<TeamRoute, GatewayCaller
     }),
     deleteUser: async ({ params, caller }) => {
       await deps.users.remove(team(activeUser(caller)), params.userId);
-      return reply(204);
+      return { result: { deleted: true } };
     },
     reinviteUser: async ({ params, caller }) =>
       reply(202, { result: (await deps.users.reinvite(team(activeUser(caller)), params.userId)).user }),
@@ -159,17 +156,7 @@ function accountHandlers(deps: GatewayRouteDeps): Handlers<AccountRoute, Gateway
           limitPlusOne,
         ),
       );
-      return {
-        meta,
-        result: items.map((e) => ({
-          id: e.id,
-          kind: e.kind as AuditKind,
-          actor: { type: e.actor_type, id: e.actor_id, label: e.actor_label },
-          target: e.target_type && e.target_id ? { type: e.target_type, id: e.target_id } : null,
-          details: e.details,
-          created_at: e.created_at.toISOString(),
-        })),
-      };
+      return { meta, result: items.map(auditEventView) };
     },
 
     getSettings: async ({ caller }) => ({ result: await deps.settings.get(activeUser(caller).partnerId) }),
@@ -188,31 +175,6 @@ type AnyHandler = (input: {
   req: IncomingMessage;
 }) => unknown;
 
-/** Where a gateway-owned route's answer is written: status, headers and the JSON body. */
-function send(res: ServerResponse, result: unknown) {
-  const answer = result instanceof Reply ? result : new Reply(200, result);
-  for (const name in answer.headers) res.setHeader(name, answer.headers[name]);
-  res.statusCode = answer.status;
-  if (answer.status === 204 || answer.body === undefined) return void res.end();
-  const text = JSON.stringify(answer.body);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-/** Throws (500, logged) when an answer leaves its route's response schema, as services' dispatchers do outside production. */
-function checkAnswer(spec: RouteSpec, result: unknown, logger: Logger) {
-  const answer = result instanceof Reply ? result : new Reply(200, result);
-  if (answer.status === 204) return;
-  const checked = spec.response.safeParse(answer.body);
-  if (checked.success) return;
-  logger.error(
-    { operationId: spec.operationId, issues: issuesOf(checked.error) },
-    'answer does not match the route response schema',
-  );
-  throw new AppError('SERVER.INTERNAL');
-}
-
 /** The raw body as JSON: 400 VALIDATION.MALFORMED_JSON when it is not. */
 function jsonOf(body: Buffer | undefined): unknown {
   if (!body) return undefined;
@@ -224,26 +186,32 @@ function jsonOf(body: Buffer | undefined): unknown {
 }
 
 /**
- * Answers a route the gateway owns, as a service's dispatcher would: params, query and body
- * validated with the route's schemas (every issue in one 400), then its handler.
+ * Answers a route the gateway owns, as a service's dispatcher would: its Idempotency-Key checked,
+ * params, query and body validated with the route's schemas (every issue in one 400), then its
+ * handler, keyed as a service's write is (keyed-writes.ts), and the answer sent as a service
+ * sends it (checked against the route's response schema outside production).
  */
 export function gatewayRouteRunner(deps: GatewayRouteDeps) {
   const handlers = gatewayHandlers(deps) as unknown as Record<string, AnyHandler>;
+  const keyed = keyedWrites(deps.keyed);
   return async (
     req: IncomingMessage,
     res: ServerResponse,
     call: { spec: RouteSpec; params: Record<string, string>; body: Buffer | undefined; caller: GatewayCaller },
   ) => {
+    const { spec, caller } = call;
+    const key = keyed.keyOf({ req, spec });
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const parsed = parseRequest(
       { params: call.params, query: q === -1 ? {} : parseQuery(url.slice(q + 1)), body: jsonOf(call.body) },
-      { params: call.spec.params, query: call.spec.query, body: call.spec.body },
+      { params: spec.params, query: spec.query, body: spec.body },
     );
-    const handler = handlers[call.spec.operationId];
+    const handler = handlers[spec.operationId];
     if (!handler) throw new AppError('ROUTE.NOT_FOUND');
-    const result = await handler({ ...parsed, caller: call.caller, req });
-    if (deps.checkAnswersWith) checkAnswer(call.spec, result, deps.checkAnswersWith);
-    send(res, result);
+    const result = await keyed.run(key, { req, spec, body: call.body, user: caller.user }, async () =>
+      handler({ ...parsed, caller, req }),
+    );
+    sendResult(res, spec, result, deps.checkAnswersWith);
   };
 }

@@ -1,20 +1,11 @@
+import type { Insertable, RawBuilder, Selectable, Updateable } from 'kysely';
 import { sql, type Kysely } from '@platform/db';
-import type { GatewayDb, SessionStage, UserStatus } from '../db/tables';
+import type { GatewayDb, SessionsTable, SessionStage, SignInTokensTable, UsersTable } from '../db/tables';
 
-export interface UserRow {
-  id: string;
-  partner_id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  status: UserStatus;
-  totp_secret: string | null;
-  totp_pending_secret: string | null;
-  totp_enabled_at: Date | null;
-  totp_last_step: number | null;
-  last_sign_in_at: Date | null;
-  created_at: Date;
-}
+export type UserRow = Selectable<UsersTable>;
+
+/** Which user: by id, or by (lower-case) e-mail address, within one partner. */
+export type UserKey = { id: string } | { email: string };
 
 /** A live session with its user and partner as they are now (read on every request). */
 export interface SessionRow {
@@ -38,49 +29,27 @@ export interface SessionRow {
 export class IdentityRepository {
   constructor(private readonly db: Kysely<GatewayDb>) {}
 
-  insertUser(values: { partner_id: string; email: string; name: string | null; role: string }): Promise<UserRow> {
+  insertUser(values: Insertable<UsersTable>): Promise<UserRow> {
     return this.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
-  findUser(partnerId: string, userId: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('partner_id', '=', partnerId)
-      .where('id', '=', userId)
-      .executeTakeFirst();
+  /** Every read of users starts here: all columns, oldest first. */
+  private users() {
+    return this.db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id');
   }
 
-  findUserByEmail(partnerId: string, email: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('partner_id', '=', partnerId)
-      .where('email', '=', email)
-      .executeTakeFirst();
+  findUser(partnerId: string, user: UserKey): Promise<UserRow | undefined> {
+    const query = this.users().where('partner_id', '=', partnerId);
+    return ('id' in user ? query.where('id', '=', user.id) : query.where('email', '=', user.email)).executeTakeFirst();
   }
 
   /** Every user the address is, one per partner, that may sign in. */
   usersByEmail(email: string): Promise<UserRow[]> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', email)
-      .where('status', '!=', 'DEACTIVATED')
-      .orderBy('created_at')
-      .execute();
+    return this.users().where('email', '=', email).where('status', '!=', 'DEACTIVATED').execute();
   }
 
   listUsers(partnerId: string, offset: number, limit: number): Promise<UserRow[]> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('partner_id', '=', partnerId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .offset(offset)
-      .limit(limit)
-      .execute();
+    return this.users().where('partner_id', '=', partnerId).offset(offset).limit(limit).execute();
   }
 
   /** Locks the partner's active administrators (FOR UPDATE), so two demotions cannot both pass the last-one check. */
@@ -96,19 +65,7 @@ export class IdentityRepository {
     return rows.map((r) => r.id);
   }
 
-  updateUser(
-    userId: string,
-    values: Partial<{
-      name: string | null;
-      role: string;
-      status: UserStatus;
-      totp_secret: string | null;
-      totp_pending_secret: string | null;
-      totp_enabled_at: Date | null;
-      totp_last_step: number | null;
-      last_sign_in_at: Date;
-    }>,
-  ): Promise<UserRow | undefined> {
+  updateUser(userId: string, values: Updateable<UsersTable>): Promise<UserRow | undefined> {
     return this.db.updateTable('users').set(values).where('id', '=', userId).returningAll().executeTakeFirst();
   }
 
@@ -116,32 +73,30 @@ export class IdentityRepository {
     return this.db.deleteFrom('users').where('id', '=', userId).returningAll().executeTakeFirst();
   }
 
-  async insertSignInToken(values: { token_hash: Buffer; user_id: string; expires_at: Date; created_at: Date }) {
+  async insertSignInToken(values: Insertable<SignInTokensTable>) {
     await this.db.insertInto('sign_in_tokens').values(values).execute();
   }
 
-  /** Marks the token used, if it is unused and unexpired at `now`: its user, else undefined. Single use by the UPDATE. */
-  async redeemSignInToken(tokenHash: Buffer, now: Date): Promise<string | undefined> {
-    const row = await this.db
-      .updateTable('sign_in_tokens')
-      .set({ used_at: now })
-      .where('token_hash', '=', tokenHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning('user_id')
-      .executeTakeFirst();
-    return row?.user_id;
+  /** Marks the token used, if it is unused and unexpired at `now`: its user, else undefined. */
+  redeemSignInToken(tokenHash: Buffer, now: Date): Promise<string | undefined> {
+    return this.spend('sign_in_tokens', sql`token_hash = ${tokenHash} AND expires_at > ${now}`, now);
   }
 
-  async insertSession(values: {
-    token_hash: Buffer;
-    user_id: string;
-    stage: SessionStage;
-    csrf_token: string;
-    last_seen_at: Date;
-    expires_at: Date;
-    created_at: Date;
-  }) {
+  /** Spends an unused recovery code of the user: the user, or undefined when it is not one (or was used). */
+  useRecoveryCode(userId: string, hash: Buffer, now: Date): Promise<string | undefined> {
+    return this.spend('recovery_codes', sql`user_id = ${userId} AND code_hash = ${hash}`, now);
+  }
+
+  /** Sign-in tokens and recovery codes work once: the UPDATE that marks one used is the only one that finds it unused. */
+  private async spend(table: 'sign_in_tokens' | 'recovery_codes', which: RawBuilder<unknown>, now: Date) {
+    const { rows } = await sql<{ user_id: string }>`
+      UPDATE ${sql.table(table)} SET used_at = ${now} WHERE ${which} AND used_at IS NULL RETURNING user_id`.execute(
+      this.db,
+    );
+    return rows[0]?.user_id;
+  }
+
+  async insertSession(values: Insertable<SessionsTable>) {
     await this.db.insertInto('sessions').values(values).execute();
   }
 
@@ -179,13 +134,12 @@ export class IdentityRepository {
     await this.db.updateTable('sessions').set({ stage }).where('id', '=', sessionId).execute();
   }
 
-  async deleteSession(sessionId: string) {
-    await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
-  }
-
-  /** Ends every session of the user at once (role change, deactivation, removal). */
-  async deleteSessionsOf(userId: string) {
-    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  /** Ends one session (sign-out), or every session of a user at once (role change, deactivation, removal). */
+  async deleteSessions(which: { sessionId: string } | { userId: string }) {
+    const query = this.db.deleteFrom('sessions');
+    await (
+      'sessionId' in which ? query.where('id', '=', which.sessionId) : query.where('user_id', '=', which.userId)
+    ).execute();
   }
 
   /** Deletes ended sessions and sign-in tokens expired a day ago (kept that long to answer a late click the same way). */
@@ -208,18 +162,5 @@ export class IdentityRepository {
         .insertInto('recovery_codes')
         .values(hashes.map((code_hash) => ({ user_id: userId, code_hash })))
         .execute();
-  }
-
-  /** Spends an unused recovery code of the user; false when it is not one (or was used). */
-  async useRecoveryCode(userId: string, hash: Buffer, now: Date): Promise<boolean> {
-    const row = await this.db
-      .updateTable('recovery_codes')
-      .set({ used_at: now })
-      .where('user_id', '=', userId)
-      .where('code_hash', '=', hash)
-      .where('used_at', 'is', null)
-      .returning('user_id')
-      .executeTakeFirst();
-    return row !== undefined;
   }
 }

@@ -157,7 +157,7 @@ export class IdentityService {
   }
 
   async endSession(user: SignedInUser) {
-    await new IdentityRepository(this.db).deleteSession(user.sessionId);
+    await new IdentityRepository(this.db).deleteSessions({ sessionId: user.sessionId });
   }
 
   /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */
@@ -180,7 +180,7 @@ export class IdentityService {
   }
 
   private async userRow(user: SignedInUser): Promise<UserRow> {
-    const row = await new IdentityRepository(this.db).findUser(user.partnerId, user.userId);
+    const row = await new IdentityRepository(this.db).findUser(user.partnerId, { id: user.userId });
     if (!row) throw new AppError('AUTH.SESSION_REQUIRED');
     return row;
   }
@@ -196,11 +196,11 @@ export class IdentityService {
     const ok =
       input.code !== undefined
         ? await this.codeAccepted(row.id, row.totp_secret, input.code)
-        : await repo.useRecoveryCode(
+        : (await repo.useRecoveryCode(
             user.userId,
             sha256(normaliseRecoveryCode(input.recovery_code ?? '')),
             new Date(this.now()),
-          );
+          )) !== undefined;
     if (!ok) throw new AppError('AUTH.TOTP');
     await repo.setSessionStage(user.sessionId, 'ACTIVE');
     return { ...user, stage: 'ACTIVE' as const };

@@ -1,5 +1,6 @@
 import { ROLE_PERMISSIONS, type Session, type UserRole } from '@platform/contracts';
 import type { SessionRow } from './identity.repository';
+import { partnerDefaults } from '../settings/partner-defaults';
 
 /** The user of a live session, as read on this request (role and status are current). */
 export interface SignedInUser {
@@ -34,14 +35,7 @@ export const signedInUserOf = (row: SessionRow): SignedInUser => ({
   totpRequired: row.totp_required,
   permissions: ROLE_PERMISSIONS[row.role as UserRole] ?? [],
   requiredFields: row.required_fields,
-  ...(row.default_product || row.default_price_list
-    ? {
-        defaults: {
-          ...(row.default_product ? { product: row.default_product } : {}),
-          ...(row.default_price_list ? { priceList: row.default_price_list } : {}),
-        },
-      }
-    : {}),
+  ...partnerDefaults(row),
 });
 
 /** The Session answer of the contract. */

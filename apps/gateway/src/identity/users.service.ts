@@ -1,8 +1,7 @@
 import type { User, UserRole } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { AppError, listPage, notFound } from '@platform/http';
-import type { Actor } from '../audit/audit.repository';
-import { AuditRepository } from '../audit/audit.repository';
+import { changeRecorder, type Actor } from '../audit/audit.repository';
 import type { GatewayDb } from '../db/tables';
 import { IdentityRepository, type UserRow } from './identity.repository';
 import type { IdentityService } from './identity.service';
@@ -31,6 +30,8 @@ export interface TeamActor {
 
 /** The partner's team: invite, list, change, deactivate, remove. A role change, deactivation or removal ends the user's sessions in the same transaction. */
 export class UsersService {
+  private readonly audit = changeRecorder<'user.invited' | 'user.updated' | 'user.removed'>('user', () => this.now());
+
   constructor(
     private readonly db: Kysely<GatewayDb>,
     private readonly identity: IdentityService,
@@ -58,7 +59,7 @@ export class UsersService {
           role: input.role,
         });
         const link = await this.identity.sendLink(trx, row, true);
-        await this.audit(trx, by, 'user.invited', row, { email: row.email, role: row.role });
+        await this.audit(trx, by, 'user.invited', row.id, { email: row.email, role: row.role });
         return { user: userView(row), link };
       });
     } catch (err) {
@@ -76,7 +77,7 @@ export class UsersService {
           issues: [{ path: 'params.userId', message: 'is deactivated' }],
         });
       const link = await this.identity.sendLink(trx, row, true);
-      await this.audit(trx, by, 'user.invited', row, { email: row.email, reinvited: true });
+      await this.audit(trx, by, 'user.invited', row.id, { email: row.email, reinvited: true });
       return { user: userView(row), link };
     });
   }
@@ -97,14 +98,14 @@ export class UsersService {
         ...(deactivated ? { status: 'DEACTIVATED' as const } : {}),
         ...(reactivated ? { status: row.last_sign_in_at ? ('ACTIVE' as const) : ('INVITED' as const) } : {}),
       });
-      if (roleChanged || deactivated) await repo.deleteSessionsOf(row.id);
+      if (roleChanged || deactivated) await repo.deleteSessions({ userId: row.id });
       const changes = {
         ...(roleChanged ? { role: { from: row.role, to: input.role } } : {}),
         ...(deactivated ? { status: { from: row.status, to: 'DEACTIVATED' } } : {}),
         ...(reactivated ? { status: { from: row.status, to: updated!.status } } : {}),
         ...(input.name !== undefined && input.name !== row.name ? { name: { from: row.name, to: input.name } } : {}),
       };
-      await this.audit(trx, by, 'user.updated', row, { email: row.email, changes });
+      await this.audit(trx, by, 'user.updated', row.id, { email: row.email, changes });
       return userView(updated!);
     });
   }
@@ -117,7 +118,7 @@ export class UsersService {
         await this.keepAnAdministrator(repo, by.partnerId, row.id);
       // Sessions go with the user (ON DELETE CASCADE), in this transaction.
       await repo.deleteUser(row.id);
-      await this.audit(trx, by, 'user.removed', row, { email: row.email, role: row.role });
+      await this.audit(trx, by, 'user.removed', row.id, { email: row.email, role: row.role });
     });
   }
 
@@ -127,25 +128,8 @@ export class UsersService {
   }
 
   private async find(repo: IdentityRepository, partnerId: string, userId: string): Promise<UserRow> {
-    const row = UUID.test(userId) ? await repo.findUser(partnerId, userId) : undefined;
+    const row = UUID.test(userId) ? await repo.findUser(partnerId, { id: userId }) : undefined;
     if (!row) throw notFound('user');
     return row;
-  }
-
-  private audit(
-    trx: Kysely<GatewayDb>,
-    by: TeamActor,
-    kind: 'user.invited' | 'user.updated' | 'user.removed',
-    row: UserRow,
-    details: Record<string, unknown>,
-  ) {
-    return new AuditRepository(trx).record({
-      partnerId: by.partnerId,
-      kind,
-      actor: by.actor,
-      target: { type: 'user', id: row.id },
-      details,
-      at: new Date(this.now()),
-    });
   }
 }

@@ -3,7 +3,8 @@ import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
 import { AuditRepository, type Actor } from '../audit/audit.repository';
 import { ApiKeysRepository } from '../db/api-keys.repository';
-import type { GatewayDb, RequiredField } from '../db/tables';
+import type { PartnerSettings, RequiredField } from '@platform/contracts';
+import type { GatewayDb } from '../db/tables';
 
 interface SettingsRow {
   id: string;
@@ -14,7 +15,7 @@ interface SettingsRow {
   totp_required: boolean;
 }
 
-const settingsView = (p: SettingsRow) => ({
+const settingsView = (p: SettingsRow): PartnerSettings => ({
   id: p.id,
   name: p.name,
   default_product: p.default_product,

@@ -38,8 +38,14 @@ export interface PortalSuite {
   /** Redeems a token for a session. */
   redeem(token: string): Promise<Response>;
   signIn(partnerId: string, email: string, role: string): Promise<SignedIn>;
-  /** A request with the session cookie (and its CSRF token on writes unless csrf: false). */
-  call(who: SignedIn, method: string, path: string, body?: unknown, options?: { csrf?: boolean }): Promise<Response>;
+  /** A request with the session cookie (and its CSRF token on writes unless csrf: false), and any headers of its own. */
+  call(
+    who: SignedIn,
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { csrf?: boolean; headers?: Record<string, string> },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -120,6 +126,7 @@ export async function startPortalSuite(env: Record<string, string> = {}): Promis
           cookie: who.cookie,
           ...(options.csrf === false || method === 'GET' ? {} : { 'x-csrf-token': who.csrf }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),

@@ -455,7 +455,11 @@ export class FakeState {
       return ok(u);
     },
     getUser: ({ params }: Ctx) => ok(this.userOf(params.userId)),
-    deleteUser: ({ params }: Ctx) => (this.userOf(params.userId), this.users.delete(params.userId), { status: 204 }),
+    deleteUser: ({ params }: Ctx) => (
+      this.userOf(params.userId),
+      this.users.delete(params.userId),
+      ok({ deleted: true })
+    ),
     reinviteUser: ({ params }: Ctx) => ok(this.userOf(params.userId), 202),
     listAuditEvents: ({ query }: Ctx) =>
       page(

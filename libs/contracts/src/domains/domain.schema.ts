@@ -216,8 +216,12 @@ export const createDomainBodySchema = z
   });
 export type CreateDomainBody = z.output<typeof createDomainBodySchema>;
 
-/** Fields a partner's onboarding settings may additionally require on create. */
-export const OPTIONALLY_REQUIRED_FIELDS = ['account_first_name', 'account_last_name', 'phone_number'] as const;
+/**
+ * The create body's fields a partner may make required (its settings' `required_fields`, the
+ * admin CLI's `--require-fields`): one list for the settings, the CLI and the create.
+ */
+export const REQUIRED_FIELDS = ['account_first_name', 'account_last_name', 'phone_number'] as const;
+export type RequiredField = (typeof REQUIRED_FIELDS)[number];
 
 export const updateDomainBodySchema = z.object({
   company_name: text().min(1).optional(),
@@ -252,4 +256,3 @@ export type InviteDomainBody = z.output<typeof inviteDomainBodySchema>;
 export const domainIdParamsSchema = z.object({ domainId: z.string().min(1).meta({ description: 'Domain id' }) });
 
 export const domainAckSchema = z.object({ id: z.string() });
-export const domainDeletedSchema = z.object({ deleted: z.boolean() });

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { emptyResultSchema, pageOf, resultOf } from '../common';
+import { deletedSchema, emptyResultSchema, pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
 import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
 import {
   createDomainBodySchema,
   domainAckSchema,
   domainCreatedSchema,
-  domainDeletedSchema,
   domainDetailSchema,
   domainIdParamsSchema,
   domainSchema,
@@ -93,7 +92,7 @@ export const domainRoutes = [
     tag: DOMAINS,
     summary: 'Delete a domain, its subdomains, property and subscription',
     params: domainIdParamsSchema,
-    response: resultOf(domainDeletedSchema),
+    response: resultOf(deletedSchema),
     errors: byId,
   }),
   defineRoute({

@@ -13,12 +13,16 @@ import {
 } from './identity.schema';
 
 const signIn = { service: 'gateway', access: 'sign-in', tag: 'Portal sign-in' } as const;
+// Asking for a link, redeeming it, completing and ending the session act on the session itself
+// (an answer for this session alone, before it has a partner or with its cookie), so they take no
+// Idempotency-Key; the TOTP enrolment changes the user's account and takes one like any write.
 
 /** Portal sign-in: magic links, the session cookie, TOTP. No API key; see docs/api.md "Portal sessions". */
 export const authRoutes = [
   defineRoute({
     ...signIn,
     operationId: 'createSignInLink',
+    idempotencyKey: false,
     method: 'post',
     path: '/portal/auth/sign-in-links',
     summary: 'E-mail a sign-in link',
@@ -33,6 +37,7 @@ export const authRoutes = [
   defineRoute({
     ...signIn,
     operationId: 'createSession',
+    idempotencyKey: false,
     method: 'post',
     path: '/portal/auth/sessions',
     summary: "Redeem a sign-in link's token for a session",
@@ -56,6 +61,7 @@ export const authRoutes = [
   defineRoute({
     ...signIn,
     operationId: 'deleteSession',
+    idempotencyKey: false,
     method: 'delete',
     path: '/portal/auth/session',
     summary: 'Sign out (the session ends, the cookie is cleared)',
@@ -66,6 +72,7 @@ export const authRoutes = [
   defineRoute({
     ...signIn,
     operationId: 'verifySessionTotp',
+    idempotencyKey: false,
     method: 'post',
     path: '/portal/auth/session/totp',
     summary: 'Complete sign-in with a TOTP code or a recovery code',

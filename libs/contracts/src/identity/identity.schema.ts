@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, singleLine } from '../common';
+import { REQUIRED_FIELDS } from '../domains/domain.schema';
 import { AUDIT_KINDS } from '../routes';
 import { PERMISSIONS, userRoleSchema } from '../permissions';
 
@@ -107,6 +108,8 @@ export const apiKeySchema = z
 export const apiKeyWithSecretSchema = apiKeySchema
   .extend({ secret: z.string().meta({ description: 'The full key: shown only in this answer' }) })
   .meta({ id: 'ApiKeyWithSecret' });
+/** An API key as the portal's routes answer it (never its secret but in a create or roll answer). */
+export type ApiKey = z.output<typeof apiKeySchema>;
 
 export const apiKeyIdParamsSchema = z.object({ keyId: z.string().min(1).meta({ description: 'API key id' }) });
 export const listApiKeysQuerySchema = paginationQuerySchema;
@@ -142,6 +145,7 @@ export const auditEventSchema = z
     created_at: z.string(),
   })
   .meta({ id: 'AuditEvent' });
+export type AuditEvent = z.output<typeof auditEventSchema>;
 export const listAuditEventsQuerySchema = paginationQuerySchema.extend({
   actor_id: z.string().min(1).max(100).optional().meta({ description: "Only this actor's events (a user or key id)" }),
   kind: z.enum(AUDIT_KINDS).optional(),
@@ -149,7 +153,6 @@ export const listAuditEventsQuerySchema = paginationQuerySchema.extend({
 
 // --- partner settings
 
-export const REQUIRED_FIELDS = ['account_first_name', 'account_last_name', 'phone_number'] as const;
 export const partnerSettingsSchema = z
   .object({
     id: z.string(),
@@ -160,6 +163,7 @@ export const partnerSettingsSchema = z
     totp_required: z.boolean(),
   })
   .meta({ id: 'PartnerSettings' });
+export type PartnerSettings = z.output<typeof partnerSettingsSchema>;
 const code = z.string().trim().min(1).max(64);
 export const updateSettingsBodySchema = z
   .object({

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { pageOf, resultOf } from '../common';
+import { deletedSchema, pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
 import { BODY_ERRORS, defineRoute } from '../routes';
 import {
@@ -66,9 +65,9 @@ export const userRoutes = [
     method: 'delete',
     path: '/portal/users/{userId}',
     summary: 'Remove a user (their sessions end at once)',
+    description: 'Answers `{result: {deleted: true}}`, as every delete of the spec does.',
     params: userIdParamsSchema,
-    response: z.undefined(),
-    status: 204,
+    response: resultOf(deletedSchema),
     errors: [...byId, 'USER.LAST_ADMINISTRATOR'],
   }),
   defineRoute({

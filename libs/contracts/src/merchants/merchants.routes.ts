@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, resultOf } from '../common';
+import { deletedSchema, pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
 import { eventMessageSchema } from '../events';
 import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
@@ -77,7 +77,7 @@ export const merchantRoutes = [
     description:
       "Its links go with it: its domains' `merchants` no longer show its merchant_id, from the next request on; a merchant created later with the same merchant_id starts unlinked.",
     params: merchantIdParamsSchema,
-    response: resultOf(z.object({ deleted: z.boolean() })),
+    response: resultOf(deletedSchema),
     errors: byId,
   }),
 ] satisfies RouteSpec[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, resultOf } from '../common';
+import { deletedSchema, pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
 import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
 import {
@@ -97,7 +97,7 @@ export const webhookRoutes = [
     path: '/portal/webhooks/{endpointId}',
     summary: 'Delete a webhook endpoint and its delivery log',
     params: webhookIdParamsSchema,
-    response: resultOf(z.object({ deleted: z.boolean() })),
+    response: resultOf(deletedSchema),
     errors: byId,
   }),
   defineRoute({

@@ -54,22 +54,41 @@ export function keyedHandlers<R extends RouteSpec>(
 }
 
 function keyed(handler: AnyHandler, settings: KeyedSettings): AnyHandler {
-  return async (input) => {
+  return (input) => {
     const key = idempotencyKeyOf(input.req.method ?? 'GET', input.req.headers);
     if (key === undefined) return handler(input);
-    const partnerId = input.caller.partnerId;
-    const claim = await settings.keys.claim({
-      partnerId,
-      key,
-      fingerprint: fingerprintOf(input),
-      lockMs: settings.lockMs,
-      ttlMs: settings.ttlMs,
-    });
-    if (claim.kind === 'reused') throw keyReused();
-    if (claim.kind === 'in_progress') throw keyInProgress();
-    if (claim.kind === 'replay') return replayOf(claim.answer);
-    return runClaimed(settings, { partnerId, key, owner: claim.owner }, () => Promise.resolve(handler(input)));
+    return runKeyed(settings, { partnerId: input.caller.partnerId, key, fingerprint: fingerprintOf(input) }, () =>
+      Promise.resolve(handler(input)),
+    );
   };
+}
+
+/** A keyed request: whose key (the partner's), the key, and what makes two requests "the same" (requestFingerprint). */
+export interface KeyedRequest {
+  partnerId: string;
+  key: string;
+  fingerprint: Buffer;
+}
+
+/**
+ * Runs a keyed request once: claims its key, then runs it in one shared transaction with its
+ * answer (runClaimed); a retry gets the kept answer (a StoredReply, marked replayed), another
+ * request under the key 409 IDEMPOTENCY.KEY_REUSED, and one while the first runs 409
+ * IDEMPOTENCY.IN_PROGRESS. The services' write handlers and the gateway's own writes both run here.
+ */
+export async function runKeyed(settings: KeyedSettings, request: KeyedRequest, run: () => Promise<unknown>) {
+  const { partnerId, key, fingerprint } = request;
+  const claim = await settings.keys.claim({
+    partnerId,
+    key,
+    fingerprint,
+    lockMs: settings.lockMs,
+    ttlMs: settings.ttlMs,
+  });
+  if (claim.kind === 'reused') throw keyReused();
+  if (claim.kind === 'in_progress') throw keyInProgress();
+  if (claim.kind === 'replay') return replayOf(claim.answer);
+  return runClaimed(settings, { partnerId, key, owner: claim.owner }, run);
 }
 
 /** The gateway's fingerprint of the partner's bytes; for a call from another service, one of the parsed request. */

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { precompile, sql, type Kysely } from '@platform/db';
-import { deleteInBatches } from '@platform/jobs';
+import { deleteInBatches, type JobDefinition } from '@platform/jobs';
 
 /** An answer as sent, replayed byte for byte. */
 export interface StoredAnswer {
@@ -152,3 +152,13 @@ export class IdempotencyKeys {
     return deleteInBatches(this.db, { name: 'idempotency_keys' }, sql`expires_at < now()`, { signal });
   }
 }
+
+/** The job that drops keys past their TTL, in bounded batches (a stopping process ends it between two): every service's, and the gateway's. */
+export const pruneIdempotencyKeysJob = <DB>(): JobDefinition<DB> => ({
+  name: 'prune-idempotency-keys',
+  intervalMs: 10 * 60_000,
+  singleton: true,
+  deadlineMs: 5 * 60_000,
+  jitterMs: 60_000,
+  run: async ({ db, signal }) => ({ pruned: await new IdempotencyKeys(db as Kysely<unknown>).pruneExpired(signal) }),
+});

@@ -27,6 +27,8 @@ export const useUpdateUser = () =>
     call(routeOf(userRoutes, 'updateUser'), { params: { userId }, body }),
   );
 export const useRemoveUser = () =>
-  useUserMutation((userId: string) => call(routeOf(userRoutes, 'deleteUser'), { params: { userId } }));
+  useUserMutation(
+    async (userId: string) => (await call(routeOf(userRoutes, 'deleteUser'), { params: { userId } })).result,
+  );
 export const useReinviteUser = () =>
   useUserMutation((userId: string) => call(routeOf(userRoutes, 'reinviteUser'), { params: { userId } }));
