@@ -167,6 +167,16 @@ describe('portal sign-in and sessions through the gateway', () => {
     expect((await p.call(who, 'GET', '/portal/auth/session')).status).toBe(401);
   });
 
+  it('when a session is used within each idle timeout, then it stays alive past the first one; then idle, it ends', async () => {
+    const who = await p.signIn(partnerId, 'busy@a.test', 'DEVELOPER');
+    for (let i = 0; i < 3; i++) {
+      p.advance(3_600_000 + 30 * 60_000);
+      expect((await p.call(who, 'GET', '/portal/things')).status).toBe(200);
+    }
+    p.advance(2 * 3_600_000 + 1_000);
+    expect((await p.call(who, 'GET', '/portal/things')).status).toBe(401);
+  });
+
   it("when an administrator changes a user's role, deactivates or removes them, then that user's session ends at once", async () => {
     const adminUser = await p.signIn(partnerId, 'boss@a.test', 'ADMINISTRATOR');
     for (const change of [{ role: 'ACCOUNT_MANAGER' }, { active: false }, 'remove'] as const) {

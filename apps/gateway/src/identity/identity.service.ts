@@ -16,6 +16,8 @@ import { WindowThrottle } from './window-throttle';
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
 const RECOVERY_CODES = 10;
+/** How stale a session's last_seen_at may get before a request moves it: idle time-outs are exact to the minute. */
+const SESSION_TOUCH_MS = 60_000;
 
 export interface IdentitySettings {
   portalUrl: string;
@@ -152,6 +154,7 @@ export class IdentityService {
       sha256(cookieToken),
       new Date(this.now()),
       this.settings.sessionIdleMs,
+      SESSION_TOUCH_MS,
     );
     return row && signedInUserOf(row);
   }
