@@ -45,6 +45,7 @@ export interface Call {
   path: string;
   body: unknown;
   csrf: string | undefined;
+  idempotencyKey: string | undefined;
 }
 
 const issuesOf = (error: z.ZodError, where: string) =>
@@ -57,6 +58,8 @@ export class FakeApi {
   readonly failing = new Map<string, number>();
   /** While set, answers to these operationIds wait (to see a loading state). */
   readonly held = new Map<string, Promise<void>>();
+  /** Failures answered once each, in order, before an operationId is handled as usual (see failNext). */
+  private readonly nextFailures = new Map<string, { status: number; headers: Record<string, string> }[]>();
   private server = http.createServer((req, res) => void this.handle(req, res));
   port = 0;
 
@@ -75,6 +78,11 @@ export class FakeApi {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The next call of `operationId` fails once with `status` (and headers, e.g. Retry-After), as a busy gateway would. */
+  failNext(operationId: string, status: number, headers: Record<string, string> = {}) {
+    this.nextFailures.set(operationId, [...(this.nextFailures.get(operationId) ?? []), { status, headers }]);
+  }
+
   url(appPath = '/'): string {
     return `${this.origin}/app${appPath}`;
   }
@@ -89,8 +97,21 @@ export class FakeApi {
       const body = await readBody(req);
       const cookie = /(?:^|;\s*)pp_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
       const csrf = req.headers['x-csrf-token'] as string | undefined;
-      this.calls.push({ operationId: spec.operationId, method: spec.method, path: url.pathname, body, csrf });
+      const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+      this.calls.push({
+        operationId: spec.operationId,
+        method: spec.method,
+        path: url.pathname,
+        body,
+        csrf,
+        idempotencyKey,
+      });
       await this.held.get(spec.operationId);
+      const once = this.nextFailures.get(spec.operationId)?.shift();
+      if (once) {
+        const code = once.status === 429 ? 'RATE.LIMITED' : 'SERVICE.UNAVAILABLE';
+        throw new AppError(code, once.status, undefined, undefined, once.headers);
+      }
       const failure = this.failing.get(spec.operationId);
       if (failure) throw new AppError('SERVICE.UNAVAILABLE', failure);
       const session = this.authorise(spec, cookie, csrf);
@@ -107,7 +128,7 @@ export class FakeApi {
         status: error.status,
         ...(error.data ? { data: error.data } : {}),
       };
-      this.send(res, error.status, { error: envelope });
+      this.send(res, error.status, { error: envelope }, error.headers);
     }
   }
 
@@ -140,12 +161,12 @@ export class FakeApi {
     res.end(readFileSync(file));
   }
 
-  private send(res: http.ServerResponse, status: number, body: unknown) {
+  private send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     if (status === 204 || body === undefined) {
-      res.writeHead(status === 200 ? 204 : status);
+      res.writeHead(status === 200 ? 204 : status, headers);
       return void res.end();
     }
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));
   }
 }
