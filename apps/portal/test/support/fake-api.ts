@@ -52,7 +52,7 @@ const issuesOf = (error: z.ZodError, where: string) =>
   error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
 
 export class FakeApi {
-  readonly state = new FakeState();
+  state = new FakeState();
   readonly calls: Call[] = [];
   /** Set to a status to make every call of that operationId fail (e.g. 503), to see an error state. */
   readonly failing = new Map<string, number>();
@@ -67,6 +67,15 @@ export class FakeApi {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
+  }
+
+  /** Back to the seeded state, as a new fake would be (one fake serves a whole test file). */
+  reset() {
+    this.state = new FakeState();
+    this.calls.length = 0;
+    this.failing.clear();
+    this.held.clear();
+    this.nextFailures.clear();
   }
 
   close(): Promise<void> {
@@ -157,7 +166,11 @@ export class FakeApi {
       : file.endsWith('.css')
         ? 'text/css'
         : 'text/html; charset=utf-8';
-    res.writeHead(200, { 'content-type': type, ...(asset ? {} : { 'content-security-policy': CSP }) });
+    // As the gateway: hashed assets are immutable, index.html carries the policy.
+    const headers = asset
+      ? { 'cache-control': 'public, max-age=31536000, immutable' }
+      : { 'content-security-policy': CSP, 'cache-control': 'no-cache' };
+    res.writeHead(200, { 'content-type': type, ...headers });
     res.end(readFileSync(file));
   }
 
