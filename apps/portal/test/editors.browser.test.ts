@@ -50,6 +50,7 @@ describe('the e-mail template editor', () => {
     await settled(page);
     expect(await status.isVisible()).toBe(true);
     expect(await page.getByLabel('Subject').inputValue()).toBe('Welcome, {{ owner_first_name }}');
+    await page.getByRole('region', { name: 'Preview' }).getByText('Subject: Welcome, Ada').waitFor();
     await screenshot(page, 'desktop-email-template-saved');
 
     await page.getByLabel('Body').press('End');

@@ -13,6 +13,10 @@ import { FormMessage, StatusMessage, TextArea, TextField } from '../../ui/field'
 import { PageHeader, Section } from '../../ui/misc';
 import { TEMPLATE_NAMES, usePreview, useTemplate, useTemplateMutations } from './hooks';
 
+/** The frame's own margins, and long lines (the widget snippet) wrapped instead of cut off at its edge. */
+const PREVIEW_STYLE =
+  '<style>body{margin:16px;font-family:sans-serif}pre{white-space:pre-wrap;overflow-wrap:anywhere}img{max-width:100%}</style>';
+
 function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subject: string; body: string } }) {
   const preview = usePreview(kind, draft);
   return (
@@ -27,7 +31,12 @@ function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subjec
               <strong>Subject:</strong> {preview.data.subject}
             </p>
             {/* The rendered e-mail in a sandbox: no scripts, no same-origin access. */}
-            <iframe className="preview-frame" title="E-mail preview" sandbox="" srcDoc={preview.data.html} />
+            <iframe
+              className="preview-frame"
+              title="E-mail preview"
+              sandbox=""
+              srcDoc={PREVIEW_STYLE + preview.data.html}
+            />
           </>
         )}
       </DataState>
