@@ -13,9 +13,12 @@ import { FormMessage, StatusMessage, TextArea, TextField } from '../../ui/field'
 import { PageHeader, Section } from '../../ui/misc';
 import { TEMPLATE_NAMES, usePreview, useTemplate, useTemplateMutations } from './hooks';
 
-/** The frame's own margins, and long lines (the widget snippet) wrapped instead of cut off at its edge. */
+/**
+ * The frame's margins, and long lines (the widget snippet) wrapped instead of cut off at its edge: after
+ * the e-mail (a doctype stays first) and of no specificity (the e-mail's own styles win).
+ */
 const PREVIEW_STYLE =
-  '<style>body{margin:16px;font-family:sans-serif}pre{white-space:pre-wrap;overflow-wrap:anywhere}img{max-width:100%}</style>';
+  '<style>:where(body){margin:16px;font-family:sans-serif}:where(pre){white-space:pre-wrap;overflow-wrap:anywhere}:where(img){max-width:100%}</style>';
 
 function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subject: string; body: string } }) {
   const preview = usePreview(kind, draft);
@@ -35,7 +38,7 @@ function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subjec
               className="preview-frame"
               title="E-mail preview"
               sandbox=""
-              srcDoc={PREVIEW_STYLE + preview.data.html}
+              srcDoc={preview.data.html + PREVIEW_STYLE}
             />
           </>
         )}
