@@ -104,8 +104,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The portal runs in partners' browsers: wire types and schemas come from @platform/contracts only,
-  // and src/ui/ stays presentational (no feature, API client or contract imports), as twenty's lint rules hold it.
+  // The portal runs in partners' browsers: wire types and schemas come from @platform/contracts, calls go
+  // through @platform/client, and src/ui/ stays presentational (no feature, API client or contract imports), as twenty's lint rules hold it.
   {
     files: ['apps/portal/src/**/*.{ts,tsx}'],
     rules: {
@@ -114,8 +114,18 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@platform/*', '!@platform/contracts', 'node:*', 'express', 'pg', 'kysely', 'amqplib'],
-              message: 'The portal is browser code: it may import @platform/contracts, never server libraries.',
+              group: [
+                '@platform/*',
+                '!@platform/contracts',
+                '!@platform/client',
+                'node:*',
+                'express',
+                'pg',
+                'kysely',
+                'amqplib',
+              ],
+              message:
+                'The portal is browser code: it may import @platform/contracts and @platform/client, never server libraries.',
             },
           ],
         },

@@ -10,7 +10,12 @@ export default defineConfig({
   root,
   base: '/app/',
   plugins: [react()],
-  resolve: { alias: { '@platform/contracts': path.resolve(root, '../../libs/contracts/src/index.ts') } },
+  resolve: {
+    alias: {
+      '@platform/client': path.resolve(root, '../../libs/client/src/index.ts'),
+      '@platform/contracts': path.resolve(root, '../../libs/contracts/src/index.ts'),
+    },
+  },
   build: {
     outDir: path.resolve(root, '../../dist/apps/portal'),
     emptyOutDir: true,

@@ -10,8 +10,11 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 15_000,
-      // A 4xx will answer the same again; retry only what may pass (network, 429, 5xx).
-      retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 429),
+      // The client already retried 429 and 503 (as Retry-After says), and a 4xx answers the same again:
+      // retry only a lost connection and the other 5xx.
+      retry: (count, error) =>
+        count < 2 &&
+        (!(error instanceof ApiError) || error.status === 0 || (error.status >= 500 && error.status !== 503)),
       refetchOnWindowFocus: false,
     },
   },

@@ -1,6 +1,7 @@
 // Integrations / API keys: a new key's secret is shown once (and only in its dialog), a roll shows
 // the new secret, a revoke asks first; the dialogs trap focus, close on Escape and give focus back.
-import { portalTestBed, screenshot, seriousViolations } from './support/browser';
+import { PERMISSIONS } from '@platform/contracts';
+import { DESKTOP, portalTestBed, screenshot, seriousViolations } from './support/browser';
 
 const bed = portalTestBed();
 
@@ -24,7 +25,7 @@ describe('API keys', () => {
       permissions: expect.arrayContaining(['domains:read', 'merchants:read']),
     });
     expect(created.csrf).toBeTruthy();
-    const secret = bed.api.state.secrets.get('key_0003')!;
+    const secret = bed.api.state.secrets.get('key_0004')!;
     expect(await dialog.getByLabel('Secret').textContent()).toBe(secret);
     await dialog.getByText('It is shown only this once').waitFor();
     await dialog.getByRole('button', { name: 'Copy secret' }).waitFor();
@@ -32,7 +33,7 @@ describe('API keys', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Done, I copied it' }).click();
-    await page.getByRole('cell', { name: /^Nightly export pk_live_0003/ }).waitFor();
+    await page.getByRole('cell', { name: /^Nightly export pdm_live_\w+0004…/ }).waitFor();
     expect(await page.content()).not.toContain(secret);
   });
 
@@ -73,5 +74,39 @@ describe('API keys', () => {
     expect(bed.api.calls.filter((c) => c.operationId === 'revokeApiKey').map((c) => c.path)).toEqual([
       '/portal/api-keys/key_0001',
     ]);
+  });
+
+  it('when the page is 1280 px wide, then the table fits: every column shows and nothing scrolls sideways', async () => {
+    const page = await bed.page({ viewport: DESKTOP });
+    await page.goto(bed.api.url('/integrations/api-keys'));
+    const table = page.getByRole('region', { name: 'API keys' });
+    const longest = table.getByRole('row', { name: /Nightly export to the accounting system/ });
+    await longest.waitFor();
+    const overflow = await page.evaluate(
+      "(() => { const f = document.querySelector('.table-frame'); return f.scrollWidth - f.clientWidth; })()",
+    );
+    expect(overflow).toBe(0);
+    const frame = (await table.boundingBox())!;
+    const headers = table.getByRole('columnheader');
+    expect(await headers.allTextContents()).toEqual([
+      'Key',
+      'State',
+      'Permissions',
+      'Last used',
+      'Created by',
+      'Expires',
+      'Actions',
+    ]);
+    for (const header of await headers.all()) {
+      const box = (await header.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(frame.x);
+      expect(box.x + box.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5);
+    }
+    // The permissions are a count that opens to the list.
+    const permissions = longest.getByText(`${PERMISSIONS.length} permissions`);
+    await permissions.click();
+    await longest.getByText('webhooks:write').waitFor();
+    await screenshot(page, 'desktop-api-keys-permissions-open');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

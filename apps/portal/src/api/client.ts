@@ -1,8 +1,10 @@
-// The portal's one way to the API: same-origin fetch with the session cookie, the CSRF token on every
-// write, and the contract's error envelope turned into an ApiError (with field errors for forms).
-// Typed by the route tables, so it can later be swapped for @platform/client without touching pages.
+// The portal's one way to the API: @platform/client on the page's own origin, with the session cookie,
+// the CSRF token and an Idempotency-Key on every write, and 429/503 retried as Retry-After says.
+// call() keeps the screens typed by the route tables (libs/contracts) and turns every failure into an
+// ApiError (with field errors for forms).
+import { createPlatformClient, PlatformApiError, type PlatformClient } from '@platform/client';
 import type { z } from 'zod';
-import type { ErrorObject, RouteSpec } from '@platform/contracts';
+import type { RouteSpec } from '@platform/contracts';
 
 type Part<S, K extends string> = S extends { [k in K]: infer T extends z.ZodType } ? z.input<T> : never;
 type QueryOf<S> = S extends { query: infer Q extends z.ZodType }
@@ -18,7 +20,7 @@ export type CallInput<S extends RouteSpec> = {
 /** What a route answers on success (its response schema's output). */
 export type Answer<S extends RouteSpec> = z.output<S['response']>;
 
-/** An answer outside 2xx, as the contract's error envelope describes it. */
+/** A failed call: the contract's error envelope (or NETWORK when no answer came). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -54,57 +56,46 @@ export const setSessionEndedHandler = (handler: () => void) => {
   onSessionEnded = handler;
 };
 
-export function pathOf(template: string, params: Record<string, unknown> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
+let platform: PlatformClient | undefined;
+/** One client for the page (made at the first call, when `location` is there). */
+const client = () =>
+  (platform ??= createPlatformClient({
+    baseUrl: location.origin,
+    credentials: 'same-origin',
+    csrfToken: () => csrfToken,
+    // A person is waiting: two retries within 5 s, then the screen's own error and "Try again".
+    retries: { retries: 2, maxWaitMs: 5_000, baseDelayMs: 300 },
+  }));
+
+type Method = (
+  path: string,
+  init: { params: { path?: unknown; query?: unknown }; body?: unknown },
+) => Promise<{ data: unknown }>;
+
+/** The query as the old hand-made URLs sent it: empty values left out. */
+function queryOf(query: Record<string, unknown> = {}): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }
 
-function queryString(query: Record<string, unknown> = {}): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === '' || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
+function toApiError(error: unknown): ApiError {
+  if (error instanceof PlatformApiError) return new ApiError(error.status, error.code, error.message, error.details);
+  return new ApiError(0, 'NETWORK', 'The portal cannot reach the server. Check your connection and try again.');
 }
 
 /** Calls one route of a route table; resolves to its answer, rejects with ApiError. */
 export async function call<S extends RouteSpec>(route: S, input: CallInput<S> = {}): Promise<Answer<S>> {
-  const write = route.method !== 'get';
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (write && csrfToken) headers['x-csrf-token'] = csrfToken;
-  if (input.body !== undefined) headers['content-type'] = 'application/json';
-  const url = pathOf(route.path, input.params as Record<string, unknown>) + queryString(input.query);
-  let response: Response;
+  // The route tables type the screens; @platform/client's own path types are the same routes (from /openapi.json).
+  const method = client()[route.method.toUpperCase() as 'GET'] as unknown as Method;
   try {
-    response = await fetch(url, {
-      method: route.method.toUpperCase(),
-      headers,
-      credentials: 'include',
-      body: input.body === undefined ? undefined : JSON.stringify(input.body),
+    const { data } = await method(route.path, {
+      params: { path: input.params, query: queryOf(input.query) },
+      body: input.body,
     });
-  } catch {
-    throw new ApiError(0, 'NETWORK', 'The portal cannot reach the server. Check your connection and try again.');
-  }
-  const text = await response.text();
-  const json = text ? safeJson(text) : undefined;
-  if (response.ok) return json as Answer<S>;
-  const error = (json as { error?: Partial<ErrorObject> } | undefined)?.error;
-  const failure = new ApiError(
-    response.status,
-    error?.code ?? 'SERVER.INTERNAL',
-    error?.message ?? `The server answered ${response.status}.`,
-    error?.data,
-  );
-  // Only a missing session ends it: a wrong TOTP code or a used sign-in link are 401s too (AUTH.TOTP, AUTH.SIGN_IN_LINK).
-  if (failure.code === 'AUTH.SESSION_REQUIRED' && route.path !== '/portal/auth/session') onSessionEnded?.();
-  throw failure;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return data as Answer<S>;
+  } catch (thrown) {
+    const error = toApiError(thrown);
+    // Only a missing session ends it: a wrong TOTP code or a used sign-in link are 401s too (AUTH.TOTP, AUTH.SIGN_IN_LINK).
+    if (error.code === 'AUTH.SESSION_REQUIRED' && route.path !== '/portal/auth/session') onSessionEnded?.();
+    throw error;
   }
 }

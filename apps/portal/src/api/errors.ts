@@ -1,4 +1,5 @@
 // One table from the contract's error codes to what the portal says; anything else shows the API's own message.
+import { NON_ENVELOPE_CODE } from '@platform/client';
 import { ApiError } from './client';
 
 const MESSAGES: Record<string, string> = {
@@ -10,6 +11,8 @@ const MESSAGES: Record<string, string> = {
   'RATE.LIMITED': 'Too many requests. Wait a moment and try again.',
   'SERVICE.UNAVAILABLE': 'A service is unavailable right now. Try again in a moment.',
   'SERVER.INTERNAL': 'Something went wrong on our side. Try again in a moment.',
+  // An answer without the error envelope (a proxy's error page): its text is not for the user.
+  [NON_ENVELOPE_CODE]: 'Something went wrong on our side. Try again in a moment.',
   'VALIDATION.INVALID': 'Some fields need attention.',
 };
 

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { errorMessage } from '../api/errors';
+import { queryState } from '../api/query-state';
 import { routes } from '../routes';
 import { DataState } from '../ui/data-state';
 import { useSession } from './session';
@@ -11,12 +11,7 @@ export function RequireSession() {
   if (session.isPending || session.isError) {
     return (
       <main className="center-page">
-        <DataState
-          loading={session.isPending}
-          loadingLabel="Loading your session…"
-          error={session.isError ? errorMessage(session.error) : undefined}
-          onRetry={() => session.refetch()}
-        />
+        <DataState {...queryState(session)} loadingLabel="Loading your session…" />
       </main>
     );
   }

@@ -107,3 +107,15 @@ export function FormMessage({ tone, children }: { tone: 'error' | 'success'; chi
     </p>
   );
 }
+
+/**
+ * A polite status that stays until the page replaces or clears it (a save's "Saved." until the next
+ * edit). The region is always in the page, empty while silent, so screen readers hear each message.
+ */
+export function StatusMessage({ children }: { children?: ReactNode }) {
+  return (
+    <p className={children ? 'form-message form-message-success' : 'status-silent'} role="status">
+      {children}
+    </p>
+  );
+}

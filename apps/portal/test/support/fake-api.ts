@@ -45,18 +45,21 @@ export interface Call {
   path: string;
   body: unknown;
   csrf: string | undefined;
+  idempotencyKey: string | undefined;
 }
 
 const issuesOf = (error: z.ZodError, where: string) =>
   error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
 
 export class FakeApi {
-  readonly state = new FakeState();
+  state = new FakeState();
   readonly calls: Call[] = [];
   /** Set to a status to make every call of that operationId fail (e.g. 503), to see an error state. */
   readonly failing = new Map<string, number>();
   /** While set, answers to these operationIds wait (to see a loading state). */
   readonly held = new Map<string, Promise<void>>();
+  /** Failures answered once each, in order, before an operationId is handled as usual (see failNext). */
+  private readonly nextFailures = new Map<string, { status: number; headers: Record<string, string> }[]>();
   private server = http.createServer((req, res) => void this.handle(req, res));
   port = 0;
 
@@ -66,6 +69,15 @@ export class FakeApi {
     return this;
   }
 
+  /** Back to the seeded state, as a new fake would be (one fake serves a whole test file). */
+  reset() {
+    this.state = new FakeState();
+    this.calls.length = 0;
+    this.failing.clear();
+    this.held.clear();
+    this.nextFailures.clear();
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
@@ -73,6 +85,11 @@ export class FakeApi {
 
   get origin(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The next call of `operationId` fails once with `status` (and headers, e.g. Retry-After), as a busy gateway would. */
+  failNext(operationId: string, status: number, headers: Record<string, string> = {}) {
+    this.nextFailures.set(operationId, [...(this.nextFailures.get(operationId) ?? []), { status, headers }]);
   }
 
   url(appPath = '/'): string {
@@ -89,8 +106,21 @@ export class FakeApi {
       const body = await readBody(req);
       const cookie = /(?:^|;\s*)pp_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
       const csrf = req.headers['x-csrf-token'] as string | undefined;
-      this.calls.push({ operationId: spec.operationId, method: spec.method, path: url.pathname, body, csrf });
+      const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+      this.calls.push({
+        operationId: spec.operationId,
+        method: spec.method,
+        path: url.pathname,
+        body,
+        csrf,
+        idempotencyKey,
+      });
       await this.held.get(spec.operationId);
+      const once = this.nextFailures.get(spec.operationId)?.shift();
+      if (once) {
+        const code = once.status === 429 ? 'RATE.LIMITED' : 'SERVICE.UNAVAILABLE';
+        throw new AppError(code, once.status, undefined, undefined, once.headers);
+      }
       const failure = this.failing.get(spec.operationId);
       if (failure) throw new AppError('SERVICE.UNAVAILABLE', failure);
       const session = this.authorise(spec, cookie, csrf);
@@ -107,7 +137,7 @@ export class FakeApi {
         status: error.status,
         ...(error.data ? { data: error.data } : {}),
       };
-      this.send(res, error.status, { error: envelope });
+      this.send(res, error.status, { error: envelope }, error.headers);
     }
   }
 
@@ -136,16 +166,20 @@ export class FakeApi {
       : file.endsWith('.css')
         ? 'text/css'
         : 'text/html; charset=utf-8';
-    res.writeHead(200, { 'content-type': type, ...(asset ? {} : { 'content-security-policy': CSP }) });
+    // As the gateway: hashed assets are immutable, index.html carries the policy.
+    const headers = asset
+      ? { 'cache-control': 'public, max-age=31536000, immutable' }
+      : { 'content-security-policy': CSP, 'cache-control': 'no-cache' };
+    res.writeHead(200, { 'content-type': type, ...headers });
     res.end(readFileSync(file));
   }
 
-  private send(res: http.ServerResponse, status: number, body: unknown) {
+  private send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     if (status === 204 || body === undefined) {
-      res.writeHead(status === 200 ? 204 : status);
+      res.writeHead(status === 200 ? 204 : status, headers);
       return void res.end();
     }
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));
   }
 }

@@ -145,7 +145,8 @@ export function merchant(i: number, linked?: DomainDetail): Merchant {
 export function apiKey(id: string, name: string | null, extra: Partial<ApiKey> = {}): ApiKey {
   return {
     id,
-    prefix: `pk_live_${id.slice(-4)}`,
+    // As the gateway's: pdm_live_ and a 12-character id.
+    prefix: `pdm_live_x7Qm2LpR${id.slice(-4)}`,
     name,
     permissions: ['domains:read', 'domains:write'],
     allowed_ip: null,
@@ -215,7 +216,12 @@ export function template(kind: EmailTemplate['kind']): EmailTemplate {
   return {
     kind,
     subject: subjects[kind],
-    body: `Hello {{ owner_first_name }},\n\nyour site {{ domain_name }} is ready. Add this snippet:\n\n{{ widget_snippet }}\n\nApprove: {{ approval_url }}`,
+    body: [
+      '<p>Hello {{ owner_first_name }},</p>',
+      '<p>your site <b>{{ domain_name }}</b> is ready. Add this snippet:</p>',
+      '<pre>{{ widget_snippet }}</pre>',
+      '<p>Approve: <a href="{{ approval_url }}">{{ approval_url }}</a></p>',
+    ].join('\n'),
     customized: kind === 'INVITATION',
     variables: [...EMAIL_TEMPLATE_VARIABLES[kind]],
     updated_at: kind === 'INVITATION' ? daysAgo(5) : null,

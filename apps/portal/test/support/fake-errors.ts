@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly status: number,
     message?: string,
     readonly data?: Record<string, unknown>,
+    /** Sent with the envelope, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message ?? code);
   }

@@ -1,9 +1,11 @@
 // The fake API's memory and its answers, per operationId (see fake-api.ts for routing and auth).
 import { createHash } from 'node:crypto';
 import {
+  EMAIL_TEMPLATE_VARIABLES,
   errorObject,
   EVENT_REGISTRY,
   exampleEventPayload,
+  PERMISSIONS,
   PUBLIC_EVENT_NAMES,
   ROLE_PERMISSIONS,
   type DomainDetail,
@@ -77,6 +79,12 @@ export class FakeState {
   apiKeys: ApiKey[] = [
     seed.apiKey('key_0001', 'Shop sync'),
     seed.apiKey('key_0002', 'Old importer', { revoked_at: seed.daysAgo(3) }),
+    // A key as real ones come: a long name and creator, every permission, an expiry.
+    seed.apiKey('key_0003', 'Nightly export to the accounting system', {
+      permissions: [...PERMISSIONS],
+      created_by: { type: 'USER', id: 'usr_former', email: 'dev.operations-team@acme-hosting.example' },
+      expires_at: seed.daysAgo(-90),
+    }),
   ];
   /** Secrets handed out, by key id (the tests check one is shown once). */
   readonly secrets = new Map<string, string>();
@@ -419,19 +427,18 @@ export class FakeState {
       this.templates = this.templates.map((t) => (t.kind === params.kind ? reset : t));
       return ok(reset);
     },
-    previewEmailTemplate: ({ body }: Ctx) => {
-      const fill = (s: string) =>
-        s
-          .replaceAll('{{ owner_name }}', 'Olga Owner')
-          .replaceAll('{{ domain }}', 'shop.example.com')
-          .replace(/\{\{ \w+ \}\}/g, '…');
-      const text = fill(String(body.body));
-      const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-      return ok({
-        subject: fill(String(body.subject)),
-        text,
-        html: `<div style="font-family:sans-serif;padding:16px;white-space:pre-wrap">${escaped}</div>`,
-      });
+    previewEmailTemplate: ({ params, body }: Ctx) => {
+      // As the service does: the kind's variables filled with the contract's examples.
+      const examples = new Map(
+        EMAIL_TEMPLATE_VARIABLES[params.kind as EmailTemplate['kind']].map((v) => [v.name, v.example]),
+      );
+      const fill = (s: string, escape: (v: string) => string) =>
+        s.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => escape(examples.get(name) ?? ''));
+      const escapeHtml = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&#34;');
+      // The body is HTML with its values escaped; the text part is that HTML without its tags.
+      const html = fill(String(body.body), escapeHtml);
+      const text = fill(String(body.body).replace(/<[^>]*>/g, ''), (v) => v);
+      return ok({ subject: fill(String(body.subject), (v) => v), text, html });
     },
     sendTestEmailTemplate: ({ session }: Ctx) => ok({ to: this.users.get(session!.userId)!.email }, 202),
     listUsers: ({ query }: Ctx) => page([...this.users.values()], query),
@@ -495,7 +502,7 @@ export class FakeState {
 
   private newKey(name: string | null, permissions: string[]): Answer {
     const id = `key_${String(this.apiKeys.length + 1).padStart(4, '0')}`;
-    const secret = `pk_live_${id.slice(-4)}_${newToken()}`;
+    const secret = `${seed.apiKey(id, name).prefix}_${newToken()}`;
     const key = seed.apiKey(id, name, { permissions, last_used_at: null, created_at: seed.NOW.toISOString() });
     this.apiKeys.unshift(key);
     this.secrets.set(id, secret);

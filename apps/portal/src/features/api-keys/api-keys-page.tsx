@@ -3,8 +3,9 @@ import { errorMessage } from '../../api/errors';
 import type { ApiKey } from '../../api/types';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { DataState } from '../../ui/data-state';
-import { Badge, formatDate, PageHeader, TableFrame } from '../../ui/misc';
+import { queryState } from '../../api/query-state';
+import { ListSection, type ListColumn } from '../../ui/list-section';
+import { Badge, formatDate, PageHeader } from '../../ui/misc';
 import { CreateKeyDialog } from './create-key-dialog';
 import { keyLabel, useApiKeys, useRevokeApiKey } from './hooks';
 import { RollKeyDialog } from './roll-key-dialog';
@@ -13,21 +14,50 @@ import { SecretDialog } from '../../ui/secret-dialog';
 const stateOf = (key: ApiKey) =>
   key.revoked_at ? 'Revoked' : key.expires_at && new Date(key.expires_at) < new Date() ? 'Expired' : 'Active';
 
+const COLUMNS: ListColumn[] = [
+  { label: 'Key' },
+  { label: 'State' },
+  { label: 'Permissions', className: 'hide-sm' },
+  { label: 'Last used' },
+  { label: 'Created by', className: 'hide-sm' },
+  { label: 'Expires', className: 'hide-sm' },
+  { label: 'Actions', hidden: true },
+];
+
+/** A count that opens to the list: nine permissions side by side would not fit a 1280 px screen. */
+function Permissions({ permissions }: { permissions: readonly string[] }) {
+  const count = `${permissions.length} ${permissions.length === 1 ? 'permission' : 'permissions'}`;
+  return (
+    <details className="permissions">
+      <summary>{count}</summary>
+      <ul>
+        {permissions.map((p) => (
+          <li key={p}>
+            <code>{p}</code>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function KeyRow({ apiKey, onRoll, onRevoke }: { apiKey: ApiKey; onRoll: () => void; onRevoke: () => void }) {
   const state = stateOf(apiKey);
   return (
     <tr>
-      <td>
+      <td className="key-cell">
         <strong>{apiKey.name ?? 'Unnamed key'}</strong>
         <br />
-        <code>{apiKey.prefix}…</code>
+        <code className="key-prefix">{apiKey.prefix}…</code>
       </td>
       <td>
         <Badge tone={state === 'Active' ? 'green' : 'gray'}>{state}</Badge>
       </td>
-      <td className="hide-sm">{apiKey.permissions.join(', ')}</td>
-      <td className="nowrap">{apiKey.last_used_at ? formatDate(apiKey.last_used_at) : 'Never'}</td>
-      <td className="hide-sm">{apiKey.created_by?.email ?? '—'}</td>
+      <td className="hide-sm">
+        <Permissions permissions={apiKey.permissions} />
+      </td>
+      <td>{apiKey.last_used_at ? formatDate(apiKey.last_used_at) : 'Never'}</td>
+      <td className="hide-sm break">{apiKey.created_by?.email ?? '—'}</td>
       <td className="hide-sm nowrap">{formatDate(apiKey.expires_at, false)}</td>
       <td>
         {state === 'Active' && (
@@ -64,42 +94,18 @@ export default function ApiKeysPage() {
           </Button>
         }
       />
-      <DataState
-        loading={keys.isPending}
-        error={keys.isError ? errorMessage(keys.error) : undefined}
-        onRetry={() => keys.refetch()}
+      <ListSection
+        {...queryState(keys)}
+        loadingLabel="Loading API keys…"
         empty={rows.length === 0}
         emptyTitle="No API keys yet"
         emptyText="Create a key to call the API from your systems."
-        loadingLabel="Loading API keys…"
+        table={{ label: 'API keys', columns: COLUMNS }}
       >
-        <TableFrame label="API keys">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">State</th>
-              <th scope="col" className="hide-sm">
-                Permissions
-              </th>
-              <th scope="col">Last used</th>
-              <th scope="col" className="hide-sm">
-                Created by
-              </th>
-              <th scope="col" className="hide-sm">
-                Expires
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((k) => (
-              <KeyRow key={k.id} apiKey={k} onRoll={() => setRolling(k)} onRevoke={() => setRevoking(k)} />
-            ))}
-          </tbody>
-        </TableFrame>
-      </DataState>
+        {rows.map((k) => (
+          <KeyRow key={k.id} apiKey={k} onRoll={() => setRolling(k)} onRevoke={() => setRevoking(k)} />
+        ))}
+      </ListSection>
       <CreateKeyDialog
         open={creating}
         onClose={() => setCreating(false)}

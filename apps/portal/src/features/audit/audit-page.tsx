@@ -2,11 +2,18 @@ import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { AUDIT_KINDS, auditEventRoutes, listAuditEventsQuerySchema, routeOf } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../api/client';
-import { errorMessage } from '../../api/errors';
+import { queryState } from '../../api/query-state';
 import { useListQuery } from '../../list-query';
-import { DataState } from '../../ui/data-state';
+import { ListSection, type ListColumn } from '../../ui/list-section';
 import { SelectField, TextField } from '../../ui/field';
-import { formatDate, PageHeader, Pagination, TableFrame } from '../../ui/misc';
+import { formatDate, PageHeader, Pagination } from '../../ui/misc';
+
+const COLUMNS: ListColumn[] = [
+  { label: 'When' },
+  { label: 'What' },
+  { label: 'Who' },
+  { label: 'Target', className: 'hide-sm' },
+];
 
 export default function AuditPage() {
   const list = useListQuery(listAuditEventsQuerySchema);
@@ -39,49 +46,36 @@ export default function AuditPage() {
           Filter
         </button>
       </form>
-      <DataState
-        loading={events.isPending}
-        error={events.isError ? errorMessage(events.error) : undefined}
-        onRetry={() => events.refetch()}
+      <ListSection
+        {...queryState(events)}
+        loadingLabel="Loading the audit log…"
         empty={rows.length === 0}
         emptyTitle="No events"
         emptyText="Nothing matches these filters yet."
-        loadingLabel="Loading the audit log…"
+        table={{ label: 'Audit events', columns: COLUMNS }}
+        after={
+          <Pagination
+            page={list.query.page}
+            hasPrev={!!events.data?.meta.prev_page}
+            hasNext={!!events.data?.meta.next_page}
+            onPage={(page) => list.setFilters({ page: String(page) })}
+          />
+        }
       >
-        <TableFrame label="Audit events">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">Who</th>
-              <th scope="col" className="hide-sm">
-                Target
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={e.id}>
-                <td className="nowrap">{formatDate(e.created_at)}</td>
-                <td>
-                  <code>{e.kind}</code>
-                </td>
-                <td className="break">
-                  {e.actor.label}
-                  <div className="muted">{e.actor.type.replace('_', ' ').toLowerCase()}</div>
-                </td>
-                <td className="hide-sm break">{e.target ? `${e.target.type} ${e.target.id}` : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableFrame>
-        <Pagination
-          page={list.query.page}
-          hasPrev={!!events.data?.meta.prev_page}
-          hasNext={!!events.data?.meta.next_page}
-          onPage={(page) => list.setFilters({ page: String(page) })}
-        />
-      </DataState>
+        {rows.map((e) => (
+          <tr key={e.id}>
+            <td className="nowrap">{formatDate(e.created_at)}</td>
+            <td>
+              <code>{e.kind}</code>
+            </td>
+            <td className="break">
+              {e.actor.label}
+              <div className="muted">{e.actor.type.replace('_', ' ').toLowerCase()}</div>
+            </td>
+            <td className="hide-sm break">{e.target ? `${e.target.type} ${e.target.id}` : '—'}</td>
+          </tr>
+        ))}
+      </ListSection>
     </>
   );
 }

@@ -1,25 +1,25 @@
 import { DOMAIN_STATUSES } from '@platform/contracts';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/errors';
+import { queryState } from '../../api/query-state';
 import { can, useSession } from '../../auth/session';
 import { routes } from '../../routes';
 import { DataState } from '../../ui/data-state';
-import { formatDate, PageHeader, Section, TableFrame } from '../../ui/misc';
+import { ListSection, type ListColumn } from '../../ui/list-section';
+import { formatDate, PageHeader, Section } from '../../ui/misc';
 import { useDomainStats, useReceiptStats, useSubscriptionStats, useWebhookStats } from './hooks';
 import { DAYS, funnelChart, receiptsChart, WEEKS } from './stats';
 import { TimeChart } from './time-chart';
 
 /** Allowed green, partial amber, denied red (AA on white). */
 const RECEIPT_COLOURS = ['#047857', '#b45309', '#b91c1c'];
+const PRODUCT_COLUMNS: ListColumn[] = [
+  { label: 'Product' },
+  { label: 'Active', className: 'num' },
+  { label: 'Trial', className: 'num' },
+  { label: 'All', className: 'num' },
+];
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-/** The props DataState takes from one query: loading, its error with a retry. */
-const stateOf = (q: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown }) => ({
-  loading: q.isPending,
-  error: q.isError ? errorMessage(q.error) : undefined,
-  onRetry: () => void q.refetch(),
-});
 
 function DomainSections() {
   const stats = useDomainStats();
@@ -27,7 +27,7 @@ function DomainSections() {
   const total = stats.data ? DOMAIN_STATUSES.reduce((n, s) => n + stats.data.by_status[s], 0) : 0;
   return (
     <DataState
-      {...stateOf(stats)}
+      {...queryState(stats)}
       empty={total === 0}
       emptyTitle="No domains yet"
       emptyText={<Link to={routes.domains.create()}>Create your first domain</Link>}
@@ -55,42 +55,25 @@ function Subscriptions() {
   const rows = stats.data?.by_product ?? [];
   return (
     <Section title="Subscriptions by product">
-      <DataState
-        {...stateOf(stats)}
+      <ListSection
+        {...queryState(stats)}
+        loadingLabel="Loading subscriptions…"
         empty={rows.every((p) => p.total === 0)}
         emptyTitle="No subscriptions yet"
         emptyText="A domain's subscription starts when the domain is created."
-        loadingLabel="Loading subscriptions…"
+        table={{ label: 'Subscriptions by product', columns: PRODUCT_COLUMNS }}
       >
-        <TableFrame label="Subscriptions by product">
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col" className="num">
-                Active
-              </th>
-              <th scope="col" className="num">
-                Trial
-              </th>
-              <th scope="col" className="num">
-                All
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((p) => (
-              <tr key={p.product_code}>
-                <td>
-                  {p.product_name} <span className="muted">{p.product_code}</span>
-                </td>
-                <td className="num">{p.active}</td>
-                <td className="num">{p.by_status.TRIAL}</td>
-                <td className="num">{p.total}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableFrame>
-      </DataState>
+        {rows.map((p) => (
+          <tr key={p.product_code}>
+            <td>
+              {p.product_name} <span className="muted">{p.product_code}</span>
+            </td>
+            <td className="num">{p.active}</td>
+            <td className="num">{p.by_status.TRIAL}</td>
+            <td className="num">{p.total}</td>
+          </tr>
+        ))}
+      </ListSection>
     </Section>
   );
 }
@@ -101,7 +84,7 @@ function WebhookHealth() {
   return (
     <Section title="Webhook health">
       <DataState
-        {...stateOf(stats)}
+        {...queryState(stats)}
         empty={data?.endpoints.total === 0}
         emptyTitle="No webhook endpoints"
         emptyText={<Link to={routes.webhooks.list()}>Add an endpoint</Link>}
@@ -150,7 +133,7 @@ function Receipts() {
   return (
     <Section title="Consent receipts per day">
       <DataState
-        {...stateOf(stats)}
+        {...queryState(stats)}
         empty={stats.data?.per_day.every((d) => d.total === 0)}
         emptyTitle="No consent receipts yet"
         emptyText="Receipts appear once visitors answer the widget on an active domain."

@@ -2,15 +2,23 @@ import { EMAIL_TEMPLATE_KINDS, emailTemplateBodySchema, type EmailTemplate } fro
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
+import { queryState } from '../../api/query-state';
 import { can, useSession } from '../../auth/session';
 import { apiFieldErrors, validate, type FieldErrors } from '../../forms';
 import { routes } from '../../routes';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DataState } from '../../ui/data-state';
-import { FormMessage, TextArea, TextField } from '../../ui/field';
+import { FormMessage, StatusMessage, TextArea, TextField } from '../../ui/field';
 import { PageHeader, Section } from '../../ui/misc';
 import { TEMPLATE_NAMES, usePreview, useTemplate, useTemplateMutations } from './hooks';
+
+/**
+ * The frame's margins, and long lines (the widget snippet) wrapped instead of cut off at its edge: after
+ * the e-mail (a doctype stays first) and of no specificity (the e-mail's own styles win).
+ */
+const PREVIEW_STYLE =
+  '<style>:where(body){margin:16px;font-family:sans-serif}:where(pre){white-space:pre-wrap;overflow-wrap:anywhere}:where(img){max-width:100%}</style>';
 
 function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subject: string; body: string } }) {
   const preview = usePreview(kind, draft);
@@ -26,7 +34,12 @@ function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subjec
               <strong>Subject:</strong> {preview.data.subject}
             </p>
             {/* The rendered e-mail in a sandbox: no scripts, no same-origin access. */}
-            <iframe className="preview-frame" title="E-mail preview" sandbox="" srcDoc={preview.data.html} />
+            <iframe
+              className="preview-frame"
+              title="E-mail preview"
+              sandbox=""
+              srcDoc={preview.data.html + PREVIEW_STYLE}
+            />
           </>
         )}
       </DataState>
@@ -37,6 +50,9 @@ function Preview({ kind, draft }: { kind: EmailTemplate['kind']; draft: { subjec
 function Editor({ template }: { template: EmailTemplate }) {
   const writable = can(useSession().data, 'templates:write');
   const [draft, setDraft] = useState({ subject: template.subject, body: template.body });
+  // What the last action did ("Saved."): it stays until the next edit.
+  const [status, setStatus] = useState('');
+  const edit = (change: Partial<typeof draft>) => (setDraft({ ...draft, ...change }), setStatus(''));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [confirmReset, setConfirmReset] = useState(false);
   const { save, reset, test } = useTemplateMutations(template.kind);
@@ -45,7 +61,10 @@ function Editor({ template }: { template: EmailTemplate }) {
     const checked = validate(emailTemplateBodySchema, draft);
     if (!checked.ok) return setErrors(checked.errors);
     setErrors({});
-    save.mutate(checked.data, { onError: (error) => setErrors(apiFieldErrors(error, errorMessage)) });
+    save.mutate(checked.data, {
+      onSuccess: () => setStatus('Saved. New e-mails use this version.'),
+      onError: (error) => setErrors(apiFieldErrors(error, errorMessage)),
+    });
   };
   return (
     <div className="two-columns">
@@ -55,7 +74,7 @@ function Editor({ template }: { template: EmailTemplate }) {
             label="Subject"
             name="subject"
             value={draft.subject}
-            onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+            onChange={(e) => edit({ subject: e.target.value })}
             error={errors.subject}
             readOnly={!writable}
           />
@@ -63,7 +82,7 @@ function Editor({ template }: { template: EmailTemplate }) {
             label="Body"
             name="body"
             value={draft.body}
-            onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+            onChange={(e) => edit({ body: e.target.value })}
             error={errors.body}
             readOnly={!writable}
             rows={14}
@@ -79,8 +98,7 @@ function Editor({ template }: { template: EmailTemplate }) {
             }
           />
           {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
-          {save.isSuccess && <FormMessage tone="success">Saved. New e-mails use this version.</FormMessage>}
-          {test.isSuccess && <FormMessage tone="success">A test e-mail is on its way to you.</FormMessage>}
+          <StatusMessage>{status}</StatusMessage>
           {(test.isError || reset.isError) && (
             <FormMessage tone="error">{errorMessage(test.error ?? reset.error)}</FormMessage>
           )}
@@ -90,7 +108,12 @@ function Editor({ template }: { template: EmailTemplate }) {
                 Save
               </Button>
             )}
-            <Button busy={test.isPending} onClick={() => test.mutate()}>
+            <Button
+              busy={test.isPending}
+              onClick={() =>
+                test.mutate(undefined, { onSuccess: () => setStatus('A test e-mail is on its way to you.') })
+              }
+            >
               Send me a test
             </Button>
             {writable && template.customized && (
@@ -108,7 +131,15 @@ function Editor({ template }: { template: EmailTemplate }) {
         confirmLabel="Reset template"
         busy={reset.isPending}
         onClose={() => setConfirmReset(false)}
-        onConfirm={() => reset.mutate(undefined, { onSuccess: () => setConfirmReset(false) })}
+        onConfirm={() =>
+          reset.mutate(undefined, {
+            onSuccess: ({ result }) => {
+              setConfirmReset(false);
+              setDraft({ subject: result.subject, body: result.body });
+              setStatus("Reset. New e-mails use the platform's default.");
+            },
+          })
+        }
       >
         Your customized subject and body are deleted.
       </ConfirmDialog>
@@ -128,13 +159,9 @@ export default function TemplateEditPage() {
         <Link to={routes.emailTemplates.list()}>← E-mail templates</Link>
       </p>
       <PageHeader title={`${TEMPLATE_NAMES[known]} e-mail`} />
-      <DataState
-        loading={template.isPending}
-        error={template.isError ? errorMessage(template.error) : undefined}
-        onRetry={() => template.refetch()}
-        loadingLabel="Loading the template…"
-      >
-        {template.data && <Editor key={template.data.updated_at ?? 'default'} template={template.data} />}
+      <DataState {...queryState(template)} loadingLabel="Loading the template…">
+        {/* Not keyed by version: a save must not remount the editor (and lose its "Saved."). */}
+        {template.data && <Editor key={template.data.kind} template={template.data} />}
       </DataState>
     </>
   );

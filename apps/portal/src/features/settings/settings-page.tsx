@@ -5,11 +5,12 @@ import type { z } from 'zod';
 import { call } from '../../api/client';
 import type { PartnerSettings } from '../../api/types';
 import { errorMessage } from '../../api/errors';
+import { queryState } from '../../api/query-state';
 import { can, SESSION_KEY, useSession } from '../../auth/session';
 import { apiFieldErrors, checkedValues, validate, type FieldErrors } from '../../forms';
 import { Button } from '../../ui/button';
 import { DataState } from '../../ui/data-state';
-import { Checkbox, FormMessage, TextField } from '../../ui/field';
+import { Checkbox, FormMessage, StatusMessage, TextField } from '../../ui/field';
 import { PageHeader, Section } from '../../ui/misc';
 
 const FIELD_LABELS: Record<(typeof REQUIRED_FIELDS)[number], string> = {
@@ -34,11 +35,14 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
   const writable = can(useSession().data, 'settings:write');
   const client = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
+  // "Settings saved." stays until the next edit.
+  const [status, setStatus] = useState('');
   const save = useMutation({
     mutationFn: async (body: z.output<typeof updateSettingsBodySchema>) =>
       (await call(routeOf(settingsRoutes, 'updateSettings'), { body })).result,
     onSuccess: (saved) => {
       client.setQueryData(['settings'], saved);
+      setStatus('Settings saved.');
       void client.invalidateQueries({ queryKey: SESSION_KEY });
     },
     onError: (error) => setErrors(apiFieldErrors(error, errorMessage)),
@@ -52,7 +56,7 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
     save.mutate(checked.data);
   };
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={submit} onChange={() => setStatus('')} noValidate>
       <fieldset disabled={!writable} className="plain">
         <Section title="Partner">
           <TextField label="Partner name" name="name" defaultValue={settings.name} error={errors.name} required />
@@ -95,7 +99,7 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
         </Section>
       </fieldset>
       {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
-      {save.isSuccess && <FormMessage tone="success">Settings saved.</FormMessage>}
+      <StatusMessage>{status}</StatusMessage>
       {writable && (
         <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">
           Save settings
@@ -113,12 +117,7 @@ export default function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="How your account works for everyone on your team." />
-      <DataState
-        loading={settings.isPending}
-        error={settings.isError ? errorMessage(settings.error) : undefined}
-        onRetry={() => settings.refetch()}
-        loadingLabel="Loading settings…"
-      >
+      <DataState {...queryState(settings)} loadingLabel="Loading settings…">
         {settings.data && <SettingsForm settings={settings.data} />}
       </DataState>
     </>

@@ -5,12 +5,22 @@ import type { User } from '@platform/contracts';
 import { can, useSession } from '../../auth/session';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { DataState } from '../../ui/data-state';
+import { queryState } from '../../api/query-state';
+import { ListSection, type ListColumn } from '../../ui/list-section';
 import { FormMessage } from '../../ui/field';
-import { Badge, formatDate, PageHeader, TableFrame } from '../../ui/misc';
+import { Badge, formatDate, PageHeader } from '../../ui/misc';
 import { useReinviteUser, useRemoveUser, useUpdateUser, useUsers } from './hooks';
 import { InviteDialog } from './invite-dialog';
 import { ROLE_LABELS } from './roles';
+
+const COLUMNS: ListColumn[] = [
+  { label: 'User' },
+  { label: 'Role' },
+  { label: 'Status' },
+  { label: '2FA', className: 'hide-sm' },
+  { label: 'Last sign-in', className: 'hide-sm' },
+  { label: 'Actions', hidden: true },
+];
 
 interface RowProps {
   user: User;
@@ -111,43 +121,22 @@ export default function TeamPage() {
         }
       />
       {remove.isSuccess && <FormMessage tone="success">The user was removed.</FormMessage>}
-      <DataState
-        loading={users.isPending}
-        error={users.isError ? errorMessage(users.error) : undefined}
-        onRetry={() => users.refetch()}
+      <ListSection
+        {...queryState(users)}
+        loadingLabel="Loading the team…"
         empty={rows.length === 0}
         emptyTitle="No users"
-        loadingLabel="Loading the team…"
+        table={{ label: 'Team', columns: COLUMNS }}
       >
-        <TableFrame label="Team">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="hide-sm">
-                2FA
-              </th>
-              <th scope="col" className="hide-sm">
-                Last sign-in
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((u) => (
-              <UserRow
-                key={u.id}
-                user={u}
-                writable={writable && u.id !== session?.user.id}
-                onRemove={() => setRemoving(u)}
-              />
-            ))}
-          </tbody>
-        </TableFrame>
-      </DataState>
+        {rows.map((u) => (
+          <UserRow
+            key={u.id}
+            user={u}
+            writable={writable && u.id !== session?.user.id}
+            onRemove={() => setRemoving(u)}
+          />
+        ))}
+      </ListSection>
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <ConfirmDialog
         open={removing !== null}

@@ -1,10 +1,11 @@
 import { consentRecordRoutes, routeOf } from '@platform/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../../api/client';
-import { errorMessage } from '../../../api/errors';
-import { DataState } from '../../../ui/data-state';
-import { Badge, formatDate, Section, TableFrame } from '../../../ui/misc';
+import { queryState } from '../../../api/query-state';
+import { ListSection, type ListColumn } from '../../../ui/list-section';
+import { Badge, formatDate, Section } from '../../../ui/misc';
 
+const COLUMNS: ListColumn[] = [{ label: 'When' }, { label: 'Choice' }, { label: 'Country' }];
 const STATUS_TONES: Record<string, string> = { ALLOWED: 'green', PARTIAL: 'yellow', DENIED: 'gray' };
 
 /** The domain's newest signed consent records (each visitor's choice, as the widget recorded it). */
@@ -17,35 +18,24 @@ export function ConsentRecordsCard({ domainId }: { domainId: string }) {
   const rows = records.data ?? [];
   return (
     <Section title="Consent records">
-      <DataState
-        loading={records.isPending}
-        error={records.isError ? errorMessage(records.error) : undefined}
-        onRetry={() => records.refetch()}
+      <ListSection
+        {...queryState(records)}
+        loadingLabel="Loading consent records…"
         empty={rows.length === 0}
         emptyTitle="No consent records yet"
         emptyText="They appear once visitors answer the widget on the site."
+        table={{ label: 'Consent records', columns: COLUMNS }}
       >
-        <TableFrame label="Consent records">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Choice</th>
-              <th scope="col">Country</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.receipt_id}>
-                <td className="nowrap">{formatDate(r.created_at)}</td>
-                <td>
-                  <Badge tone={STATUS_TONES[r.receipt_status]}>{r.receipt_status}</Badge>
-                </td>
-                <td>{r.country ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableFrame>
-      </DataState>
+        {rows.map((r) => (
+          <tr key={r.receipt_id}>
+            <td className="nowrap">{formatDate(r.created_at)}</td>
+            <td>
+              <Badge tone={STATUS_TONES[r.receipt_status]}>{r.receipt_status}</Badge>
+            </td>
+            <td>{r.country ?? '—'}</td>
+          </tr>
+        ))}
+      </ListSection>
     </Section>
   );
 }

@@ -1,5 +1,5 @@
 import { FINDING_CATEGORIES } from '@platform/contracts';
-import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { DataState } from '../../../ui/data-state';
 import { Badge, formatDate, Section } from '../../../ui/misc';
 import { useLatestScan } from '../hooks';
@@ -11,9 +11,7 @@ export function ScanCard({ domainId }: { domainId: string }) {
   return (
     <Section title="Latest scan">
       <DataState
-        loading={scan.isPending}
-        error={scan.isError ? errorMessage(scan.error) : undefined}
-        onRetry={() => scan.refetch()}
+        {...queryState(scan)}
         empty={!report}
         emptyTitle="Never scanned"
         emptyText="Scan the site to see its scripts, cookies and iframes."

@@ -5,7 +5,8 @@ import { errorMessage } from '../../../api/errors';
 import { can, useSession } from '../../../auth/session';
 import { apiFieldErrors, validate, type FieldErrors } from '../../../forms';
 import { Button } from '../../../ui/button';
-import { DataState } from '../../../ui/data-state';
+import { queryState } from '../../../api/query-state';
+import { ListSection } from '../../../ui/list-section';
 import { TextField } from '../../../ui/field';
 import { Section } from '../../../ui/misc';
 import { domainActions, domainKeys, useSubdomains } from '../hooks';
@@ -36,10 +37,9 @@ export function SubdomainsCard({ domainId, hostname }: { domainId: string; hostn
   const rows = subdomains.data ?? [];
   return (
     <Section title="Subdomains">
-      <DataState
-        loading={subdomains.isPending}
-        error={subdomains.isError ? errorMessage(subdomains.error) : undefined}
-        onRetry={() => subdomains.refetch()}
+      <ListSection
+        {...queryState(subdomains)}
+        loadingLabel="Loading subdomains…"
         empty={rows.length === 0}
         emptyTitle="No subdomains"
         emptyText={`The widget answers on ${hostname} only.`}
@@ -61,7 +61,7 @@ export function SubdomainsCard({ domainId, hostname }: { domainId: string; hostn
             </li>
           ))}
         </ul>
-      </DataState>
+      </ListSection>
       {writable && (
         <form onSubmit={submit} noValidate className="filters">
           <TextField

@@ -1,6 +1,6 @@
 import type { DomainDetail } from '@platform/contracts';
 import { Link, useLocation, useParams } from 'react-router';
-import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { routes } from '../../../routes';
 import { CopyButton } from '../../../ui/copy-button';
@@ -75,12 +75,7 @@ export default function DomainPage() {
   const domain = useDomain(domainId);
   const session = useSession().data;
   return (
-    <DataState
-      loading={domain.isPending}
-      error={domain.isError ? errorMessage(domain.error) : undefined}
-      onRetry={() => domain.refetch()}
-      loadingLabel="Loading the domain…"
-    >
+    <DataState {...queryState(domain)} loadingLabel="Loading the domain…">
       {domain.data && (
         <>
           <p>

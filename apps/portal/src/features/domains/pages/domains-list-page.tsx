@@ -1,15 +1,15 @@
 import { DOMAIN_STATUSES, listDomainsQuerySchema } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { useListQuery } from '../../../list-query';
 import { routes } from '../../../routes';
-import { DataState } from '../../../ui/data-state';
+import { ListSection } from '../../../ui/list-section';
 import { SelectField, TextField } from '../../../ui/field';
 import { PageHeader, Pagination } from '../../../ui/misc';
 import { BulkProductChange } from '../components/bulk-product-change';
-import { DomainsTable } from '../components/domains-table';
+import { domainColumns, DomainRow } from '../components/domains-table';
 import { useDomainList } from '../hooks';
 
 const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...DOMAIN_STATUSES.map((s) => ({ value: s, label: s }))];
@@ -51,7 +51,6 @@ export default function DomainsListPage() {
   const domains = useDomainList(list.apiQuery);
   const rows = domains.data?.result ?? [];
   const filtered = !!(raw.search || raw.status);
-  const bulk = can(session, 'subscriptions:write');
   const [selected, setSelected] = useState(new Set<string>());
   const select = (ids: string[], on: boolean) =>
     setSelected((current) => {
@@ -61,6 +60,7 @@ export default function DomainsListPage() {
         else next.delete(id);
       return next;
     });
+  const selection = can(session, 'subscriptions:write') ? { selected, onSelect: select } : undefined;
   return (
     <>
       <PageHeader
@@ -75,26 +75,29 @@ export default function DomainsListPage() {
         }
       />
       <Filters {...list} />
-      <DataState
-        loading={domains.isPending}
-        error={domains.isError ? errorMessage(domains.error) : undefined}
-        onRetry={() => domains.refetch()}
+      <ListSection
+        {...queryState(domains)}
+        loadingLabel="Loading domains…"
         empty={rows.length === 0}
         emptyTitle={filtered ? 'No domain matches these filters' : 'No domains yet'}
         emptyText={
           filtered ? 'Change the search or the status.' : 'Create your first domain to get its widget snippet.'
         }
-        loadingLabel="Loading domains…"
+        table={{ label: 'Domains', columns: domainColumns(rows, selection) }}
+        before={selection && <BulkProductChange domainIds={[...selected]} onDone={() => setSelected(new Set())} />}
+        after={
+          <Pagination
+            page={query.page}
+            hasPrev={!!domains.data?.meta.prev_page}
+            hasNext={!!domains.data?.meta.next_page}
+            onPage={(page) => setFilters({ page: String(page) })}
+          />
+        }
       >
-        {bulk && <BulkProductChange domainIds={[...selected]} onDone={() => setSelected(new Set())} />}
-        <DomainsTable rows={rows} selected={selected} onSelect={bulk ? select : undefined} />
-        <Pagination
-          page={query.page}
-          hasPrev={!!domains.data?.meta.prev_page}
-          hasNext={!!domains.data?.meta.next_page}
-          onPage={(page) => setFilters({ page: String(page) })}
-        />
-      </DataState>
+        {rows.map((d) => (
+          <DomainRow key={d.id} domain={d} selection={selection} />
+        ))}
+      </ListSection>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { createMerchantBodySchema, updateMerchantBodySchema, type Merchant } fro
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { apiFieldErrors, validate, type FieldErrors } from '../../../forms';
 import { routes } from '../../../routes';
@@ -137,11 +138,7 @@ export default function MerchantEditPage() {
     );
   }
   return (
-    <DataState
-      loading={merchant.isPending}
-      error={merchant.isError ? errorMessage(merchant.error) : undefined}
-      onRetry={() => merchant.refetch()}
-    >
+    <DataState {...queryState(merchant)}>
       {merchant.data && (
         <>
           {back}

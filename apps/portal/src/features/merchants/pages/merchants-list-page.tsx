@@ -1,14 +1,21 @@
 import { listMerchantsQuerySchema } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { useListQuery } from '../../../list-query';
 import { routes } from '../../../routes';
-import { DataState } from '../../../ui/data-state';
+import { ListSection, type ListColumn } from '../../../ui/list-section';
 import { TextField } from '../../../ui/field';
-import { formatDate, PageHeader, Pagination, TableFrame } from '../../../ui/misc';
+import { formatDate, PageHeader, Pagination } from '../../../ui/misc';
 import { useMerchantList } from '../hooks';
+
+const COLUMNS: ListColumn[] = [
+  { label: 'Merchant id' },
+  { label: 'Company' },
+  { label: 'Domain' },
+  { label: 'Created', className: 'hide-sm' },
+];
 
 export default function MerchantsListPage() {
   const session = useSession().data;
@@ -47,52 +54,35 @@ export default function MerchantsListPage() {
           Search
         </button>
       </form>
-      <DataState
-        loading={merchants.isPending}
-        error={merchants.isError ? errorMessage(merchants.error) : undefined}
-        onRetry={() => merchants.refetch()}
+      <ListSection
+        {...queryState(merchants)}
+        loadingLabel="Loading merchants…"
         empty={rows.length === 0}
         emptyTitle={filtered ? 'No merchant matches' : 'No merchants yet'}
         emptyText={filtered ? 'Try another search.' : 'Create one, or name a merchant_id when you create a domain.'}
-        loadingLabel="Loading merchants…"
+        table={{ label: 'Merchants', columns: COLUMNS }}
+        after={
+          <Pagination
+            page={list.query.page}
+            hasPrev={!!merchants.data?.meta.prev_page}
+            hasNext={!!merchants.data?.meta.next_page}
+            onPage={(page) => list.setFilters({ page: String(page) })}
+          />
+        }
       >
-        <TableFrame label="Merchants">
-          <thead>
-            <tr>
-              <th scope="col">Merchant id</th>
-              <th scope="col">Company</th>
-              <th scope="col">Domain</th>
-              <th scope="col" className="hide-sm">
-                Created
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((m) => (
-              <tr key={m.id}>
-                <td className="break">
-                  <Link to={routes.merchants.detail({ merchantId: m.id })}>{m.merchant_id}</Link>
-                </td>
-                <td>{m.company_name ?? '—'}</td>
-                <td className="break">
-                  {m.domain ? (
-                    <Link to={routes.domains.detail({ domainId: m.domain.id })}>{m.domain.hostname}</Link>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td className="hide-sm nowrap">{formatDate(m.created_at, false)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableFrame>
-        <Pagination
-          page={list.query.page}
-          hasPrev={!!merchants.data?.meta.prev_page}
-          hasNext={!!merchants.data?.meta.next_page}
-          onPage={(page) => list.setFilters({ page: String(page) })}
-        />
-      </DataState>
+        {rows.map((m) => (
+          <tr key={m.id}>
+            <td className="break">
+              <Link to={routes.merchants.detail({ merchantId: m.id })}>{m.merchant_id}</Link>
+            </td>
+            <td>{m.company_name ?? '—'}</td>
+            <td className="break">
+              {m.domain ? <Link to={routes.domains.detail({ domainId: m.domain.id })}>{m.domain.hostname}</Link> : '—'}
+            </td>
+            <td className="hide-sm nowrap">{formatDate(m.created_at, false)}</td>
+          </tr>
+        ))}
+      </ListSection>
     </>
   );
 }

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { call } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import { Button } from '../../../ui/button';
-import { DataState } from '../../../ui/data-state';
+import { queryState } from '../../../api/query-state';
+import { ListSection } from '../../../ui/list-section';
 import { SelectField } from '../../../ui/field';
 import { Badge, formatDate, Pagination, Section } from '../../../ui/misc';
 import { useDeliveries, useWebhookMutation, webhookRoute } from '../hooks';
@@ -68,27 +69,27 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
           onChange={(e) => (setStatus(e.target.value), setPage(1))}
         />
       </div>
-      <DataState
-        loading={deliveries.isPending}
-        error={deliveries.isError ? errorMessage(deliveries.error) : undefined}
-        onRetry={() => deliveries.refetch()}
+      <ListSection
+        {...queryState(deliveries)}
+        loadingLabel="Loading deliveries…"
         empty={rows.length === 0}
         emptyTitle="No deliveries"
         emptyText="Send a test event to see one here."
-        loadingLabel="Loading deliveries…"
+        after={
+          <Pagination
+            page={page}
+            hasPrev={!!deliveries.data?.meta.prev_page}
+            hasNext={!!deliveries.data?.meta.next_page}
+            onPage={setPage}
+          />
+        }
       >
         <ul className="deliveries">
           {rows.map((d) => (
             <DeliveryItem key={d.id} delivery={d} endpointId={endpointId} />
           ))}
         </ul>
-        <Pagination
-          page={page}
-          hasPrev={!!deliveries.data?.meta.prev_page}
-          hasNext={!!deliveries.data?.meta.next_page}
-          onPage={setPage}
-        />
-      </DataState>
+      </ListSection>
     </Section>
   );
 }

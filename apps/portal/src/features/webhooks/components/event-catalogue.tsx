@@ -1,5 +1,5 @@
-import { errorMessage } from '../../../api/errors';
-import { DataState } from '../../../ui/data-state';
+import { queryState } from '../../../api/query-state';
+import { ListSection } from '../../../ui/list-section';
 import { Section } from '../../../ui/misc';
 import { useEventTypes } from '../hooks';
 
@@ -9,10 +9,9 @@ export function EventCatalogue() {
   const rows = types.data ?? [];
   return (
     <Section title="Event catalogue">
-      <DataState
-        loading={types.isPending}
-        error={types.isError ? errorMessage(types.error) : undefined}
-        onRetry={() => types.refetch()}
+      <ListSection
+        {...queryState(types)}
+        loadingLabel="Loading the event catalogue…"
         empty={rows.length === 0}
         emptyTitle="No event types"
       >
@@ -24,7 +23,7 @@ export function EventCatalogue() {
             <pre aria-label={`Example of ${t.name}`}>{JSON.stringify(t.example, null, 2)}</pre>
           </details>
         ))}
-      </DataState>
+      </ListSection>
     </Section>
   );
 }

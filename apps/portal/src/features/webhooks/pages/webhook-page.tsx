@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router';
-import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { routes } from '../../../routes';
 import { DataState } from '../../../ui/data-state';
@@ -14,12 +14,7 @@ export default function WebhookPage() {
   const endpoint = useEndpoint(endpointId);
   const e = endpoint.data;
   return (
-    <DataState
-      loading={endpoint.isPending}
-      error={endpoint.isError ? errorMessage(endpoint.error) : undefined}
-      onRetry={() => endpoint.refetch()}
-      loadingLabel="Loading the endpoint…"
-    >
+    <DataState {...queryState(endpoint)} loadingLabel="Loading the endpoint…">
       {e && (
         <>
           <p>

@@ -1,15 +1,22 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../../api/errors';
+import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { routes } from '../../../routes';
 import { Button } from '../../../ui/button';
-import { DataState } from '../../../ui/data-state';
-import { Badge, formatDate, PageHeader, TableFrame } from '../../../ui/misc';
+import { ListSection, type ListColumn } from '../../../ui/list-section';
+import { Badge, formatDate, PageHeader } from '../../../ui/misc';
 import { SecretDialog } from '../../../ui/secret-dialog';
 import { CreateEndpointDialog } from '../components/create-endpoint-dialog';
 import { EventCatalogue } from '../components/event-catalogue';
 import { useEndpoints } from '../hooks';
+
+const COLUMNS: ListColumn[] = [
+  { label: 'URL' },
+  { label: 'State' },
+  { label: 'Events', className: 'hide-sm' },
+  { label: 'Created', className: 'hide-sm' },
+];
 
 export default function WebhooksPage() {
   const writable = can(useSession().data, 'webhooks:write');
@@ -30,46 +37,29 @@ export default function WebhooksPage() {
           )
         }
       />
-      <DataState
-        loading={endpoints.isPending}
-        error={endpoints.isError ? errorMessage(endpoints.error) : undefined}
-        onRetry={() => endpoints.refetch()}
+      <ListSection
+        {...queryState(endpoints)}
+        loadingLabel="Loading endpoints…"
         empty={rows.length === 0}
         emptyTitle="No endpoints yet"
         emptyText="Add an endpoint to hear about domains, subscriptions and consent as they happen."
-        loadingLabel="Loading endpoints…"
+        table={{ label: 'Webhook endpoints', columns: COLUMNS }}
       >
-        <TableFrame label="Webhook endpoints">
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">State</th>
-              <th scope="col" className="hide-sm">
-                Events
-              </th>
-              <th scope="col" className="hide-sm">
-                Created
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={e.id}>
-                <td className="break">
-                  <Link to={routes.webhooks.detail({ endpointId: e.id })}>{e.url}</Link>
-                  {e.description && <div className="muted">{e.description}</div>}
-                </td>
-                <td>
-                  <Badge>{e.enabled ? 'Enabled' : 'Disabled'}</Badge>
-                  {e.disabled_reason && <div className="muted">{e.disabled_reason}</div>}
-                </td>
-                <td className="hide-sm">{e.events ? e.events.join(', ') : 'Every event'}</td>
-                <td className="hide-sm nowrap">{formatDate(e.created_at, false)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableFrame>
-      </DataState>
+        {rows.map((e) => (
+          <tr key={e.id}>
+            <td className="break">
+              <Link to={routes.webhooks.detail({ endpointId: e.id })}>{e.url}</Link>
+              {e.description && <div className="muted">{e.description}</div>}
+            </td>
+            <td>
+              <Badge>{e.enabled ? 'Enabled' : 'Disabled'}</Badge>
+              {e.disabled_reason && <div className="muted">{e.disabled_reason}</div>}
+            </td>
+            <td className="hide-sm">{e.events ? e.events.join(', ') : 'Every event'}</td>
+            <td className="hide-sm nowrap">{formatDate(e.created_at, false)}</td>
+          </tr>
+        ))}
+      </ListSection>
       <EventCatalogue />
       <CreateEndpointDialog
         open={creating}
