@@ -53,6 +53,21 @@ describe('every screen', () => {
   );
 });
 
+describe('event catalogue', () => {
+  it('when an event is opened, then its example and its JSON Schema are shown', async () => {
+    const page = await bed.page();
+    await page.goto(bed.api.url('/integrations/webhooks'));
+    await page.getByText('domain.created', { exact: true }).click();
+    const example = JSON.parse((await page.getByLabel('Example of domain.created').textContent()) ?? '');
+    expect(example.event).toBe('domain.created');
+    const schema = JSON.parse((await page.getByLabel('JSON Schema of domain.created').textContent()) ?? '');
+    expect(schema.properties.event.const).toBe('domain.created');
+    expect(schema.required).toEqual(expect.arrayContaining(['event', 'params']));
+    await screenshot(page, 'desktop-webhooks-event-catalogue');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
 describe('list states', () => {
   it('when the API fails, then the list says so and "Try again" loads it once the API is back', async () => {
     bed.api.failing.set('listDomains', 503);

@@ -4,6 +4,7 @@ import {
   EMAIL_TEMPLATE_VARIABLES,
   errorObject,
   EVENT_REGISTRY,
+  eventBodyJsonSchema,
   exampleEventPayload,
   PERMISSIONS,
   PUBLIC_EVENT_NAMES,
@@ -357,6 +358,7 @@ export class FakeState {
           name,
           description: EVENT_REGISTRY[name].description ?? name,
           example: exampleEventPayload(name),
+          schema: eventBodyJsonSchema(name),
         })),
       ),
     getWebhookEndpoint: ({ params }: Ctx) =>
