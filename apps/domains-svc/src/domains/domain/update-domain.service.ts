@@ -1,12 +1,11 @@
 import { inTransaction } from '@platform/db';
 import { propertyUpdatedEvent, type UpdateDomainBody } from '@platform/contracts';
 import { notFound } from '@platform/http';
-import type { Kysely } from 'kysely';
 import { findCompanyDomainIds, findDomainForUpdate } from '../db/domain-reads.repository';
 import { updateDomainSettings } from '../db/domain-writes.repository';
 import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from '../../context';
-import type { DomainsDb } from '../../db/tables';
+import type { DomainsDatabase } from '../../db/tables';
 import { assertDomainId } from './domain-rules';
 
 const COMPANY_FIELDS = {
@@ -63,7 +62,7 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
  * row after a settings change. PUT /portal/domains/{id} and the instance endpoints share it.
  */
 export async function applySettingChanges(
-  trx: Kysely<DomainsDb>,
+  trx: DomainsDatabase,
   domain: { partner_id: string; id: string; company_id: string; property_id: string },
   changes: { company: Record<string, string | null>; settings: Record<string, string | boolean> },
 ) {
