@@ -19,6 +19,7 @@ import { internalHandlers } from './domains/http/internal.handlers';
 import { subdomainHandlers } from './domains/http/subdomains.handlers';
 import { subscriptionHandlers } from './domains/http/subscriptions.handlers';
 import { emailTemplateHandlers } from './email-templates/email-templates.handlers';
+import { instanceHandlers } from './instance/instance.handlers';
 import { activationReminderJob } from './reminders/activation-reminders.service';
 import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
@@ -108,8 +109,8 @@ const reminderJob = (config: DomainsConfig): JobDefinition<DomainsDb> =>
 
 /**
  * Companies, properties, domains, subdomains, invitations (domains/), scans (scanner/), activation
- * reminders (reminders/), the partners' owner e-mail templates (email-templates/) and the widget's
- * public endpoints (widget/), on the chassis.
+ * reminders (reminders/), the partners' owner e-mail templates (email-templates/), the instance
+ * company and property (instance/) and the widget's public endpoints (widget/), on the chassis.
  */
 export const createDomainsService = (
   options: DomainsServiceOptions = {},
@@ -130,6 +131,7 @@ export const createDomainsService = (
     ...emailTemplateHandlers(ctx),
     ...widgetHandlers(ctx),
     ...domainStatsHandlers(ctx),
+    ...instanceHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,

@@ -36,6 +36,10 @@ export const ERROR_CATALOGUE = {
   'API_KEY.INVALID_STATE': { status: 409, message: 'The API key is revoked, expired or already rolled.' },
   'TOTP.INVALID_STATE': { status: 409, message: 'Two-factor authentication is not in a state that allows this.' },
   'MERCHANT.ALREADY_EXISTS': { status: 409, message: 'A merchant with this merchant_id already exists.' },
+  'MERCHANT.AMBIGUOUS': {
+    status: 409,
+    message: 'The merchant names several domains; name one with domain_id (data.domain_ids lists them).',
+  },
   'IDEMPOTENCY.KEY_REUSED': { status: 409, message: 'This Idempotency-Key was already used with another request.' },
   'IDEMPOTENCY.IN_PROGRESS': {
     status: 409,

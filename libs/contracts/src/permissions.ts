@@ -10,6 +10,8 @@ export const PERMISSIONS = [
   'records:read',
   'webhooks:read',
   'webhooks:write',
+  'instance:read',
+  'instance:write',
 ] as const;
 export const permissionSchema = z.enum(PERMISSIONS);
 /** What an API key may hold (the spec's permissions). */

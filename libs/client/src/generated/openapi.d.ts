@@ -297,6 +297,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/instance/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customer's company
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400). A merchant linked to several domains answers 409 MERCHANT.AMBIGUOUS (`data.domain_ids`): name one with `domain_id`. Another partner's domain or merchant: 404.
+         */
+        get: operations["getInstanceCompany"];
+        /**
+         * Update the customer's company
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400). A merchant linked to several domains answers 409 MERCHANT.AMBIGUOUS (`data.domain_ids`): name one with `domain_id`. Another partner's domain or merchant: 404. A partial body; answers the company after the change. The company is shared by every domain that reuses it (company_setup=false), so they all show the change.
+         */
+        put: operations["updateInstanceCompany"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/instance/property": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customer's property (widget settings)
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400). A merchant linked to several domains answers 409 MERCHANT.AMBIGUOUS (`data.domain_ids`): name one with `domain_id`. Another partner's domain or merchant: 404. The shape of property.updated's data.
+         */
+        get: operations["getInstanceProperty"];
+        /**
+         * Update the customer's property (widget settings)
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400). A merchant linked to several domains answers 409 MERCHANT.AMBIGUOUS (`data.domain_ids`): name one with `domain_id`. Another partner's domain or merchant: 404. A partial body; answers the property after the change. A change emits property.updated with `property_id` and one param per changed field (an unchanged PUT emits nothing); the widget shows it on its next view.
+         */
+        put: operations["updateInstanceProperty"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/products": {
         parameters: {
             query?: never;
@@ -1323,6 +1371,70 @@ export interface components {
             invited: number;
             /** @description Domains activated that week (the widget's first page view) */
             activated: number;
+        };
+        UpdateInstanceCompany: {
+            name?: string;
+            /**
+             * Format: email
+             * @description The company's contact e-mail
+             */
+            email?: string;
+            address?: {
+                country?: string;
+                city?: string;
+                address?: string;
+                postal_code?: string;
+                phone_number?: string;
+            };
+            owner?: {
+                first_name?: string;
+                last_name?: string;
+            };
+        };
+        InstanceProperty: {
+            id: string;
+            name: string;
+            description: string;
+            status: string;
+            widget_font: string;
+            widget_position: string;
+            border_radius: string;
+            primary_color: string;
+            text_color: string;
+            has_scripts: boolean;
+            has_dsar: boolean;
+            has_docs: boolean;
+            has_accessibility: boolean;
+            has_accessibility_icon: boolean;
+            display_dpo: boolean;
+            display_company: boolean;
+            has_welcome_message: boolean;
+            has_continuous_scanning: boolean;
+            company_id: string;
+            activated_at: string | null;
+            created_at: string;
+        };
+        UpdateInstanceProperty: {
+            /** @description The property's name (its hostname at create) */
+            name?: string;
+            description?: string;
+            widget_font?: string;
+            /** @enum {string} */
+            widget_position?: "BOTTOM_LEFT" | "BOTTOM_RIGHT";
+            /** @description A number (px) or `<n>px`, `<n>rem`, `<n>em`; stored as text like `8px` */
+            border_radius?: number | string;
+            primary_color?: string;
+            text_color?: string;
+            has_scripts?: boolean;
+            has_dsar?: boolean;
+            has_docs?: boolean;
+            has_accessibility?: boolean;
+            has_accessibility_icon?: boolean;
+            display_dpo?: boolean;
+            display_company?: boolean;
+            has_welcome_message?: boolean;
+            /** @description Rescan the site every SCAN_RESCAN_INTERVAL_MS (7 days) */
+            has_continuous_scanning?: boolean;
         };
         Product: {
             id: number;
@@ -4042,6 +4154,416 @@ export interface operations {
             };
             /** @description AUTH.FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getInstanceCompany: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["Company"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateInstanceCompany: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInstanceCompany"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["Company"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getInstanceProperty: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["InstanceProperty"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateInstanceProperty: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInstanceProperty"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["InstanceProperty"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7919,7 +8441,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions: ("domains:read" | "domains:write" | "subscriptions:write" | "products:read" | "merchants:read" | "merchants:write" | "records:read" | "webhooks:read" | "webhooks:write")[];
+                    permissions: ("domains:read" | "domains:write" | "subscriptions:write" | "products:read" | "merchants:read" | "merchants:write" | "records:read" | "webhooks:read" | "webhooks:write" | "instance:read" | "instance:write")[];
                     allowed_ip?: (string) | null;
                     expires_at?: string | null;
                 };

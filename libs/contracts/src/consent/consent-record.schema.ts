@@ -74,10 +74,13 @@ export type ConsentRecord = z.infer<typeof consentRecordSchema>;
 export type UnsignedConsentRecord = Omit<ConsentRecord, 'signature'>;
 
 const filterText = () => z.string().trim().min(1).max(255);
-const OWNER_REQUIRED = 'merchant_id or domain_id is required';
+export const CUSTOMER_REQUIRED = 'merchant_id or domain_id is required';
 
-/** Records are read through a domain or a merchant of the partner: one of the two is required. */
-const ownerQuery = {
+/**
+ * Records are read through a domain or a merchant of the partner: one of the two is required.
+ * The instance endpoints name their customer with the same two fields.
+ */
+export const customerQueryFields = {
   merchant_id: merchantIdText()
     .optional()
     .meta({ description: "The partner's merchant_id (or the merchant's id) whose domains' records to read" }),
@@ -86,14 +89,14 @@ const ownerQuery = {
 
 const requireOwner = (q: { merchant_id?: string; domain_id?: string }, ctx: z.RefinementCtx) => {
   if (q.merchant_id === undefined && q.domain_id === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: OWNER_REQUIRED });
-    ctx.addIssue({ code: 'custom', path: ['domain_id'], message: OWNER_REQUIRED });
+    ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: CUSTOMER_REQUIRED });
+    ctx.addIssue({ code: 'custom', path: ['domain_id'], message: CUSTOMER_REQUIRED });
   }
 };
 
 export const listRecordsQuerySchema = paginationQuerySchema
   .extend({
-    ...ownerQuery,
+    ...customerQueryFields,
     property_id: z.guid().optional().meta({ description: "The property's id (a UUID)" }),
     receipt_type: receiptTypeSchema.optional(),
     receipt_status: receiptStatusSchema.optional(),
@@ -101,7 +104,7 @@ export const listRecordsQuerySchema = paginationQuerySchema
   .superRefine(requireOwner);
 export type ListRecordsQuery = z.output<typeof listRecordsQuerySchema>;
 
-export const getRecordQuerySchema = z.object(ownerQuery).superRefine(requireOwner);
+export const getRecordQuerySchema = z.object(customerQueryFields).superRefine(requireOwner);
 export type GetRecordQuery = z.output<typeof getRecordQuerySchema>;
 
 export const recordIdParamsSchema = z.object({

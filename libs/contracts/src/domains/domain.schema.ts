@@ -148,72 +148,73 @@ const hostnameInput = () =>
       return z.NEVER;
     });
 
-export const createDomainBodySchema = z
-  .object({
-    domain: hostnameInput().meta({
-      description: 'Hostname or URL; stored as a lowercase hostname',
-      example: 'shop.example.com',
-    }),
-    product: text(64).min(1).optional().meta({ description: 'Billing product code; default product when absent' }),
-    price_list: text(64).min(1).optional().meta({ description: 'Billing price list code' }),
-    company_name: text().min(1, 'is required'),
-    company_trade_name: text().optional(),
-    company_id_number: text().optional(),
-    company_setup: z.boolean().default(false),
-    account_email: z
-      .email('must be an e-mail address')
-      .max(254)
-      .transform((v) => v.toLowerCase()),
-    account_first_name: text(100).optional(),
-    account_last_name: text(100).optional(),
-    phone_number: text(50).optional(),
-    vat_number: text(64).optional(),
-    registration_number: text(64).optional(),
-    country: isoCountry().optional(),
-    state: isoCountry().optional(),
-    city: text(100).optional(),
-    address: text().optional(),
-    address_2: text().optional(),
-    postal_code: text(20).optional(),
-    primary_color: hexColor().optional(),
-    has_scripts: z.boolean().default(true),
-    has_dsar: z.boolean().default(true),
-    has_docs: z.boolean().default(true),
-    has_accessibility: z.boolean().default(true),
-    display_dpo: z.boolean().default(true),
-    display_company: z.boolean().default(true),
-    subdomains: z
-      .array(z.string().min(1).max(253))
-      .max(MAX_SUBDOMAINS, `at most ${MAX_SUBDOMAINS} subdomains`)
-      .default([])
-      .meta({ description: 'Full hostnames or labels under `domain`' }),
-    default_notice_type: noticeTypeSchema.default('CLASSIC'),
-    send_intro: z.boolean().default(false),
-    action: domainActionSchema.default('CREATE_SILENT'),
-    merchant_id: merchantIdText().optional(),
-    referral_partner_id: text(64).min(1).optional(),
-    criterias: z.array(text(64)).max(100).optional(),
-    sector_id: text(64).optional(),
-    industry_id: text(64).optional(),
-  })
-  .transform((body, ctx) => {
-    // Subdomains are resolved against the normalised domain: labels become full hostnames.
-    const subdomains: string[] = [];
-    body.subdomains.forEach((s, i) => {
-      const host = subdomainHostname(s, body.domain);
-      if (host) {
-        if (!subdomains.includes(host)) subdomains.push(host);
-      } else {
-        ctx.issues.push({
-          code: 'custom',
-          input: s,
-          path: ['subdomains', i],
-          message: `must be a hostname under ${body.domain}`,
-        });
-      }
-    });
-    return { ...body, subdomains };
+/** The create body's fields before subdomains are resolved (other bodies reuse their rules, e.g. the instance company). */
+export const createDomainFieldsSchema = z.object({
+  domain: hostnameInput().meta({
+    description: 'Hostname or URL; stored as a lowercase hostname',
+    example: 'shop.example.com',
+  }),
+  product: text(64).min(1).optional().meta({ description: 'Billing product code; default product when absent' }),
+  price_list: text(64).min(1).optional().meta({ description: 'Billing price list code' }),
+  company_name: text().min(1, 'is required'),
+  company_trade_name: text().optional(),
+  company_id_number: text().optional(),
+  company_setup: z.boolean().default(false),
+  account_email: z
+    .email('must be an e-mail address')
+    .max(254)
+    .transform((v) => v.toLowerCase()),
+  account_first_name: text(100).optional(),
+  account_last_name: text(100).optional(),
+  phone_number: text(50).optional(),
+  vat_number: text(64).optional(),
+  registration_number: text(64).optional(),
+  country: isoCountry().optional(),
+  state: isoCountry().optional(),
+  city: text(100).optional(),
+  address: text().optional(),
+  address_2: text().optional(),
+  postal_code: text(20).optional(),
+  primary_color: hexColor().optional(),
+  has_scripts: z.boolean().default(true),
+  has_dsar: z.boolean().default(true),
+  has_docs: z.boolean().default(true),
+  has_accessibility: z.boolean().default(true),
+  display_dpo: z.boolean().default(true),
+  display_company: z.boolean().default(true),
+  subdomains: z
+    .array(z.string().min(1).max(253))
+    .max(MAX_SUBDOMAINS, `at most ${MAX_SUBDOMAINS} subdomains`)
+    .default([])
+    .meta({ description: 'Full hostnames or labels under `domain`' }),
+  default_notice_type: noticeTypeSchema.default('CLASSIC'),
+  send_intro: z.boolean().default(false),
+  action: domainActionSchema.default('CREATE_SILENT'),
+  merchant_id: merchantIdText().optional(),
+  referral_partner_id: text(64).min(1).optional(),
+  criterias: z.array(text(64)).max(100).optional(),
+  sector_id: text(64).optional(),
+  industry_id: text(64).optional(),
+});
+
+export const createDomainBodySchema = createDomainFieldsSchema.transform((body, ctx) => {
+  // Subdomains are resolved against the normalised domain: labels become full hostnames.
+  const subdomains: string[] = [];
+  body.subdomains.forEach((s, i) => {
+    const host = subdomainHostname(s, body.domain);
+    if (host) {
+      if (!subdomains.includes(host)) subdomains.push(host);
+    } else {
+      ctx.issues.push({
+        code: 'custom',
+        input: s,
+        path: ['subdomains', i],
+        message: `must be a hostname under ${body.domain}`,
+      });
+    }
   });
+  return { ...body, subdomains };
+});
 export type CreateDomainBody = z.output<typeof createDomainBodySchema>;
 
 /**

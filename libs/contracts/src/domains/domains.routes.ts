@@ -23,6 +23,7 @@ import {
 } from './subdomain.schema';
 import { scanReportSchema } from './scan.schema';
 import { domainStatsRoutes } from './domain-stats.routes';
+import { instanceRoutes } from './instance.routes';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
 const write = { service: 'domains', permission: 'domains:write' } as const;
@@ -227,4 +228,5 @@ export const domainsServiceRoutes = [
   ...subscriptionChangeRoutes,
   ...emailTemplateRoutes,
   ...domainStatsRoutes,
+  ...instanceRoutes,
 ];

@@ -134,3 +134,15 @@ export async function findDomainState(db: Kysely<DomainsDb>, partnerId: string, 
     .executeTakeFirstOrThrow();
 }
 export type DomainStateRow = Awaited<ReturnType<typeof findDomainState>>;
+
+/** The partner's domains of a company (a company reused by name has several). */
+export async function findCompanyDomainIds(db: Kysely<DomainsDb>, partnerId: string, companyId: string) {
+  const rows = await db
+    .selectFrom('domains')
+    .select('id')
+    .where('partner_id', '=', partnerId)
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

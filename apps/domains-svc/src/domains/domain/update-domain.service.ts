@@ -1,10 +1,11 @@
 import { inTransaction } from '@platform/db';
 import { propertyUpdatedEvent, type UpdateDomainBody } from '@platform/contracts';
 import { notFound } from '@platform/http';
-import { findDomainForUpdate } from '../db/domain-reads.repository';
+import { findCompanyDomainIds, findDomainForUpdate } from '../db/domain-reads.repository';
 import { updateDomainSettings } from '../db/domain-writes.repository';
 import { propertyEntityData, writeDomainEvents } from '../events/domain-events.writer';
 import type { DomainsContext } from '../../context';
+import type { DomainsDatabase } from '../../db/tables';
 import { assertDomainId } from './domain-rules';
 
 const COMPANY_FIELDS = {
@@ -48,19 +49,35 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
       const value = body[setting];
       if (value !== undefined && value !== domain[setting]) settingChanges[setting] = value;
     }
-    if (Object.keys(companyChanges).length > 0 || Object.keys(settingChanges).length > 0) {
-      const updated = await updateDomainSettings(trx, domain, { company: companyChanges, settings: settingChanges });
-      const events = updated ? [propertyUpdatedEvent(settingChanges, propertyEntityData(updated))] : [];
-      // The projected state (domain.changed) holds the company but no widget setting: a
-      // settings-only update leaves it as it was, so projections are not sent a copy of it.
-      await writeDomainEvents(
-        trx,
-        partnerId,
-        id,
-        events,
-        Object.keys(companyChanges).length > 0 ? { kind: 'updated' } : undefined,
-      );
-    }
+    await applySettingChanges(trx, domain, { company: companyChanges, settings: settingChanges });
     return { id };
   });
+}
+
+/**
+ * Writes a settings change and announces it, in the caller's transaction (the caller holds the
+ * domain's lock): property.updated with `property_id` and each changed widget setting, and, when
+ * the company changed, domain.changed for every domain of that company (projections hold the
+ * company: consent records name it). Nothing changed: nothing is written. Answers the property
+ * row after a settings change. PUT /portal/domains/{id} and the instance endpoints share it.
+ */
+export async function applySettingChanges(
+  trx: DomainsDatabase,
+  domain: { partner_id: string; id: string; company_id: string; property_id: string },
+  changes: { company: Record<string, string | null>; settings: Record<string, string | boolean> },
+) {
+  const companyChanged = Object.keys(changes.company).length > 0;
+  if (!companyChanged && Object.keys(changes.settings).length === 0) return undefined;
+  const partnerId = domain.partner_id;
+  const updated = await updateDomainSettings(trx, domain, changes);
+  const events = updated ? [propertyUpdatedEvent(changes.settings, propertyEntityData(updated))] : [];
+  // The projected state (domain.changed) holds the company but no widget setting: a
+  // settings-only update leaves it as it was, so projections are not sent a copy of it.
+  await writeDomainEvents(trx, partnerId, domain.id, events, companyChanged ? { kind: 'updated' } : undefined);
+  if (companyChanged) {
+    for (const other of await findCompanyDomainIds(trx, partnerId, domain.company_id)) {
+      if (other !== domain.id) await writeDomainEvents(trx, partnerId, other, [], { kind: 'updated' });
+    }
+  }
+  return updated;
 }

@@ -1,5 +1,6 @@
 import {
   domainCreatedSchema,
+  type Company,
   type Domain,
   type DomainCreated,
   type DomainDetail,
@@ -67,27 +68,58 @@ export function toDomainDetail(row: DomainDetailRow, s: InstanceSettings, catalo
     property: {
       id: row.property_id,
       name: row.property_name,
-      company: {
+      company: toCompany({
         id: row.company_id,
         name: row.company_name,
         email: row.company_email,
-        address: {
-          country: row.country ?? '',
-          city: row.city ?? '',
-          address: row.address ?? '',
-          postal_code: row.postal_code ?? '',
-          phone_number: row.phone_number ?? '',
-        },
-        owner: {
-          id: row.owner_id,
-          email: row.owner_email,
-          first_name: row.owner_first_name ?? '',
-          last_name: row.owner_last_name ?? '',
-        },
-      },
+        country: row.country,
+        city: row.city,
+        address: row.address,
+        postal_code: row.postal_code,
+        phone_number: row.phone_number,
+        owner_id: row.owner_id,
+        owner_email: row.owner_email,
+        owner_first_name: row.owner_first_name,
+        owner_last_name: row.owner_last_name,
+      }),
     },
     subscription: subscriptionOf(row, catalogue),
   });
+}
+
+/** The spec's Company from the company's columns (absent texts as ''). */
+export function toCompany(c: {
+  id: string;
+  name: string;
+  email: string;
+  country: string | null;
+  city: string | null;
+  address: string | null;
+  postal_code: string | null;
+  phone_number: string | null;
+  owner_id: string;
+  owner_email: string;
+  owner_first_name: string | null;
+  owner_last_name: string | null;
+}): Company {
+  return {
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    address: {
+      country: c.country ?? '',
+      city: c.city ?? '',
+      address: c.address ?? '',
+      postal_code: c.postal_code ?? '',
+      phone_number: c.phone_number ?? '',
+    },
+    owner: {
+      id: c.owner_id,
+      email: c.owner_email,
+      first_name: c.owner_first_name ?? '',
+      last_name: c.owner_last_name ?? '',
+    },
+  };
 }
 
 export function toSubdomain(

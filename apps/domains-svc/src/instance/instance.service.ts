@@ -1,0 +1,117 @@
+import { inTransaction } from '@platform/db';
+import {
+  type Company,
+  type InstanceQuery,
+  type PropertyEntityData,
+  type UpdateInstanceCompanyBody,
+  type UpdateInstancePropertyBody,
+} from '@platform/contracts';
+import { AppError, notFound } from '@platform/http';
+import type { Kysely } from 'kysely';
+import type { DomainsContext } from '../context';
+import type { DomainsDb } from '../db/tables';
+import { assertDomainId } from '../domains/domain/domain-rules';
+import { applySettingChanges } from '../domains/domain/update-domain.service';
+import { propertyEntityData } from '../domains/events/domain-events.writer';
+import { toCompany } from '../domains/http/domain.presenter';
+import {
+  findCompany,
+  findCustomerDomain,
+  findMerchantDomainIds,
+  findProperty,
+  type CompanyRow,
+  type CustomerDomain,
+} from './instance.repository';
+
+/**
+ * The domain the query names: domain_id, or the one domain linked to merchant_id (several: 409
+ * MERCHANT.AMBIGUOUS listing them, so the partner names one). Another partner's: 404.
+ */
+async function customerDomain(
+  db: Kysely<DomainsDb>,
+  partnerId: string,
+  q: InstanceQuery,
+  lock = false,
+): Promise<CustomerDomain> {
+  let id: string;
+  if (q.domain_id !== undefined) {
+    id = assertDomainId(q.domain_id);
+  } else {
+    const ids = await findMerchantDomainIds(db, partnerId, q.merchant_id ?? '');
+    if (ids.length === 0) throw notFound('merchant');
+    if (ids.length > 1) throw new AppError('MERCHANT.AMBIGUOUS', undefined, { domain_ids: ids });
+    id = ids[0];
+  }
+  const domain = await findCustomerDomain(db, partnerId, id, lock);
+  if (!domain) throw notFound('domain');
+  return domain;
+}
+
+export async function getInstanceCompany(ctx: Pick<DomainsContext, 'db'>, partnerId: string, q: InstanceQuery) {
+  const domain = await customerDomain(ctx.db, partnerId, q);
+  return toCompany(await findCompany(ctx.db, partnerId, domain.company_id));
+}
+
+/** The body's fields as company columns (the spec's Company nests address and owner). */
+function companyColumns(body: UpdateInstanceCompanyBody): Partial<Omit<CompanyRow, 'id' | 'owner_id' | 'owner_email'>> {
+  return {
+    name: body.name,
+    email: body.email,
+    country: body.address?.country,
+    city: body.address?.city,
+    address: body.address?.address,
+    postal_code: body.address?.postal_code,
+    phone_number: body.address?.phone_number,
+    owner_first_name: body.owner?.first_name,
+    owner_last_name: body.owner?.last_name,
+  };
+}
+
+/** Only the fields whose value differs from the current row (an unchanged PUT writes and emits nothing). */
+function changedFields<T extends object>(current: T, wanted: Partial<T>) {
+  const changes: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(wanted)) {
+    if (value !== undefined && value !== current[field as keyof T]) changes[field] = value;
+  }
+  return changes;
+}
+
+export async function updateInstanceCompany(
+  ctx: Pick<DomainsContext, 'db'>,
+  partnerId: string,
+  q: InstanceQuery,
+  body: UpdateInstanceCompanyBody,
+): Promise<Company> {
+  return inTransaction(ctx.db, async (trx) => {
+    const domain = await customerDomain(trx, partnerId, q, true);
+    const current = await findCompany(trx, partnerId, domain.company_id);
+    const changes = changedFields(current, companyColumns(body)) as Record<string, string>;
+    await applySettingChanges(trx, domain, { company: changes, settings: {} });
+    return toCompany({ ...current, ...changes });
+  });
+}
+
+export async function getInstanceProperty(
+  ctx: Pick<DomainsContext, 'db'>,
+  partnerId: string,
+  q: InstanceQuery,
+): Promise<PropertyEntityData> {
+  const domain = await customerDomain(ctx.db, partnerId, q);
+  return propertyEntityData(await findProperty(ctx.db, partnerId, domain.property_id));
+}
+
+/** A change goes through the domain update's path: property.updated lists each changed field. */
+export async function updateInstanceProperty(
+  ctx: Pick<DomainsContext, 'db'>,
+  partnerId: string,
+  q: InstanceQuery,
+  body: UpdateInstancePropertyBody,
+): Promise<PropertyEntityData> {
+  return inTransaction(ctx.db, async (trx) => {
+    const domain = await customerDomain(trx, partnerId, q, true);
+    const current = await findProperty(trx, partnerId, domain.property_id);
+    const changes = changedFields(current, body) as Record<string, string | boolean>;
+    const updated = await applySettingChanges(trx, domain, { company: {}, settings: changes });
+    return propertyEntityData(updated ?? current);
+  });
+}

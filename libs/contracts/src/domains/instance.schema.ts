@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { CUSTOMER_REQUIRED, customerQueryFields } from '../consent/consent-record.schema';
+import { companySchema, createDomainFieldsSchema, updateDomainBodySchema } from './domain.schema';
+import { propertyEntityDataSchema } from './domain-events';
+
+/**
+ * The customer an instance endpoint acts on: exactly one of `merchant_id` (the partner's
+ * merchant_id or the merchant's id, as the records endpoints take it) or `domain_id`.
+ */
+export const instanceQuerySchema = z.object(customerQueryFields).superRefine((q, ctx) => {
+  const given = [q.merchant_id, q.domain_id].filter((v) => v !== undefined).length;
+  if (given === 1) return;
+  const message = given === 0 ? CUSTOMER_REQUIRED : 'give merchant_id or domain_id, not both';
+  ctx.addIssue({ code: 'custom', path: ['merchant_id'], message });
+  ctx.addIssue({ code: 'custom', path: ['domain_id'], message });
+});
+export type InstanceQuery = z.output<typeof instanceQuerySchema>;
+
+/** The spec's Company, as GET /portal/instance/company answers it. */
+export const instanceCompanySchema = companySchema;
+
+// The company fields keep the domain create/update rules: one rule per field.
+const update = updateDomainBodySchema.shape;
+const create = createDomainFieldsSchema.shape;
+
+/** PUT /portal/instance/company: any writable field of the spec's Company (the owner's id and e-mail are the account's). */
+export const updateInstanceCompanyBodySchema = z
+  .object({
+    name: update.company_name,
+    email: create.account_email.optional().meta({ description: "The company's contact e-mail" }),
+    address: z
+      .object({
+        country: update.country,
+        city: update.city,
+        address: update.address,
+        postal_code: update.postal_code,
+        phone_number: create.phone_number,
+      })
+      .partial()
+      .optional(),
+    owner: z
+      .object({ first_name: create.account_first_name, last_name: create.account_last_name })
+      .partial()
+      .optional(),
+  })
+  .meta({ id: 'UpdateInstanceCompany' });
+export type UpdateInstanceCompanyBody = z.output<typeof updateInstanceCompanyBodySchema>;
+
+/** Where the widget's button sits (the widget reads the side: left or right). */
+export const WIDGET_POSITIONS = ['BOTTOM_LEFT', 'BOTTOM_RIGHT'] as const;
+export const widgetPositionSchema = z.enum(WIDGET_POSITIONS);
+
+/** A CSS font-family list the widget accepts (it checks the same shape before it reaches CSS). */
+const widgetFontSchema = z
+  .string()
+  .trim()
+  .regex(/^[\w\s,'"-]{1,80}$/, 'must be a font family list: letters, digits, spaces, commas, quotes, hyphens (1..80)');
+
+/** Border radius bounds: up to 48px, or 3rem/3em (the widget draws larger values as pills anyway). */
+export const BORDER_RADIUS_MAX = { px: 48, rem: 3, em: 3 } as const;
+const borderRadiusSchema = z
+  .union([z.number(), z.string().trim()])
+  .transform((v, ctx) => {
+    const m = /^(\d{1,2}(?:\.\d+)?)(px|rem|em)?$/.exec(String(v));
+    const unit = (m?.[2] ?? 'px') as keyof typeof BORDER_RADIUS_MAX;
+    if (!m || Number(m[1]) > BORDER_RADIUS_MAX[unit]) {
+      ctx.issues.push({
+        code: 'custom',
+        input: v,
+        message: 'must be 0..48px, 0..3rem or 0..3em (a number is px)',
+      });
+      return z.NEVER;
+    }
+    return `${Number(m[1])}${unit}`;
+  })
+  .meta({ description: 'A number (px) or `<n>px`, `<n>rem`, `<n>em`; stored as text like `8px`' });
+
+/** The property as property.updated's data carries it: GET /portal/instance/property answers it. */
+export const instancePropertySchema = propertyEntityDataSchema.meta({ id: 'InstanceProperty' });
+
+/** PUT /portal/instance/property: any writable field of the property (colours as the domain update takes them). */
+export const updateInstancePropertyBodySchema = z
+  .object({
+    name: update.company_name.meta({ description: "The property's name (its hostname at create)" }),
+    description: z.string().trim().max(1000, 'must be at most 1000 characters').optional(),
+    widget_font: widgetFontSchema.optional(),
+    widget_position: widgetPositionSchema.optional(),
+    border_radius: borderRadiusSchema.optional(),
+    primary_color: update.primary_color,
+    text_color: update.primary_color,
+    has_scripts: update.has_scripts,
+    has_dsar: update.has_dsar,
+    has_docs: update.has_docs,
+    has_accessibility: update.has_accessibility,
+    has_accessibility_icon: z.boolean().optional(),
+    display_dpo: update.display_dpo,
+    display_company: update.display_company,
+    has_welcome_message: z.boolean().optional(),
+    has_continuous_scanning: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Rescan the site every SCAN_RESCAN_INTERVAL_MS (7 days)' }),
+  })
+  .meta({ id: 'UpdateInstanceProperty' });
+export type UpdateInstancePropertyBody = z.output<typeof updateInstancePropertyBodySchema>;
