@@ -10,3 +10,5 @@ export * from './email-templates.schema';
 export * from './email-templates.routes';
 export * from './domain-internal.routes';
 export * from './domain-stats.routes';
+export * from './imports.schema';
+export * from './imports.routes';
