@@ -60,8 +60,12 @@ export function planImport({ rows, action, mode, requiredFields, known, active }
     if ('host' in written) named.add(written.host);
     const parsed = createDomainBodySchema.safeParse(input);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        errors.push({ field: issue.path.map(String).join('.'), code: 'VALIDATION.INVALID', message: issue.message });
+      // A refused cell is not read, so its field's own "is required" would only repeat it.
+      const refused = new Set(row.errors.map((e) => e.field));
+      for (const issue of parsed.error.issues) {
+        const field = issue.path.map(String).join('.');
+        if (!refused.has(field)) errors.push({ field, code: 'VALIDATION.INVALID', message: issue.message });
+      }
     } else {
       errors.push(...requiredFieldErrors(parsed.data, requiredFields));
       const seen = firstLine.get(parsed.data.domain);
