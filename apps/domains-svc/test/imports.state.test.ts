@@ -203,6 +203,22 @@ describe('imports: ADD', () => {
   });
 });
 
+describe('imports: a keyed import', () => {
+  it('when the same import is sent twice with one Idempotency-Key, then one import is stored and the retry replays it', async () => {
+    const p = h.partner();
+    const file = csv([importRow(uniqueHost())]);
+    const key = { 'idempotency-key': `import-${uniqueHost()}` };
+    const first = await postImport(h.base, p, file, {}, key);
+    const again = await postImport(h.base, p, file, {}, key);
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.body.result.id).toBe(first.body.result.id);
+    expect((await stored(p)).imports).toBe(1);
+    const other = await postImport(h.base, p, csv([importRow(uniqueHost())]), {}, key);
+    expect(other.body.error.code).toBe('IDEMPOTENCY.KEY_REUSED');
+  });
+});
+
 describe('imports: SYNC', () => {
   it('when a SYNC file names an ACTIVE, an INACTIVE and a new domain, then it reactivates, creates, and deactivates the ACTIVE one it does not name', async () => {
     const p = h.partner();

@@ -38,13 +38,14 @@ export async function postImport(
   who: TestPartner,
   file: { name: string; data: Buffer | string },
   fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ) {
   const form = new FormData();
   form.set('asset', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const res = await fetch(`${base}/portal/domains/imports`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${who.token}` },
+    headers: { authorization: `Bearer ${who.token}`, ...headers },
     body: form,
   });
   const text = await res.text();
