@@ -49,8 +49,8 @@ export interface UploadedFile {
 }
 
 /** A multipart body's file field: validated as an UploadedFile, documented as binary. */
-export const uploadedFile = () => {
-  const schema = z.custom<UploadedFile>(
+export const uploadedFile = (description?: string) => {
+  const file = z.custom<UploadedFile>(
     (v) =>
       typeof v === 'object' &&
       v !== null &&
@@ -58,6 +58,8 @@ export const uploadedFile = () => {
       typeof (v as UploadedFile).filename === 'string',
     'must be a file',
   );
+  // Described here: .meta() makes a new schema, which would not be the one registered below.
+  const schema = description === undefined ? file : file.meta({ description });
   queryWireSchemas.set(schema, { type: 'string', format: 'binary' });
   return schema;
 };

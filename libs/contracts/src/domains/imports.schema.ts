@@ -41,7 +41,7 @@ export type ImportRowState = z.infer<typeof importRowStateSchema>;
 
 /** POST /portal/domains/imports, multipart/form-data. */
 export const importBodySchema = z.object({
-  asset: uploadedFile().meta({ description: 'The .csv or .xlsx file (see GET /portal/domains/imports/template), at most 10 MB' }),
+  asset: uploadedFile('The .csv or .xlsx file (see GET /portal/domains/imports/template), at most 10 MB'),
   action: domainActionSchema.default('CREATE_SILENT').meta({ description: "Every new domain's create action" }),
   mode: importModeSchema.default('ADD'),
   dry_run: queryBool().default(false).meta({ description: 'true: answer the plan, change nothing' }),
