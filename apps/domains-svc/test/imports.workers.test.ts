@@ -28,7 +28,15 @@ const importOf = async (p: TestPartner, names: string[]) => {
 };
 
 const state = async (p: TestPartner, importId: string) => {
-  const { rows } = await sql<{ status: string; done: number; pending: number; domains: number; created: number; distinct_ids: number; claims: number }>`
+  const { rows } = await sql<{
+    status: string;
+    done: number;
+    pending: number;
+    domains: number;
+    created: number;
+    distinct_ids: number;
+    claims: number;
+  }>`
     SELECT i.status,
       (SELECT count(*)::int FROM domains.import_rows r WHERE r.import_id = i.id AND r.state = 'DONE') AS done,
       (SELECT count(*)::int FROM domains.import_rows r WHERE r.import_id = i.id AND r.state = 'PENDING') AS pending,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IMPORT_COLUMNS } from '@platform/contracts';
 import { waitFor } from '@platform/testing';
-import { sharedSystem, type Partner, type System } from './support/system';
+import { sharedSystem, type ApiResponse, type Partner, type System } from './support/system';
 
 describe('domain imports through the gateway, with an API key', () => {
   let sys: System;
@@ -43,7 +43,11 @@ describe('domain imports through the gateway, with an API key', () => {
       headers: { authorization: `Bearer ${partner.key}`, 'content-type': form.type, ...headers },
       body: form.bytes,
     });
-    return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: await res.json() };
+    return {
+      status: res.status,
+      replayed: res.headers.get('idempotent-replayed'),
+      body: (await res.json()) as ApiResponse['body'],
+    };
   };
 
   it('when a partner posts a multipart csv, then the dry run plans it, the import creates its domains (source IMPORT) and its rows read back', async () => {

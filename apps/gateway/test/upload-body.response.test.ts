@@ -47,7 +47,7 @@ describe('request body: a route that declares a multipart upload', () => {
   it('when a 1.5 MB multipart form is posted to the upload route, then the service gets it whole, as multipart', async () => {
     const res = await post('/portal/things/uploads', form(1.5 * 1024 * 1024));
     expect(res.status).toBe(201);
-    const { result } = await res.json();
+    const { result } = (await res.json()) as { result: { contentType: string; body: string } };
     expect(result.contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(result.body.length).toBeGreaterThan(1.5 * 1024 * 1024);
   });
@@ -55,7 +55,7 @@ describe('request body: a route that declares a multipart upload', () => {
   it('when the upload route gets JSON, or a JSON route a multipart form, then 415', async () => {
     const json = await post('/portal/things/uploads', '{}', { 'content-type': 'application/json' });
     expect(json.status).toBe(415);
-    expect((await json.json()).error.code).toBe('REQUEST.UNSUPPORTED_MEDIA_TYPE');
+    expect(((await json.json()) as { error: { code: string } }).error.code).toBe('REQUEST.UNSUPPORTED_MEDIA_TYPE');
     const multipart = await post('/portal/things', form(10));
     expect(multipart.status).toBe(415);
   });
@@ -63,6 +63,6 @@ describe('request body: a route that declares a multipart upload', () => {
   it('when the form is larger than the file limit and its envelope, then 413 REQUEST.TOO_LARGE', async () => {
     const res = await post('/portal/things/uploads', form(FILE_LIMIT + 128 * 1024));
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('REQUEST.TOO_LARGE');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('REQUEST.TOO_LARGE');
   });
 });

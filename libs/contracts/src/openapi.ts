@@ -106,12 +106,14 @@ function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> 
         : r.download
           ? {
               description: 'A file',
-              content: Object.fromEntries(r.download.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+              content: Object.fromEntries(
+                r.download.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+              ),
             }
           : {
-            description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
-            content: { 'application/json': { schema: toSchema(r.response, 'output') } },
-          },
+              description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
+              content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+            },
   };
   for (const code of takesIdempotencyKey(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);

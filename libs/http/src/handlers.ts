@@ -60,6 +60,9 @@ export type CallerOf<S extends RouteSpec, C> = S extends { access: 'public' } ? 
 export const fileReply = (filename: string, contentType: string, data: Uint8Array): StoredReply =>
   new StoredReply(
     200,
-    { 'content-type': contentType, 'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '')}"` },
+    {
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '')}"`,
+    },
     Buffer.from(data),
   );

@@ -15,7 +15,9 @@ export interface FileRow {
 
 const invalidFile = (message: string, reason: string) => new AppError('IMPORT.INVALID_FILE', message, { reason });
 const tooManyRows = () =>
-  new AppError('IMPORT.TOO_MANY_ROWS', `The file has more than ${IMPORT_MAX_ROWS} rows.`, { max_rows: IMPORT_MAX_ROWS });
+  new AppError('IMPORT.TOO_MANY_ROWS', `The file has more than ${IMPORT_MAX_ROWS} rows.`, {
+    max_rows: IMPORT_MAX_ROWS,
+  });
 
 /**
  * The rows of an uploaded .csv or .xlsx, or the reason the whole file is refused (400

@@ -76,7 +76,8 @@ export function planImport({ rows, action, mode, requiredFields, known, active }
     if (errors.length > 0)
       return { line: row.line, hostname, outcome: 'INVALID', state: 'SKIPPED', input: null, domainId: null, errors };
     const existing = known.get(hostname);
-    if (!existing) return { line: row.line, hostname, outcome: 'CREATE', state: 'PENDING', input, domainId: null, errors };
+    if (!existing)
+      return { line: row.line, hostname, outcome: 'CREATE', state: 'PENDING', input, domainId: null, errors };
     const reactivate = mode === 'SYNC' && existing.status === 'INACTIVE';
     return {
       line: row.line,
@@ -112,7 +113,11 @@ function requiredFieldErrors(body: Record<string, unknown>, required: readonly s
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const issues = (err.data?.issues ?? []) as { path: string; message: string }[];
-    return issues.map((i) => ({ field: i.path.replace(/^body\./, ''), code: 'VALIDATION.INVALID', message: i.message }));
+    return issues.map((i) => ({
+      field: i.path.replace(/^body\./, ''),
+      code: 'VALIDATION.INVALID',
+      message: i.message,
+    }));
   }
 }
 

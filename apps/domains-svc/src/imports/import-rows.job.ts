@@ -28,7 +28,11 @@ export interface ImportJobOptions {
  * Runs the PENDING rows of every import (api role; any number of instances): claims a batch
  * (FOR UPDATE SKIP LOCKED with a lease), runs each row, and completes the imports left with none.
  */
-export const importRowsJob = (ctx: DomainsContext, options: ImportJobOptions, logger: Logger): JobDefinition<DomainsDb> => ({
+export const importRowsJob = (
+  ctx: DomainsContext,
+  options: ImportJobOptions,
+  logger: Logger,
+): JobDefinition<DomainsDb> => ({
   name: 'domain-imports',
   intervalMs: options.pollMs,
   // Well inside the lease: a run the runner gives up on stops between rows and hands the rest back.
@@ -37,7 +41,12 @@ export const importRowsJob = (ctx: DomainsContext, options: ImportJobOptions, lo
 });
 
 /** Claims and runs rows until none are due or the signal aborts; rows not started are handed back (due at once). */
-export async function runImportRows(ctx: DomainsContext, options: ImportJobOptions, logger: Logger, signal: AbortSignal) {
+export async function runImportRows(
+  ctx: DomainsContext,
+  options: ImportJobOptions,
+  logger: Logger,
+  signal: AbortSignal,
+) {
   while (!signal.aborted) {
     const rows = await claimImportRows(ctx.db, options.batch, options.leaseMs);
     if (rows.length === 0) return;
@@ -98,7 +107,12 @@ async function applyRow(ctx: DomainsContext, row: ClaimedRow): Promise<string> {
     if (!body.success) throw validationError(issuesOf(body.error, ['body']));
     const created = await createDomain(
       ctx,
-      { partnerId: row.partner_id, requiredFields: row.caller.requiredFields, defaults: row.caller.defaults, source: 'IMPORT' },
+      {
+        partnerId: row.partner_id,
+        requiredFields: row.caller.requiredFields,
+        defaults: row.caller.defaults,
+        source: 'IMPORT',
+      },
       body.data,
     );
     return created.id;

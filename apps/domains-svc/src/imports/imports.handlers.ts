@@ -19,7 +19,9 @@ export function importHandlers(ctx: DomainsContext): Handlers<(typeof domainImpo
       query.format === 'xlsx'
         ? fileReply('domains-import-template.xlsx', XLSX_MEDIA_TYPE, await xlsxTemplate())
         : fileReply('domains-import-template.csv', 'text/csv; charset=utf-8', csvTemplate()),
-    getDomainImport: async ({ caller, params }) => ({ result: await getImport(ctx, caller.partnerId, params.importId) }),
+    getDomainImport: async ({ caller, params }) => ({
+      result: await getImport(ctx, caller.partnerId, params.importId),
+    }),
     listDomainImportRows: async ({ caller, params, query }) => listRows(ctx, caller.partnerId, params.importId, query),
   };
 }

@@ -76,12 +76,7 @@ export type ImportRecord = NonNullable<Awaited<ReturnType<typeof findImport>>>;
 export const countImportRows = (db: Db, importId: string) =>
   db
     .selectFrom('import_rows')
-    .select((eb) => [
-      sql<boolean>`line IS NOT NULL`.as('inFile'),
-      'outcome',
-      'state',
-      eb.fn.countAll<number>().as('n'),
-    ])
+    .select((eb) => [sql<boolean>`line IS NOT NULL`.as('inFile'), 'outcome', 'state', eb.fn.countAll<number>().as('n')])
     .where('import_id', '=', importId)
     .groupBy([sql`line IS NOT NULL`, 'outcome', 'state'])
     .execute()

@@ -100,16 +100,14 @@ export async function listRows(ctx: DomainsContext, partnerId: string, id: strin
   const page = await listPage(query, (window) => listImportRows(ctx.db, record.id, window));
   return {
     meta: page.meta,
-    result: page.items.map(
-      (r): ImportRow => ({
-        row: r.line,
-        domain: r.hostname,
-        outcome: r.outcome as ImportRow['outcome'],
-        state: r.state as ImportRow['state'],
-        domain_id: r.domain_id,
-        errors: r.errors as ImportRowError[],
-      }),
-    ),
+    result: page.items.map((r): ImportRow => ({
+      row: r.line,
+      domain: r.hostname,
+      outcome: r.outcome as ImportRow['outcome'],
+      state: r.state as ImportRow['state'],
+      domain_id: r.domain_id,
+      errors: r.errors as ImportRowError[],
+    })),
   };
 }
 
@@ -122,7 +120,15 @@ async function findOwnImport(ctx: DomainsContext, partnerId: string, id: string)
 function importView(
   record: Pick<
     ImportRecord,
-    'id' | 'status' | 'mode' | 'action' | 'file_name' | 'created_by_type' | 'created_by_id' | 'created_at' | 'finished_at'
+    | 'id'
+    | 'status'
+    | 'mode'
+    | 'action'
+    | 'file_name'
+    | 'created_by_type'
+    | 'created_by_id'
+    | 'created_at'
+    | 'finished_at'
   >,
   counts: DomainImport['counts'],
 ): DomainImport {

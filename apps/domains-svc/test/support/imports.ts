@@ -10,13 +10,15 @@ export const importRow = (host: string, cells: Record<string, string> = {}) =>
   HEADERS.map(
     (h) =>
       cells[h] ??
-      ({
-        domain: host,
-        'company name': `Shop ${host}`,
-        'company legal name': `Company of ${host}`,
-        'e-mail': `owner@${host}`,
-        country: 'GB',
-      } as Record<string, string>)[h] ??
+      (
+        {
+          domain: host,
+          'company name': `Shop ${host}`,
+          'company legal name': `Company of ${host}`,
+          'e-mail': `owner@${host}`,
+          country: 'GB',
+        } as Record<string, string>
+      )[h] ??
       '',
   );
 

@@ -35,7 +35,8 @@ export function bodyReader(limitBytes: number) {
   const uploads = new Map<number, typeof raw>();
   const uploadReader = (fileBytes: number) => {
     let reader = uploads.get(fileBytes);
-    if (!reader) uploads.set(fileBytes, (reader = express.raw({ type: () => true, limit: fileBytes + MULTIPART_ENVELOPE_BYTES })));
+    if (!reader)
+      uploads.set(fileBytes, (reader = express.raw({ type: () => true, limit: fileBytes + MULTIPART_ENVELOPE_BYTES })));
     return reader;
   };
   return async (

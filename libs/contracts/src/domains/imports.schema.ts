@@ -60,7 +60,11 @@ export type ImportRowError = z.infer<typeof importRowErrorSchema>;
 /** One row of the plan or of an import: its line in the file (null: a domain SYNC deactivates), what it does and its errors. */
 export const importRowSchema = z
   .object({
-    row: z.number().int().nullable().meta({ description: 'Line in the file (the header is line 1); null for a SYNC deactivation' }),
+    row: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Line in the file (the header is line 1); null for a SYNC deactivation' }),
     domain: z.string().meta({ description: 'The hostname (as written when it is not valid)' }),
     outcome: importOutcomeSchema,
     state: importRowStateSchema,
