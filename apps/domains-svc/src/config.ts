@@ -3,6 +3,7 @@ import { defaultUrlOf } from '@platform/config';
 import { mailConfig } from '@platform/mail';
 import type { ConfigOf } from '@platform/service';
 import type { InstanceSettings } from './context';
+import { importsConfig } from './imports/imports.config';
 import { scannerConfig } from './scanner/scan-engine';
 
 /**
@@ -30,6 +31,7 @@ export const domainsConfig = {
   /** The reminders' approval_url (and owner e-mails' approval_url variable): {property_id}, {domain_id} and {domain_name} are filled in. */
   ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
   ...scannerConfig,
+  ...importsConfig,
 };
 export type DomainsConfig = ConfigOf<typeof domainsConfig>;
 

@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import type { Logger } from '@platform/observability';
 import { listenOf } from '@platform/config';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
 import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
@@ -20,6 +21,8 @@ import { subdomainHandlers } from './domains/http/subdomains.handlers';
 import { subscriptionHandlers } from './domains/http/subscriptions.handlers';
 import { emailTemplateHandlers } from './email-templates/email-templates.handlers';
 import { instanceHandlers } from './instance/instance.handlers';
+import { importRowsJob } from './imports/import-rows.job';
+import { importHandlers } from './imports/imports.handlers';
 import { activationReminderJob } from './reminders/activation-reminders.service';
 import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
@@ -86,13 +89,19 @@ function scanWorker(ctx: DomainsContext, { config, logger, pool }: Runtime, opti
 }
 
 /** The api role's jobs (the mail jobs run in every role: the scanner queues report e-mail too). */
-function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig): JobDefinition<DomainsDb>[] {
+function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig, logger: Logger): JobDefinition<DomainsDb>[] {
   return [
     // billing-svc owns the catalogue; each instance refreshes its copy (kept in the database for when billing-svc is away).
     { name: 'catalogue-refresh', intervalMs: 60_000, jitterMs: 5_000, run: () => ctx.catalogue.refresh() },
     scanScheduleJob(config.SCAN_RESCAN_INTERVAL_MS),
     // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
     reminderJob(config),
+    // Domain imports' rows (imports/): SKIP LOCKED claims, so every instance may run it.
+    importRowsJob(
+      ctx,
+      { pollMs: config.IMPORT_POLL_MS, batch: config.IMPORT_BATCH_SIZE, leaseMs: config.IMPORT_LEASE_MS },
+      logger.child({ subsystem: 'imports' }),
+    ),
   ];
 }
 
@@ -132,6 +141,7 @@ export const createDomainsService = (
     ...widgetHandlers(ctx),
     ...domainStatsHandlers(ctx),
     ...instanceHandlers(ctx),
+    ...importHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,
@@ -146,7 +156,7 @@ export const createDomainsService = (
   background: (ctx, runtime) => (runtime.runs(SCANNER) ? [scanWorker(ctx, runtime, options)] : []),
   jobs: (ctx, { config, logger, runs }) => [
     ...mailJobs<DomainsDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
-    ...(runs(API_ROLE) ? apiJobs(ctx, config) : []),
+    ...(runs(API_ROLE) ? apiJobs(ctx, config, logger) : []),
   ],
   closeContext: (ctx) => ctx.mailer.close(),
 });

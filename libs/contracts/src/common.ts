@@ -6,8 +6,9 @@ z.config({
 });
 
 /**
- * What a query helper is on the wire, for the OpenAPI document: the parsers below read text, but
- * a generated client should send an integer or a boolean, not a string with a pattern.
+ * What a query (or form) helper is on the wire, for the OpenAPI document: the parsers below read
+ * text, but a generated client should send an integer or a boolean, not a string with a pattern;
+ * an uploaded file is binary.
  */
 const QUERY_INT_MAX = 999_999_999;
 
@@ -37,6 +38,29 @@ export const queryBool = () => {
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1');
   queryWireSchemas.set(schema, { type: 'boolean', description: 'true or false (1 and 0 are accepted too)' });
+  return schema;
+};
+
+/** A file of a multipart/form-data body (see RouteSpec.multipart), as the service's reader hands it to the route's schema. */
+export interface UploadedFile {
+  filename: string;
+  content_type: string;
+  data: Uint8Array;
+}
+
+/** A multipart body's file field: validated as an UploadedFile, documented as binary. */
+export const uploadedFile = (description?: string) => {
+  const file = z.custom<UploadedFile>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      (v as UploadedFile).data instanceof Uint8Array &&
+      typeof (v as UploadedFile).filename === 'string',
+    'must be a file',
+  );
+  // Described here: .meta() makes a new schema, which would not be the one registered below.
+  const schema = description === undefined ? file : file.meta({ description });
+  queryWireSchemas.set(schema, { type: 'string', format: 'binary' });
   return schema;
 };
 
@@ -114,6 +138,8 @@ export function unstorableTextIssues(value: unknown, path: string): { path: stri
   const visit = (v: unknown, at: string, depth: number) => {
     if (typeof v === 'string') {
       if (!isStorableText(v)) issues.push({ path: at, message: UNSTORABLE_TEXT_MESSAGE });
+    } else if (ArrayBuffer.isView(v)) {
+      // An uploaded file's bytes: its own reader judges them, not the text rules.
     } else if (Array.isArray(v)) {
       if (depth < 64) v.forEach((item, i) => visit(item, `${at}.${i}`, depth + 1));
     } else if (v !== null && typeof v === 'object' && depth < 64) {

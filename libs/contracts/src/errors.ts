@@ -26,6 +26,11 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'A scan of this domain is queued or running; read it with GET .../scan.',
   },
+  'IMPORT.INVALID_FILE': {
+    status: 400,
+    message: 'The import file cannot be read: it must be a .csv or an .xlsx (no macros) with the template columns.',
+  },
+  'IMPORT.TOO_MANY_ROWS': { status: 413, message: 'The import file has more than 10,000 rows.' },
   'SUBDOMAIN.ALREADY_EXISTS': { status: 409, message: 'The subdomain already exists.' },
   'SUBDOMAIN.LIMIT_REACHED': { status: 409, message: 'The domain already has the maximum number of subdomains.' },
   'USER.ALREADY_EXISTS': { status: 409, message: 'This e-mail address is already a user of this partner.' },

@@ -103,10 +103,17 @@ function responsesOf(r: RouteSpec, toSchema: ToSchema): Record<string, unknown> 
     [String(r.status ?? 200)]:
       r.status === 204
         ? { description: 'No Content' }
-        : {
-            description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
-            content: { 'application/json': { schema: toSchema(r.response, 'output') } },
-          },
+        : r.download
+          ? {
+              description: 'A file',
+              content: Object.fromEntries(
+                r.download.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+              ),
+            }
+          : {
+              description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'Success',
+              content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+            },
   };
   for (const code of takesIdempotencyKey(r) ? [...r.errors, ...IDEMPOTENCY_ERRORS] : r.errors) {
     const status = String(ERROR_CATALOGUE[code].status);
@@ -125,7 +132,10 @@ function operationOf(r: RouteSpec, toSchema: ToSchema) {
   const parameters = parametersOf(r, toSchema);
   const responses = responsesOf(r, toSchema);
   const requestBody = r.body
-    ? { required: r.bodyRequired ?? true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } }
+    ? {
+        required: r.bodyRequired ?? true,
+        content: { [r.multipart ? 'multipart/form-data' : 'application/json']: { schema: toSchema(r.body, 'input') } },
+      }
     : undefined;
   return {
     operationId: r.operationId,

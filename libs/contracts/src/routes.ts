@@ -21,6 +21,14 @@ interface RouteSpecFields {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * The body is multipart/form-data (the spec's upload convention: the file in the field `asset`)
+   * instead of JSON: `file` names the field holding the file, which may be up to maxFileBytes;
+   * body describes the fields (the file's with uploadedFile()).
+   */
+  multipart?: { file: string; maxFileBytes: number };
+  /** The success answer is a file of one of these media types (a download), not JSON. */
+  download?: readonly string[];
   /** Whether a JSON body must be sent (defaults to true when body is set). */
   bodyRequired?: boolean;
   response: z.ZodType;

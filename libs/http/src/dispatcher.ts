@@ -5,6 +5,7 @@ import { runWithContext, type Logger } from '@platform/observability';
 import { AppError, errorHeadersOf, errorObjectOf, issuesOf, sendError } from './errors';
 import { Reply, StoredReply, type Handlers } from './handlers';
 import { readJson, sendJson } from './json-io';
+import { readMultipart } from './multipart';
 import { hasBody } from './middleware';
 import { answerPreflight, preflightMethod, type PublicGuard } from './public-requests';
 import { requestIdOf } from './request-id';
@@ -86,7 +87,12 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
       await options.guard({ spec, params: (params ?? {}) as Record<string, unknown>, caller, req, res });
       if (preflight) return answerPreflight(res, preflight);
     }
-    const body = hasBody(req.headers) ? await readJson(req, limit) : undefined;
+    // A route that declares multipart (an upload) reads that, and only that; every other JSON.
+    const body = !hasBody(req.headers)
+      ? undefined
+      : spec.multipart
+        ? await readMultipart(req, spec.multipart)
+        : await readJson(req, limit);
     const parsed = parseRequest(
       { params: match.params, query: rawQuery ? parseQuery(rawQuery) : {}, body },
       { params: spec.params, query: spec.query, body: spec.body },

@@ -55,3 +55,14 @@ export type Handlers<R extends RouteSpec, C> = { [S in R as S['operationId']]: H
 
 /** A public route's handler is called by a PublicCaller (a visitor's browser through the gateway); every other by C. */
 export type CallerOf<S extends RouteSpec, C> = S extends { access: 'public' } ? PublicCaller : C;
+
+/** A download (a route with `download`): the bytes with their media type, offered as a file of this name. */
+export const fileReply = (filename: string, contentType: string, data: Uint8Array): StoredReply =>
+  new StoredReply(
+    200,
+    {
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '')}"`,
+    },
+    Buffer.from(data),
+  );

@@ -3,6 +3,7 @@ import { createMailQueueRecipientIndex } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
+import { createImportTables } from './imports.migration';
 
 /**
  * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
@@ -153,14 +154,14 @@ export const migrations: Record<string, ServiceMigration> = {
         ON CONFLICT (domain_id) WHERE status IN ('queued', 'running') DO NOTHING`.execute(db);
     },
   },
-  '2026_11_26_0002_mail_queue_recipient': {
-    // The mail sender serves recipients in turns (claimDueMail): each one's last send, by index.
-    up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db),
-  },
+  // The mail sender serves recipients in turns (claimDueMail): each one's last send, by index.
+  '2026_11_26_0002_mail_queue_recipient': { up: (db: Kysely<unknown>) => createMailQueueRecipientIndex(db) },
   // The partners' own owner e-mail templates and names (see createEmailTemplateTables).
   '2026_11_26_0003_email_templates': { up: createEmailTemplateTables },
   // The Dashboard's funnel: when each domain was first invited (see invited-at.migration.ts).
   '2026_11_26_0004_domains_invited_at': { up: addInvitedAt },
+  // Domain imports and their rows (see imports.migration.ts).
+  '2026_11_27_0001_domain_imports': { up: createImportTables },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

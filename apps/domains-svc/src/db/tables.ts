@@ -152,6 +152,8 @@ export interface DomainsDb {
   activation_reminders: ActivationRemindersTable;
   email_templates: EmailTemplatesTable;
   partner_names: PartnerNamesTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
 }
 
 /** The spec's activation reminder days, in the order they fall due: a create writes one pending row per day. */
@@ -186,3 +188,37 @@ export interface PartnerNamesTable {
 }
 
 export type DomainsDatabase = Kysely<DomainsDb>;
+
+/** A domain import (imports/): who asked, how, and the caller its domains are created for. */
+export interface ImportsTable {
+  id: string;
+  partner_id: string;
+  status: string;
+  mode: string;
+  action: string;
+  file_name: string;
+  rows_total: number;
+  /** The create's Caller (required fields, defaults) as the import was accepted. */
+  caller: ColumnType<unknown, string, string>;
+  created_by_type: string;
+  created_by_id: string;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** One row of an import: a line of its file, or a domain a SYNC deactivates (line null). */
+export interface ImportRowsTable {
+  id: Generated<string>;
+  import_id: string;
+  line: number | null;
+  hostname: string;
+  outcome: string;
+  state: string;
+  /** The row as a create-domain body (CREATE rows), parsed again by the job with the same schema. */
+  input: ColumnType<unknown, string | null, string | null>;
+  domain_id: string | null;
+  errors: ColumnType<unknown, string | undefined, string>;
+  attempts: Generated<number>;
+  due_at: Timestamp;
+  done_at: NullableTimestamp;
+}

@@ -103,7 +103,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
 function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: ReturnType<typeof bodyReader>) {
   const forwardCall: SharedSteps['forwardCall'] = async (req, res, call, actor) => {
     const { spec, partnerId } = call;
-    const body = await readBody(req, res);
+    const body = await readBody(req, res, spec);
     const idempotencyKey = idempotencyKeyOf(req.method ?? 'GET', req.headers);
     // Under the cap the slot is taken synchronously: the common path adds no await.
     const lane = `${partnerId} ${spec.service}`;

@@ -162,7 +162,7 @@ export async function startUpstream(): Promise<Upstream> {
     res.locals.caller = caller;
     next();
   });
-  app.use(express.text({ type: () => true }));
+  app.use(express.text({ type: () => true, limit: '20mb' }));
   app.use('/widget/', (req, res, next) => {
     if (req.header('origin') !== FOREIGN_ORIGIN) return next();
     sendError(res, errorObject('WIDGET.ORIGIN_NOT_ALLOWED'));

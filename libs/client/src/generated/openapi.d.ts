@@ -4,6 +4,80 @@
  */
 
 export interface paths {
+    "/portal/domains/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import domains from a .csv or .xlsx file
+         * @description multipart/form-data with the file in `asset` (columns of GET .../imports/template). Every row is checked like a create-domain body. dry_run=true answers 200 with the plan and stores nothing; otherwise 202 with the import, which a job runs (GET .../imports/{importId}). A file over 10 MB is a 413 REQUEST.TOO_LARGE, over 10,000 rows a 413 IMPORT.TOO_MANY_ROWS; one that cannot be read (malformed, macro-enabled, not .csv/.xlsx, no domain column) a 400 IMPORT.INVALID_FILE. Formula cells and cells starting with = + - @ tab or CR are row errors.
+         */
+        post: operations["createDomainImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/domains/imports/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the import template (the columns and two example rows) */
+        get: operations["getDomainImportTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/domains/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an import: its status and counts */
+        get: operations["getDomainImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/domains/imports/{importId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an import's rows with their results
+         * @description In file order; a SYNC deactivation (no line) after them.
+         */
+        get: operations["listDomainImportRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/domains": {
         parameters: {
             query?: never;
@@ -1092,12 +1166,106 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        DomainImport: {
+            id: string;
+            /** @constant */
+            dry_run: false;
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
+            /** @enum {string} */
+            mode: "ADD" | "SYNC";
+            /** @enum {string} */
+            action: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+            file_name: string;
+            counts: components["schemas"]["ImportCounts"];
+            created_by: {
+                /** @enum {string} */
+                type: "USER" | "API_KEY";
+                id: string;
+            };
+            created_at: string;
+            finished_at: string | null;
+        };
+        ImportCounts: {
+            /** @description Data rows in the file */
+            rows: number;
+            create: number;
+            reactivate: number;
+            deactivate: number;
+            unchanged: number;
+            invalid: number;
+            pending: number;
+            done: number;
+            failed: number;
+        };
+        DomainImportPlan: {
+            /** @constant */
+            dry_run: true;
+            /** @enum {string} */
+            mode: "ADD" | "SYNC";
+            /** @enum {string} */
+            action: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+            file_name: string;
+            counts: components["schemas"]["ImportCounts"];
+            rows: components["schemas"]["ImportRow"][];
+        };
+        ImportRow: {
+            /** @description Line in the file (the header is line 1); null for a SYNC deactivation */
+            row: number | null;
+            /** @description The hostname (as written when it is not valid) */
+            domain: string;
+            /** @enum {string} */
+            outcome: "CREATE" | "REACTIVATE" | "DEACTIVATE" | "UNCHANGED" | "INVALID";
+            /** @enum {string} */
+            state: "PENDING" | "DONE" | "FAILED" | "SKIPPED";
+            domain_id: string | null;
+            errors: components["schemas"]["ImportRowError"][];
+        };
+        ImportRowError: {
+            /** @description The create-domain field (or column) at fault */
+            field?: string;
+            /** @example VALIDATION.INVALID */
+            code: string;
+            message: string;
+        };
+        DomainImportOutput: {
+            id: string;
+            /** @constant */
+            dry_run: false;
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
+            /** @enum {string} */
+            mode: "ADD" | "SYNC";
+            /** @enum {string} */
+            action: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+            file_name: string;
+            counts: components["schemas"]["ImportCounts"];
+            created_by: {
+                /** @enum {string} */
+                type: "USER" | "API_KEY";
+                id: string;
+            };
+            created_at: string;
+            finished_at: string | null;
+        };
         PaginationMeta: {
             current_page: number;
             /** @description Present only when another page exists */
             next_page?: number;
             /** @description Present only past the first page */
             prev_page?: number;
+        };
+        ImportRowOutput: {
+            /** @description Line in the file (the header is line 1); null for a SYNC deactivation */
+            row: number | null;
+            /** @description The hostname (as written when it is not valid) */
+            domain: string;
+            /** @enum {string} */
+            outcome: "CREATE" | "REACTIVATE" | "DEACTIVATE" | "UNCHANGED" | "INVALID";
+            /** @enum {string} */
+            state: "PENDING" | "DONE" | "FAILED" | "SKIPPED";
+            domain_id: string | null;
+            errors: components["schemas"]["ImportRowError"][];
         };
         Domain: {
             id: string;
@@ -1971,6 +2139,347 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    createDomainImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The .csv or .xlsx file (see GET /portal/domains/imports/template), at most 10 MB
+                     */
+                    asset: string;
+                    /**
+                     * @description Every new domain's create action
+                     * @default CREATE_SILENT
+                     * @enum {string}
+                     */
+                    action?: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+                    /**
+                     * @default ADD
+                     * @enum {string}
+                     */
+                    mode?: "ADD" | "SYNC";
+                    /** @description true: answer the plan, change nothing */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DomainImport"] | components["schemas"]["DomainImportPlan"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; IMPORT.INVALID_FILE; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE; IMPORT.TOO_MANY_ROWS */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDomainImportTemplate: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDomainImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DomainImportOutput"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDomainImportRows: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Results per page, 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        result: components["schemas"]["ImportRowOutput"][];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listDomains: {
         parameters: {
             query?: {

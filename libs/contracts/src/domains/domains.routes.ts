@@ -24,6 +24,7 @@ import {
 import { scanReportSchema } from './scan.schema';
 import { domainStatsRoutes } from './domain-stats.routes';
 import { instanceRoutes } from './instance.routes';
+import { domainImportRoutes } from './imports.routes';
 
 const read = { service: 'domains', permission: 'domains:read' } as const;
 const write = { service: 'domains', permission: 'domains:write' } as const;
@@ -222,6 +223,8 @@ export const scanRoutes = [
 
 /** What domains-svc serves. */
 export const domainsServiceRoutes = [
+  // Before domainRoutes: /portal/domains/imports/... is matched before /portal/domains/{domainId}/...
+  ...domainImportRoutes,
   ...domainRoutes,
   ...subdomainRoutes,
   ...scanRoutes,

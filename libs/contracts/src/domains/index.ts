@@ -12,3 +12,5 @@ export * from './domain-internal.routes';
 export * from './domain-stats.routes';
 export * from './instance.schema';
 export * from './instance.routes';
+export * from './imports.schema';
+export * from './imports.routes';

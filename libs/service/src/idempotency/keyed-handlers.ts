@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { InternalCaller } from '@platform/auth';
 import type { RouteSpec } from '@platform/contracts';
@@ -98,8 +99,18 @@ function fingerprintOf({ req, body }: Input): Buffer {
   return requestFingerprint(
     req.method ?? 'GET',
     req.url ?? '/',
-    body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+    body === undefined ? undefined : Buffer.from(JSON.stringify(body, bytesByHash)),
   );
+}
+
+/** An uploaded file's bytes (a multipart route's) count by their hash, not as a JSON array of numbers. */
+function bytesByHash(this: Record<string, unknown>, key: string, value: unknown) {
+  const raw = this[key];
+  return ArrayBuffer.isView(raw)
+    ? createHash('sha256')
+        .update(raw as Uint8Array)
+        .digest('hex')
+    : value;
 }
 
 /** Runs the claimed request in one shared transaction and commits its answer with it; a failure keeps its 4xx answer, or frees the key (as a failed commit does). */

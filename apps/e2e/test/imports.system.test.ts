@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { IMPORT_COLUMNS } from '@platform/contracts';
+import { waitFor } from '@platform/testing';
+import { sharedSystem, type ApiResponse, type Partner, type System } from './support/system';
+
+describe('domain imports through the gateway, with an API key', () => {
+  let sys: System;
+  let partner: Partner;
+  beforeAll(async () => {
+    sys = await sharedSystem();
+    partner = await sys.partner();
+  });
+  afterAll(() => sys?.close());
+
+  const csvFile = (hosts: string[]) => {
+    const header = IMPORT_COLUMNS.map((c) => c.header).join(',');
+    const rows = hosts.map((host) =>
+      IMPORT_COLUMNS.map((c) =>
+        c.header === 'domain'
+          ? host
+          : c.header === 'company legal name'
+            ? `Company of ${host}`
+            : c.header === 'e-mail'
+              ? `owner@${host}`
+              : '',
+      ).join(','),
+    );
+    return [header, ...rows].join('\r\n');
+  };
+
+  const formOf = async (csv: string, fields: Record<string, string>) => {
+    const form = new FormData();
+    form.set('asset', new Blob([csv], { type: 'text/csv' }), 'domains.csv');
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    // The form's bytes (and boundary) once: a retry sends the very same request.
+    const encoded = new Response(form);
+    return { type: encoded.headers.get('content-type')!, bytes: new Uint8Array(await encoded.arrayBuffer()) };
+  };
+
+  const send = async (form: { type: string; bytes: Uint8Array }, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${sys.gateway}/portal/domains/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${partner.key}`, 'content-type': form.type, ...headers },
+      body: form.bytes,
+    });
+    return {
+      status: res.status,
+      replayed: res.headers.get('idempotent-replayed'),
+      body: (await res.json()) as ApiResponse['body'],
+    };
+  };
+
+  it('when a partner posts a multipart csv, then the dry run plans it, the import creates its domains (source IMPORT) and its rows read back', async () => {
+    const hosts = [0, 1, 2].map(() => `imp-${randomUUID().slice(0, 8)}.example.com`);
+    const csv = csvFile(hosts);
+    const plan = await send(await formOf(csv, { dry_run: 'true' }));
+    expect(plan.status).toBe(200);
+    expect(plan.body.result.counts).toMatchObject({ rows: 3, create: 3, invalid: 0 });
+
+    const key = { 'idempotency-key': `import-${randomUUID()}` };
+    const form = await formOf(csv, { mode: 'ADD', action: 'CREATE_SILENT' });
+    const accepted = await send(form, key);
+    expect(accepted.status).toBe(202);
+    // A retry with the key (the gateway fingerprints the form's bytes) replays the first answer.
+    const retried = await send(form, key);
+    expect(retried.status).toBe(202);
+    expect(retried.replayed).toBe('true');
+    expect(retried.body.result.id).toBe(accepted.body.result.id);
+
+    const id = accepted.body.result.id as string;
+    const done = await waitFor(
+      async () => {
+        const res = await sys.call(partner, 'GET', `/portal/domains/imports/${id}`);
+        return res.body.result?.status === 'COMPLETED' ? res.body.result : undefined;
+      },
+      { what: 'the import to complete', timeoutMs: 30_000 },
+    );
+    expect(done.counts).toMatchObject({ done: 3, failed: 0 });
+    const rows = await sys.call(partner, 'GET', `/portal/domains/imports/${id}/rows?limit=2`);
+    expect(rows.status).toBe(200);
+    expect(rows.body.meta).toEqual({ current_page: 1, next_page: 2 });
+    const listed = await sys.call(partner, 'GET', '/portal/domains?source=IMPORT&limit=10');
+    expect(listed.body.result.map((d: { hostname: string }) => d.hostname).sort()).toEqual([...hosts].sort());
+  });
+
+  it('when the template is downloaded through the gateway, then it is the csv of the columns', async () => {
+    const res = await fetch(`${sys.gateway}/portal/domains/imports/template?format=csv`, {
+      headers: { authorization: `Bearer ${partner.key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((await res.text()).split('\r\n')[0]).toBe(IMPORT_COLUMNS.map((c) => c.header).join(','));
+  });
+});
