@@ -8,7 +8,8 @@ import { AuditRepository } from '../audit/audit.repository';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
 import { IdentityRepository, type UserRow } from './identity.repository';
 import { newToken, sha256, TotpSecretBox } from './secrets';
-import { signInMail, signInUrl } from './sign-in-mail';
+import { OWNER_SIGN_IN_PAGE, PARTNER_SIGN_IN_PAGE, signInMail, signInUrl } from './sign-in-mail';
+import { signedInOwnerOf, type SignedInOwner } from './signed-in-owner';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
 import { newTotpSecret, totpStepOf } from './totp';
 import { WindowThrottle } from './window-throttle';
@@ -82,22 +83,35 @@ export class IdentityService {
     for (const user of users) await inTransaction(this.db, (trx) => this.sendLink(trx, user, false));
   }
 
-  /** Makes a sign-in link for the user and queues its e-mail (in the caller's transaction); answers the link. */
-  async sendLink(trx: Kysely<GatewayDb>, user: UserRow, invitation: boolean): Promise<string> {
+  /**
+   * A new single-use sign-in link (15 minutes, only its SHA-256 kept) for a portal user, or for a
+   * customer's access user (the owner console's page), in the caller's transaction.
+   */
+  async newSignInLink(
+    trx: Kysely<GatewayDb>,
+    subject: { user_id: string } | { owner_user_id: string },
+  ): Promise<{ url: string; expiresAt: Date }> {
     const token = newToken();
     const now = new Date(this.now());
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_MS);
     await new IdentityRepository(trx).insertSignInToken({
       token_hash: sha256(token),
-      user_id: user.id,
-      expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS),
+      ...subject,
+      expires_at: expiresAt,
       created_at: now,
     });
+    const page = 'owner_user_id' in subject ? OWNER_SIGN_IN_PAGE : PARTNER_SIGN_IN_PAGE;
+    return { url: signInUrl(this.settings.portalUrl, token, page), expiresAt };
+  }
+
+  /** Makes a sign-in link for the user and queues its e-mail (in the caller's transaction); answers the link. */
+  async sendLink(trx: Kysely<GatewayDb>, user: UserRow, invitation: boolean): Promise<string> {
+    const { url } = await this.newSignInLink(trx, { user_id: user.id });
     const partner = await trx
       .selectFrom('partners')
       .select('name')
       .where('id', '=', user.partner_id)
       .executeTakeFirstOrThrow();
-    const url = signInUrl(this.settings.portalUrl, token);
     await enqueueMail(trx, [
       signInMail({ partnerId: user.partner_id, partnerName: partner.name, to: user.email, url, invitation }),
     ]);
@@ -148,6 +162,53 @@ export class IdentityService {
     return user && { cookieToken, user };
   }
 
+  /**
+   * Redeems an access user's link (once, before it expires, their access on) for an owner console
+   * session: the same tokens, sessions and cookie settings as a portal user's, audience OWNER.
+   */
+  async createOwnerSession(token: string): Promise<{ cookieToken: string; owner: SignedInOwner } | undefined> {
+    const now = new Date(this.now());
+    const cookieToken = newToken();
+    const created = await inTransaction(this.db, async (trx) => {
+      const repo = new IdentityRepository(trx);
+      const ownerUserId = await repo.redeemSignInToken(sha256(token), now, 'OWNER');
+      if (!ownerUserId) return false;
+      const owner = await trx
+        .updateTable('owner_users')
+        .set({ last_sign_in_at: now })
+        .where('id', '=', ownerUserId)
+        .where('access', '=', true)
+        .returning('id')
+        .executeTakeFirst();
+      if (!owner) return false;
+      await repo.insertSession({
+        token_hash: sha256(cookieToken),
+        audience: 'OWNER',
+        owner_user_id: ownerUserId,
+        stage: 'ACTIVE',
+        csrf_token: newToken(24),
+        last_seen_at: now,
+        expires_at: new Date(now.getTime() + this.settings.sessionMaxAgeMs),
+        created_at: now,
+      });
+      return true;
+    });
+    if (!created) return undefined;
+    const owner = await this.resolveOwnerSession(cookieToken);
+    return owner && { cookieToken, owner };
+  }
+
+  /** The live owner console session of a cookie's token (its user's access still on); undefined when there is none. */
+  async resolveOwnerSession(cookieToken: string): Promise<SignedInOwner | undefined> {
+    const row = await new IdentityRepository(this.db).touchOwnerSession(
+      sha256(cookieToken),
+      new Date(this.now()),
+      this.settings.sessionIdleMs,
+      SESSION_TOUCH_MS,
+    );
+    return row && signedInOwnerOf(row);
+  }
+
   /** The live session of a cookie's token, with its user as they are now; undefined when there is none. */
   async resolveSession(cookieToken: string): Promise<SignedInUser | undefined> {
     const row = await new IdentityRepository(this.db).touchSession(
@@ -159,8 +220,9 @@ export class IdentityService {
     return row && signedInUserOf(row);
   }
 
-  async endSession(user: SignedInUser) {
-    await new IdentityRepository(this.db).deleteSessions({ sessionId: user.sessionId });
+  /** Signs out: ends this session (a portal user's or an owner's). */
+  async endSession(session: { sessionId: string }) {
+    await new IdentityRepository(this.db).deleteSessions({ sessionId: session.sessionId });
   }
 
   /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */
