@@ -56,7 +56,9 @@ describe("the customer's access users and the owner console's sign-in (instance:
         last_sign_in_at: null,
       });
     }
-    const mail = await sys.smtp.waitForMessage((m) => m.to.includes('ada@shop.test') && m.subject.includes(partnerName));
+    const mail = await sys.smtp.waitForMessage(
+      (m) => m.to.includes('ada@shop.test') && m.subject.includes(partnerName),
+    );
     expect(mail.subject).toBe(`${partnerName}: your account console`);
     expect(mail.decoded).toMatch(/\/owner\/sign-in#token=[A-Za-z0-9_-]{40,}/);
 
@@ -114,9 +116,23 @@ describe("the customer's access users and the owner console's sign-in (instance:
     expect([atPartner.status, atPartner.body]).toEqual([401, envelope('AUTH.SIGN_IN_LINK', 401)]);
     expect((await redeem(token)).res.status).toBe(201);
 
-    const out = await asOwner(signedIn.cookie, 'DELETE', '/portal/owner/session', { 'x-csrf-token': session.csrf_token });
+    const out = await asOwner(signedIn.cookie, 'DELETE', '/portal/owner/session', {
+      'x-csrf-token': session.csrf_token,
+    });
     expect(out.status).toBe(204);
     expect((await asOwner(signedIn.cookie, 'GET', '/portal/owner/session')).status).toBe(401);
+  });
+
+  it('when a provision is retried with its Idempotency-Key, then the first answer (the same link) is replayed', async () => {
+    const d = await createDomain(partner);
+    const path = `${USERS}/provision?domain_id=${d.id}`;
+    const headers = { 'Idempotency-Key': `provision-${d.id}` };
+    const first = await sys.call(partner, 'POST', path, { email: 'retry@shop.test' }, headers);
+    const retry = await sys.call(partner, 'POST', path, { email: 'retry@shop.test' }, headers);
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(retry.body).toEqual(first.body);
+    const other = await sys.call(partner, 'POST', path, { email: 'other@shop.test' }, headers);
+    expect([other.status, other.body]).toEqual([409, envelope('IDEMPOTENCY.KEY_REUSED', 409)]);
   });
 
   it('when a link is past its expiry, then 401 AUTH.SIGN_IN_LINK', async () => {
@@ -134,7 +150,7 @@ describe("the customer's access users and the owner console's sign-in (instance:
     expect([late.res.status, late.res.body]).toEqual([401, envelope('AUTH.SIGN_IN_LINK', 401)]);
   });
 
-  it("when an owner session calls partner routes, then it is answered as no session at all", async () => {
+  it('when an owner session calls partner routes, then it is answered as no session at all', async () => {
     const d = await createDomain(partner);
     const res = await sys.call(partner, 'POST', `${USERS}/provision?domain_id=${d.id}`, { email: 'nosy@shop.test' });
     const { cookie, res: signedIn } = await redeem(tokenIn(res.body.result.sign_in_url));
@@ -154,7 +170,7 @@ describe("the customer's access users and the owner console's sign-in (instance:
     expect([asPartnerCookie.status, asPartnerCookie.body]).toEqual([401, envelope('AUTH.SESSION_REQUIRED', 401)]);
   });
 
-  it("when access is turned off or the user removed, then their sessions end at once and get/patch/delete work per user", async () => {
+  it('when access is turned off or the user removed, then their sessions end at once and get/patch/delete work per user', async () => {
     const d = await createDomain(partner);
     const customer = `domain_id=${d.id}`;
     const made = await sys.call(partner, 'POST', `${USERS}/provision?${customer}`, { email: 'off@shop.test' });
@@ -180,10 +196,12 @@ describe("the customer's access users and the owner console's sign-in (instance:
     const gone = await sys.call(partner, 'GET', `${USERS}/${id}?${customer}`);
     expect([gone.status, gone.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
 
-    const audit = await (await sys.db()).query(
-      `SELECT kind FROM gateway.audit_events WHERE partner_id = $1 AND target_id = $2 ORDER BY created_at`,
-      [partner.id, id],
-    );
+    const audit = await (
+      await sys.db()
+    ).query(`SELECT kind FROM gateway.audit_events WHERE partner_id = $1 AND target_id = $2 ORDER BY created_at`, [
+      partner.id,
+      id,
+    ]);
     expect(audit.rows.map((r: { kind: string }) => r.kind)).toEqual([
       'access_user.provisioned',
       'access_user.updated',
@@ -195,12 +213,17 @@ describe("the customer's access users and the owner console's sign-in (instance:
   it("when another partner's domain, another customer's user, no customer, a bad body or a read-only key is used, then 404, 404, 400, 400 and 403", async () => {
     const d = await createDomain(partner);
     const sibling = await createDomain(partner);
-    const made = await sys.call(partner, 'POST', `${USERS}?domain_id=${d.id}`, { email: 'iso@shop.test', role: 'VIEWER' });
+    const made = await sys.call(partner, 'POST', `${USERS}?domain_id=${d.id}`, {
+      email: 'iso@shop.test',
+      role: 'VIEWER',
+    });
     const id = made.body.result.id as string;
 
     const foreign = await sys.call(other, 'GET', `${USERS}?domain_id=${d.id}`);
     expect([foreign.status, foreign.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
-    const foreignProvision = await sys.call(other, 'POST', `${USERS}/provision?domain_id=${d.id}`, { email: 'x@y.test' });
+    const foreignProvision = await sys.call(other, 'POST', `${USERS}/provision?domain_id=${d.id}`, {
+      email: 'x@y.test',
+    });
     expect(foreignProvision.status).toBe(404);
     for (const [method, body] of [
       ['GET', undefined],
@@ -223,7 +246,14 @@ describe("the customer's access users and the owner console's sign-in (instance:
     const emptyPatch = await sys.call(partner, 'PATCH', `${USERS}/${id}?domain_id=${d.id}`, {});
     expect(emptyPatch.status).toBe(400);
 
-    const { key } = await sys.admin<{ key: string }>('key', 'create', '--partner', partner.id, '--permissions', 'instance:read');
+    const { key } = await sys.admin<{ key: string }>(
+      'key',
+      'create',
+      '--partner',
+      partner.id,
+      '--permissions',
+      'instance:read',
+    );
     const readOnly = { id: partner.id, key };
     expect((await sys.call(readOnly, 'GET', `${USERS}?domain_id=${d.id}`)).status).toBe(200);
     const denied = await sys.call(readOnly, 'POST', `${USERS}/provision?domain_id=${d.id}`, { email: 'no@shop.test' });

@@ -193,6 +193,19 @@ function portalServices(
   };
 }
 
+/**
+ * The gateway's own calls to domains-svc (which customer a request names) carry the partner's
+ * internal token, as a forwarded call does, through the services' caller (deadline, breakers).
+ */
+const domainsCallerOf = (config: Config, minter: InternalTokenMinter, logger: Logger) =>
+  new ServiceCaller({
+    target: 'domains',
+    baseUrl: serviceUrl(config, 'domains'),
+    minter,
+    logger: logger.child({ component: 'domains-caller' }),
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+  });
+
 /** One client per service, with its breaker and deadline. */
 const upstreamsOf = (config: Config) =>
   Object.fromEntries(
@@ -232,18 +245,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
-  const metrics = gatewayMetrics();
   const portal = portalServices(config, db, keys, logger, now);
   const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
-  // The gateway's own calls to a service (which customer a request names) carry the partner's
-  // internal token, as a forwarded call does, through the services' caller (deadline, breakers).
-  const domainsCaller = new ServiceCaller({
-    target: 'domains',
-    baseUrl: serviceUrl(config, 'domains'),
-    minter,
-    logger: logger.child({ component: 'domains-caller' }),
-    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-  });
+  const domainsCaller = domainsCallerOf(config, minter, logger);
   return {
     config,
     logger,
@@ -252,7 +256,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     keyListener,
     minter,
     upstreams,
-    metrics,
+    metrics: gatewayMetrics(),
     routes,
     compiledRoutes,
     publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),

@@ -1,15 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import {
-  accessUserRoutes,
-  authRoutes,
-  identityRoutes,
-  OWNER_SESSION_COOKIE,
-  ownerSessionRoutes,
-  SESSION_COOKIE,
-  userRoutes,
-  type RouteSpec,
-} from '@platform/contracts';
+import { authRoutes, identityRoutes, SESSION_COOKIE, userRoutes, type RouteSpec } from '@platform/contracts';
 import { AppError, listPage, parseRequest, reply, sendResult, type Handlers } from '@platform/http';
 import type { KeyedSettings } from '@platform/service';
 import type { PortalKeysService } from '../api-keys/portal-keys.service';
@@ -23,32 +14,24 @@ import { sessionView, userActor, type SignedInUser } from '../identity/signed-in
 import { keyedWrites } from './keyed-writes';
 import type { UsersService } from '../identity/users.service';
 import type { SettingsService } from '../settings/settings.service';
-import type { KeyRecord } from '../domain/key-authenticator';
-import type { SignedInOwner } from '../identity/signed-in-owner';
-import type { AccessActor, AccessUsersService } from '../owner-access/access-users.service';
-import type { Customers, CustomerQuery } from '../owner-access/customers';
+import {
+  accessHandlers,
+  ownerHandlers,
+  type AccessRoute,
+  type AccessRouteDeps,
+  type OwnerRoute,
+} from './access-routes';
+import { activeUser, cookieOf, sessionRequired, type GatewayCaller } from './gateway-caller';
+
+export type { GatewayCaller } from './gateway-caller';
 import type { WriteSender } from './keyed-writes';
 
-/**
- * Who calls a gateway-owned route: the client, and the partner session's user, the API key (on
- * the routes open to keys) or the owner console's session when there is one.
- */
-export interface GatewayCaller {
-  ip: string;
-  user?: SignedInUser;
-  key?: KeyRecord;
-  owner?: SignedInOwner;
-}
-
-export interface GatewayRouteDeps {
+export interface GatewayRouteDeps extends AccessRouteDeps {
   db: Kysely<GatewayDb>;
   identity: IdentityService;
   users: UsersService;
   keys: PortalKeysService;
   settings: SettingsService;
-  /** The customer's access users, and which customer a request names (asked of domains-svc). */
-  accessUsers: AccessUsersService;
-  customers: Customers;
   /** Failed sign-in link redemptions count as failed authentications of the client address. */
   authFailures: FailedAuthThrottle;
   /** Secure cookies unless in development or test (plain http on 127.0.0.1). */
@@ -61,16 +44,6 @@ export interface GatewayRouteDeps {
 
 type IdentityRoute = (typeof identityRoutes)[number];
 
-const sessionRequired = () => new AppError('AUTH.SESSION_REQUIRED');
-
-/** The session's user once sign-in is complete (stage ACTIVE). */
-function activeUser(caller: GatewayCaller): SignedInUser {
-  if (!caller.user) throw sessionRequired();
-  if (caller.user.stage !== 'ACTIVE')
-    throw new AppError('AUTH.SESSION_REQUIRED', 'Complete two-factor sign-in first (see the session stage).');
-  return caller.user;
-}
-
 /** The session's user at any stage (the TOTP operations). */
 function anyStageUser(caller: GatewayCaller): SignedInUser {
   if (!caller.user) throw sessionRequired();
@@ -80,20 +53,6 @@ function anyStageUser(caller: GatewayCaller): SignedInUser {
 const manager = (u: SignedInUser) => ({ partnerId: u.partnerId, userId: u.userId, actor: userActor(u) });
 const team = (u: SignedInUser) => ({ partnerId: u.partnerId, actor: userActor(u) });
 
-/** The partner calling with an API key or a signed-in user: whom services see (CallAs) and whom the audit log names. */
-function partnerOf(caller: GatewayCaller) {
-  if (caller.key) {
-    const { key } = caller;
-    return {
-      partnerId: key.partnerId,
-      as: { partnerId: key.partnerId, keyId: key.id },
-      actor: { type: 'API_KEY' as const, id: key.id, label: key.prefix },
-    };
-  }
-  const user = activeUser(caller);
-  return { partnerId: user.partnerId, as: { partnerId: user.partnerId, keyId: `user:${user.userId}` }, actor: userActor(user) };
-}
-
 /** Who sends a keyed write: the user (their id, as before) or the key. */
 const senderOf = (caller: GatewayCaller): WriteSender | undefined =>
   caller.key
@@ -102,8 +61,6 @@ const senderOf = (caller: GatewayCaller): WriteSender | undefined =>
 
 type SignInRoute = (typeof authRoutes)[number];
 type TeamRoute = (typeof userRoutes)[number];
-type AccessRoute = (typeof accessUserRoutes)[number];
-type OwnerRoute = (typeof ownerSessionRoutes)[number];
 type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute | AccessRoute | OwnerRoute>;
 
 /** The handlers of every gateway-owned route, by operationId, typed from the route table. */
@@ -114,81 +71,6 @@ export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute,
   ...accessHandlers(deps),
   ...ownerHandlers(deps),
 });
-
-const cookieOf =
-  (name: string, secure: boolean) =>
-  (value: string, maxAge: number) =>
-    `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
-
-/** The customer's access users: an API key or a partner user holding instance:read / instance:write. */
-function accessHandlers(deps: GatewayRouteDeps): Handlers<AccessRoute, GatewayCaller> {
-  /** The partner, and the customer account (company) the query names: domains-svc's 404/400/409 pass through. */
-  const accountOf = async (caller: GatewayCaller, query: CustomerQuery): Promise<AccessActor> => {
-    const partner = partnerOf(caller);
-    const companyId = await deps.customers.companyOf(partner.as, query);
-    return { partnerId: partner.partnerId, companyId, actor: partner.actor };
-  };
-  return {
-    listAccessUsers: async ({ query, caller }) => deps.accessUsers.list(await accountOf(caller, query), query),
-    inviteAccessUser: async ({ query, body, caller }) =>
-      reply(201, { result: await deps.accessUsers.invite(await accountOf(caller, query), body) }),
-    provisionAccessUser: async ({ query, body, caller }) => ({
-      result: await deps.accessUsers.provision(await accountOf(caller, query), body),
-    }),
-    getAccessUser: async ({ params, query, caller }) => ({
-      result: await deps.accessUsers.get(await accountOf(caller, query), params.userId),
-    }),
-    updateAccessUser: async ({ params, query, body, caller }) => ({
-      result: await deps.accessUsers.update(await accountOf(caller, query), params.userId, body),
-    }),
-    deleteAccessUser: async ({ params, query, caller }) => {
-      await deps.accessUsers.remove(await accountOf(caller, query), params.userId);
-      return { result: { deleted: true } };
-    },
-  };
-}
-
-/** The owner console's sign-in and session (audience OWNER, its own cookie). */
-function ownerHandlers(deps: GatewayRouteDeps): Handlers<OwnerRoute, GatewayCaller> {
-  const cookie = cookieOf(OWNER_SESSION_COOKIE, deps.secureCookies);
-  const signedIn = (caller: GatewayCaller) => {
-    if (!caller.owner) throw sessionRequired();
-    return caller.owner;
-  };
-  const view = async (owner: SignedInOwner) => ({
-    audience: 'OWNER' as const,
-    user: { id: owner.ownerUserId, email: owner.email, name: owner.name, role: owner.role },
-    partner: { name: owner.partnerName },
-    company_id: owner.companyId,
-    domains: await deps.customers.domainsOf(
-      { partnerId: owner.partnerId, keyId: `owner:${owner.ownerUserId}` },
-      owner.companyId,
-    ),
-    csrf_token: owner.csrfToken,
-  });
-  return {
-    createOwnerSession: async ({ body, caller }) => {
-      const created = await deps.identity.createOwnerSession(body.token);
-      if (!created) {
-        const retryAfter = deps.authFailures.failed(caller.ip);
-        if (retryAfter !== undefined)
-          throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': retryAfter });
-        throw new AppError('AUTH.SIGN_IN_LINK');
-      }
-      return reply(
-        201,
-        { result: await view(created.owner) },
-        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds), 'Cache-Control': 'no-store' },
-      );
-    },
-    getOwnerSession: async ({ caller }) =>
-      reply(200, { result: await view(signedIn(caller)) }, { 'Cache-Control': 'no-store' }),
-    deleteOwnerSession: async ({ caller }) => {
-      await deps.identity.endSession(signedIn(caller));
-      return reply(204, undefined, { 'Set-Cookie': cookie('', 0) });
-    },
-  };
-}
 
 /** Sign-in, the session, TOTP. */
 function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCaller> {

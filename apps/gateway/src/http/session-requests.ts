@@ -105,7 +105,7 @@ async function ownerRequest(
   call: { spec: RouteSpec; params: Record<string, string>; ip: string },
 ) {
   const token = ownerSessionTokenOf(req);
-  const owner = token ? await deps.identity.resolveOwnerSession(token) : undefined;
+  const owner = token ? await deps.identity.owners.resolve(token) : undefined;
   if (token && !owner) {
     const retryAfter = deps.authFailures.failed(call.ip);
     if (retryAfter !== undefined)

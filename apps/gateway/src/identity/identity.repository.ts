@@ -32,6 +32,9 @@ export interface SessionRow {
   default_price_list: string | null;
 }
 
+/** How stale a session's last_seen_at may get before a request moves it: idle time-outs are exact to the minute. */
+export const SESSION_TOUCH_MS = 60_000;
+
 /** A live owner console session with its access user and partner as they are now. */
 export interface OwnerSessionRow {
   session_id: string;

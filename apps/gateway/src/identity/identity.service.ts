@@ -6,10 +6,10 @@ import type { Logger } from '@platform/observability';
 import type { GatewayDb, SessionStage } from '../db/tables';
 import { AuditRepository } from '../audit/audit.repository';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
-import { IdentityRepository, type UserRow } from './identity.repository';
+import { IdentityRepository, SESSION_TOUCH_MS, type UserRow } from './identity.repository';
 import { newToken, sha256, TotpSecretBox } from './secrets';
 import { OWNER_SIGN_IN_PAGE, PARTNER_SIGN_IN_PAGE, signInMail, signInUrl } from './sign-in-mail';
-import { signedInOwnerOf, type SignedInOwner } from './signed-in-owner';
+import { OwnerSessions } from './owner-sessions';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
 import { newTotpSecret, totpStepOf } from './totp';
 import { WindowThrottle } from './window-throttle';
@@ -17,8 +17,6 @@ import { WindowThrottle } from './window-throttle';
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
 const RECOVERY_CODES = 10;
-/** How stale a session's last_seen_at may get before a request moves it: idle time-outs are exact to the minute. */
-const SESSION_TOUCH_MS = 60_000;
 
 export interface IdentitySettings {
   portalUrl: string;
@@ -52,6 +50,8 @@ export class IdentityService {
   private readonly perClient: WindowThrottle;
   private readonly totpAttempts: WindowThrottle;
   readonly totpBox: TotpSecretBox;
+  /** The owner console's sessions: the same tokens, sessions and time-outs, audience OWNER. */
+  readonly owners: OwnerSessions;
 
   constructor(
     private readonly db: Kysely<GatewayDb>,
@@ -63,6 +63,7 @@ export class IdentityService {
     this.perClient = new WindowThrottle(settings.linksPerClient, THROTTLE_WINDOW_MS, now);
     this.totpAttempts = new WindowThrottle(10, THROTTLE_WINDOW_MS, now);
     this.totpBox = new TotpSecretBox(settings.totpEncryptionKey);
+    this.owners = new OwnerSessions(db, settings, now);
   }
 
   /**
@@ -160,53 +161,6 @@ export class IdentityService {
     if (!created) return undefined;
     const user = await this.resolveSession(cookieToken);
     return user && { cookieToken, user };
-  }
-
-  /**
-   * Redeems an access user's link (once, before it expires, their access on) for an owner console
-   * session: the same tokens, sessions and cookie settings as a portal user's, audience OWNER.
-   */
-  async createOwnerSession(token: string): Promise<{ cookieToken: string; owner: SignedInOwner } | undefined> {
-    const now = new Date(this.now());
-    const cookieToken = newToken();
-    const created = await inTransaction(this.db, async (trx) => {
-      const repo = new IdentityRepository(trx);
-      const ownerUserId = await repo.redeemSignInToken(sha256(token), now, 'OWNER');
-      if (!ownerUserId) return false;
-      const owner = await trx
-        .updateTable('owner_users')
-        .set({ last_sign_in_at: now })
-        .where('id', '=', ownerUserId)
-        .where('access', '=', true)
-        .returning('id')
-        .executeTakeFirst();
-      if (!owner) return false;
-      await repo.insertSession({
-        token_hash: sha256(cookieToken),
-        audience: 'OWNER',
-        owner_user_id: ownerUserId,
-        stage: 'ACTIVE',
-        csrf_token: newToken(24),
-        last_seen_at: now,
-        expires_at: new Date(now.getTime() + this.settings.sessionMaxAgeMs),
-        created_at: now,
-      });
-      return true;
-    });
-    if (!created) return undefined;
-    const owner = await this.resolveOwnerSession(cookieToken);
-    return owner && { cookieToken, owner };
-  }
-
-  /** The live owner console session of a cookie's token (its user's access still on); undefined when there is none. */
-  async resolveOwnerSession(cookieToken: string): Promise<SignedInOwner | undefined> {
-    const row = await new IdentityRepository(this.db).touchOwnerSession(
-      sha256(cookieToken),
-      new Date(this.now()),
-      this.settings.sessionIdleMs,
-      SESSION_TOUCH_MS,
-    );
-    return row && signedInOwnerOf(row);
   }
 
   /** The live session of a cookie's token, with its user as they are now; undefined when there is none. */
