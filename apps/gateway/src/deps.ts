@@ -19,6 +19,7 @@ import {
   IdempotencyKeys,
   migrateService,
   pruneIdempotencyKeysJob,
+  ServiceCaller,
   type KeyedSettings,
   type ServiceMetrics,
 } from '@platform/service';
@@ -32,6 +33,8 @@ import { IdentityRepository } from './identity/identity.repository';
 import { IdentityService } from './identity/identity.service';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
+import { AccessUsersService } from './owner-access/access-users.service';
+import { Customers } from './owner-access/customers';
 import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { listenForKeyChanges } from './db/key-changes.listener';
@@ -66,6 +69,9 @@ export interface Deps {
   users: UsersService;
   portalKeys: PortalKeysService;
   settings: SettingsService;
+  accessUsers: AccessUsersService;
+  /** Which customer account a request names, asked of domains-svc with the partner's internal token. */
+  customers: Customers;
   audit: AuditRepository;
   lastUsed: LastUsedRecorder;
   /** Where the gateway's own keyed writes keep their Idempotency-Key and answer (as a service's, libs/service). */
@@ -169,6 +175,7 @@ function portalServices(
       users: new UsersService(db, identity, now),
       portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
       settings: new SettingsService(db, now),
+      accessUsers: new AccessUsersService(db, identity, now),
       audit: new AuditRepository(db),
       lastUsed,
       idempotency: {
@@ -185,6 +192,19 @@ function portalServices(
     },
   };
 }
+
+/**
+ * The gateway's own calls to domains-svc (which customer a request names) carry the partner's
+ * internal token, as a forwarded call does, through the services' caller (deadline, breakers).
+ */
+const domainsCallerOf = (config: Config, minter: InternalTokenMinter, logger: Logger) =>
+  new ServiceCaller({
+    target: 'domains',
+    baseUrl: serviceUrl(config, 'domains'),
+    minter,
+    logger: logger.child({ component: 'domains-caller' }),
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+  });
 
 /** One client per service, with its breaker and deadline. */
 const upstreamsOf = (config: Config) =>
@@ -225,17 +245,18 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
-  const metrics = gatewayMetrics();
   const portal = portalServices(config, db, keys, logger, now);
+  const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
+  const domainsCaller = domainsCallerOf(config, minter, logger);
   return {
     config,
     logger,
     db,
     keys,
     keyListener,
-    minter: new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY),
+    minter,
     upstreams,
-    metrics,
+    metrics: gatewayMetrics(),
     routes,
     compiledRoutes,
     publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),
@@ -246,8 +267,10 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     },
     now,
     ...portal.services,
+    customers: new Customers(domainsCaller),
     async close() {
       await portal.close();
+      await domainsCaller.close();
       await keyListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();

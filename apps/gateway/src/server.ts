@@ -96,6 +96,8 @@ function portalDeps(deps: Deps, clientIp: ClientIp) {
       users: deps.users,
       keys: deps.portalKeys,
       settings: deps.settings,
+      accessUsers: deps.accessUsers,
+      customers: deps.customers,
       authFailures,
       keyed: deps.idempotency,
       secureCookies: !['development', 'test'].includes(config.NODE_ENV),

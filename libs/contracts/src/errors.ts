@@ -38,6 +38,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'The last active ADMINISTRATOR cannot be demoted, deactivated or removed.',
   },
+  'ACCESS_USER.ALREADY_EXISTS': {
+    status: 409,
+    message: "This e-mail address already is one of the customer's access users.",
+  },
   'API_KEY.INVALID_STATE': { status: 409, message: 'The API key is revoked, expired or already rolled.' },
   'TOTP.INVALID_STATE': { status: 409, message: 'Two-factor authentication is not in a state that allows this.' },
   'MERCHANT.ALREADY_EXISTS': { status: 409, message: 'A merchant with this merchant_id already exists.' },

@@ -75,6 +75,10 @@ export const AUDIT_KINDS = [
   'email_template.updated',
   'email_template.reset',
   'settings.updated',
+  'access_user.invited',
+  'access_user.provisioned',
+  'access_user.updated',
+  'access_user.removed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -90,7 +90,14 @@ describe('OpenAPI parameter types', () => {
   it("when a partner operation writes (a service's or the gateway's), then it documents the Idempotency-Key header and its 409 answers; reads, public operations and the session's own sign-in operations do not", () => {
     const doc = buildOpenApi(ROUTES, INFO);
     const ref = { $ref: '#/components/parameters/IdempotencyKey' };
-    const sessionOwn = ['createSignInLink', 'createSession', 'deleteSession', 'verifySessionTotp'];
+    const sessionOwn = [
+      'createSignInLink',
+      'createSession',
+      'deleteSession',
+      'verifySessionTotp',
+      'createOwnerSession',
+      'deleteOwnerSession',
+    ];
     const gatewayKeyed = ROUTES.filter((r) => r.service === 'gateway' && r.method !== 'get').map((r) => r.operationId);
     expect(gatewayKeyed.filter((id) => !sessionOwn.includes(id)).sort()).toEqual(
       [
@@ -105,6 +112,10 @@ describe('OpenAPI parameter types', () => {
         'startTotpEnrolment',
         'updateSettings',
         'updateUser',
+        'inviteAccessUser',
+        'provisionAccessUser',
+        'updateAccessUser',
+        'deleteAccessUser',
       ].sort(),
     );
     for (const route of ROUTES) {

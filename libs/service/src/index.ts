@@ -11,7 +11,7 @@ export type {
 export { createServiceMetrics, recordJobRun, type ServiceMetrics } from './metrics';
 export { assertMigrated, migrateSchema, migrateService, runMigrations, schemaMigrations } from './migrate';
 export { chassisMigrations, type ServiceMigration } from './migrations';
-export { ServiceCaller } from './service-caller';
+export { ServiceCaller, type CallAs } from './service-caller';
 export { eventPush, eventPushReceiver, type EventPush, type EventPushOptions, type EventPushRoute } from './event-push';
 export { runService, startService } from './start-service';
 export { API_ROLE, type RolesOption } from './roles';

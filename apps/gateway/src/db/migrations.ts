@@ -81,6 +81,41 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`ALTER TABLE idempotency_keys ADD COLUMN headers jsonb`.execute(db);
     },
   },
+  // The customer's own account console: its users, and their sign-in links and sessions in the
+  // partner users' tables (one sign-in mechanism), told apart by subject and audience.
+  '2026_11_28_0001_owner_access': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE owner_users (
+          id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+          partner_id uuid NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+          company_id text NOT NULL,
+          email text NOT NULL CHECK (email = lower(email)),
+          name text,
+          role text NOT NULL CHECK (role IN ('OWNER', 'ADMIN', 'VIEWER')),
+          access boolean NOT NULL DEFAULT true,
+          last_sign_in_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (partner_id, company_id, email)
+        )`.execute(db);
+      await sql`CREATE INDEX owner_users_company ON owner_users (partner_id, company_id, created_at, id)`.execute(db);
+      await sql`
+        ALTER TABLE sign_in_tokens
+          ALTER COLUMN user_id DROP NOT NULL,
+          ADD COLUMN owner_user_id uuid REFERENCES owner_users (id) ON DELETE CASCADE,
+          ADD CONSTRAINT sign_in_tokens_one_subject CHECK (num_nonnulls(user_id, owner_user_id) = 1)`.execute(db);
+      await sql`CREATE INDEX sign_in_tokens_owner_user ON sign_in_tokens (owner_user_id)`.execute(db);
+      await sql`
+        ALTER TABLE sessions
+          ALTER COLUMN user_id DROP NOT NULL,
+          ADD COLUMN owner_user_id uuid REFERENCES owner_users (id) ON DELETE CASCADE,
+          ADD COLUMN audience text NOT NULL DEFAULT 'PARTNER' CHECK (audience IN ('PARTNER', 'OWNER')),
+          ADD CONSTRAINT sessions_audience_subject CHECK (
+            (audience = 'PARTNER' AND user_id IS NOT NULL AND owner_user_id IS NULL)
+            OR (audience = 'OWNER' AND owner_user_id IS NOT NULL AND user_id IS NULL))`.execute(db);
+      await sql`CREATE INDEX sessions_owner_user ON sessions (owner_user_id)`.execute(db);
+    },
+  },
 };
 
 /** Portal users, their sign-in link tokens, sessions and TOTP recovery codes (tokens and ids only as SHA-256). */

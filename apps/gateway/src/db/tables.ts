@@ -40,6 +40,22 @@ export interface ApiKeysTable {
 
 export type UserStatus = 'INVITED' | 'ACTIVE' | 'DEACTIVATED';
 export type SessionStage = 'ACTIVE' | 'TOTP_REQUIRED' | 'TOTP_ENROLMENT_REQUIRED';
+export type SessionAudience = 'PARTNER' | 'OWNER';
+
+/** A person with access to a customer's account console (the company of a partner's domains). */
+export interface OwnerUsersTable {
+  id: Generated<string>;
+  partner_id: string;
+  /** domains-svc's instance_company_id. */
+  company_id: string;
+  /** Lower case. */
+  email: string;
+  name: string | null;
+  role: string;
+  access: ColumnType<boolean, boolean | undefined, boolean>;
+  last_sign_in_at: ColumnType<Date | null, never, Date | null>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
 
 /** A portal user of one partner; an e-mail address may be a user of several partners. */
 export interface UsersTable {
@@ -64,7 +80,9 @@ export interface UsersTable {
 /** Magic-link tokens: only their SHA-256 is kept. */
 export interface SignInTokensTable {
   token_hash: Buffer;
-  user_id: string;
+  /** Whose link: a partner's portal user, or (owner_user_id) a customer's access user; exactly one. */
+  user_id: ColumnType<string | null, string | null | undefined, never>;
+  owner_user_id: ColumnType<string | null, string | null | undefined, never>;
   expires_at: Date;
   used_at: ColumnType<Date | null, never, Date | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
@@ -74,7 +92,10 @@ export interface SignInTokensTable {
 export interface SessionsTable {
   id: Generated<string>;
   token_hash: Buffer;
-  user_id: string;
+  /** PARTNER: a portal user's (user_id); OWNER: a customer's access user's (owner_user_id), for the owner console only. */
+  audience: ColumnType<SessionAudience, SessionAudience | undefined, never>;
+  user_id: ColumnType<string | null, string | null | undefined, never>;
+  owner_user_id: ColumnType<string | null, string | null | undefined, never>;
   stage: SessionStage;
   csrf_token: string;
   last_seen_at: Date;
@@ -109,5 +130,6 @@ export interface GatewayDb {
   sessions: SessionsTable;
   recovery_codes: RecoveryCodesTable;
   audit_events: AuditEventsTable;
+  owner_users: OwnerUsersTable;
   mail_queue: MailQueueTable;
 }

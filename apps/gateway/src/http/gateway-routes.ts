@@ -14,14 +14,19 @@ import { sessionView, userActor, type SignedInUser } from '../identity/signed-in
 import { keyedWrites } from './keyed-writes';
 import type { UsersService } from '../identity/users.service';
 import type { SettingsService } from '../settings/settings.service';
+import {
+  accessHandlers,
+  ownerHandlers,
+  type AccessRoute,
+  type AccessRouteDeps,
+  type OwnerRoute,
+} from './access-routes';
+import { activeUser, cookieOf, sessionRequired, type GatewayCaller } from './gateway-caller';
 
-/** Who calls a gateway-owned route: the client, and the session's user when there is one. */
-export interface GatewayCaller {
-  ip: string;
-  user?: SignedInUser;
-}
+export type { GatewayCaller } from './gateway-caller';
+import type { WriteSender } from './keyed-writes';
 
-export interface GatewayRouteDeps {
+export interface GatewayRouteDeps extends AccessRouteDeps {
   db: Kysely<GatewayDb>;
   identity: IdentityService;
   users: UsersService;
@@ -39,16 +44,6 @@ export interface GatewayRouteDeps {
 
 type IdentityRoute = (typeof identityRoutes)[number];
 
-const sessionRequired = () => new AppError('AUTH.SESSION_REQUIRED');
-
-/** The session's user once sign-in is complete (stage ACTIVE). */
-function activeUser(caller: GatewayCaller): SignedInUser {
-  if (!caller.user) throw sessionRequired();
-  if (caller.user.stage !== 'ACTIVE')
-    throw new AppError('AUTH.SESSION_REQUIRED', 'Complete two-factor sign-in first (see the session stage).');
-  return caller.user;
-}
-
 /** The session's user at any stage (the TOTP operations). */
 function anyStageUser(caller: GatewayCaller): SignedInUser {
   if (!caller.user) throw sessionRequired();
@@ -58,21 +53,28 @@ function anyStageUser(caller: GatewayCaller): SignedInUser {
 const manager = (u: SignedInUser) => ({ partnerId: u.partnerId, userId: u.userId, actor: userActor(u) });
 const team = (u: SignedInUser) => ({ partnerId: u.partnerId, actor: userActor(u) });
 
+/** Who sends a keyed write: the user (their id, as before) or the key. */
+const senderOf = (caller: GatewayCaller): WriteSender | undefined =>
+  caller.key
+    ? { partnerId: caller.key.partnerId, id: `key:${caller.key.id}` }
+    : caller.user && { partnerId: caller.user.partnerId, id: caller.user.userId };
+
 type SignInRoute = (typeof authRoutes)[number];
 type TeamRoute = (typeof userRoutes)[number];
-type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute>;
+type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute | AccessRoute | OwnerRoute>;
 
 /** The handlers of every gateway-owned route, by operationId, typed from the route table. */
 export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute, GatewayCaller> => ({
   ...signInHandlers(deps),
   ...teamHandlers(deps),
   ...accountHandlers(deps),
+  ...accessHandlers(deps),
+  ...ownerHandlers(deps),
 });
 
 /** Sign-in, the session, TOTP. */
 function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCaller> {
-  const cookie = (value: string, maxAge: number) =>
-    `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${deps.secureCookies ? '; Secure' : ''}`;
+  const cookie = cookieOf(SESSION_COOKIE, deps.secureCookies);
   return {
     createSignInLink: ({ body, caller }) => {
       deps.identity.requestSignInLink(body.email, caller.ip);
@@ -209,7 +211,7 @@ export function gatewayRouteRunner(deps: GatewayRouteDeps) {
     );
     const handler = handlers[spec.operationId];
     if (!handler) throw new AppError('ROUTE.NOT_FOUND');
-    const result = await keyed.run(key, { req, spec, body: call.body, user: caller.user }, async () =>
+    const result = await keyed.run(key, { req, spec, body: call.body, sender: senderOf(caller) }, async () =>
       handler({ ...parsed, caller, req }),
     );
     sendResult(res, spec, result, deps.checkAnswersWith);

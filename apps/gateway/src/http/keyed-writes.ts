@@ -2,14 +2,19 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { takesIdempotencyKey, type RouteSpec } from '@platform/contracts';
 import { idempotencyKeyOf, requestFingerprint, runKeyed, type KeyedSettings } from '@platform/service';
-import type { SignedInUser } from '../identity/signed-in-user';
 
-/** A gateway-owned write as the runner has it: the route, the raw body and the session's user. */
+/** Who sends a gateway-owned write: the partner, and the session's user id (or `key:<id>` for an API key). */
+export interface WriteSender {
+  partnerId: string;
+  id: string;
+}
+
+/** A gateway-owned write as the runner has it: the route, the raw body and who sends it. */
 export interface GatewayWrite {
   req: IncomingMessage;
   spec: RouteSpec;
   body: Buffer | undefined;
-  user: SignedInUser | undefined;
+  sender: WriteSender | undefined;
 }
 
 /**
@@ -18,10 +23,10 @@ export interface GatewayWrite {
  * write; with the user in the fingerprint another user of the partner who sends the same key gets
  * 409 IDEMPOTENCY.KEY_REUSED, never the first user's answer (which may hold a new key's secret).
  */
-const fingerprintOf = ({ req, body }: GatewayWrite, user: SignedInUser) =>
+const fingerprintOf = ({ req, body }: GatewayWrite, sender: WriteSender) =>
   createHash('sha256')
     .update(requestFingerprint(req.method ?? 'GET', req.url ?? '/', body))
-    .update(user.userId)
+    .update(sender.id)
     .digest();
 
 /**
@@ -38,15 +43,15 @@ export function keyedWrites(settings: KeyedSettings) {
       takesIdempotencyKey(write.spec) ? idempotencyKeyOf(write.req.method ?? 'GET', write.req.headers) : undefined,
 
     /**
-     * Runs the write, keyed when it has a key and a user (the partner the key is scoped to): a
-     * request without a session is refused by its handler and keeps nothing.
+     * Runs the write, keyed when it has a key and a sender (the partner the key is scoped to): a
+     * request without a session or API key is refused by its handler and keeps nothing.
      */
     run: (key: string | undefined, write: GatewayWrite, handler: () => Promise<unknown>): Promise<unknown> =>
-      key === undefined || !write.user
+      key === undefined || !write.sender
         ? handler()
         : runKeyed(
             settings,
-            { partnerId: write.user.partnerId, key, fingerprint: fingerprintOf(write, write.user) },
+            { partnerId: write.sender.partnerId, key, fingerprint: fingerprintOf(write, write.sender) },
             handler,
           ),
   };

@@ -19,15 +19,16 @@ const pathOf = (url: string) => {
 };
 
 /**
- * The route a request names, when the key holds its permission; otherwise undefined once 404,
- * 405 (with Allow) or 403 has been sent. HEAD is routed as GET (the service answers it the same).
+ * The route a request names and its path params, when the key holds its permission; otherwise
+ * undefined once 404, 405 (with Allow) or 403 has been sent. HEAD is routed as GET (the service
+ * answers it the same).
  */
 export function permittedRoute(
   routes: CompiledRoute[],
   req: IncomingMessage,
   res: ServerResponse,
   key: KeyRecord,
-): ForwardedRoute | undefined {
+): { spec: RouteSpec; params: Record<string, string> } | undefined {
   const method = req.method ?? 'GET';
   const found = matchRoute(routes, method === 'HEAD' ? 'GET' : method, pathOf(req.url ?? '/'));
   if (found.kind === 'not_found') return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
@@ -41,8 +42,9 @@ export function permittedRoute(
   routedOperation.set(res, spec.operationId);
   // A public route (no permission) is never served under /portal.
   if (spec.permission === undefined) return void sendError(res, errorObject('ROUTE.NOT_FOUND'));
-  // Key, team, template and settings management is for signed-in users (the portal), never a key.
-  if (spec.userOnly || spec.service === 'gateway')
+  // Key, team, template and settings management is for signed-in users (the portal), never a key;
+  // the gateway's other routes (the customer's access users) are open to keys.
+  if (spec.userOnly)
     return void sendError(
       res,
       errorObject('AUTH.FORBIDDEN', 'Only a signed-in portal user may do this; API keys may not.'),
@@ -55,7 +57,7 @@ export function permittedRoute(
       }),
     );
   }
-  return spec as ForwardedRoute;
+  return { spec, params: found.params };
 }
 
 /** A route a service answers (the gateway's own are never forwarded). */

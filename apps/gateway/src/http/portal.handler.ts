@@ -8,7 +8,7 @@ import { authenticateKey } from './authenticate-key';
 import { forward, type ForwardDeps } from './forward';
 import { keyedHeaders } from './idempotency-headers';
 import { idempotencyKeyOf } from '@platform/service';
-import { permittedRoute } from './portal-route';
+import { permittedRoute, type ForwardedRoute } from './portal-route';
 import { TokenBucketLimiter } from '../domain/rate-limiter';
 import { requestCost } from '../domain/request-cost';
 import { FairShare, type FairShareSettings } from '../domain/fair-share';
@@ -83,12 +83,19 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
     if (!key || !withinRateLimit(key.id, req, res)) return;
     deps.lastUsed.seen(key.id);
-    const spec = permittedRoute(deps.routes, req, res, key);
-    if (!spec) return;
+    const permitted = permittedRoute(deps.routes, req, res, key);
+    if (!permitted) return;
+    const { spec, params } = permitted;
+    // The gateway's own routes open to keys (the customer's access users) are answered here, not forwarded.
+    if (spec.service === 'gateway') {
+      const body = await readBody(req, res);
+      return deps.runGatewayRoute(req, res, { spec, params, body, caller: { ip, key } });
+    }
+    const forwarded = spec as ForwardedRoute;
     await forwardCall(
       req,
       res,
-      { spec, token: keyToken(deps.minter, key, spec), ip, requestId, partnerId: key.partnerId },
+      { spec: forwarded, token: keyToken(deps.minter, key, forwarded), ip, requestId, partnerId: key.partnerId },
       () => ({ type: 'API_KEY', id: key.id, label: key.prefix }),
     );
   }

@@ -3,7 +3,7 @@ import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, matchRoute, type ErrorObject, type RouteSpec, type ServiceName } from '@platform/contracts';
 import { sendError } from '@platform/http';
 import type { Actor } from '../audit/audit.repository';
-import { csrfPasses, sessionTokenOf } from '../identity/session-request';
+import { csrfPasses, OWNER_PATH, ownerSessionTokenOf, sessionTokenOf } from '../identity/session-request';
 import type { SignedInUser } from '../identity/signed-in-user';
 import type { CompiledRoute } from '@platform/contracts';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
@@ -93,6 +93,31 @@ const userToken = (minter: InternalTokenMinter, user: SignedInUser, service: Ser
   );
 
 /**
+ * The owner console's sign-in and session (/portal/owner/...): its own cookie, read here only, so an
+ * owner session never reaches a partner route (there it is no session at all) -> CSRF on writes
+ * -> the gateway's own handler.
+ */
+async function ownerRequest(
+  deps: SessionDeps,
+  steps: SharedSteps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  call: { spec: RouteSpec; params: Record<string, string>; ip: string },
+) {
+  const token = ownerSessionTokenOf(req);
+  const owner = token ? await deps.identity.owners.resolve(token) : undefined;
+  if (token && !owner) {
+    const retryAfter = deps.authFailures.failed(call.ip);
+    if (retryAfter !== undefined)
+      return void sendError(res, errorObject('RATE.LIMITED'), { 'Retry-After': retryAfter });
+  }
+  if (call.spec.operationId !== 'createOwnerSession' && owner && !csrfPasses(req, owner.csrfToken))
+    return void sendError(res, errorObject('AUTH.CSRF'));
+  const body = await steps.readBody(req, res);
+  return deps.runGatewayRoute(req, res, { spec: call.spec, params: call.params, body, caller: { ip: call.ip, owner } });
+}
+
+/**
  * A request of a portal session (the sign-in operations, or a session cookie without an API key):
  * route -> the session, re-read with its user (a role change or deactivation counts at once) ->
  * CSRF on writes -> the role's permissions -> rate limit per user -> the gateway's own handler, or
@@ -103,6 +128,7 @@ export function sessionRequests(deps: SessionDeps, steps: SharedSteps) {
     const route = routeOf(deps, req, res);
     if (!route) return;
     const { spec, params } = route;
+    if (spec.path.startsWith(OWNER_PATH)) return ownerRequest(deps, steps, req, res, { spec, params, ip });
     const token = sessionTokenOf(req);
     const user = token ? await deps.identity.resolveSession(token) : undefined;
     if (token && !user) {

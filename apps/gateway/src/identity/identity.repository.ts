@@ -1,6 +1,13 @@
 import type { Insertable, RawBuilder, Selectable, Updateable } from 'kysely';
 import { sql, type Kysely } from '@platform/db';
-import type { GatewayDb, SessionsTable, SessionStage, SignInTokensTable, UsersTable } from '../db/tables';
+import type {
+  GatewayDb,
+  SessionAudience,
+  SessionsTable,
+  SessionStage,
+  SignInTokensTable,
+  UsersTable,
+} from '../db/tables';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -23,6 +30,22 @@ export interface SessionRow {
   required_fields: string[];
   default_product: string | null;
   default_price_list: string | null;
+}
+
+/** How stale a session's last_seen_at may get before a request moves it: idle time-outs are exact to the minute. */
+export const SESSION_TOUCH_MS = 60_000;
+
+/** A live owner console session with its access user and partner as they are now. */
+export interface OwnerSessionRow {
+  session_id: string;
+  csrf_token: string;
+  owner_user_id: string;
+  partner_id: string;
+  company_id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  partner_name: string;
 }
 
 /** All SQL on users, sign_in_tokens, sessions and recovery_codes. */
@@ -77,9 +100,18 @@ export class IdentityRepository {
     await this.db.insertInto('sign_in_tokens').values(values).execute();
   }
 
-  /** Marks the token used, if it is unused and unexpired at `now`: its user, else undefined. */
-  redeemSignInToken(tokenHash: Buffer, now: Date): Promise<string | undefined> {
-    return this.spend('sign_in_tokens', sql`token_hash = ${tokenHash} AND expires_at > ${now}`, now);
+  /**
+   * Marks the token used, if it is unused and unexpired at `now` and a link of this audience (a
+   * portal user's, or an access user's for the owner console): its user, else undefined.
+   */
+  redeemSignInToken(tokenHash: Buffer, now: Date, audience: SessionAudience = 'PARTNER'): Promise<string | undefined> {
+    const subject = audience === 'PARTNER' ? 'user_id' : 'owner_user_id';
+    return this.spend(
+      'sign_in_tokens',
+      sql`token_hash = ${tokenHash} AND expires_at > ${now} AND ${sql.ref(subject)} IS NOT NULL`,
+      now,
+      subject,
+    );
   }
 
   /** Spends an unused recovery code of the user: the user, or undefined when it is not one (or was used). */
@@ -88,12 +120,16 @@ export class IdentityRepository {
   }
 
   /** Sign-in tokens and recovery codes work once: the UPDATE that marks one used is the only one that finds it unused. */
-  private async spend(table: 'sign_in_tokens' | 'recovery_codes', which: RawBuilder<unknown>, now: Date) {
-    const { rows } = await sql<{ user_id: string }>`
-      UPDATE ${sql.table(table)} SET used_at = ${now} WHERE ${which} AND used_at IS NULL RETURNING user_id`.execute(
-      this.db,
-    );
-    return rows[0]?.user_id;
+  private async spend(
+    table: 'sign_in_tokens' | 'recovery_codes',
+    which: RawBuilder<unknown>,
+    now: Date,
+    subject: 'user_id' | 'owner_user_id' = 'user_id',
+  ) {
+    const { rows } = await sql<{ subject: string }>`
+      UPDATE ${sql.table(table)} SET used_at = ${now} WHERE ${which} AND used_at IS NULL
+      RETURNING ${sql.ref(subject)} AS subject`.execute(this.db);
+    return rows[0]?.subject;
   }
 
   async insertSession(values: Insertable<SessionsTable>) {
@@ -113,20 +149,46 @@ export class IdentityRepository {
         u.role, (u.totp_enabled_at IS NOT NULL) AS totp_enabled, p.name AS partner_name, p.totp_required,
         p.required_fields, p.default_product, p.default_price_list
       FROM sessions s JOIN users u ON u.id = s.user_id JOIN partners p ON p.id = u.partner_id
-      WHERE s.token_hash = ${tokenHash} AND u.status <> 'DEACTIVATED'
+      WHERE s.token_hash = ${tokenHash} AND s.audience = 'PARTNER' AND u.status <> 'DEACTIVATED'
         AND s.expires_at > ${now} AND s.last_seen_at > ${idleSince}`.execute(this.db);
     const row = rows[0];
     if (!row) return undefined;
+    await this.touch(row.session_id, row.last_seen_at, now, touchMs);
+    const { last_seen_at: _seen, ...session } = row;
+    return session;
+  }
+
+  /** touchSession for the owner console: a live OWNER session whose access user still has access. */
+  async touchOwnerSession(
+    tokenHash: Buffer,
+    now: Date,
+    idleMs: number,
+    touchMs: number,
+  ): Promise<OwnerSessionRow | undefined> {
+    const idleSince = new Date(now.getTime() - idleMs);
+    const { rows } = await sql<OwnerSessionRow & { last_seen_at: Date }>`
+      SELECT s.id AS session_id, s.csrf_token, s.last_seen_at, o.id AS owner_user_id, o.partner_id, o.company_id,
+        o.email, o.name, o.role, p.name AS partner_name
+      FROM sessions s JOIN owner_users o ON o.id = s.owner_user_id JOIN partners p ON p.id = o.partner_id
+      WHERE s.token_hash = ${tokenHash} AND s.audience = 'OWNER' AND o.access
+        AND s.expires_at > ${now} AND s.last_seen_at > ${idleSince}`.execute(this.db);
+    const row = rows[0];
+    if (!row) return undefined;
+    await this.touch(row.session_id, row.last_seen_at, now, touchMs);
+    const { last_seen_at: _seen, ...session } = row;
+    return session;
+  }
+
+  /** Moves a session's last_seen_at to now when it is older than touchMs (one write per interval, not per call). */
+  private async touch(sessionId: string, lastSeenAt: Date, now: Date, touchMs: number) {
     const touchBefore = new Date(now.getTime() - touchMs);
-    if (row.last_seen_at < touchBefore)
+    if (lastSeenAt < touchBefore)
       await this.db
         .updateTable('sessions')
         .set({ last_seen_at: now })
-        .where('id', '=', row.session_id)
+        .where('id', '=', sessionId)
         .where('last_seen_at', '<', touchBefore)
         .execute();
-    const { last_seen_at: _seen, ...session } = row;
-    return session;
   }
 
   /** Records the step of an accepted code; false when a code of this step (or a later one) was accepted before: a replay. */
@@ -145,11 +207,15 @@ export class IdentityRepository {
     await this.db.updateTable('sessions').set({ stage }).where('id', '=', sessionId).execute();
   }
 
-  /** Ends one session (sign-out), or every session of a user at once (role change, deactivation, removal). */
-  async deleteSessions(which: { sessionId: string } | { userId: string }) {
+  /** Ends one session (sign-out), or every session of a user at once (role change, deactivation, removal, access off). */
+  async deleteSessions(which: { sessionId: string } | { userId: string } | { ownerUserId: string }) {
     const query = this.db.deleteFrom('sessions');
     await (
-      'sessionId' in which ? query.where('id', '=', which.sessionId) : query.where('user_id', '=', which.userId)
+      'sessionId' in which
+        ? query.where('id', '=', which.sessionId)
+        : 'userId' in which
+          ? query.where('user_id', '=', which.userId)
+          : query.where('owner_user_id', '=', which.ownerUserId)
     ).execute();
   }
 

@@ -6,9 +6,10 @@ import type { Logger } from '@platform/observability';
 import type { GatewayDb, SessionStage } from '../db/tables';
 import { AuditRepository } from '../audit/audit.repository';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
-import { IdentityRepository, type UserRow } from './identity.repository';
+import { IdentityRepository, SESSION_TOUCH_MS, type UserRow } from './identity.repository';
 import { newToken, sha256, TotpSecretBox } from './secrets';
-import { signInMail, signInUrl } from './sign-in-mail';
+import { OWNER_SIGN_IN_PAGE, PARTNER_SIGN_IN_PAGE, signInMail, signInUrl } from './sign-in-mail';
+import { OwnerSessions } from './owner-sessions';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
 import { newTotpSecret, totpStepOf } from './totp';
 import { WindowThrottle } from './window-throttle';
@@ -16,8 +17,6 @@ import { WindowThrottle } from './window-throttle';
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
 const RECOVERY_CODES = 10;
-/** How stale a session's last_seen_at may get before a request moves it: idle time-outs are exact to the minute. */
-const SESSION_TOUCH_MS = 60_000;
 
 export interface IdentitySettings {
   portalUrl: string;
@@ -51,6 +50,8 @@ export class IdentityService {
   private readonly perClient: WindowThrottle;
   private readonly totpAttempts: WindowThrottle;
   readonly totpBox: TotpSecretBox;
+  /** The owner console's sessions: the same tokens, sessions and time-outs, audience OWNER. */
+  readonly owners: OwnerSessions;
 
   constructor(
     private readonly db: Kysely<GatewayDb>,
@@ -62,6 +63,7 @@ export class IdentityService {
     this.perClient = new WindowThrottle(settings.linksPerClient, THROTTLE_WINDOW_MS, now);
     this.totpAttempts = new WindowThrottle(10, THROTTLE_WINDOW_MS, now);
     this.totpBox = new TotpSecretBox(settings.totpEncryptionKey);
+    this.owners = new OwnerSessions(db, settings, now);
   }
 
   /**
@@ -82,22 +84,35 @@ export class IdentityService {
     for (const user of users) await inTransaction(this.db, (trx) => this.sendLink(trx, user, false));
   }
 
-  /** Makes a sign-in link for the user and queues its e-mail (in the caller's transaction); answers the link. */
-  async sendLink(trx: Kysely<GatewayDb>, user: UserRow, invitation: boolean): Promise<string> {
+  /**
+   * A new single-use sign-in link (15 minutes, only its SHA-256 kept) for a portal user, or for a
+   * customer's access user (the owner console's page), in the caller's transaction.
+   */
+  async newSignInLink(
+    trx: Kysely<GatewayDb>,
+    subject: { user_id: string } | { owner_user_id: string },
+  ): Promise<{ url: string; expiresAt: Date }> {
     const token = newToken();
     const now = new Date(this.now());
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_MS);
     await new IdentityRepository(trx).insertSignInToken({
       token_hash: sha256(token),
-      user_id: user.id,
-      expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS),
+      ...subject,
+      expires_at: expiresAt,
       created_at: now,
     });
+    const page = 'owner_user_id' in subject ? OWNER_SIGN_IN_PAGE : PARTNER_SIGN_IN_PAGE;
+    return { url: signInUrl(this.settings.portalUrl, token, page), expiresAt };
+  }
+
+  /** Makes a sign-in link for the user and queues its e-mail (in the caller's transaction); answers the link. */
+  async sendLink(trx: Kysely<GatewayDb>, user: UserRow, invitation: boolean): Promise<string> {
+    const { url } = await this.newSignInLink(trx, { user_id: user.id });
     const partner = await trx
       .selectFrom('partners')
       .select('name')
       .where('id', '=', user.partner_id)
       .executeTakeFirstOrThrow();
-    const url = signInUrl(this.settings.portalUrl, token);
     await enqueueMail(trx, [
       signInMail({ partnerId: user.partner_id, partnerName: partner.name, to: user.email, url, invitation }),
     ]);
@@ -159,8 +174,9 @@ export class IdentityService {
     return row && signedInUserOf(row);
   }
 
-  async endSession(user: SignedInUser) {
-    await new IdentityRepository(this.db).deleteSessions({ sessionId: user.sessionId });
+  /** Signs out: ends this session (a portal user's or an owner's). */
+  async endSession(session: { sessionId: string }) {
+    await new IdentityRepository(this.db).deleteSessions({ sessionId: session.sessionId });
   }
 
   /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */

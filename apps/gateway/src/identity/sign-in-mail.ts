@@ -1,8 +1,12 @@
 import type { QueuedMail } from '@platform/mail';
 
+/** The portal's sign-in pages: the partner portal's, and the owner console's (same web app, another audience). */
+export const PARTNER_SIGN_IN_PAGE = '/sign-in';
+export const OWNER_SIGN_IN_PAGE = '/owner/sign-in';
+
 /** The link the portal's sign-in page redeems (the token after # never reaches a server log). */
-export const signInUrl = (portalUrl: string, token: string) =>
-  `${portalUrl.replace(/\/+$/, '')}/sign-in#token=${token}`;
+export const signInUrl = (portalUrl: string, token: string, page = PARTNER_SIGN_IN_PAGE) =>
+  `${portalUrl.replace(/\/+$/, '')}${page}#token=${token}`;
 
 /** A sign-in link e-mail: an invitation for a new user, a plain sign-in link otherwise. */
 export function signInMail(input: {

@@ -1145,6 +1145,116 @@ export interface paths {
         patch: operations["updateSettings"];
         trace?: never;
     };
+    "/portal/instance/access/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the customer's access users
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Oldest first.
+         */
+        get: operations["listAccessUsers"];
+        put?: never;
+        /**
+         * Invite a user to the customer's console (e-mails a sign-in link)
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. 409 ACCESS_USER.ALREADY_EXISTS when the address already is one of the customer's users.
+         */
+        post: operations["inviteAccessUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/instance/access/users/provision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provision a user just in time: a single-use sign-in link
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Creates the user (role VIEWER unless given) or updates the one with that address (role, name; access back on), and answers a new single-use sign-in link (15 minutes). Nothing is e-mailed.
+         */
+        post: operations["provisionAccessUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/instance/access/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an access user
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404.
+         */
+        get: operations["getAccessUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an access user (their sessions end at once)
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Answers `{result: {deleted: true}}`.
+         */
+        delete: operations["deleteAccessUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an access user's role, or turn their access off or on
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. access false ends the user's sessions at once.
+         */
+        patch: operations["updateAccessUser"];
+        trace?: never;
+    };
+    "/portal/owner/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem an access user's sign-in link for an owner console session
+         * @description Sets the `pp_owner_session` cookie (HttpOnly, SameSite=Lax, Secure). The session reaches the owner console only: every partner route answers it as it answers no session.
+         */
+        post: operations["createOwnerSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/owner/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is signed in to the owner console */
+        get: operations["getOwnerSession"];
+        put?: never;
+        post?: never;
+        /** Sign out of the owner console */
+        delete: operations["deleteOwnerSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2103,7 +2213,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated";
+            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed";
             actor: {
                 /** @enum {string} */
                 type: "USER" | "API_KEY" | "OPERATOR";
@@ -2126,6 +2236,47 @@ export interface components {
             default_price_list: string | null;
             required_fields: ("account_first_name" | "account_last_name" | "phone_number")[];
             totp_required: boolean;
+        };
+        AccessUser: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "VIEWER";
+            /** @description false: the user cannot sign in, and their sessions ended */
+            access: boolean;
+            /** @description The customer's company (instance_company_id) */
+            company_id: string;
+            last_sign_in_at: string | null;
+            created_at: string;
+        };
+        ProvisionedAccessUser: {
+            user: components["schemas"]["AccessUser"];
+            /** @description A single-use sign-in link to the owner console */
+            sign_in_url: string;
+            /** @description When the link stops working (15 minutes) */
+            expires_at: string;
+        };
+        OwnerSession: {
+            /** @constant */
+            audience: "OWNER";
+            user: {
+                id: string;
+                email: string;
+                name: string | null;
+                /** @enum {string} */
+                role: "OWNER" | "ADMIN" | "VIEWER";
+            };
+            partner: {
+                name: string;
+            };
+            company_id: string;
+            domains: {
+                id: string;
+                hostname: string;
+            }[];
+            /** @description Send it as X-CSRF-Token on every write made with the session cookie */
+            csrf_token: string;
         };
     };
     responses: never;
@@ -9247,7 +9398,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only this actor's events (a user or key id) */
                 actor_id?: string;
-                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated";
+                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed";
             };
             header?: never;
             path?: never;
@@ -9452,6 +9603,860 @@ export interface operations {
             };
             /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAccessUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Results per page, 1 to 100 */
+                limit?: number;
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        result: components["schemas"]["AccessUser"][];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    inviteAccessUser: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example ada@example.com */
+                    email: string;
+                    /** @enum {string} */
+                    role: "OWNER" | "ADMIN" | "VIEWER";
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["AccessUser"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS; ACCESS_USER.ALREADY_EXISTS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    provisionAccessUser: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example ada@example.com */
+                    email: string;
+                    /**
+                     * @description A new user gets VIEWER when none is given
+                     * @enum {string}
+                     */
+                    role?: "OWNER" | "ADMIN" | "VIEWER";
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["ProvisionedAccessUser"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAccessUser: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["AccessUser"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteAccessUser: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateAccessUser: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role?: "OWNER" | "ADMIN" | "VIEWER";
+                    access?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["AccessUser"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createOwnerSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the sign-in link (after #token=) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["OwnerSession"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.SIGN_IN_LINK; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOwnerSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["OwnerSession"];
+                    };
+                };
+            };
+            /** @description AUTH.SESSION_REQUIRED; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteOwnerSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AUTH.SESSION_REQUIRED; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.CSRF; AUTH.FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

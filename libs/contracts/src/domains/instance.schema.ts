@@ -7,13 +7,14 @@ import { propertyEntityDataSchema } from './domain-events';
  * The customer an instance endpoint acts on: exactly one of `merchant_id` (the partner's
  * merchant_id or the merchant's id, as the records endpoints take it) or `domain_id`.
  */
-export const instanceQuerySchema = z.object(customerQueryFields).superRefine((q, ctx) => {
+export const exactlyOneCustomer = (q: { merchant_id?: string; domain_id?: string }, ctx: z.RefinementCtx) => {
   const given = [q.merchant_id, q.domain_id].filter((v) => v !== undefined).length;
   if (given === 1) return;
   const message = given === 0 ? CUSTOMER_REQUIRED : 'give merchant_id or domain_id, not both';
   ctx.addIssue({ code: 'custom', path: ['merchant_id'], message });
   ctx.addIssue({ code: 'custom', path: ['domain_id'], message });
-});
+};
+export const instanceQuerySchema = z.object(customerQueryFields).superRefine(exactlyOneCustomer);
 export type InstanceQuery = z.output<typeof instanceQuerySchema>;
 
 /** The spec's Company, as GET /portal/instance/company answers it. */

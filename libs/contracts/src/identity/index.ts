@@ -1,11 +1,21 @@
 import { apiKeyRoutes } from './api-keys.routes';
 import { auditEventRoutes } from './audit-events.routes';
 import { authRoutes } from './auth.routes';
+import { accessUserRoutes, ownerSessionRoutes } from './owner-access.routes';
 import { settingsRoutes } from './settings.routes';
 import { userRoutes } from './users.routes';
 
 export * from './identity.schema';
-export { apiKeyRoutes, auditEventRoutes, authRoutes, settingsRoutes, userRoutes };
+export * from './owner-access.schema';
+export { accessUserRoutes, apiKeyRoutes, auditEventRoutes, authRoutes, ownerSessionRoutes, settingsRoutes, userRoutes };
 
-/** Every route the gateway answers itself (sign-in, team, API keys, audit log, settings). */
-export const identityRoutes = [...authRoutes, ...userRoutes, ...apiKeyRoutes, ...auditEventRoutes, ...settingsRoutes];
+/** Every route the gateway answers itself (sign-in, team, API keys, audit log, settings, the customer's access users). */
+export const identityRoutes = [
+  ...authRoutes,
+  ...userRoutes,
+  ...apiKeyRoutes,
+  ...auditEventRoutes,
+  ...settingsRoutes,
+  ...accessUserRoutes,
+  ...ownerSessionRoutes,
+];

@@ -1,0 +1,63 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Kysely } from '@platform/db';
+import type { GatewayDb, OwnerUsersTable } from '../db/tables';
+
+export type AccessUserRow = Selectable<OwnerUsersTable>;
+
+/** Which customer account: the partner and its company. Every read and write is scoped by both. */
+export interface CustomerAccount {
+  partnerId: string;
+  companyId: string;
+}
+
+/** All SQL on owner_users (the customer's access users). */
+export class AccessUsersRepository {
+  constructor(private readonly db: Kysely<GatewayDb>) {}
+
+  private users(account: CustomerAccount) {
+    return this.db
+      .selectFrom('owner_users')
+      .selectAll()
+      .where('partner_id', '=', account.partnerId)
+      .where('company_id', '=', account.companyId);
+  }
+
+  list(account: CustomerAccount, offset: number, limit: number): Promise<AccessUserRow[]> {
+    return this.users(account).orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
+  }
+
+  find(account: CustomerAccount, which: { id: string } | { email: string }): Promise<AccessUserRow | undefined> {
+    const query = this.users(account);
+    return ('id' in which ? query.where('id', '=', which.id) : query.where('email', '=', which.email))
+      .forUpdate()
+      .executeTakeFirst();
+  }
+
+  insert(values: Insertable<OwnerUsersTable>): Promise<AccessUserRow> {
+    return this.db.insertInto('owner_users').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Inserts the user, or (same address in the account) changes the given fields; answers the row and whether it is new. */
+  async upsert(
+    values: Insertable<OwnerUsersTable>,
+    changes: Updateable<OwnerUsersTable>,
+  ): Promise<{ row: AccessUserRow; created: boolean }> {
+    const row = await this.db
+      .insertInto('owner_users')
+      .values(values)
+      .onConflict((oc) => oc.columns(['partner_id', 'company_id', 'email']).doUpdateSet(changes))
+      .returningAll()
+      .returning(sql<boolean>`(xmax = 0)`.as('created')) // a row the INSERT made, not the UPDATE
+      .executeTakeFirstOrThrow();
+    const { created, ...user } = row as AccessUserRow & { created: boolean };
+    return { row: user, created };
+  }
+
+  update(id: string, values: Updateable<OwnerUsersTable>): Promise<AccessUserRow> {
+    return this.db.updateTable('owner_users').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async delete(id: string) {
+    await this.db.deleteFrom('owner_users').where('id', '=', id).execute();
+  }
+}
