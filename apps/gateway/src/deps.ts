@@ -29,14 +29,15 @@ import { LastUsedRecorder } from './api-keys/last-used';
 import { PortalKeysService } from './api-keys/portal-keys.service';
 import { AuditRepository } from './audit/audit.repository';
 import { IdentityRepository } from './identity/identity.repository';
-import { IdentityService } from './identity/identity.service';
+import { IdentityService, SESSION_TOUCH_MS } from './identity/identity.service';
+import { SessionCache } from './identity/session-cache';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
 import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
-import { listenForKeyChanges } from './db/key-changes.listener';
+import { listenForCacheChanges } from './db/cache-changes.listener';
 import { migrations } from './db/migrations';
-import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
+import { GATEWAY_SCHEMA, KEYS_CHANNEL, SESSIONS_CHANNEL, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
 import { perMinuteLimiter, type PublicLimits } from './domain/public-limits';
 import type { Upstreams } from './http/forward';
@@ -48,6 +49,9 @@ export interface Deps {
   db: Kysely<GatewayDb>;
   keys: KeyAuthenticator;
   keyListener: Listener;
+  /** Resolved portal sessions, kept while sessionListener is up. */
+  sessions: SessionCache;
+  sessionListener: Listener;
   minter: InternalTokenMinter;
   upstreams: Upstreams;
   metrics: GatewayMetrics;
@@ -87,6 +91,8 @@ export interface GatewayMetrics extends ServiceMetrics {
   upstreamServerErrors: Counter<'upstream'>;
   /** Failed authentications by answer: 401, or 429 once the client address is past AUTH_FAILURES_PER_MINUTE. */
   authFailures: Counter<'answer'>;
+  /** Portal sessions resolved, by where the answer came from: memory (a copy) or database. */
+  sessionLookups: Counter<'source'>;
 }
 
 function gatewayMetrics(): GatewayMetrics {
@@ -103,7 +109,13 @@ function gatewayMetrics(): GatewayMetrics {
     labelNames: ['answer'],
     registers: [metrics.registry],
   });
-  return { ...metrics, upstreamServerErrors, authFailures };
+  const sessionLookups = new Counter({
+    name: 'gateway_session_lookups_total',
+    help: 'Portal session cookies resolved, by source: memory (a cached copy) or database',
+    labelNames: ['source'],
+    registers: [metrics.registry],
+  });
+  return { ...metrics, upstreamServerErrors, authFailures, sessionLookups };
 }
 
 export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations, chassisTables: false };
@@ -131,10 +143,11 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
 function portalServices(
   config: Config,
   db: Kysely<GatewayDb>,
-  keys: KeyAuthenticator,
+  caches: { keys: KeyAuthenticator; sessions: SessionCache },
   logger: Logger,
   now: () => number,
 ) {
+  const { keys, sessions } = caches;
   const identity = new IdentityService(
     db,
     {
@@ -147,6 +160,7 @@ function portalServices(
     },
     logger.child({ component: 'identity' }),
     now,
+    sessions,
   );
   const lastUsed = new LastUsedRecorder(db, config.KEY_LAST_USED_FLUSH_MS, logger, now);
   // Sign-in links and invitations are queued with the change that makes them and sent by this runner.
@@ -168,7 +182,7 @@ function portalServices(
       identity,
       users: new UsersService(db, identity, now),
       portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
-      settings: new SettingsService(db, now),
+      settings: new SettingsService(db, now, (trx, partnerId) => identity.sessionsChanged(trx, partnerId)),
       audit: new AuditRepository(db),
       lastUsed,
       idempotency: {
@@ -217,22 +231,36 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     config.KEY_CACHE_TTL_MS,
     now,
   );
-  const keyListener = await listenForKeyChanges(
-    serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA),
+  const listenerUrl = serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA);
+  const keyListener = await listenForCacheChanges(
+    listenerUrl,
+    KEYS_CHANNEL,
     keys,
     logger.child({ component: 'key-listener' }),
+  );
+  const metrics = gatewayMetrics();
+  const lookups = { memory: metrics.sessionLookups.labels('memory'), database: metrics.sessionLookups.labels('database') };
+  const sessions = new SessionCache({ idleMs: config.SESSION_IDLE_TIMEOUT_MS, touchMs: SESSION_TOUCH_MS }, (source) =>
+    lookups[source].inc(),
+  );
+  const sessionListener = await listenForCacheChanges(
+    listenerUrl,
+    SESSIONS_CHANNEL,
+    sessions,
+    logger.child({ component: 'session-listener' }),
   );
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
-  const metrics = gatewayMetrics();
-  const portal = portalServices(config, db, keys, logger, now);
+  const portal = portalServices(config, db, { keys, sessions }, logger, now);
   return {
     config,
     logger,
     db,
     keys,
     keyListener,
+    sessions,
+    sessionListener,
     minter: new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY),
     upstreams,
     metrics,
@@ -249,6 +277,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     async close() {
       await portal.close();
       await keyListener.stop();
+      await sessionListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();
     },

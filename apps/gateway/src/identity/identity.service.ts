@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inTransaction, type Kysely } from '@platform/db';
+import { inTransaction, outsideSharedTransaction, type Kysely } from '@platform/db';
 import { enqueueMail } from '@platform/mail';
 import { AppError } from '@platform/http';
 import type { Logger } from '@platform/observability';
@@ -8,6 +8,7 @@ import { AuditRepository } from '../audit/audit.repository';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
 import { IdentityRepository, type UserRow } from './identity.repository';
 import { newToken, sha256, TotpSecretBox } from './secrets';
+import { dropSessionsAtCommit, SessionCache, type LoadedSession } from './session-cache';
 import { signInMail, signInUrl } from './sign-in-mail';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
 import { newTotpSecret, totpStepOf } from './totp';
@@ -17,7 +18,7 @@ export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
 const RECOVERY_CODES = 10;
 /** How stale a session's last_seen_at may get before a request moves it: idle time-outs are exact to the minute. */
-const SESSION_TOUCH_MS = 60_000;
+export const SESSION_TOUCH_MS = 60_000;
 
 export interface IdentitySettings {
   portalUrl: string;
@@ -57,6 +58,8 @@ export class IdentityService {
     private readonly settings: IdentitySettings,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /** The gateway's copies of resolved sessions; none (every request reads the database) in the admin CLI. */
+    readonly sessions?: SessionCache,
   ) {
     this.perEmail = new WindowThrottle(settings.linksPerEmail, THROTTLE_WINDOW_MS, now);
     this.perClient = new WindowThrottle(settings.linksPerClient, THROTTLE_WINDOW_MS, now);
@@ -125,6 +128,7 @@ export class IdentityService {
           ? 'TOTP_ENROLMENT_REQUIRED'
           : 'ACTIVE';
       await repo.updateUser(user.id, { status: 'ACTIVE', last_sign_in_at: now });
+      await this.sessionsChanged(trx, user.id);
       await repo.insertSession({
         token_hash: sha256(cookieToken),
         user_id: user.id,
@@ -148,19 +152,39 @@ export class IdentityService {
     return user && { cookieToken, user };
   }
 
-  /** The live session of a cookie's token, with its user as they are now; undefined when there is none. */
+  /**
+   * The live session of a cookie's token, with its user as they are now; undefined when there is
+   * none. Answered from this gateway's copy while it may be (see SessionCache), else read.
+   */
   async resolveSession(cookieToken: string): Promise<SignedInUser | undefined> {
-    const row = await new IdentityRepository(this.db).touchSession(
-      sha256(cookieToken),
-      new Date(this.now()),
-      this.settings.sessionIdleMs,
-      SESSION_TOUCH_MS,
+    const tokenHash = sha256(cookieToken);
+    const now = this.now();
+    if (!this.sessions) return (await this.readSession(tokenHash, now))?.user;
+    return this.sessions.resolve(tokenHash, now, () => this.readSession(tokenHash, now));
+  }
+
+  /** Reads (and touches) the session; outside any request's transaction, so what is kept has committed. */
+  private async readSession(tokenHash: Buffer, now: number): Promise<LoadedSession | undefined> {
+    const row = await outsideSharedTransaction(() =>
+      new IdentityRepository(this.db).touchSession(tokenHash, new Date(now), this.settings.sessionIdleMs, SESSION_TOUCH_MS),
     );
-    return row && signedInUserOf(row);
+    return (
+      row && { user: signedInUserOf(row), lastSeenAt: row.last_seen_at.getTime(), expiresAt: row.expires_at.getTime() }
+    );
+  }
+
+  /**
+   * After a write to a session, a user or a partner (its id): this gateway's copies go at commit.
+   * Every gateway's go by the NOTIFY of the tables' triggers; this one's also before the writer answers.
+   */
+  sessionsChanged(db: Kysely<GatewayDb>, id: string): Promise<void> {
+    const sessions = this.sessions;
+    return sessions ? dropSessionsAtCommit(db, (changed) => sessions.invalidate(changed), id) : Promise.resolve();
   }
 
   async endSession(user: SignedInUser) {
     await new IdentityRepository(this.db).deleteSessions({ sessionId: user.sessionId });
+    await this.sessionsChanged(this.db, user.sessionId);
   }
 
   /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */
@@ -206,6 +230,7 @@ export class IdentityService {
           )) !== undefined;
     if (!ok) throw new AppError('AUTH.TOTP');
     await repo.setSessionStage(user.sessionId, 'ACTIVE');
+    await this.sessionsChanged(this.db, user.sessionId);
     return { ...user, stage: 'ACTIVE' as const };
   }
 
@@ -215,6 +240,7 @@ export class IdentityService {
       throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is already enabled.');
     const { secret, uri } = newTotpSecret(user.email);
     await new IdentityRepository(this.db).updateUser(user.userId, { totp_pending_secret: this.totpBox.seal(secret) });
+    await this.sessionsChanged(this.db, user.userId);
     return { secret, otpauth_uri: uri };
   }
 
@@ -239,6 +265,7 @@ export class IdentityService {
       });
       await repo.replaceRecoveryCodes(user.userId, codes.map(sha256));
       if (user.stage === 'TOTP_ENROLMENT_REQUIRED') await repo.setSessionStage(user.sessionId, 'ACTIVE');
+      await this.sessionsChanged(trx, user.userId);
     });
     return { recovery_codes: codes };
   }
@@ -261,6 +288,7 @@ export class IdentityService {
         totp_last_step: null,
       });
       await repo.replaceRecoveryCodes(user.userId, []);
+      await this.sessionsChanged(trx, user.userId);
     });
   }
 }
