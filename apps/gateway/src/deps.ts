@@ -35,7 +35,7 @@ import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
 import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
-import { listenForCacheChanges } from './db/cache-changes.listener';
+import { listenForCacheChanges, type CacheChangeSink } from './db/cache-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, KEYS_CHANNEL, SESSIONS_CHANNEL, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
@@ -209,6 +209,28 @@ const upstreamsOf = (config: Config) =>
     ]),
   ) as Upstreams;
 
+/** A cache's LISTEN connection, as the gateway's service role. */
+const cacheListener = (config: Config, channel: string, sink: CacheChangeSink, logger: Logger) =>
+  listenForCacheChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), channel, sink, logger);
+
+/** Resolved portal sessions, kept while the gateway LISTENs on gateway_sessions (see SessionCache). */
+async function sessionCache(config: Config, metrics: GatewayMetrics, logger: Logger) {
+  const lookups = {
+    memory: metrics.sessionLookups.labels('memory'),
+    database: metrics.sessionLookups.labels('database'),
+  };
+  const sessions = new SessionCache({ idleMs: config.SESSION_IDLE_TIMEOUT_MS, touchMs: SESSION_TOUCH_MS }, (source) =>
+    lookups[source].inc(),
+  );
+  const sessionListener = await cacheListener(
+    config,
+    SESSIONS_CHANNEL,
+    sessions,
+    logger.child({ component: 'session-listener' }),
+  );
+  return { sessions, sessionListener };
+}
+
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
@@ -231,24 +253,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     config.KEY_CACHE_TTL_MS,
     now,
   );
-  const listenerUrl = serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA);
-  const keyListener = await listenForCacheChanges(
-    listenerUrl,
-    KEYS_CHANNEL,
-    keys,
-    logger.child({ component: 'key-listener' }),
-  );
+  const keyListener = await cacheListener(config, KEYS_CHANNEL, keys, logger.child({ component: 'key-listener' }));
   const metrics = gatewayMetrics();
-  const lookups = { memory: metrics.sessionLookups.labels('memory'), database: metrics.sessionLookups.labels('database') };
-  const sessions = new SessionCache({ idleMs: config.SESSION_IDLE_TIMEOUT_MS, touchMs: SESSION_TOUCH_MS }, (source) =>
-    lookups[source].inc(),
-  );
-  const sessionListener = await listenForCacheChanges(
-    listenerUrl,
-    SESSIONS_CHANNEL,
-    sessions,
-    logger.child({ component: 'session-listener' }),
-  );
+  const { sessions, sessionListener } = await sessionCache(config, metrics, logger);
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;

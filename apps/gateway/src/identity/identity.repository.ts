@@ -111,7 +111,12 @@ export class IdentityRepository {
    * Answers the session's expiry and its last_seen_at after this call (the older one when another
    * request moved it first), which bound how long a copy of the answer may be used.
    */
-  async touchSession(tokenHash: Buffer, now: Date, idleMs: number, touchMs: number): Promise<TouchedSession | undefined> {
+  async touchSession(
+    tokenHash: Buffer,
+    now: Date,
+    idleMs: number,
+    touchMs: number,
+  ): Promise<TouchedSession | undefined> {
     const idleSince = new Date(now.getTime() - idleMs);
     const { rows } = await sql<TouchedSession>`
       SELECT s.id AS session_id, s.stage, s.csrf_token, s.last_seen_at, s.expires_at, u.id AS user_id, u.partner_id,

@@ -166,7 +166,12 @@ export class IdentityService {
   /** Reads (and touches) the session; outside any request's transaction, so what is kept has committed. */
   private async readSession(tokenHash: Buffer, now: number): Promise<LoadedSession | undefined> {
     const row = await outsideSharedTransaction(() =>
-      new IdentityRepository(this.db).touchSession(tokenHash, new Date(now), this.settings.sessionIdleMs, SESSION_TOUCH_MS),
+      new IdentityRepository(this.db).touchSession(
+        tokenHash,
+        new Date(now),
+        this.settings.sessionIdleMs,
+        SESSION_TOUCH_MS,
+      ),
     );
     return (
       row && { user: signedInUserOf(row), lastSeenAt: row.last_seen_at.getTime(), expiresAt: row.expires_at.getTime() }
