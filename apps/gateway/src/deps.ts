@@ -12,16 +12,13 @@ import {
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
 import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
-import { Counter } from 'prom-client';
 import {
   assertMigrated,
-  createServiceMetrics,
   IdempotencyKeys,
   migrateService,
   pruneIdempotencyKeysJob,
   ServiceCaller,
   type KeyedSettings,
-  type ServiceMetrics,
 } from '@platform/service';
 import { JobRunner } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
@@ -29,17 +26,18 @@ import type { Config } from './config';
 import { LastUsedRecorder } from './api-keys/last-used';
 import { PortalKeysService } from './api-keys/portal-keys.service';
 import { AuditRepository } from './audit/audit.repository';
-import { IdentityRepository } from './identity/identity.repository';
+import { IdentityRepository, SESSION_TOUCH_MS } from './identity/identity.repository';
 import { IdentityService } from './identity/identity.service';
+import { SessionCache } from './identity/session-cache';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
 import { AccessUsersService } from './owner-access/access-users.service';
 import { Customers } from './owner-access/customers';
 import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
-import { listenForKeyChanges } from './db/key-changes.listener';
+import { listenForCacheChanges, type CacheChangeSink } from './db/cache-changes.listener';
 import { migrations } from './db/migrations';
-import { GATEWAY_SCHEMA, type GatewayDb } from './db/tables';
+import { GATEWAY_SCHEMA, KEYS_CHANNEL, SESSIONS_CHANNEL, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
 import { perMinuteLimiter, type PublicLimits } from './domain/public-limits';
 import type { Upstreams } from './http/forward';
@@ -51,6 +49,9 @@ export interface Deps {
   db: Kysely<GatewayDb>;
   keys: KeyAuthenticator;
   keyListener: Listener;
+  /** Resolved portal sessions, kept while sessionListener is up. */
+  sessions: SessionCache;
+  sessionListener: Listener;
   minter: InternalTokenMinter;
   upstreams: Upstreams;
   metrics: GatewayMetrics;
@@ -87,30 +88,9 @@ export interface DepsOverrides {
   now?: () => number;
 }
 
-/** What an operator scrapes at /metrics: the chassis' process and HTTP metrics, and the gateway's own. */
-export interface GatewayMetrics extends ServiceMetrics {
-  /** 500 answers per service: each one is a bug; they are counted and logged, and do not open the breaker. */
-  upstreamServerErrors: Counter<'upstream'>;
-  /** Failed authentications by answer: 401, or 429 once the client address is past AUTH_FAILURES_PER_MINUTE. */
-  authFailures: Counter<'answer'>;
-}
+import { gatewayMetrics, type GatewayMetrics } from './metrics';
 
-function gatewayMetrics(): GatewayMetrics {
-  const metrics = createServiceMetrics('gateway');
-  const upstreamServerErrors = new Counter({
-    name: 'gateway_upstream_server_errors_total',
-    help: 'Answers with status 500 from a service, by service',
-    labelNames: ['upstream'],
-    registers: [metrics.registry],
-  });
-  const authFailures = new Counter({
-    name: 'gateway_auth_failures_total',
-    help: 'Failed authentications at the gateway, by answer (401, or 429 for an address failing too often)',
-    labelNames: ['answer'],
-    registers: [metrics.registry],
-  });
-  return { ...metrics, upstreamServerErrors, authFailures };
-}
+export type { GatewayMetrics };
 
 export const GATEWAY_DEFINITION = { name: 'gateway', schema: GATEWAY_SCHEMA, migrations, chassisTables: false };
 
@@ -137,10 +117,11 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
 function portalServices(
   config: Config,
   db: Kysely<GatewayDb>,
-  keys: KeyAuthenticator,
+  caches: { keys: KeyAuthenticator; sessions: SessionCache },
   logger: Logger,
   now: () => number,
 ) {
+  const { keys, sessions } = caches;
   const identity = new IdentityService(
     db,
     {
@@ -153,6 +134,7 @@ function portalServices(
     },
     logger.child({ component: 'identity' }),
     now,
+    sessions,
   );
   const lastUsed = new LastUsedRecorder(db, config.KEY_LAST_USED_FLUSH_MS, logger, now);
   // Sign-in links and invitations are queued with the change that makes them and sent by this runner.
@@ -174,7 +156,7 @@ function portalServices(
       identity,
       users: new UsersService(db, identity, now),
       portalKeys: new PortalKeysService(db, now, (prefix) => keys.invalidate(prefix)),
-      settings: new SettingsService(db, now),
+      settings: new SettingsService(db, now, (trx, partnerId) => identity.sessionsChanged(trx, partnerId)),
       accessUsers: new AccessUsersService(db, identity, now),
       audit: new AuditRepository(db),
       lastUsed,
@@ -197,6 +179,19 @@ function portalServices(
  * The gateway's own calls to domains-svc (which customer a request names) carry the partner's
  * internal token, as a forwarded call does, through the services' caller (deadline, breakers).
  */
+/** API keys by prefix, from memory while the key listener is up (the cache's rules: KeyAuthenticator). */
+function keyAuthenticatorOf(db: Kysely<GatewayDb>, config: Config, now: () => number) {
+  const keyRepository = new ApiKeysRepository(db);
+  return new KeyAuthenticator(
+    async (prefix) => {
+      const row = await keyRepository.findCredentialByPrefix(prefix);
+      return row && keyRecordOf(row);
+    },
+    config.KEY_CACHE_TTL_MS,
+    now,
+  );
+}
+
 const domainsCallerOf = (config: Config, minter: InternalTokenMinter, logger: Logger) =>
   new ServiceCaller({
     target: 'domains',
@@ -215,6 +210,28 @@ const upstreamsOf = (config: Config) =>
     ]),
   ) as Upstreams;
 
+/** A cache's LISTEN connection, as the gateway's service role. */
+const cacheListener = (config: Config, channel: string, sink: CacheChangeSink, logger: Logger) =>
+  listenForCacheChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), channel, sink, logger);
+
+/** Resolved portal sessions, kept while the gateway LISTENs on gateway_sessions (see SessionCache). */
+async function sessionCache(config: Config, metrics: GatewayMetrics, logger: Logger) {
+  const lookups = {
+    memory: metrics.sessionLookups.labels('memory'),
+    database: metrics.sessionLookups.labels('database'),
+  };
+  const sessions = new SessionCache({ idleMs: config.SESSION_IDLE_TIMEOUT_MS, touchMs: SESSION_TOUCH_MS }, (source) =>
+    lookups[source].inc(),
+  );
+  const sessionListener = await cacheListener(
+    config,
+    SESSIONS_CHANNEL,
+    sessions,
+    logger.child({ component: 'session-listener' }),
+  );
+  return { sessions, sessionListener };
+}
+
 /** Composition root: everything the app needs, built once; tests pass overrides. */
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger('gateway', config.LOG_LEVEL);
@@ -227,25 +244,15 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     asServiceRole: true,
   });
   if (!config.MIGRATE_ON_BOOT) await assertMigrated(db as unknown as Kysely<unknown>, GATEWAY_DEFINITION);
-  const keyRepository = new ApiKeysRepository(db);
   const now = overrides.now ?? Date.now;
-  const keys = new KeyAuthenticator(
-    async (prefix) => {
-      const row = await keyRepository.findCredentialByPrefix(prefix);
-      return row && keyRecordOf(row);
-    },
-    config.KEY_CACHE_TTL_MS,
-    now,
-  );
-  const keyListener = await listenForKeyChanges(
-    serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA),
-    keys,
-    logger.child({ component: 'key-listener' }),
-  );
+  const keys = keyAuthenticatorOf(db, config, now);
+  const keyListener = await cacheListener(config, KEYS_CHANNEL, keys, logger.child({ component: 'key-listener' }));
+  const metrics = gatewayMetrics();
+  const { sessions, sessionListener } = await sessionCache(config, metrics, logger);
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
-  const portal = portalServices(config, db, keys, logger, now);
+  const portal = portalServices(config, db, { keys, sessions }, logger, now);
   const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
   const domainsCaller = domainsCallerOf(config, minter, logger);
   return {
@@ -254,9 +261,11 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     db,
     keys,
     keyListener,
+    sessions,
+    sessionListener,
     minter,
     upstreams,
-    metrics: gatewayMetrics(),
+    metrics,
     routes,
     compiledRoutes,
     publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),
@@ -272,6 +281,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       await portal.close();
       await domainsCaller.close();
       await keyListener.stop();
+      await sessionListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
       await db.destroy();
     },

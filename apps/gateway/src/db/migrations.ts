@@ -1,7 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import { migrateSchema, type ServiceMigration } from '@platform/service';
-import { GATEWAY_SCHEMA, type GatewayDb } from './tables';
+import { ALL_SESSIONS, GATEWAY_SCHEMA, SESSIONS_CHANNEL, type GatewayDb } from './tables';
 
 /** Forward-only migrations of the gateway schema (which has none of the chassis' tables), applied in name order. */
 export const migrations: Record<string, ServiceMigration> = {
@@ -81,6 +81,7 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`ALTER TABLE idempotency_keys ADD COLUMN headers jsonb`.execute(db);
     },
   },
+  '2026_11_27_0001_session_change_notices': { up: createSessionChangeTriggers },
   // The customer's own account console: its users, and their sign-in links and sessions in the
   // partner users' tables (one sign-in mechanism), told apart by subject and audience.
   '2026_11_28_0001_owner_access': {
@@ -117,6 +118,33 @@ export const migrations: Record<string, ServiceMigration> = {
     },
   },
 };
+
+/**
+ * Gateways answer sessions from memory (identity/session-cache.ts) while LISTENing on
+ * SESSIONS_CHANNEL: every change of what a session resolves to NOTIFYs at its commit, whoever
+ * makes it (the portal, the admin CLI, an operator's psql, a cascade), so none can be missed by a
+ * call site. A session's touch (last_seen_at moving forward, once a minute) is no such change.
+ */
+async function createSessionChangeTriggers(db: Kysely<unknown>) {
+  await sql`
+        CREATE FUNCTION notify_session_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify(TG_ARGV[0], CASE WHEN TG_OP = 'TRUNCATE' THEN TG_ARGV[1] ELSE OLD.id::text END);
+          RETURN NULL;
+        END $$`.execute(db);
+  const notify = sql`EXECUTE FUNCTION notify_session_change(${sql.lit(SESSIONS_CHANNEL)}, ${sql.lit(ALL_SESSIONS)})`;
+  await sql`
+        CREATE TRIGGER sessions_changed AFTER UPDATE ON sessions FOR EACH ROW
+          WHEN (NEW.last_seen_at < OLD.last_seen_at
+            OR (to_jsonb(OLD) - 'last_seen_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_seen_at'))
+          ${notify}`.execute(db);
+  await sql`CREATE TRIGGER sessions_ended AFTER DELETE ON sessions FOR EACH ROW ${notify}`.execute(db);
+  await sql`CREATE TRIGGER users_changed AFTER UPDATE OR DELETE ON users FOR EACH ROW ${notify}`.execute(db);
+  await sql`CREATE TRIGGER partners_changed AFTER UPDATE OR DELETE ON partners FOR EACH ROW ${notify}`.execute(db);
+  for (const table of ['sessions', 'users', 'partners'])
+    await sql`CREATE TRIGGER ${sql.raw(`${table}_truncated`)} AFTER TRUNCATE ON ${sql.table(table)}
+      FOR EACH STATEMENT ${notify}`.execute(db);
+}
 
 /** Portal users, their sign-in link tokens, sessions and TOTP recovery codes (tokens and ids only as SHA-256). */
 async function createUsersAndSessions(db: Kysely<unknown>) {

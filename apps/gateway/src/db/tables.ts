@@ -4,6 +4,13 @@ import type { MailQueueTable } from '@platform/mail';
 export const GATEWAY_SCHEMA = 'gateway';
 /** NOTIFY channel: payload is the prefix of a key whose cached record must be dropped. */
 export const KEYS_CHANNEL = 'gateway_keys';
+/**
+ * NOTIFY channel, sent by triggers on sessions, users and partners (migration 2026_11_27): the
+ * payload is the id of the session, user or partner whose cached sessions must be dropped, or
+ * `*` for all of them (a TRUNCATE).
+ */
+export const SESSIONS_CHANNEL = 'gateway_sessions';
+export const ALL_SESSIONS = '*';
 
 export interface PartnersTable {
   id: Generated<string>;

@@ -99,7 +99,7 @@ export function ownerHandlers(deps: AccessRouteDeps): Handlers<OwnerRoute, Gatew
       return reply(
         201,
         { result: await view(created.owner) },
-        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds), 'Cache-Control': 'no-store' },
+        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds()), 'Cache-Control': 'no-store' },
       );
     },
     getOwnerSession: async ({ caller }) =>

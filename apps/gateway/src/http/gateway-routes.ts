@@ -91,7 +91,7 @@ function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCa
       return reply(
         201,
         { result: sessionView(created.user) },
-        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds), 'Cache-Control': 'no-store' },
+        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds()), 'Cache-Control': 'no-store' },
       );
     },
     getSession: ({ caller }) =>

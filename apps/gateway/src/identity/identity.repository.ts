@@ -48,6 +48,9 @@ export interface OwnerSessionRow {
   partner_name: string;
 }
 
+/** A session as touchSession reads it: with its expiry and last_seen_at. */
+export type TouchedSession = SessionRow & { last_seen_at: Date; expires_at: Date };
+
 /** All SQL on users, sign_in_tokens, sessions and recovery_codes. */
 export class IdentityRepository {
   constructor(private readonly db: Kysely<GatewayDb>) {}
@@ -141,21 +144,27 @@ export class IdentityRepository {
    * the idle timeout, its user not deactivated), with the user and partner as they are now. Its
    * last_seen_at moves to now only when older than `touchMs`: a read per request, a write per
    * interval (an UPDATE on every call would queue a user's concurrent calls on the session's row).
+   * Answers the session's expiry and its last_seen_at after this call (the older one when another
+   * request moved it first), which bound how long a copy of the answer may be used.
    */
-  async touchSession(tokenHash: Buffer, now: Date, idleMs: number, touchMs: number): Promise<SessionRow | undefined> {
+  async touchSession(
+    tokenHash: Buffer,
+    now: Date,
+    idleMs: number,
+    touchMs: number,
+  ): Promise<TouchedSession | undefined> {
     const idleSince = new Date(now.getTime() - idleMs);
-    const { rows } = await sql<SessionRow & { last_seen_at: Date }>`
-      SELECT s.id AS session_id, s.stage, s.csrf_token, s.last_seen_at, u.id AS user_id, u.partner_id, u.email, u.name,
-        u.role, (u.totp_enabled_at IS NOT NULL) AS totp_enabled, p.name AS partner_name, p.totp_required,
-        p.required_fields, p.default_product, p.default_price_list
+    const { rows } = await sql<TouchedSession>`
+      SELECT s.id AS session_id, s.stage, s.csrf_token, s.last_seen_at, s.expires_at, u.id AS user_id, u.partner_id,
+        u.email, u.name, u.role, (u.totp_enabled_at IS NOT NULL) AS totp_enabled, p.name AS partner_name,
+        p.totp_required, p.required_fields, p.default_product, p.default_price_list
       FROM sessions s JOIN users u ON u.id = s.user_id JOIN partners p ON p.id = u.partner_id
       WHERE s.token_hash = ${tokenHash} AND s.audience = 'PARTNER' AND u.status <> 'DEACTIVATED'
         AND s.expires_at > ${now} AND s.last_seen_at > ${idleSince}`.execute(this.db);
     const row = rows[0];
     if (!row) return undefined;
-    await this.touch(row.session_id, row.last_seen_at, now, touchMs);
-    const { last_seen_at: _seen, ...session } = row;
-    return session;
+    // The last_seen_at after this call (the older one when another request moved it first).
+    return (await this.touch(row.session_id, row.last_seen_at, now, touchMs)) ? { ...row, last_seen_at: now } : row;
   }
 
   /** touchSession for the owner console: a live OWNER session whose access user still has access. */
@@ -179,16 +188,17 @@ export class IdentityRepository {
     return session;
   }
 
-  /** Moves a session's last_seen_at to now when it is older than touchMs (one write per interval, not per call). */
-  private async touch(sessionId: string, lastSeenAt: Date, now: Date, touchMs: number) {
+  /** Moves a session's last_seen_at to now when it is older than touchMs (one write per interval, not per call); true when this call moved it. */
+  private async touch(sessionId: string, lastSeenAt: Date, now: Date, touchMs: number): Promise<boolean> {
     const touchBefore = new Date(now.getTime() - touchMs);
-    if (lastSeenAt < touchBefore)
-      await this.db
-        .updateTable('sessions')
-        .set({ last_seen_at: now })
-        .where('id', '=', sessionId)
-        .where('last_seen_at', '<', touchBefore)
-        .execute();
+    if (lastSeenAt >= touchBefore) return false;
+    const touched = await this.db
+      .updateTable('sessions')
+      .set({ last_seen_at: now })
+      .where('id', '=', sessionId)
+      .where('last_seen_at', '<', touchBefore)
+      .executeTakeFirst();
+    return touched.numUpdatedRows > 0n;
   }
 
   /** Records the step of an accepted code; false when a code of this step (or a later one) was accepted before: a replay. */

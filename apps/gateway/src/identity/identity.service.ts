@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { inTransaction, type Kysely } from '@platform/db';
+import { inTransaction, outsideSharedTransaction, type Kysely } from '@platform/db';
 import { enqueueMail } from '@platform/mail';
 import { AppError } from '@platform/http';
 import type { Logger } from '@platform/observability';
@@ -10,13 +9,13 @@ import { IdentityRepository, SESSION_TOUCH_MS, type UserRow } from './identity.r
 import { newToken, sha256, TotpSecretBox } from './secrets';
 import { OWNER_SIGN_IN_PAGE, PARTNER_SIGN_IN_PAGE, signInMail, signInUrl } from './sign-in-mail';
 import { OwnerSessions } from './owner-sessions';
+import { dropSessionsAtCommit, SessionCache, type LoadedSession } from './session-cache';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
-import { newTotpSecret, totpStepOf } from './totp';
+import { newRecoveryCodes, newTotpSecret, normaliseRecoveryCode, totpStepOf } from './totp';
 import { WindowThrottle } from './window-throttle';
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
-const RECOVERY_CODES = 10;
 
 export interface IdentitySettings {
   portalUrl: string;
@@ -31,15 +30,6 @@ const rateLimited = (retryAfter: number, what: string) =>
   new AppError('RATE.LIMITED', `Too many sign-in links ${what}; retry after ${retryAfter} s.`, undefined, {
     'Retry-After': String(retryAfter),
   });
-
-/** Recovery codes read xxxxx-xxxxx (base32-ish, no look-alike characters), 50 bits each. */
-function newRecoveryCode(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
-  const bytes = randomBytes(10);
-  const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
-  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
-}
-const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase();
 
 /**
  * Sign-in by e-mail link, server-side sessions and TOTP. Tokens and session ids are 32 random
@@ -58,6 +48,8 @@ export class IdentityService {
     private readonly settings: IdentitySettings,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /** The gateway's copies of resolved sessions; none (every request reads the database) in the admin CLI. */
+    readonly sessions?: SessionCache,
   ) {
     this.perEmail = new WindowThrottle(settings.linksPerEmail, THROTTLE_WINDOW_MS, now);
     this.perClient = new WindowThrottle(settings.linksPerClient, THROTTLE_WINDOW_MS, now);
@@ -140,6 +132,7 @@ export class IdentityService {
           ? 'TOTP_ENROLMENT_REQUIRED'
           : 'ACTIVE';
       await repo.updateUser(user.id, { status: 'ACTIVE', last_sign_in_at: now });
+      await this.sessionsChanged(trx, user.id);
       await repo.insertSession({
         token_hash: sha256(cookieToken),
         user_id: user.id,
@@ -163,26 +156,46 @@ export class IdentityService {
     return user && { cookieToken, user };
   }
 
-  /** The live session of a cookie's token, with its user as they are now; undefined when there is none. */
+  /**
+   * The live session of a cookie's token, with its user as they are now; undefined when there is
+   * none. Answered from this gateway's copy while it may be (see SessionCache), else read.
+   */
   async resolveSession(cookieToken: string): Promise<SignedInUser | undefined> {
-    const row = await new IdentityRepository(this.db).touchSession(
-      sha256(cookieToken),
-      new Date(this.now()),
-      this.settings.sessionIdleMs,
-      SESSION_TOUCH_MS,
+    const tokenHash = sha256(cookieToken);
+    const now = this.now();
+    if (!this.sessions) return (await this.readSession(tokenHash, now))?.user;
+    return this.sessions.resolve(tokenHash, now, () => this.readSession(tokenHash, now));
+  }
+
+  /** Reads (and touches) the session; outside any request's transaction, so what is kept has committed. */
+  private async readSession(tokenHash: Buffer, now: number): Promise<LoadedSession | undefined> {
+    const sessions = new IdentityRepository(this.db);
+    const idleMs = this.settings.sessionIdleMs;
+    const row = await outsideSharedTransaction(() =>
+      sessions.touchSession(tokenHash, new Date(now), idleMs, SESSION_TOUCH_MS),
     );
-    return row && signedInUserOf(row);
+    return (
+      row && { user: signedInUserOf(row), lastSeenAt: row.last_seen_at.getTime(), expiresAt: row.expires_at.getTime() }
+    );
+  }
+
+  /**
+   * After a write to a session, a user or a partner (its id): this gateway's copies go at commit.
+   * Every gateway's go by the NOTIFY of the tables' triggers; this one's also before the writer answers.
+   */
+  sessionsChanged(db: Kysely<GatewayDb>, id: string): Promise<void> {
+    const sessions = this.sessions;
+    return sessions ? dropSessionsAtCommit(db, (changed) => sessions.invalidate(changed), id) : Promise.resolve();
   }
 
   /** Signs out: ends this session (a portal user's or an owner's). */
   async endSession(session: { sessionId: string }) {
     await new IdentityRepository(this.db).deleteSessions({ sessionId: session.sessionId });
+    await this.sessionsChanged(this.db, session.sessionId);
   }
 
   /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */
-  get cookieMaxAgeSeconds() {
-    return Math.floor(this.settings.sessionMaxAgeMs / 1000);
-  }
+  readonly cookieMaxAgeSeconds = () => Math.floor(this.settings.sessionMaxAgeMs / 1000);
 
   private throttleTotp(user: SignedInUser) {
     const retryAfter = this.totpAttempts.hit(user.userId);
@@ -222,6 +235,7 @@ export class IdentityService {
           )) !== undefined;
     if (!ok) throw new AppError('AUTH.TOTP');
     await repo.setSessionStage(user.sessionId, 'ACTIVE');
+    await this.sessionsChanged(this.db, user.sessionId);
     return { ...user, stage: 'ACTIVE' as const };
   }
 
@@ -231,6 +245,7 @@ export class IdentityService {
       throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is already enabled.');
     const { secret, uri } = newTotpSecret(user.email);
     await new IdentityRepository(this.db).updateUser(user.userId, { totp_pending_secret: this.totpBox.seal(secret) });
+    await this.sessionsChanged(this.db, user.userId);
     return { secret, otpauth_uri: uri };
   }
 
@@ -244,7 +259,7 @@ export class IdentityService {
       throw new AppError('TOTP.INVALID_STATE', 'Start the enrolment first (POST /portal/auth/totp).');
     const step = totpStepOf(this.totpBox.open(row.totp_pending_secret), code, this.now());
     if (step === undefined) throw new AppError('AUTH.TOTP');
-    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    const codes = newRecoveryCodes();
     await inTransaction(this.db, async (trx) => {
       const repo = new IdentityRepository(trx);
       await repo.updateUser(user.userId, {
@@ -255,6 +270,7 @@ export class IdentityService {
       });
       await repo.replaceRecoveryCodes(user.userId, codes.map(sha256));
       if (user.stage === 'TOTP_ENROLMENT_REQUIRED') await repo.setSessionStage(user.sessionId, 'ACTIVE');
+      await this.sessionsChanged(trx, user.userId);
     });
     return { recovery_codes: codes };
   }
@@ -277,6 +293,7 @@ export class IdentityService {
         totp_last_step: null,
       });
       await repo.replaceRecoveryCodes(user.userId, []);
+      await this.sessionsChanged(trx, user.userId);
     });
   }
 }

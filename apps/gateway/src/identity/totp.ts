@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 
 const ISSUER = 'Partner Portal';
@@ -21,3 +22,17 @@ export function totpStepOf(secret: string, code: string, now: number): number | 
 
 /** The current code (tests and the CLI's checks). */
 export const totpCodeAt = (secret: string, now: number) => totpOf(secret).generate({ timestamp: now });
+
+const RECOVERY_CODES = 10;
+
+/** Ten recovery codes reading xxxxx-xxxxx (base32-ish, no look-alike characters), 50 bits each. */
+export function newRecoveryCodes(): string[] {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  return Array.from({ length: RECOVERY_CODES }, () => {
+    const chars = [...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join('');
+    return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+  });
+}
+
+/** A recovery code as typed (spaces, capitals) in the form it was hashed in. */
+export const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase();

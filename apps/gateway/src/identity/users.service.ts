@@ -28,7 +28,11 @@ export interface TeamActor {
   actor: Actor;
 }
 
-/** The partner's team: invite, list, change, deactivate, remove. A role change, deactivation or removal ends the user's sessions in the same transaction. */
+/**
+ * The partner's team: invite, list, change, deactivate, remove. A role change, deactivation or
+ * removal ends the user's sessions in the same transaction; every change drops the gateways'
+ * copies of the user's sessions at commit (a name change shows at the next request too).
+ */
 export class UsersService {
   private readonly audit = changeRecorder<'user.invited' | 'user.updated' | 'user.removed'>('user', () => this.now());
 
@@ -99,6 +103,7 @@ export class UsersService {
         ...(reactivated ? { status: row.last_sign_in_at ? ('ACTIVE' as const) : ('INVITED' as const) } : {}),
       });
       if (roleChanged || deactivated) await repo.deleteSessions({ userId: row.id });
+      await this.identity.sessionsChanged(trx, row.id);
       const changes = {
         ...(roleChanged ? { role: { from: row.role, to: input.role } } : {}),
         ...(deactivated ? { status: { from: row.status, to: 'DEACTIVATED' } } : {}),
@@ -118,6 +123,7 @@ export class UsersService {
         await this.keepAnAdministrator(repo, by.partnerId, row.id);
       // Sessions go with the user (ON DELETE CASCADE), in this transaction.
       await repo.deleteUser(row.id);
+      await this.identity.sessionsChanged(trx, row.id);
       await this.audit(trx, by, 'user.removed', row.id, { email: row.email, role: row.role });
     });
   }

@@ -5,6 +5,7 @@ import { AuditRepository, type Actor } from '../audit/audit.repository';
 import { ApiKeysRepository } from '../db/api-keys.repository';
 import type { PartnerSettings, RequiredField } from '@platform/contracts';
 import type { GatewayDb } from '../db/tables';
+import type { SessionsChanged } from '../identity/session-cache';
 
 interface SettingsRow {
   id: string;
@@ -39,6 +40,8 @@ export class SettingsService {
   constructor(
     private readonly db: Kysely<GatewayDb>,
     private readonly now: () => number = Date.now,
+    /** Sessions carry the partner's settings too: this gateway drops its copies at commit (see IdentityService). */
+    private readonly sessionsChanged: SessionsChanged = async () => undefined,
   ) {}
 
   async get(partnerId: string) {
@@ -47,7 +50,7 @@ export class SettingsService {
     return settingsView(row);
   }
 
-  /** Keys carry the partner's defaults and required fields: every gateway reloads them at commit. */
+  /** Keys and sessions carry the partner's settings: every gateway reloads them at commit. */
   async update(partnerId: string, actor: Actor, change: SettingsChange) {
     return inTransaction(this.db, async (trx) => {
       const before = await trx
@@ -68,6 +71,7 @@ export class SettingsService {
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       await new ApiKeysRepository(trx).notifyPartnerChanged(partnerId);
+      await this.sessionsChanged(trx, partnerId);
       const changes = Object.fromEntries(
         Object.keys(values).map((k) => [k, { from: before[k as keyof SettingsRow], to: row[k as keyof SettingsRow] }]),
       );
