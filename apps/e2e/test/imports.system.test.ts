@@ -58,7 +58,7 @@ describe('domain imports through the gateway, with an API key', () => {
     expect(plan.body.result.counts).toMatchObject({ rows: 3, create: 3, invalid: 0 });
 
     const key = { 'idempotency-key': `import-${randomUUID()}` };
-    const form = await formOf(csv, { mode: 'ADD', action: 'CREATE_SILENT' });
+    const form = await formOf(csv, { mode: 'ADD', action: 'ENROLL' });
     const accepted = await send(form, key);
     expect(accepted.status).toBe(202);
     // A retry with the key (the gateway fingerprints the form's bytes) replays the first answer.

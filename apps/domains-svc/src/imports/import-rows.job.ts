@@ -1,4 +1,10 @@
-import { createDomainBodySchema, type ErrorObject, type ImportRowError } from '@platform/contracts';
+import {
+  createDomainBodySchema,
+  IMPORT_ACTION_CREATES,
+  type ErrorObject,
+  type ImportAction,
+  type ImportRowError,
+} from '@platform/contracts';
 import { SharedTransaction } from '@platform/db';
 import { AppError, issuesOf, validationError } from '@platform/http';
 import type { JobDefinition } from '@platform/jobs';
@@ -114,6 +120,8 @@ async function applyRow(ctx: DomainsContext, row: ClaimedRow): Promise<string> {
         source: 'IMPORT',
       },
       body.data,
+      // The body holds the create's action; a scan that action has no name for (ENROLL_SCAN) comes from the import's.
+      { scan: IMPORT_ACTION_CREATES[row.action as ImportAction]?.scan },
     );
     return created.id;
   }
