@@ -20,6 +20,7 @@ import { fairShareEnv, nginxScenario, printAnchor, runNoisyNeighbour, startNginx
 import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
 import { runScanBench, scanTable } from './scans';
+import { IMPORT_ROW_NAME, instancePropertyScenario, printInstanceProperty, runImportBench } from './imports';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -225,6 +226,8 @@ async function main() {
         ),
         target: { p99Ms: 30 },
       },
+      // The portal's property screen reads it per domain: the same load as `gateway get by id`.
+      instancePropertyScenario(viaGateway.url, me.key, ids),
       ...reads('direct', direct, false),
       ...nginxScenario(
         nginx,
@@ -275,6 +278,7 @@ async function main() {
     }
     console.log('');
     printPortalScreen(byName);
+    printInstanceProperty(byName);
     printAnchor(byName);
     if (!ONLY || ONLY.test('noisy neighbour')) {
       const b = partners[1];
@@ -315,6 +319,13 @@ async function main() {
         'wh%.bench.example.com',
         `at the webhook run's steady ${process.env.BENCH_WEBHOOK_CREATE_RATE ?? 100} creates/s`,
       );
+    }
+    if (!ONLY || ONLY.test(IMPORT_ROW_NAME)) {
+      console.log('\nimports...');
+      // Another partner than the read rows': its 10,000 new domains leave their sample as it was.
+      const importRows = await runImportBench(platform.urls.gateway, partners[2].key);
+      console.log('\n| imports | measured |\n|---|---|');
+      for (const r of importRows) console.log(`| ${r.name} | ${r.value} |`);
     }
     if (!ONLY || ONLY.test('widget size')) printWidgetSizes(path.resolve(__dirname, '..', '..'));
     if (!ONLY || ONLY.test('portal first load')) printPortalFirstLoad(path.resolve(__dirname, '..', '..'));

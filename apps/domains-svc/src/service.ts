@@ -99,7 +99,12 @@ function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig, logger: Logg
     // Domain imports' rows (imports/): SKIP LOCKED claims, so every instance may run it.
     importRowsJob(
       ctx,
-      { pollMs: config.IMPORT_POLL_MS, batch: config.IMPORT_BATCH_SIZE, leaseMs: config.IMPORT_LEASE_MS },
+      {
+        pollMs: config.IMPORT_POLL_MS,
+        batch: config.IMPORT_BATCH_SIZE,
+        leaseMs: config.IMPORT_LEASE_MS,
+        concurrency: config.IMPORT_CONCURRENCY,
+      },
       logger.child({ subsystem: 'imports' }),
     ),
   ];

@@ -77,11 +77,11 @@ describe('imports: dry run', () => {
         importRow(uniqueHost(), { 'owner first name': '\tx' }),
         importRow(uniqueHost(), { phone: '+44 20 7946 0000' }),
       ]),
-      { dry_run: 'true', action: 'SCAN' },
+      { dry_run: 'true', action: 'ENROLL_SCAN_REPORT' },
     );
     expect(res.status).toBe(200);
     const plan = res.body.result;
-    expect(plan).toMatchObject({ dry_run: true, mode: 'ADD', action: 'SCAN', file_name: 'domains.csv' });
+    expect(plan).toMatchObject({ dry_run: true, mode: 'ADD', action: 'ENROLL_SCAN_REPORT', file_name: 'domains.csv' });
     expect(plan.counts).toMatchObject({ rows: 7, create: 2, invalid: 5, pending: 2 });
     const byLine = (line: number) => plan.rows.find((r: { row: number }) => r.row === line);
     expect(byLine(2)).toMatchObject({ domain: a, outcome: 'CREATE', errors: [] });
@@ -173,10 +173,15 @@ describe('imports: ADD', () => {
     expect((await h.call(p, 'POST', '/portal/domains', createBody(existing))).status).toBe(200);
     const [a, b] = [uniqueHost(), uniqueHost()];
     const res = await postImport(h.base, p, csv([importRow(a), importRow(existing), importRow(b, { 'e-mail': 'x' })]), {
-      action: 'SCAN',
+      action: 'ENROLL_SCAN_REPORT',
     });
     expect(res.status).toBe(202);
-    expect(res.body.result).toMatchObject({ dry_run: false, status: 'QUEUED', mode: 'ADD', action: 'SCAN' });
+    expect(res.body.result).toMatchObject({
+      dry_run: false,
+      status: 'QUEUED',
+      mode: 'ADD',
+      action: 'ENROLL_SCAN_REPORT',
+    });
     expect(res.body.result.created_by).toMatchObject({ type: 'API_KEY' });
     const done = await completed(p, res.body.result.id);
     expect(done.counts).toMatchObject({ rows: 3, create: 1, unchanged: 1, invalid: 1, done: 1, pending: 0, failed: 0 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IMPORT_COLUMNS } from '@platform/contracts';
+import { IMPORT_COLUMNS, IMPORT_MAX_FILE_BYTES } from '@platform/contracts';
 import { waitFor } from '@platform/testing';
 import { sharedSystem, type ApiResponse, type Partner, type System } from './support/system';
 
@@ -58,7 +58,7 @@ describe('domain imports through the gateway, with an API key', () => {
     expect(plan.body.result.counts).toMatchObject({ rows: 3, create: 3, invalid: 0 });
 
     const key = { 'idempotency-key': `import-${randomUUID()}` };
-    const form = await formOf(csv, { mode: 'ADD', action: 'CREATE_SILENT' });
+    const form = await formOf(csv, { mode: 'ADD', action: 'ENROLL' });
     const accepted = await send(form, key);
     expect(accepted.status).toBe(202);
     // A retry with the key (the gateway fingerprints the form's bytes) replays the first answer.
@@ -81,6 +81,40 @@ describe('domain imports through the gateway, with an API key', () => {
     expect(rows.body.meta).toEqual({ current_page: 1, next_page: 2 });
     const listed = await sys.call(partner, 'GET', '/portal/domains?source=IMPORT&limit=10');
     expect(listed.body.result.map((d: { hostname: string }) => d.hostname).sort()).toEqual([...hosts].sort());
+  });
+
+  /** `rows` rows the plan finds INVALID (no e-mail), each padded with a long ignored column to `bytes` in all. */
+  const paddedCsv = (rows: number, bytes: number) => {
+    const header = `${IMPORT_COLUMNS.map((c) => c.header).join(',')},notes`;
+    const line = (i: number) =>
+      `pad-${i}-${randomUUID().slice(0, 8)}.example.com,,Company ${i}${','.repeat(IMPORT_COLUMNS.length - 3)},`;
+    const pad = Math.max(0, Math.floor((bytes - header.length) / rows) - line(0).length - 2);
+    return [header, ...Array.from({ length: rows }, (_, i) => `${line(i)}${'x'.repeat(pad)}`)].join('\r\n');
+  };
+
+  it("when a 10,000-row csv of almost 10 MB is imported through the gateway, then it is accepted (the route's own upstream time-out) and stored", async () => {
+    const csv = paddedCsv(10_000, IMPORT_MAX_FILE_BYTES - 64 * 1024);
+    expect(csv.length).toBeGreaterThan(9.9 * 1024 * 1024);
+    expect(csv.length).toBeLessThanOrEqual(IMPORT_MAX_FILE_BYTES);
+    const accepted = await send(await formOf(csv, {}));
+    expect(accepted.status).toBe(202);
+    // Every row is INVALID (no e-mail): stored with its errors, nothing left for the job.
+    expect(accepted.body.result).toMatchObject({ status: 'COMPLETED' });
+    expect(accepted.body.result.counts).toMatchObject({ rows: 10_000, invalid: 10_000, pending: 0 });
+    const rows = await sys.call(
+      partner,
+      'GET',
+      `/portal/domains/imports/${accepted.body.result.id}/rows?page=100&limit=100`,
+    );
+    expect(rows.status).toBe(200);
+    expect(rows.body.result).toHaveLength(100);
+    expect(rows.body.result[99]).toMatchObject({ row: 10_001, outcome: 'INVALID' });
+  });
+
+  it('when a csv has 10,001 rows, then the gateway answers 413 IMPORT.TOO_MANY_ROWS', async () => {
+    const res = await send(await formOf(paddedCsv(10_001, 0), {}));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: 'IMPORT.TOO_MANY_ROWS', data: { max_rows: 10_000 } });
   });
 
   it('when the template is downloaded through the gateway, then it is the csv of the columns', async () => {

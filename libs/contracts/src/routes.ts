@@ -27,6 +27,11 @@ interface RouteSpecFields {
    * body describes the fields (the file's with uploadedFile()).
    */
   multipart?: { file: string; maxFileBytes: number };
+  /**
+   * How long the gateway waits for the service's answer, when this operation needs longer than the
+   * gateway's default (UPSTREAM_TIMEOUT_MS): declared here, for this route alone.
+   */
+  upstreamTimeoutMs?: number;
   /** The success answer is a file of one of these media types (a download), not JSON. */
   download?: readonly string[];
   /** Whether a JSON body must be sent (defaults to true when body is set). */

@@ -33,6 +33,8 @@ export interface ServiceRequest {
   body?: string | Buffer;
   /** Whom the call is for: its time-outs and unavailable answers count against this partner's breaker, not the shared one. */
   partnerId?: string;
+  /** This call's deadline, when its operation declares another than the client's (e.g. an upload parsed and stored at once). */
+  timeoutMs?: number;
 }
 
 export interface ServiceResponse {
@@ -89,7 +91,7 @@ export class ServiceClient {
   }
 
   request(req: ServiceRequest): Promise<ServiceResponse> {
-    return this.fire(req, () => this.send(req, this.timeoutMs));
+    return this.fire(req, () => this.send(req, req.timeoutMs ?? this.timeoutMs));
   }
 
   /**
@@ -131,7 +133,7 @@ export class ServiceClient {
     const started = this.now();
     let response: ServiceResponse;
     try {
-      response = await withDeadline(send(), this.timeoutMs);
+      response = await withDeadline(send(), req.timeoutMs ?? this.timeoutMs);
     } catch (err) {
       this.settle(outcomeOfError(err), started, partner);
       // The cause (refused, timed out) stays on the error for the caller's log line.

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from '@platform/db';
+import type { ServiceMigration } from '@platform/service';
 
 /**
  * 2026_11_27_0001_domain_imports: an import (POST /portal/domains/imports) and its rows. Each row
@@ -40,3 +41,18 @@ export async function createImportTables(db: Kysely<unknown>) {
   await sql`CREATE INDEX import_rows_import ON import_rows (import_id, id)`.execute(db);
   await sql`CREATE INDEX import_rows_due ON import_rows (due_at, id) WHERE state = 'PENDING'`.execute(db);
 }
+
+/**
+ * 2026_11_27_0002_import_rows_pending: an import's PENDING rows by import. The job asks after each
+ * claim whether an import has any left (completeImports); without it that reads all the import's
+ * rows (10,000) or all PENDING rows of every import.
+ */
+export async function createImportRowsPendingIndex(db: Kysely<unknown>) {
+  await sql`CREATE INDEX import_rows_pending ON import_rows (import_id) WHERE state = 'PENDING'`.execute(db);
+}
+
+/** In order, after the migrations before them in migrations.ts. */
+export const importMigrations: Record<string, ServiceMigration> = {
+  '2026_11_27_0001_domain_imports': { up: createImportTables },
+  '2026_11_27_0002_import_rows_pending': { up: createImportRowsPendingIndex },
+};

@@ -3,7 +3,7 @@ import { createMailQueueRecipientIndex } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
-import { createImportTables } from './imports.migration';
+import { importMigrations } from './imports.migration';
 
 /**
  * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
@@ -161,7 +161,7 @@ export const migrations: Record<string, ServiceMigration> = {
   // The Dashboard's funnel: when each domain was first invited (see invited-at.migration.ts).
   '2026_11_26_0004_domains_invited_at': { up: addInvitedAt },
   // Domain imports and their rows (see imports.migration.ts).
-  '2026_11_27_0001_domain_imports': { up: createImportTables },
+  ...importMigrations,
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

@@ -1,4 +1,10 @@
-import { createDomainBodySchema, type ErrorObject, type ImportRowError } from '@platform/contracts';
+import {
+  createDomainBodySchema,
+  IMPORT_ACTION_CREATES,
+  type ErrorObject,
+  type ImportAction,
+  type ImportRowError,
+} from '@platform/contracts';
 import { SharedTransaction } from '@platform/db';
 import { AppError, issuesOf, validationError } from '@platform/http';
 import type { JobDefinition } from '@platform/jobs';
@@ -20,6 +26,8 @@ export interface ImportJobOptions {
   pollMs: number;
   batch: number;
   leaseMs: number;
+  /** Rows run at once (default 1), each in its own transaction. */
+  concurrency?: number;
   /** A row whose change keeps failing for a reason that is not its own (5xx) is FAILED after this many claims. */
   maxAttempts?: number;
 }
@@ -40,7 +48,7 @@ export const importRowsJob = (
   run: ({ signal }) => runImportRows(ctx, options, logger, signal),
 });
 
-/** Claims and runs rows until none are due or the signal aborts; rows not started are handed back (due at once). */
+/** Claims and runs rows (`concurrency` at once) until none are due or the signal aborts; rows not started are handed back (due at once). */
 export async function runImportRows(
   ctx: DomainsContext,
   options: ImportJobOptions,
@@ -52,8 +60,12 @@ export async function runImportRows(
     if (rows.length === 0) return;
     const imports = [...new Set(rows.map((r) => r.import_id))];
     await markImportsRunning(ctx.db, imports);
+    // A few runners take the rows in turn; once the signal aborts none starts another.
     let next = 0;
-    for (; next < rows.length && !signal.aborted; next++) await runRow(ctx, rows[next], options, logger);
+    const runner = async () => {
+      while (next < rows.length && !signal.aborted) await runRow(ctx, rows[next++], options, logger);
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, rows.length) }, runner));
     await releaseRows(
       ctx.db,
       rows.slice(next).map((r) => r.id),
@@ -114,6 +126,8 @@ async function applyRow(ctx: DomainsContext, row: ClaimedRow): Promise<string> {
         source: 'IMPORT',
       },
       body.data,
+      // The body holds the create's action; a scan that action has no name for (ENROLL_SCAN) comes from the import's.
+      { scan: IMPORT_ACTION_CREATES[row.action as ImportAction]?.scan },
     );
     return created.id;
   }

@@ -102,6 +102,8 @@ export interface ClaimedRow {
   domain_id: string | null;
   attempts: number;
   partner_id: string;
+  /** The import's action (ImportAction). */
+  action: string;
   caller: { requiredFields: string[]; defaults?: { product?: string; priceList?: string } };
 }
 
@@ -116,7 +118,7 @@ export const claimImportRows = (db: Db, limit: number, leaseMs: number) =>
     orderBy: sql`due_at, id`,
     set: sql`attempts = attempts + 1`,
     select: sql`SELECT claimed.id, claimed.import_id, claimed.outcome, claimed.input, claimed.domain_id, claimed.attempts,
-        i.partner_id, i.caller FROM claimed JOIN imports i ON i.id = claimed.import_id ORDER BY claimed.id`,
+        i.partner_id, i.action, i.caller FROM claimed JOIN imports i ON i.id = claimed.import_id ORDER BY claimed.id`,
   });
 
 /** The imports of these rows are RUNNING (while QUEUED). */

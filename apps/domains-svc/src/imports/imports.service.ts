@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InternalCaller } from '@platform/auth';
 import {
+  IMPORT_ACTION_CREATES,
   isUuid,
   parseHostname,
   type DomainImport,
@@ -40,7 +41,7 @@ export async function acceptImport(
   const plan = async (db = ctx.db) =>
     planImport({
       rows: fileRows,
-      action: body.action,
+      action: IMPORT_ACTION_CREATES[body.action].action,
       mode: body.mode,
       requiredFields: caller.requiredFields,
       known: await findDomainsByHostname(

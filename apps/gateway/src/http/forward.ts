@@ -26,6 +26,8 @@ export interface Forward {
   body: Buffer | undefined;
   /** Whose breaker a time-out or an unavailable answer counts against (/portal: the key's partner). */
   partnerId?: string;
+  /** The route's own deadline (RouteSpec.upstreamTimeoutMs); default the client's. */
+  timeoutMs?: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function forward(deps: ForwardDeps, req: IncomingMessage, res: Serv
       headers,
       body: call.body,
       partnerId: call.partnerId,
+      timeoutMs: call.timeoutMs,
     });
     if (upstream.status === 500) {
       deps.onServerError(service);

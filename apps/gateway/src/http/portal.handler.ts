@@ -127,6 +127,7 @@ function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: Retur
         body,
         // This partner's time-outs and unavailable answers open only its own breaker for the service.
         partnerId,
+        timeoutMs: spec.upstreamTimeoutMs,
       });
     } finally {
       shares.release(lane);

@@ -1285,7 +1285,7 @@ export interface components {
             /** @enum {string} */
             mode: "ADD" | "SYNC";
             /** @enum {string} */
-            action: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+            action: "ENROLL" | "ENROLL_SCAN" | "ENROLL_SCAN_REPORT";
             file_name: string;
             counts: components["schemas"]["ImportCounts"];
             created_by: {
@@ -1314,7 +1314,7 @@ export interface components {
             /** @enum {string} */
             mode: "ADD" | "SYNC";
             /** @enum {string} */
-            action: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+            action: "ENROLL" | "ENROLL_SCAN" | "ENROLL_SCAN_REPORT";
             file_name: string;
             counts: components["schemas"]["ImportCounts"];
             rows: components["schemas"]["ImportRow"][];
@@ -1347,7 +1347,7 @@ export interface components {
             /** @enum {string} */
             mode: "ADD" | "SYNC";
             /** @enum {string} */
-            action: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+            action: "ENROLL" | "ENROLL_SCAN" | "ENROLL_SCAN_REPORT";
             file_name: string;
             counts: components["schemas"]["ImportCounts"];
             created_by: {
@@ -1564,7 +1564,7 @@ export interface components {
             /** @description browser (headless Chromium) or http (HTML parser); null until it ran */
             mode: ("browser" | "http") | null;
             /** @enum {string} */
-            requested_by: "SCAN" | "SCAN_INVITE" | "API" | "SCHEDULE";
+            requested_by: "SCAN" | "SCAN_INVITE" | "API" | "SCHEDULE" | "IMPORT";
             started_at: string | null;
             finished_at: string | null;
             /** @description The URLs visited */
@@ -2309,11 +2309,11 @@ export interface operations {
                      */
                     asset: string;
                     /**
-                     * @description Every new domain's create action
-                     * @default CREATE_SILENT
+                     * @description What is done with every new domain: ENROLL (create only), ENROLL_SCAN (and scan it), ENROLL_SCAN_REPORT (and e-mail the owner the scan report)
+                     * @default ENROLL
                      * @enum {string}
                      */
-                    action?: "SCAN" | "SCAN_INVITE" | "CREATE_SILENT";
+                    action?: "ENROLL" | "ENROLL_SCAN" | "ENROLL_SCAN_REPORT";
                     /**
                      * @default ADD
                      * @enum {string}

@@ -33,6 +33,8 @@ export const domainImportRoutes = [
       'IMPORT.TOO_MANY_ROWS; one that cannot be read (malformed, macro-enabled, not .csv/.xlsx, no domain column) a 400 ' +
       'IMPORT.INVALID_FILE. Formula cells and cells starting with = + - @ tab or CR are row errors.',
     multipart: { file: 'asset', maxFileBytes: IMPORT_MAX_FILE_BYTES },
+    // The accept reads, plans and stores the whole file before answering (~1-2 s for 10,000 rows, more under load).
+    upstreamTimeoutMs: 30_000,
     body: importBodySchema,
     response: resultOf(z.discriminatedUnion('dry_run', [importSchema, importPlanSchema])),
     status: 202,

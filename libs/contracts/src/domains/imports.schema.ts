@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuerySchema, queryBool, uploadedFile } from '../common';
-import { domainActionSchema } from './domain.schema';
+import type { DomainAction } from './domain.schema';
+import type { ScanRequester } from './scan.schema';
 
 /** The largest import file (the `asset` field) and the most data rows it may hold (the header row aside). */
 export const IMPORT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -39,10 +40,32 @@ export type ImportOutcome = z.infer<typeof importOutcomeSchema>;
 export const importRowStateSchema = z.enum(['PENDING', 'DONE', 'FAILED', 'SKIPPED']);
 export type ImportRowState = z.infer<typeof importRowStateSchema>;
 
+/**
+ * What an import does with each new domain (the issue's names): ENROLL creates it only, ENROLL_SCAN
+ * also queues its scan (no e-mail to the owner), ENROLL_SCAN_REPORT scans and e-mails the owner the
+ * report (the create's SCAN).
+ */
+export const importActionSchema = z.enum(['ENROLL', 'ENROLL_SCAN', 'ENROLL_SCAN_REPORT']);
+export type ImportAction = z.infer<typeof importActionSchema>;
+
+/**
+ * Each import action as a create: the create's `action` (the domain's, and domain.created's), and
+ * the scan the create queues when that differs from the action's own (ENROLL_SCAN: a scan requested
+ * by IMPORT, which sends no report).
+ */
+export const IMPORT_ACTION_CREATES: Record<ImportAction, { action: DomainAction; scan?: ScanRequester }> = {
+  ENROLL: { action: 'CREATE_SILENT' },
+  ENROLL_SCAN: { action: 'CREATE_SILENT', scan: 'IMPORT' },
+  ENROLL_SCAN_REPORT: { action: 'SCAN' },
+};
+
 /** POST /portal/domains/imports, multipart/form-data. */
 export const importBodySchema = z.object({
   asset: uploadedFile('The .csv or .xlsx file (see GET /portal/domains/imports/template), at most 10 MB'),
-  action: domainActionSchema.default('CREATE_SILENT').meta({ description: "Every new domain's create action" }),
+  action: importActionSchema.default('ENROLL').meta({
+    description:
+      'What is done with every new domain: ENROLL (create only), ENROLL_SCAN (and scan it), ENROLL_SCAN_REPORT (and e-mail the owner the scan report)',
+  }),
   mode: importModeSchema.default('ADD'),
   dry_run: queryBool().default(false).meta({ description: 'true: answer the plan, change nothing' }),
 });
@@ -95,7 +118,7 @@ export const importSchema = z
     dry_run: z.literal(false),
     status: importStatusSchema,
     mode: importModeSchema,
-    action: domainActionSchema,
+    action: importActionSchema,
     file_name: z.string(),
     counts: importCountsSchema,
     created_by: z.object({ type: z.enum(['USER', 'API_KEY']), id: z.string() }),
@@ -110,7 +133,7 @@ export const importPlanSchema = z
   .object({
     dry_run: z.literal(true),
     mode: importModeSchema,
-    action: domainActionSchema,
+    action: importActionSchema,
     file_name: z.string(),
     counts: importCountsSchema,
     rows: z.array(importRowSchema),

@@ -9,8 +9,11 @@ export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as con
 export const scanStatusSchema = z.enum(SCAN_STATUSES);
 export type ScanStatus = z.infer<typeof scanStatusSchema>;
 
-/** Who asked: the create's action (SCAN, SCAN_INVITE), the partner's POST .../scan (API) or continuous scanning (SCHEDULE). */
-export const SCAN_REQUESTERS = ['SCAN', 'SCAN_INVITE', 'API', 'SCHEDULE'] as const;
+/**
+ * Who asked: the create's action (SCAN, SCAN_INVITE), the partner's POST .../scan (API), continuous
+ * scanning (SCHEDULE) or an import's ENROLL_SCAN (IMPORT). Only SCAN e-mails the owner the report.
+ */
+export const SCAN_REQUESTERS = ['SCAN', 'SCAN_INVITE', 'API', 'SCHEDULE', 'IMPORT'] as const;
 export const scanRequesterSchema = z.enum(SCAN_REQUESTERS);
 export type ScanRequester = z.infer<typeof scanRequesterSchema>;
 

@@ -1,4 +1,4 @@
-import { resolveProductCodes, type CreateDomainBody } from '@platform/contracts';
+import { resolveProductCodes, type CreateDomainBody, type ScanRequester } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { validationError } from '@platform/http';
 import { findCompanyByName, lockCompanyName } from '../db/companies.repository';
@@ -25,16 +25,18 @@ import {
 /**
  * Creates (or reuses) the company, the property, the domain and its subdomains, queues its scan
  * (actions SCAN, SCAN_INVITE: the scanner role runs it) and writes domain.created and any e-mail
- * to the outbox/mail queue, in one transaction.
+ * to the outbox/mail queue, in one transaction. `options.scan` queues a scan for another requester
+ * than the action's (an import's ENROLL_SCAN: scanned, no report).
  */
 export async function createDomain(
   ctx: DomainsContext,
   caller: Caller,
   body: CreateDomainBody,
+  options: { scan?: ScanRequester } = {},
 ): Promise<DomainListRow> {
   assertRequiredFields(body, caller.requiredFields);
   const product = await chooseProduct(ctx, caller, body);
-  const plan = planNewDomain(caller.partnerId, body, ctx.settings, product, new Date(), caller.source);
+  const plan = planNewDomain(caller.partnerId, body, ctx.settings, product, new Date(), caller.source, options.scan);
   return inTransaction(ctx.db, async (trx) => {
     const { company, created } = await ensureCompany(trx, plan);
     await insertNewDomain(trx, newDomainRows(plan, company, created));

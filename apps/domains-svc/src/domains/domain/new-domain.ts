@@ -31,7 +31,7 @@ export interface NewDomainPlan {
   ids: { domain: string; property: string; subscription: string };
   status: DomainStatus;
   merchants: string[];
-  /** The scan the create queues in its own statement (actions SCAN and SCAN_INVITE); none for CREATE_SILENT. */
+  /** The scan the create queues in its own statement (actions SCAN and SCAN_INVITE, or as asked); none for CREATE_SILENT. */
   scan: ScanRequester | undefined;
 }
 
@@ -51,6 +51,7 @@ export function planNewDomain(
   product: ChosenProduct,
   now = new Date(),
   source: DomainSource = 'API',
+  scan?: ScanRequester,
 ): NewDomainPlan {
   return {
     partnerId,
@@ -63,7 +64,7 @@ export function planNewDomain(
     // Every create starts NEW (spec); SCAN_INVITE is invited once its scan ends (scan-completion.ts).
     status: 'NEW',
     merchants: body.merchant_id ? [body.merchant_id] : [],
-    scan: body.action === 'SCAN' || body.action === 'SCAN_INVITE' ? body.action : undefined,
+    scan: scan ?? (body.action === 'SCAN' || body.action === 'SCAN_INVITE' ? body.action : undefined),
   };
 }
 
