@@ -26,7 +26,10 @@ export type CallInput<S extends RouteSpec> = {
  * An upload's body, typed by its route: openapi-fetch sends FormData as it is (the browser sets the
  * multipart Content-Type and boundary), with the same headers, retries and errors as JSON calls.
  */
-export function multipart<S extends RouteSpec & { multipart: object }>(_route: S, fields: MultipartFields<S>): FormData {
+export function multipart<S extends RouteSpec & { multipart: object }>(
+  _route: S,
+  fields: MultipartFields<S>,
+): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields as Record<string, unknown>))
     if (value instanceof File) form.append(name, value, value.name);

@@ -26,8 +26,11 @@ export const IMPORT_DEFAULTS = {
 };
 
 const upload = async (choice: ImportChoice, dryRun: boolean) =>
-  (await call(createImportRoute, { body: multipart(createImportRoute, { ...choice, dry_run: dryRun ? 'true' : 'false' }) }))
-    .result;
+  (
+    await call(createImportRoute, {
+      body: multipart(createImportRoute, { ...choice, dry_run: dryRun ? 'true' : 'false' }),
+    })
+  ).result;
 
 /** The dry run: the plan, nothing stored. */
 export function usePreviewImport() {

@@ -1,4 +1,9 @@
-import { IMPORT_MAX_FILE_BYTES, importTemplateQuerySchema, type DomainAction, type ImportMode } from '@platform/contracts';
+import {
+  IMPORT_MAX_FILE_BYTES,
+  importTemplateQuerySchema,
+  type DomainAction,
+  type ImportMode,
+} from '@platform/contracts';
 import type { FormEvent } from 'react';
 import type { z } from 'zod';
 import type { FieldErrors } from '../../../forms';
@@ -47,7 +52,7 @@ export function ImportForm({ choice, onChange, errors, busy, onPreview }: Props)
   };
   return (
     <form onSubmit={submit} noValidate>
-      <Section title="File">
+      <Section title="Choose the file">
         <p className="muted">
           Start from the template: the columns and two example rows. Download it as{' '}
           <a href={templateHref('csv')} download>
