@@ -120,7 +120,9 @@ describe('importing domains', () => {
   it('when the API refuses the file (400 IMPORT.INVALID_FILE), then its message shows at the file field', async () => {
     const page = await bed.page();
     await openImport(page);
-    await page.getByLabel('File', { exact: true }).setInputFiles(csvFile('hostname,e-mail\nshop.example.com,a@b.example\n'));
+    await page
+      .getByLabel('File', { exact: true })
+      .setInputFiles(csvFile('hostname,e-mail\nshop.example.com,a@b.example\n'));
     await page.getByRole('button', { name: 'Preview' }).click();
     const field = page.getByLabel('File', { exact: true });
     await page.getByText('The header row has no "domain" column (see the template).').waitFor();
