@@ -319,6 +319,44 @@ describe('the partner portal (Chromium, real platform)', () => {
     await checkScreen(admin, 'domain-not-found');
   });
 
+  it('when a 3-row csv with one invalid row is previewed and imported in the UI, then the job completes with 2 domains created from IMPORT', async () => {
+    const hosts = ['imp-a', 'imp-b'].map((label) => `${label}.${SITE_ROOT}`);
+    const csv = [
+      'domain,company legal name,e-mail',
+      `${hosts[0]},Import A Ltd,owner-a@${SITE_ROOT}`,
+      `${hosts[1]},Import B Ltd,owner-b@${SITE_ROOT}`,
+      `imp-c.${SITE_ROOT},Import C Ltd,not-an-email`,
+    ].join('\n');
+    await admin.goto(app('/domains'));
+    await admin.getByRole('link', { name: 'Import domains' }).click();
+    await heading(admin, 'Import domains').waitFor();
+    await admin
+      .getByLabel('File', { exact: true })
+      .setInputFiles({ name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await checkScreen(admin, 'import-chosen');
+    await admin.getByRole('button', { name: 'Preview' }).click();
+    const invalid = admin.getByRole('region', { name: 'Rows with errors' }).getByRole('row', { name: /imp-c\./ });
+    await invalid.waitFor();
+    expect(await invalid.textContent()).toContain('e-mail:');
+    await checkScreen(admin, 'import-preview');
+
+    await admin.getByRole('button', { name: 'Import 2 domains' }).click();
+    await admin.getByRole('progressbar', { name: 'Import progress' }).waitFor();
+    await heading(admin, 'Results').waitFor({ timeout: 30_000 });
+    await checkScreen(admin, 'import-results');
+    const rows = admin.getByRole('region', { name: 'Imported rows' });
+    const ids = await Promise.all(
+      hosts.map(async (host) => {
+        const href = await rows.getByRole('link', { name: host }).getAttribute('href');
+        return href!.split('/').pop()!;
+      }),
+    );
+    for (const [i, id] of ids.entries()) {
+      const stored = await sys.arrange(partner, 'GET', `/portal/domains/${id}`);
+      expect(stored.body).toMatchObject({ result: { hostname: hosts[i], source: 'IMPORT' } });
+    }
+  });
+
   it.each([
     ['domains', '/domains', 'Domains'],
     ['merchants', '/merchants', 'Merchants'],

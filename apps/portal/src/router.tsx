@@ -15,6 +15,7 @@ const screens: RouteObject[] = [
   { index: true, ...page(() => import('./features/dashboard/dashboard-page')) },
   { path: patterns.domains, ...page(() => import('./features/domains/pages/domains-list-page')) },
   { path: patterns.domainCreate, ...page(() => import('./features/domains/pages/domain-create-page')) },
+  { path: patterns.domainImport, ...page(() => import('./features/imports/import-page')) },
   { path: patterns.domain, ...page(() => import('./features/domains/pages/domain-page')) },
   { path: patterns.merchants, ...page(() => import('./features/merchants/pages/merchants-list-page')) },
   { path: patterns.merchantCreate, ...page(() => import('./features/merchants/pages/merchant-edit-page')) },

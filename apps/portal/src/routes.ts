@@ -18,6 +18,7 @@ export const patterns = {
   dashboard: '',
   domains: 'domains',
   domainCreate: 'domains/new',
+  domainImport: 'domains/import',
   domain: 'domains/:domainId',
   merchants: 'merchants',
   merchantCreate: 'merchants/new',
@@ -41,6 +42,7 @@ export const routes = {
   domains: {
     list: (query?: Record<string, string | number | undefined>) => withQuery('/domains', query),
     create: () => '/domains/new',
+    import: () => '/domains/import',
     detail: ({ domainId }: { domainId: string }) => `/domains/${seg(domainId)}`,
   },
   merchants: {

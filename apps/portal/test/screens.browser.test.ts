@@ -10,6 +10,7 @@ const SCREENS: [name: string, path: string, heading: string][] = [
   ['dashboard', '/', 'Dashboard'],
   ['domains', '/domains', 'Domains'],
   ['domain-create', '/domains/new', 'Create domain'],
+  ['domain-import', '/domains/import', 'Import domains'],
   ['domain', '/domains/dom_0004', 'shop4.example.com'],
   ['merchants', '/merchants', 'Merchants'],
   ['merchant-create', '/merchants/new', 'Create merchant'],

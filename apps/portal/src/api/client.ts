@@ -4,19 +4,38 @@
 // ApiError (with field errors for forms).
 import { createPlatformClient, PlatformApiError, type PlatformClient } from '@platform/client';
 import type { z } from 'zod';
-import type { RouteSpec } from '@platform/contracts';
+import type { RouteSpec, UploadedFile } from '@platform/contracts';
 
 type Part<S, K extends string> = S extends { [k in K]: infer T extends z.ZodType } ? z.input<T> : never;
 type QueryOf<S> = S extends { query: infer Q extends z.ZodType }
   ? { [K in keyof z.input<Q>]?: string | number | boolean | string[] | undefined }
   : never;
 
-/** What a call may send: the route's params, query and body (each only when the route has it). */
+/** A multipart route's (RouteSpec.multipart) fields as a browser has them: a File for the file, text for the rest. */
+export type MultipartFields<S> = S extends { multipart: object; body: infer B extends z.ZodType }
+  ? { [K in keyof z.input<B>]: z.input<B>[K] extends UploadedFile ? File : z.input<B>[K] }
+  : never;
+/** What a call may send: the route's params, query and body (each only when the route has it); an upload's body is FormData (see multipart()). */
 export type CallInput<S extends RouteSpec> = {
   params?: Part<S, 'params'>;
   query?: QueryOf<S>;
-  body?: Part<S, 'body'>;
+  body?: S extends { multipart: object } ? FormData : Part<S, 'body'>;
 };
+
+/**
+ * An upload's body, typed by its route: openapi-fetch sends FormData as it is (the browser sets the
+ * multipart Content-Type and boundary), with the same headers, retries and errors as JSON calls.
+ */
+export function multipart<S extends RouteSpec & { multipart: object }>(
+  _route: S,
+  fields: MultipartFields<S>,
+): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>))
+    if (value instanceof File) form.append(name, value, value.name);
+    else if (value !== undefined) form.append(name, String(value));
+  return form;
+}
 /** What a route answers on success (its response schema's output). */
 export type Answer<S extends RouteSpec> = z.output<S['response']>;
 

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import busboy from 'busboy';
 import { z } from 'zod';
 import {
   compileRoute,
@@ -16,6 +17,7 @@ import {
   ROLE_PERMISSIONS,
   ROUTES,
   type RouteSpec,
+  type UploadedFile,
 } from '@platform/contracts';
 import { AppError } from './fake-errors';
 import { FakeState } from './fake-state';
@@ -103,7 +105,7 @@ export class FakeApi {
     if (match.kind !== 'match') return this.send(res, 404, { error: errorObject('ROUTE.NOT_FOUND') });
     const spec = match.route.spec;
     try {
-      const body = await readBody(req);
+      const body = spec.multipart ? await readMultipart(req, spec.multipart) : await readBody(req);
       const cookie = /(?:^|;\s*)pp_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
       const csrf = req.headers['x-csrf-token'] as string | undefined;
       const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
@@ -127,6 +129,10 @@ export class FakeApi {
       const input = validate(spec, match.params, Object.fromEntries(url.searchParams), body);
       const answer = this.state.answer(spec.operationId, { ...input, session, cookie });
       if (answer.setCookie) res.setHeader('Set-Cookie', answer.setCookie);
+      if (answer.contentType) {
+        res.writeHead(answer.status ?? 200, { 'content-type': answer.contentType });
+        return void res.end(answer.body);
+      }
       this.send(res, answer.status ?? spec.status ?? 200, answer.body);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -204,6 +210,46 @@ function validate(spec: RouteSpec, params: Record<string, string>, query: Record
   };
   if (issues.length > 0) throw new AppError('VALIDATION.INVALID', 400, 'The request data is invalid.', { issues });
   return input;
+}
+
+/**
+ * An upload (RouteSpec.multipart) as the services read it (libs/http's readMultipart, with busboy): the
+ * text fields and the file as an UploadedFile; 415 for another type, 413 when the file is too large.
+ */
+function readMultipart(
+  req: http.IncomingMessage,
+  { file, maxFileBytes }: { file: string; maxFileBytes: number },
+): Promise<Record<string, unknown>> {
+  if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? ''))
+    return Promise.reject(
+      new AppError('REQUEST.UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be multipart/form-data.'),
+    );
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, unknown> = {};
+    let tooLarge = false;
+    const parser = busboy({ headers: req.headers, limits: { fileSize: maxFileBytes } });
+    parser.on('field', (name, value) => (fields[name] = value));
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => (tooLarge = true));
+      stream.on('close', () => {
+        if (name === file)
+          fields[name] = {
+            filename: info.filename ?? '',
+            content_type: info.mimeType,
+            data: Buffer.concat(chunks),
+          } satisfies UploadedFile;
+      });
+    });
+    parser.on('error', () => reject(new AppError('REQUEST.MALFORMED', 400, 'The multipart body is not well formed.')));
+    parser.on('close', () =>
+      tooLarge
+        ? reject(new AppError('REQUEST.TOO_LARGE', 413, `The file in ${file} is larger than ${maxFileBytes} bytes.`))
+        : resolve(fields),
+    );
+    req.pipe(parser);
+  });
 }
 
 async function readBody(req: http.IncomingMessage): Promise<unknown> {

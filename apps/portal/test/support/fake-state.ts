@@ -19,6 +19,7 @@ import {
 } from '@platform/contracts';
 import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 import { AppError, newToken } from './fake-errors';
+import { FakeImports, templateCsv } from './fake-imports';
 import * as seed from './fake-data';
 
 export interface FakeSession {
@@ -36,7 +37,9 @@ interface Ctx {
 }
 export interface Answer {
   status?: number;
+  /** JSON, or the bytes of a download when contentType is set. */
   body?: unknown;
+  contentType?: string;
   setCookie?: string;
 }
 
@@ -107,6 +110,7 @@ export class FakeState {
     seed.auditEvent(3, 'domain.deleted'),
   ];
   settings: PartnerSettings = seed.defaultSettings();
+  readonly imports = new FakeImports(this);
 
   /** A sign-in link's token for this user, as if they had clicked the e-mail (single use). */
   issueToken(userId: string): string {
@@ -498,6 +502,17 @@ export class FakeState {
       });
     },
     getReceiptStats: ({ query }: Ctx) => ok(seed.receiptStats(Number(query.days))),
+    createDomainImport: ({ body, session }: Ctx) => {
+      const { status, result } = this.imports.create(body, session!.userId);
+      return ok(result, status);
+    },
+    getDomainImportTemplate: ({ query }: Ctx) => {
+      if (query.format !== 'csv')
+        throw new AppError('SERVICE.UNAVAILABLE', 503, 'The fake serves the csv template only.');
+      return { body: templateCsv(), contentType: 'text/csv; charset=utf-8' };
+    },
+    getDomainImport: ({ params }: Ctx) => ok(this.imports.get(params.importId)),
+    listDomainImportRows: ({ params, query }: Ctx) => page(this.imports.rows(params.importId), query),
     getSettings: () => ok(this.settings),
     updateSettings: ({ body }: Ctx) => ok(Object.assign(this.settings, body)),
   };

@@ -68,9 +68,14 @@ export default function DomainsListPage() {
         description="Every site you manage, newest first."
         actions={
           can(session, 'domains:write') && (
-            <Link className="btn btn-primary" to={routes.domains.create()}>
-              Create domain
-            </Link>
+            <>
+              <Link className="btn btn-secondary" to={routes.domains.import()}>
+                Import domains
+              </Link>
+              <Link className="btn btn-primary" to={routes.domains.create()}>
+                Create domain
+              </Link>
+            </>
           )
         }
       />
