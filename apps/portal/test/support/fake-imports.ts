@@ -8,7 +8,8 @@ import {
   createDomainBodySchema,
   IMPORT_COLUMNS,
   parseHostname,
-  type DomainAction,
+  IMPORT_ACTION_CREATES,
+  type ImportAction,
   type DomainDetail,
   type DomainImport,
   type DomainImportPlan,
@@ -96,7 +97,7 @@ export class FakeImports {
   constructor(private readonly partner: Partner) {}
 
   /** What importing the file would do, row by row (domains-svc's planImport, in short). */
-  private plan(file: UploadedFile, action: DomainAction, mode: ImportMode) {
+  private plan(file: UploadedFile, action: ImportAction, mode: ImportMode) {
     const inputs = new Map<number, Record<string, unknown>>();
     const firstLine = new Map<string, number>();
     const named = new Set<string>();
@@ -104,7 +105,7 @@ export class FakeImports {
       const written = parseHostname(cells.domain ?? '');
       const hostname = 'host' in written ? written.host : (cells.domain ?? '');
       if ('host' in written) named.add(written.host);
-      const input = { ...cells, action };
+      const input = { ...cells, action: IMPORT_ACTION_CREATES[action].action };
       const errors: ImportRowError[] = [];
       const parsed = createDomainBodySchema.safeParse(input);
       if (!parsed.success)
@@ -148,7 +149,7 @@ export class FakeImports {
   /** POST .../imports: the plan (dry run, 200) or the stored import (202, QUEUED). */
   create(body: Record<string, unknown>, userId: string): { status: number; result: DomainImportPlan | DomainImport } {
     const file = body.asset as UploadedFile;
-    const action = body.action as DomainAction;
+    const action = body.action as ImportAction;
     const mode = body.mode as ImportMode;
     const { rows, inputs } = this.plan(file, action, mode);
     const common = { mode, action, file_name: file.filename, counts: countsOf(rows) };

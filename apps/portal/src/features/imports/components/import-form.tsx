@@ -1,7 +1,7 @@
 import {
   IMPORT_MAX_FILE_BYTES,
   importTemplateQuerySchema,
-  type DomainAction,
+  type ImportAction,
   type ImportMode,
 } from '@platform/contracts';
 import type { FormEvent } from 'react';
@@ -32,7 +32,7 @@ const templateHref = (format: NonNullable<z.input<typeof importTemplateQuerySche
 
 export interface FormChoice {
   file: File | null;
-  action: DomainAction;
+  action: ImportAction;
   mode: ImportMode;
 }
 
@@ -79,7 +79,7 @@ export function ImportForm({ choice, onChange, errors, busy, onPreview }: Props)
           name="action"
           options={ACTION_OPTIONS}
           value={choice.action}
-          onChange={(e) => onChange({ ...choice, action: e.target.value as DomainAction })}
+          onChange={(e) => onChange({ ...choice, action: e.target.value as ImportAction })}
           error={errors.action}
         />
         <fieldset>
