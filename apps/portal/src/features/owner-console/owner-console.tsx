@@ -7,18 +7,16 @@ import { call } from '../../api/client';
 import { queryState } from '../../api/query-state';
 import { routes } from '../../routes';
 import { DataState } from '../../ui/data-state';
-import { useOwnerSession, useSetOwnerSession } from './session';
+import { useOwnerSession } from './session';
 import type { OwnerSignInState } from './sign-in-page';
 
 function OwnerShell({ session }: { session: OwnerSession }) {
-  const setSession = useSetOwnerSession();
   const navigate = useNavigate();
   const signOut = useMutation({
     mutationFn: () => call(routeOf(ownerSessionRoutes, 'deleteOwnerSession')),
-    onSettled: () => {
-      setSession(null);
-      navigate(routes.owner.signIn(), { replace: true, state: { signedOut: true } satisfies OwnerSignInState });
-    },
+    // The sign-in page drops the session (were it dropped here, this guard would say "ended" first).
+    onSettled: () =>
+      navigate(routes.owner.signIn(), { replace: true, state: { signedOut: true } satisfies OwnerSignInState }),
   });
   return (
     <div className="owner-shell">

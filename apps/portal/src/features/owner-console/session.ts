@@ -2,7 +2,7 @@
 // and the screens read; the partner portal's session (auth/session.tsx) is another, untouched.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ownerSessionRoutes, routeOf, type OwnerSession } from '@platform/contracts';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { ApiError, call, setCsrfToken, setSessionEndedHandler } from '../../api/client';
 
 export const OWNER_SESSION_KEY = ['owner-session'] as const;
@@ -36,11 +36,14 @@ export function useOwnerSession() {
 /** Puts a session answered by sign-in (or null after sign-out) in place, with its CSRF token. */
 export function useSetOwnerSession() {
   const client = useQueryClient();
-  return (session: OwnerSession | null) => {
-    setCsrfToken(session?.csrf_token);
-    void client.cancelQueries({ queryKey: OWNER_SESSION_KEY });
-    client.setQueryData(OWNER_SESSION_KEY, session);
-  };
+  return useCallback(
+    (session: OwnerSession | null) => {
+      setCsrfToken(session?.csrf_token);
+      void client.cancelQueries({ queryKey: OWNER_SESSION_KEY });
+      client.setQueryData(OWNER_SESSION_KEY, session);
+    },
+    [client],
+  );
 }
 
 /** Who to ask for a new link: the partner of the session at hand, or of this browser's last one. */

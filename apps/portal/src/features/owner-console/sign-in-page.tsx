@@ -43,7 +43,12 @@ export default function OwnerSignInPage() {
   const session = useOwnerSession();
   const { token, exchange } = useOwnerLink();
   const state = (useLocation().state ?? {}) as OwnerSignInState;
-  if (!token && session.data) return <Navigate to={routes.owner.home()} replace />;
+  const setSession = useSetOwnerSession();
+  useEffect(() => {
+    if (state.signedOut) setSession(null);
+  }, [state.signedOut, setSession]);
+  const live = state.signedOut ? undefined : session.data;
+  if (!token && live) return <Navigate to={routes.owner.home()} replace />;
   const partner = session.data?.partner.name ?? rememberedPartnerName();
   const usedLink = exchange.error instanceof ApiError && exchange.error.code === 'AUTH.SIGN_IN_LINK';
   return (
@@ -72,7 +77,7 @@ export default function OwnerSignInPage() {
               You sign in with the link {partner ?? 'your provider'} sent you, by e-mail or from their site. Each link
               works once, for 15 minutes.
             </p>
-            {session.data && <Link to={routes.owner.home()}>Go to your account console</Link>}
+            {live && <Link to={routes.owner.home()}>Go to your account console</Link>}
           </>
         )}
       </div>
