@@ -58,13 +58,13 @@ describe('owner console', () => {
     // One tab stop: Tab from the copy button reaches the selected tab only.
     await page.getByRole('button', { name: 'Copy snippet' }).focus();
     await page.keyboard.press('Tab');
-    expect(await first.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await first.evaluate((el) => el === (el.ownerDocument.activeElement as unknown))).toBe(true);
     expect(await tabs.getByRole('tab', { name: 'WordPress' }).getAttribute('tabindex')).toBe('-1');
 
     const expectSelected = async (name: string, text: string) => {
       const tab = tabs.getByRole('tab', { name });
       expect(await tab.getAttribute('aria-selected')).toBe('true');
-      expect(await tab.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await tab.evaluate((el) => el === (el.ownerDocument.activeElement as unknown))).toBe(true);
       await page.getByRole('tabpanel', { name }).getByText(text).waitFor();
       expect(await page.getByRole('tabpanel').count()).toBe(1);
     };
