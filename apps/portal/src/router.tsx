@@ -41,6 +41,21 @@ export const router = createBrowserRouter(
       ...page(() => import('./auth/enrol-two-factor-page')),
       ErrorBoundary: RouteError,
     },
+    // The owner console: another audience with its own sign-in, session guard and frame.
+    {
+      path: patterns.ownerSignIn,
+      ...page(() => import('./features/owner-console/sign-in-page')),
+      ErrorBoundary: RouteError,
+    },
+    {
+      path: patterns.owner,
+      ...page(() => import('./features/owner-console/owner-console')),
+      ErrorBoundary: RouteError,
+      children: [
+        { index: true, ...page(() => import('./features/owner-console/home-page')), ErrorBoundary: RouteError },
+        { path: '*', ...page(() => import('./features/owner-console/not-found-page')), ErrorBoundary: RouteError },
+      ],
+    },
     {
       Component: RequireSession,
       ErrorBoundary: RouteError,

@@ -32,6 +32,9 @@ export const patterns = {
   audit: 'audit-log',
   settings: 'settings',
   account: 'account',
+  // The owner console (the customer's own account, another audience): its own sign-in and guard.
+  ownerSignIn: 'owner/sign-in',
+  owner: 'owner',
 } as const;
 
 export const routes = {
@@ -63,4 +66,8 @@ export const routes = {
   audit: (query?: Record<string, string | number | undefined>) => withQuery('/audit-log', query),
   settings: () => '/settings',
   account: () => '/account',
+  owner: {
+    home: () => '/owner',
+    signIn: () => '/owner/sign-in',
+  },
 };

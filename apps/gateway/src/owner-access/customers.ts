@@ -25,11 +25,11 @@ export class Customers {
   }
 
   /** The company's domains (up to 100, as the domain list shows them) for the owner console's session. */
-  async domainsOf(as: CallAs, companyId: string): Promise<{ id: string; hostname: string }[]> {
+  async domainsOf(as: CallAs, companyId: string): Promise<{ id: string; hostname: string; privacy_widget: string }[]> {
     const { result } = await this.domains.call(listDomains, {
       as,
       query: { instance_company_id: companyId, limit: '100' },
     });
-    return result.map((d) => ({ id: d.id, hostname: d.hostname }));
+    return result.map((d) => ({ id: d.id, hostname: d.hostname, privacy_widget: d.privacy_widget }));
   }
 }

@@ -101,6 +101,9 @@ function toApiError(error: unknown): ApiError {
   return new ApiError(0, 'NETWORK', 'The portal cannot reach the server. Check your connection and try again.');
 }
 
+/** The session checks: their 401 means signed out (each guard handles it), not a session that just ended. */
+const SESSION_CHECKS = new Set(['/portal/auth/session', '/portal/owner/session']);
+
 /** Calls one route of a route table; resolves to its answer, rejects with ApiError. */
 export async function call<S extends RouteSpec>(route: S, input: CallInput<S> = {}): Promise<Answer<S>> {
   // The route tables type the screens; @platform/client's own path types are the same routes (from /openapi.json).
@@ -114,7 +117,7 @@ export async function call<S extends RouteSpec>(route: S, input: CallInput<S> = 
   } catch (thrown) {
     const error = toApiError(thrown);
     // Only a missing session ends it: a wrong TOTP code or a used sign-in link are 401s too (AUTH.TOTP, AUTH.SIGN_IN_LINK).
-    if (error.code === 'AUTH.SESSION_REQUIRED' && route.path !== '/portal/auth/session') onSessionEnded?.();
+    if (error.code === 'AUTH.SESSION_REQUIRED' && !SESSION_CHECKS.has(route.path)) onSessionEnded?.();
     throw error;
   }
 }

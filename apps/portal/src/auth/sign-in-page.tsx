@@ -20,7 +20,7 @@ export const nextPathOf = (session: Session) =>
       : routes.dashboard();
 
 /** Takes the token out of the address bar at once (it must not stay in history) and returns it. */
-function takeTokenFromHash(): string | null {
+export function takeTokenFromHash(): string | null {
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
   if (token) history.replaceState(history.state, '', window.location.pathname + window.location.search);
   return token;

@@ -83,8 +83,13 @@ export function portalTestBed() {
     get consoleErrors() {
       return consoleErrors;
     },
-    /** A new tab at `viewport`; signed in as `userId` (a session cookie the fake issued) unless null. */
-    async page(opts: { viewport?: { width: number; height: number }; userId?: string | null } = {}): Promise<Page> {
+    /**
+     * A new tab at `viewport`; signed in as `userId` (a session cookie the fake issued) unless null,
+     * and to the owner console as access user `ownerId` when given.
+     */
+    async page(
+      opts: { viewport?: { width: number; height: number }; userId?: string | null; ownerId?: string } = {},
+    ): Promise<Page> {
       await page?.close();
       await context.clearCookies();
       const userId = opts.userId === undefined ? 'usr_admin' : opts.userId;
@@ -92,6 +97,12 @@ export function portalTestBed() {
         const cookie = api.state.signIn(userId);
         await context.addCookies([
           { name: 'pp_session', value: cookie, url: api.origin, httpOnly: true, sameSite: 'Lax' },
+        ]);
+      }
+      if (opts.ownerId) {
+        const cookie = api.state.signInOwner(opts.ownerId);
+        await context.addCookies([
+          { name: 'pp_owner_session', value: cookie, url: api.origin, httpOnly: true, sameSite: 'Lax' },
         ]);
       }
       page = await context.newPage();

@@ -31,7 +31,9 @@ const CSP =
 
 const COMPILED = ROUTES.filter((r) => r.path.startsWith('/portal/')).map(compileRoute);
 /** What needs no session: asking for a link and exchanging it. */
-const OPEN = new Set(['createSignInLink', 'createSession']);
+const OPEN = new Set(['createSignInLink', 'createSession', 'createOwnerSession']);
+/** The owner console's routes: its own cookie and sessions; a partner session reaches none of them, nor an owner's any other. */
+const OWNER_PATH = '/portal/owner/';
 /** What a session still in its second-factor step may call. */
 const TOTP_STAGE = new Set([
   'getSession',
@@ -125,9 +127,11 @@ export class FakeApi {
       }
       const failure = this.failing.get(spec.operationId);
       if (failure) throw new AppError('SERVICE.UNAVAILABLE', failure);
-      const session = this.authorise(spec, cookie, csrf);
+      const ownerCookie = /(?:^|;\s*)pp_owner_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+      const owner = spec.path.startsWith(OWNER_PATH) ? this.authoriseOwner(spec, ownerCookie, csrf) : undefined;
+      const session = spec.path.startsWith(OWNER_PATH) ? undefined : this.authorise(spec, cookie, csrf);
       const input = validate(spec, match.params, Object.fromEntries(url.searchParams), body);
-      const answer = this.state.answer(spec.operationId, { ...input, session, cookie });
+      const answer = this.state.answer(spec.operationId, { ...input, session, cookie, owner, ownerCookie });
       if (answer.setCookie) res.setHeader('Set-Cookie', answer.setCookie);
       if (answer.contentType) {
         res.writeHead(answer.status ?? 200, { 'content-type': answer.contentType });
@@ -161,6 +165,15 @@ export class FakeApi {
     if (!needs.every((p) => granted.includes(p)))
       throw new AppError('AUTH.FORBIDDEN', 403, 'Your role does not allow this.');
     return session;
+  }
+
+  private authoriseOwner(spec: RouteSpec, cookie: string | undefined, csrf: string | undefined) {
+    if (OPEN.has(spec.operationId)) return undefined;
+    const owner = cookie ? this.state.ownerSessions.get(cookie) : undefined;
+    if (!owner) throw new AppError('AUTH.SESSION_REQUIRED', 401, 'Sign in to continue.');
+    if (spec.method !== 'get' && csrf !== owner.csrf)
+      throw new AppError('AUTH.CSRF', 403, 'The CSRF token is missing or wrong.');
+    return owner;
   }
 
   private static(pathname: string, res: http.ServerResponse) {

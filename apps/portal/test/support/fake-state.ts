@@ -12,6 +12,7 @@ import {
   type DomainDetail,
   type EmailTemplate,
   type Merchant,
+  type OwnerSession,
   type Session,
   type User,
   type WebhookDelivery,
@@ -27,6 +28,18 @@ export interface FakeSession {
   stage: Session['stage'];
   csrf: string;
 }
+export interface FakeOwnerSession {
+  ownerUserId: string;
+  csrf: string;
+}
+/** A customer's access user (the owner console's people), of one company. */
+export interface FakeOwnerUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: OwnerSession['user']['role'];
+  companyId: string;
+}
 type Json = Record<string, unknown>;
 interface Ctx {
   params: Record<string, string>;
@@ -34,6 +47,9 @@ interface Ctx {
   body: Json;
   session: FakeSession | undefined;
   cookie: string | undefined;
+  /** The owner console's session and cookie (pp_owner_session), for the /portal/owner routes. */
+  owner: FakeOwnerSession | undefined;
+  ownerCookie: string | undefined;
 }
 export interface Answer {
   status?: number;
@@ -111,12 +127,51 @@ export class FakeState {
   ];
   settings: PartnerSettings = seed.defaultSettings();
   readonly imports = new FakeImports(this);
+  /** Access users: shop4's owner (its company has that one domain) and one whose company has none. */
+  readonly ownerUsers = new Map<string, FakeOwnerUser>([
+    [
+      'own_shop',
+      { id: 'own_shop', email: 'olga@shop4.example.com', name: 'Olga Owner', role: 'OWNER', companyId: 'comp_4' },
+    ],
+    ['own_empty', { id: 'own_empty', email: 'ed@nowhere.example', name: null, role: 'VIEWER', companyId: 'comp_none' }],
+  ]);
+  readonly ownerSessions = new Map<string, FakeOwnerSession>();
+  /** Owner sign-in tokens by hash -> access user id (kept apart from the partner users' tokens, as the gateway's audience). */
+  private readonly ownerTokens = new Map<string, string>();
 
   /** A sign-in link's token for this user, as if they had clicked the e-mail (single use). */
   issueToken(userId: string): string {
     const token = newToken();
     this.tokens.set(createHash('sha256').update(token).digest('hex'), userId);
     return token;
+  }
+
+  /** An owner console sign-in link's token (single use), as provision answers it in sign_in_url. */
+  issueOwnerToken(ownerUserId: string): string {
+    const token = newToken();
+    this.ownerTokens.set(createHash('sha256').update(token).digest('hex'), ownerUserId);
+    return token;
+  }
+
+  /** An owner console session's cookie, for tests that start signed in to the console. */
+  signInOwner(ownerUserId: string): string {
+    const cookie = newToken();
+    this.ownerSessions.set(cookie, { ownerUserId, csrf: newToken() });
+    return cookie;
+  }
+
+  ownerSessionOf(s: FakeOwnerSession): OwnerSession {
+    const u = this.ownerUsers.get(s.ownerUserId)!;
+    return {
+      audience: 'OWNER',
+      user: { id: u.id, email: u.email, name: u.name, role: u.role },
+      partner: { name: this.settings.name },
+      company_id: u.companyId,
+      domains: this.domains
+        .filter((d) => d.instance_company_id === u.companyId)
+        .map((d) => ({ id: d.id, hostname: d.hostname, privacy_widget: d.privacy_widget })),
+      csrf_token: s.csrf,
+    };
   }
 
   /** An ACTIVE session's cookie, for tests that start signed in. */
@@ -182,6 +237,23 @@ export class FakeState {
       };
     },
     getSession: ({ session }: Ctx) => ok(this.sessionOf(session!)),
+    createOwnerSession: ({ body }: Ctx) => {
+      const hash = createHash('sha256').update(String(body.token)).digest('hex');
+      const ownerUserId = this.ownerTokens.get(hash);
+      if (!ownerUserId) throw new AppError('AUTH.SIGN_IN_LINK', 401, errorObject('AUTH.SIGN_IN_LINK').message);
+      this.ownerTokens.delete(hash);
+      const cookie = this.signInOwner(ownerUserId);
+      return {
+        status: 201,
+        body: { result: this.ownerSessionOf(this.ownerSessions.get(cookie)!) },
+        setCookie: `pp_owner_session=${cookie}; HttpOnly; SameSite=Lax; Path=/`,
+      };
+    },
+    getOwnerSession: ({ owner }: Ctx) => ok(this.ownerSessionOf(owner!)),
+    deleteOwnerSession: ({ ownerCookie }: Ctx) => {
+      this.ownerSessions.delete(ownerCookie!);
+      return { status: 204, setCookie: 'pp_owner_session=; Max-Age=0; Path=/' };
+    },
     deleteSession: ({ cookie }: Ctx) => {
       this.sessions.delete(cookie!);
       return { status: 204, setCookie: 'pp_session=; Max-Age=0; Path=/' };

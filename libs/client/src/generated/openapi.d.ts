@@ -2274,6 +2274,8 @@ export interface components {
             domains: {
                 id: string;
                 hostname: string;
+                /** @description The domain's widget snippet (as the domain's own privacy_widget) */
+                privacy_widget: string;
             }[];
             /** @description Send it as X-CSRF-Token on every write made with the session cookie */
             csrf_token: string;

@@ -68,7 +68,15 @@ export const ownerSessionSchema = z
     user: z.object({ id: z.string(), email: z.string(), name: z.string().nullable(), role: accessRoleSchema }),
     partner: z.object({ name: z.string() }),
     company_id: z.string(),
-    domains: z.array(z.object({ id: z.string(), hostname: z.string() })),
+    domains: z.array(
+      z.object({
+        id: z.string(),
+        hostname: z.string(),
+        privacy_widget: z
+          .string()
+          .meta({ description: "The domain's widget snippet (as the domain's own privacy_widget)" }),
+      }),
+    ),
     csrf_token: z.string().meta({ description: 'Send it as X-CSRF-Token on every write made with the session cookie' }),
   })
   .meta({ id: 'OwnerSession' });

@@ -3,10 +3,10 @@ import { Link, useLocation, useParams } from 'react-router';
 import { queryState } from '../../../api/query-state';
 import { can, useSession } from '../../../auth/session';
 import { routes } from '../../../routes';
-import { CopyButton } from '../../../ui/copy-button';
 import { DataState } from '../../../ui/data-state';
 import { FormMessage } from '../../../ui/field';
 import { Badge, formatDate, PageHeader, Section } from '../../../ui/misc';
+import { WidgetSnippet } from '../../../ui/widget-snippet';
 import { ConsentRecordsCard } from '../components/consent-records-card';
 import { DomainActions } from '../components/domain-actions';
 import { ScanCard } from '../components/scan-card';
@@ -38,15 +38,6 @@ function Overview({ domain }: { domain: DomainDetail }) {
           <code>{domain.id}</code>
         </dd>
       </dl>
-    </Section>
-  );
-}
-
-function Snippet({ domain }: { domain: DomainDetail }) {
-  return (
-    <Section title="Widget snippet" actions={<CopyButton text={domain.privacy_widget} label="Copy snippet" />}>
-      <p className="muted">Put this tag into every page of the site, before other scripts.</p>
-      <pre aria-label="Widget snippet">{domain.privacy_widget}</pre>
     </Section>
   );
 }
@@ -91,7 +82,7 @@ export default function DomainPage() {
               {can(session, 'records:read') && <ConsentRecordsCard domainId={domain.data.id} />}
             </div>
             <div>
-              <Snippet domain={domain.data} />
+              <WidgetSnippet code={domain.data.privacy_widget} />
               <ScanCard domainId={domain.data.id} />
               <SubdomainsCard domainId={domain.data.id} hostname={domain.data.hostname} />
             </div>

@@ -1,0 +1,12 @@
+import { Link } from 'react-router';
+import { routes } from '../../routes';
+import { PageHeader } from '../../ui/misc';
+
+export default function OwnerNotFoundPage() {
+  return (
+    <>
+      <PageHeader title="Page not found" description="There is no such page in your account console." />
+      <Link to={routes.owner.home()}>Go to your websites</Link>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+// The owner console's guard and frame: the partner's name as the brand, the owner's e-mail and Sign
+// out; no partner-portal navigation (another audience, another session).
+import { useMutation } from '@tanstack/react-query';
+import { ownerSessionRoutes, routeOf, type OwnerSession } from '@platform/contracts';
+import { Navigate, Outlet, useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { queryState } from '../../api/query-state';
+import { routes } from '../../routes';
+import { DataState } from '../../ui/data-state';
+import { useOwnerSession } from './session';
+import type { OwnerSignInState } from './sign-in-page';
+
+function OwnerShell({ session }: { session: OwnerSession }) {
+  const navigate = useNavigate();
+  const signOut = useMutation({
+    mutationFn: () => call(routeOf(ownerSessionRoutes, 'deleteOwnerSession')),
+    // The sign-in page drops the session (were it dropped here, this guard would say "ended" first).
+    onSettled: () =>
+      navigate(routes.owner.signIn(), { replace: true, state: { signedOut: true } satisfies OwnerSignInState }),
+  });
+  return (
+    <div className="owner-shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar owner-topbar">
+        <p className="owner-brand">
+          <span className="brand">{session.partner.name}</span> <span className="muted">Account console</span>
+        </p>
+        <div className="owner-user">
+          <span className="owner-email">{session.user.email}</span>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            onClick={() => signOut.mutate()}
+            disabled={signOut.isPending}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="content owner-content" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** Every /owner screen: signed out (401) goes to the console's sign-in, which says the session ended. */
+export default function OwnerConsole() {
+  const session = useOwnerSession();
+  if (session.isPending || session.isError) {
+    return (
+      <main className="center-page" id="main">
+        <DataState {...queryState(session)} loadingLabel="Loading your account…" />
+      </main>
+    );
+  }
+  if (!session.data) {
+    return <Navigate to={routes.owner.signIn()} replace state={{ ended: true } satisfies OwnerSignInState} />;
+  }
+  return <OwnerShell session={session.data} />;
+}
