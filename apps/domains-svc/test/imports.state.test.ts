@@ -2,7 +2,7 @@ import { Workbook } from 'exceljs';
 import { sql } from '@platform/db';
 import { waitFor } from '@platform/testing';
 import { createBody, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
-import { csvOf, HEADERS, importRow, postImport, xlsxOf } from './support/imports';
+import { csvOf, HEADERS, importRow, postImport, workbookBomb, xlsxOf, zipOf } from './support/imports';
 
 /**
  * POST /portal/domains/imports on a real domains-svc (Postgres, the chassis' job runner): the
@@ -143,6 +143,37 @@ describe('imports: files refused whole, nothing stored', () => {
     );
     await refused({ name: 'bad.csv', data: `${HEADERS.join(',')}\r\n"unclosed,quote\r\n` }, 400, 'IMPORT.INVALID_FILE');
     await refused({ name: 'no-domain.csv', data: 'name,email\r\nx,y\r\n' }, 400, 'IMPORT.INVALID_FILE');
+  });
+
+  it('when an xlsx sheet is 200 MB of whitespace deflated (a zip bomb), then 400 IMPORT.INVALID_FILE zip_bomb; unpadded it is planned', async () => {
+    const rows = [HEADERS, importRow(uniqueHost())];
+    const bomb = await workbookBomb(rows, 200 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const error = await refused({ name: 'bomb.xlsx', data: bomb }, 400, 'IMPORT.INVALID_FILE');
+    expect(error).toMatchObject({ data: { reason: 'zip_bomb' }, message: expect.stringMatching(/zip bomb/) });
+    const plan = await postImport(
+      h.base,
+      h.partner(),
+      { name: 'ok.xlsx', data: await workbookBomb(rows, 0) },
+      {
+        dry_run: 'true',
+      },
+    );
+    expect(plan.status).toBe(200);
+    expect(plan.body.result.counts).toMatchObject({ rows: 1, create: 1 });
+  });
+
+  it('when a zip bomb declares its sheet 1 MB (the central directory lies), then its inflate is cut off and 400 zip_bomb', async () => {
+    const bomb = await workbookBomb([HEADERS, importRow(uniqueHost())], 200 * 1024 * 1024, 1024 * 1024);
+    const error = await refused({ name: 'liar.xlsx', data: bomb }, 400, 'IMPORT.INVALID_FILE');
+    expect(error).toMatchObject({ data: { reason: 'zip_bomb' }, message: expect.stringMatching(/declares/) });
+  });
+
+  it('when a workbook zip has more than 10,000 entries, then 400 zip_bomb', async () => {
+    const empty = () => [Buffer.alloc(0)];
+    const data = await zipOf(Array.from({ length: 10_001 }, (_, i) => ({ name: `xl/media/${i}.bin`, chunks: empty })));
+    const error = await refused({ name: 'many.xlsx', data }, 400, 'IMPORT.INVALID_FILE');
+    expect(error).toMatchObject({ data: { reason: 'zip_bomb' }, message: expect.stringMatching(/10000 entries/) });
   });
 
   it('when the file is over 10 MB, then 413 REQUEST.TOO_LARGE', async () => {

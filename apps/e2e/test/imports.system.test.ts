@@ -61,7 +61,7 @@ describe('domain imports through the gateway, with an API key', () => {
     const form = await formOf(csv, { mode: 'ADD', action: 'ENROLL' });
     const accepted = await send(form, key);
     expect(accepted.status).toBe(202);
-    // A retry with the key (the gateway fingerprints the form's bytes) replays the first answer.
+    // A retry with the key (the very same bytes) replays the first answer.
     const retried = await send(form, key);
     expect(retried.status).toBe(202);
     expect(retried.replayed).toBe('true');
@@ -81,6 +81,26 @@ describe('domain imports through the gateway, with an API key', () => {
     expect(rows.body.meta).toEqual({ current_page: 1, next_page: 2 });
     const listed = await sys.call(partner, 'GET', '/portal/domains?source=IMPORT&limit=10');
     expect(listed.body.result.map((d: { hostname: string }) => d.hostname).sort()).toEqual([...hosts].sort());
+  });
+
+  it('when a retry builds the form again (another boundary) under the same Idempotency-Key, then it replays the first import; another file under the key is 409', async () => {
+    const csv = csvFile([`imp-${randomUUID().slice(0, 8)}.example.com`]);
+    const key = { 'idempotency-key': `import-${randomUUID()}` };
+    const first = await formOf(csv, { mode: 'ADD' });
+    const rebuilt = await formOf(csv, { mode: 'ADD' });
+    expect(rebuilt.type).not.toBe(first.type);
+    const accepted = await send(first, key);
+    expect(accepted.status).toBe(202);
+    expect(accepted.replayed).toBeNull();
+    const retried = await send(rebuilt, key);
+    expect(retried.status).toBe(202);
+    expect(retried.replayed).toBe('true');
+    expect(retried.body.result.id).toBe(accepted.body.result.id);
+
+    const other = await send(await formOf(csvFile([`imp-${randomUUID().slice(0, 8)}.example.com`]), {}), key);
+    expect(other.status).toBe(409);
+    expect(other.replayed).toBeNull();
+    expect(other.body.error.code).toBe('IDEMPOTENCY.KEY_REUSED');
   });
 
   /** `rows` rows the plan finds INVALID (no e-mail), each padded with a long ignored column to `bytes` in all. */

@@ -52,6 +52,13 @@ describe('request body: a route that declares a multipart upload', () => {
     expect(result.body.length).toBeGreaterThan(1.5 * 1024 * 1024);
   });
 
+  it('when an upload carries an Idempotency-Key, then the service gets the key but no fingerprint of the bytes (it fingerprints the parsed form)', async () => {
+    const res = await post('/portal/things/uploads', form(10), { 'idempotency-key': 'upload-1' });
+    expect(res.status).toBe(201);
+    const { result } = (await res.json()) as { result: { idempotencyKey: string; fingerprint: string | null } };
+    expect(result).toMatchObject({ idempotencyKey: 'upload-1', fingerprint: null });
+  });
+
   it('when the upload route gets JSON, or a JSON route a multipart form, then 415', async () => {
     const json = await post('/portal/things/uploads', '{}', { 'content-type': 'application/json' });
     expect(json.status).toBe(415);

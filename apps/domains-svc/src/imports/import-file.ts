@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { ValueType, Workbook, type Cell } from 'exceljs';
+import JSZip from 'jszip';
 import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportRowError, type UploadedFile } from '@platform/contracts';
 import { AppError } from '@platform/http';
 
@@ -76,11 +77,12 @@ function csvTable(data: Buffer): Table {
 }
 
 async function xlsxTable(data: Buffer): Promise<Table> {
+  await checkWorkbookBounds(data);
   const workbook = new Workbook();
   try {
     await workbook.xlsx.load(data as unknown as Parameters<typeof workbook.xlsx.load>[0]);
   } catch {
-    throw invalidFile('The workbook cannot be read (not a valid .xlsx).', 'malformed');
+    throw malformedWorkbook();
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) throw invalidFile('The workbook has no worksheet.', 'malformed');
@@ -94,6 +96,68 @@ async function xlsxTable(data: Buffer): Promise<Table> {
     rows.push({ line, cells: Array.from(cells, (c) => c ?? '') });
   });
   return { rows };
+}
+
+/** What an .xlsx may unpack to: a 10 MB workbook of 10,000 rows stays well below all three. */
+export const WORKBOOK_BOUNDS = {
+  /** All entries together, uncompressed. */
+  maxTotalBytes: 100 * 1024 * 1024,
+  /** Uncompressed over compressed size of an entry (deflate reaches ~1000:1 on repeated bytes). */
+  maxRatio: 100,
+  maxEntries: 10_000,
+};
+
+const zipBomb = (message: string) => invalidFile(`${message} It is refused as a zip bomb.`, 'zip_bomb');
+const malformedWorkbook = () => invalidFile('The workbook cannot be read (not a valid .xlsx).', 'malformed');
+/** JSZip's private record of an entry's sizes, as the zip's central directory declares them. */
+const declaredSizes = (entry: JSZip.JSZipObject) =>
+  (entry as unknown as { _data: { compressedSize: number; uncompressedSize: number } })._data;
+
+/**
+ * Refuses (reason zip_bomb) an .xlsx that would unpack past WORKBOOK_BOUNDS, before exceljs
+ * unpacks it whole in memory. Read with JSZip, the parser exceljs loads with, so the entries
+ * checked are the ones exceljs reads. A central directory may lie about sizes (JSZip does not
+ * check them), so each entry is then inflated as a stream and cut off past its declared size:
+ * exceljs's inflate of the same bytes can give no more than was checked.
+ */
+async function checkWorkbookBounds(data: Buffer): Promise<void> {
+  const zip = await JSZip.loadAsync(data).catch(() => {
+    throw malformedWorkbook();
+  });
+  const { maxTotalBytes, maxRatio, maxEntries } = WORKBOOK_BOUNDS;
+  const entries = Object.values(zip.files).filter((e) => !e.dir);
+  if (entries.length > maxEntries) throw zipBomb(`The workbook has more than ${maxEntries} entries.`);
+  let total = 0;
+  for (const entry of entries) {
+    const { compressedSize, uncompressedSize } = declaredSizes(entry);
+    total += uncompressedSize;
+    if (total > maxTotalBytes) throw zipBomb(`The workbook unpacks to more than ${maxTotalBytes / 2 ** 20} MB.`);
+    if (uncompressedSize > maxRatio * Math.max(compressedSize, 1))
+      throw zipBomb(`Its entry ${entry.name} is compressed more than ${maxRatio} to 1.`);
+  }
+  for (const entry of entries) {
+    const declared = declaredSizes(entry).uncompressedSize;
+    if ((await inflatedSize(entry, declared)) > declared)
+      throw zipBomb(`Its entry ${entry.name} unpacks to more than the size it declares.`);
+  }
+}
+
+/** The entry's inflated size, counted as it streams and cut off at the first chunk past `cap`. */
+function inflatedSize(entry: JSZip.JSZipObject, cap: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const stream = entry.nodeStream('nodebuffer') as NodeJS.ReadableStream & { destroy(): void };
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= cap) return;
+      stream.removeAllListeners('data');
+      stream.pause();
+      stream.destroy();
+      resolve(size);
+    });
+    stream.on('end', () => resolve(size));
+    stream.on('error', () => reject(malformedWorkbook()));
+  });
 }
 
 function cellOf(cell: Cell): RawCell {

@@ -123,7 +123,7 @@ function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: Retur
         token: call.token,
         ip: call.ip,
         requestId: call.requestId,
-        headers: portalHeaders(req, body, idempotencyKey),
+        headers: portalHeaders(req, spec, body, idempotencyKey),
         body,
         // This partner's time-outs and unavailable answers open only its own breaker for the service.
         partnerId,
@@ -157,10 +157,15 @@ const pathOf = (url: string) => {
 };
 
 /** The partner's request headers the service sees: content type, Accept, and a write's Idempotency-Key (see idempotency-headers.ts). */
-function portalHeaders(req: IncomingMessage, body: Buffer | undefined, idempotencyKey: string | undefined) {
+function portalHeaders(
+  req: IncomingMessage,
+  spec: RouteSpec,
+  body: Buffer | undefined,
+  idempotencyKey: string | undefined,
+) {
   const headers: Record<string, string> = {};
   if (body) headers['content-type'] = req.headers['content-type'] ?? 'application/json';
   if (req.headers.accept) headers.accept = req.headers.accept;
-  if (idempotencyKey !== undefined) Object.assign(headers, keyedHeaders(req, idempotencyKey, body));
+  if (idempotencyKey !== undefined) Object.assign(headers, keyedHeaders(req, idempotencyKey, body, spec));
   return headers;
 }

@@ -92,7 +92,10 @@ export async function runKeyed(settings: KeyedSettings, request: KeyedRequest, r
   return runClaimed(settings, { partnerId, key, owner: claim.owner }, run);
 }
 
-/** The gateway's fingerprint of the partner's bytes; for a call from another service, one of the parsed request. */
+/**
+ * The gateway's fingerprint of the partner's bytes; for an upload (which the gateway leaves to the
+ * service: a rebuilt form has another boundary) or a call from another service, one of the parsed request.
+ */
 function fingerprintOf({ req, body }: Input): Buffer {
   const given = req.headers[FINGERPRINT_HEADER];
   if (typeof given === 'string' && /^[0-9a-f]{64}$/.test(given)) return Buffer.from(given, 'hex');
