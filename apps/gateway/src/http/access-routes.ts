@@ -1,9 +1,9 @@
 import { accessUserRoutes, OWNER_SESSION_COOKIE, ownerSessionRoutes } from '@platform/contracts';
-import { AppError, reply, type Handlers } from '@platform/http';
+import { reply, type Handlers } from '@platform/http';
 import type { SignedInOwner } from '../identity/signed-in-owner';
 import { userActor } from '../identity/signed-in-user';
 import type { CustomerQuery } from '../owner-access/customers';
-import { activeUser, cookieOf, sessionRequired, type GatewayCaller } from './gateway-caller';
+import { activeUser, cookieOf, sessionCreated, sessionRequired, type GatewayCaller } from './gateway-caller';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { IdentityService } from '../identity/identity.service';
 import type { AccessActor, AccessUsersService } from '../owner-access/access-users.service';
@@ -90,17 +90,8 @@ export function ownerHandlers(deps: AccessRouteDeps): Handlers<OwnerRoute, Gatew
   return {
     createOwnerSession: async ({ body, caller }) => {
       const created = await deps.identity.owners.create(body.token);
-      if (!created) {
-        const retryAfter = deps.authFailures.failed(caller.ip);
-        if (retryAfter !== undefined)
-          throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': retryAfter });
-        throw new AppError('AUTH.SIGN_IN_LINK');
-      }
-      return reply(
-        201,
-        { result: await view(created.owner) },
-        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds()), 'Cache-Control': 'no-store' },
-      );
+      const answer = { authFailures: deps.authFailures, cookie, maxAgeSeconds: deps.identity.cookieMaxAgeSeconds() };
+      return sessionCreated(created, caller.ip, answer, () => view(created!.owner));
     },
     getOwnerSession: async ({ caller }) =>
       reply(200, { result: await view(signedIn(caller)) }, { 'Cache-Control': 'no-store' }),

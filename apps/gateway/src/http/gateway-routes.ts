@@ -21,7 +21,7 @@ import {
   type AccessRouteDeps,
   type OwnerRoute,
 } from './access-routes';
-import { activeUser, cookieOf, sessionRequired, type GatewayCaller } from './gateway-caller';
+import { activeUser, cookieOf, sessionCreated, sessionRequired, type GatewayCaller } from './gateway-caller';
 
 export type { GatewayCaller } from './gateway-caller';
 import type { WriteSender } from './keyed-writes';
@@ -82,17 +82,8 @@ function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCa
     },
     createSession: async ({ body, caller }) => {
       const created = await deps.identity.createSession(body.token);
-      if (!created) {
-        const retryAfter = deps.authFailures.failed(caller.ip);
-        if (retryAfter !== undefined)
-          throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': retryAfter });
-        throw new AppError('AUTH.SIGN_IN_LINK');
-      }
-      return reply(
-        201,
-        { result: sessionView(created.user) },
-        { 'Set-Cookie': cookie(created.cookieToken, deps.identity.cookieMaxAgeSeconds()), 'Cache-Control': 'no-store' },
-      );
+      const answer = { authFailures: deps.authFailures, cookie, maxAgeSeconds: deps.identity.cookieMaxAgeSeconds() };
+      return sessionCreated(created, caller.ip, answer, () => sessionView(created!.user));
     },
     getSession: ({ caller }) =>
       reply(200, { result: sessionView(anyStageUser(caller)) }, { 'Cache-Control': 'no-store' }),
