@@ -28,12 +28,27 @@ export const domainsConfig = {
   ACTIVATION_REMINDER_DAY_MS: z.coerce.number().int().min(1).default(86_400_000),
   /** Tests only: the reminders' "now" is the time written in this file (fileClock), so a test moves it instead of waiting. */
   ACTIVATION_REMINDER_CLOCK_FILE: z.string().min(1).optional(),
-  /** The reminders' approval_url (and owner e-mails' approval_url variable): {property_id}, {domain_id} and {domain_name} are filled in. */
-  ACTIVATION_APPROVAL_URL: z.string().min(1).default('https://{domain_name}/'),
+  /** The portal's address (the gateway's PORTAL_URL): the owner console the default approval_url opens. */
+  PORTAL_URL: z
+    .url()
+    .default(`${defaultUrlOf('gateway')}/app`)
+    .transform((v) => v.replace(/\/+$/, '')),
+  /**
+   * The reminders' approval_url (and owner e-mails' approval_url variable): {property_id}, {domain_id}
+   * and {domain_name} are filled in. Unset: the owner console's sign-in for the domain (ownerConsoleApprovalUrl).
+   */
+  ACTIVATION_APPROVAL_URL: z.string().min(1).optional(),
   ...scannerConfig,
   ...importsConfig,
 };
 export type DomainsConfig = ConfigOf<typeof domainsConfig>;
+
+/** The default approval_url: the owner console's sign-in page for the domain, where the owner asks for a link. */
+export const ownerConsoleApprovalUrl = (portalUrl: string) => `${portalUrl}/owner/sign-in?domain={domain_id}`;
+
+/** ACTIVATION_APPROVAL_URL, or the owner console when it is unset. */
+export const approvalUrlTemplateOf = (config: Pick<DomainsConfig, 'ACTIVATION_APPROVAL_URL' | 'PORTAL_URL'>) =>
+  config.ACTIVATION_APPROVAL_URL ?? ownerConsoleApprovalUrl(config.PORTAL_URL);
 
 export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   widgetBaseUrl: config.WIDGET_BASE_URL,
@@ -45,5 +60,5 @@ export const instanceSettings = (config: DomainsConfig): InstanceSettings => ({
   },
   systemSegmentId: config.SYSTEM_SEGMENT_ID,
   widgetVersion: config.WIDGET_VERSION,
-  approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
+  approvalUrlTemplate: approvalUrlTemplateOf(config),
 });

@@ -5,7 +5,7 @@ import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platf
 import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
 import { API_ROLE, type ConsumerSpec, type ServiceDefinition, type ServiceRuntime } from '@platform/service';
-import { domainsConfig, instanceSettings, type DomainsConfig } from './config';
+import { approvalUrlTemplateOf, domainsConfig, instanceSettings, type DomainsConfig } from './config';
 import type { DomainsContext } from './context';
 import { migrations } from './db/migrations';
 import { SCHEMA, type DomainsDb } from './db/tables';
@@ -116,7 +116,7 @@ const reminderJob = (config: DomainsConfig): JobDefinition<DomainsDb> =>
     activationReminderJob({
       dayMs: config.ACTIVATION_REMINDER_DAY_MS,
       widgetBaseUrl: config.WIDGET_BASE_URL,
-      approvalUrlTemplate: config.ACTIVATION_APPROVAL_URL,
+      approvalUrlTemplate: approvalUrlTemplateOf(config),
     }),
     config.ACTIVATION_REMINDER_CLOCK_FILE ? fileClock(config.ACTIVATION_REMINDER_CLOCK_FILE) : undefined,
   );

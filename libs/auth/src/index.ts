@@ -213,11 +213,16 @@ const isDefaults = (v: unknown): v is PartnerDefaults =>
  * Whether a verified caller may use a route: it must hold the route's permission (the gateway
  * checked the key's; a service checks again, so a token is not a skeleton key), and an /internal
  * route takes only a token a service signed: one the gateway minted for a partner cannot reach it.
+ * An /internal route declared for the gateway (internalCaller) takes only the gateway's tokens.
  */
-export const mayCallRoute = (caller: InternalCaller, route: { permission?: string }, internalRoute: boolean): boolean =>
+export const mayCallRoute = (
+  caller: InternalCaller,
+  route: { permission?: string; internalCaller?: TokenIssuer },
+  internalRoute: boolean,
+): boolean =>
   route.permission !== undefined &&
   caller.permissions.includes(route.permission) &&
-  (!internalRoute || caller.issuer === 'services');
+  (!internalRoute || caller.issuer === (route.internalCaller ?? 'services'));
 
 /**
  * A JWKS holding one new Ed25519 private key (RFC 8037), as consent-svc's RECORD_SIGNING_KEYS

@@ -144,6 +144,12 @@ describe('who may call a route', () => {
     expect(mayCallRoute(serviceCaller, route, false)).toBe(true);
   });
 
+  it('when an /internal route is declared for the gateway, then only a gateway-signed token may call it', () => {
+    const forGateway = { permission: 'domains:read', internalCaller: 'gateway' as const };
+    expect(mayCallRoute(gatewayCaller, forGateway, true)).toBe(true);
+    expect(mayCallRoute(serviceCaller, forGateway, true)).toBe(false);
+  });
+
   it('when the caller lacks the route permission, then it may not call it, /internal or /portal', () => {
     const other = { permission: 'merchants:write' };
     expect(mayCallRoute(gatewayCaller, other, false)).toBe(false);

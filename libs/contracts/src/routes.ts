@@ -45,6 +45,12 @@ interface RouteSpecFields {
    * that act on the session itself, whose answer is for that session alone.
    */
   idempotencyKey?: false;
+  /**
+   * An /internal route the gateway itself calls (for a public caller, with no partner): only a
+   * token the gateway signed reaches it, where every other /internal route takes only the services'.
+   * The gateway never routes /internal paths, so no partner's request can reach it.
+   */
+  internalCaller?: 'gateway';
 }
 
 /**

@@ -88,6 +88,14 @@ export function ownerHandlers(deps: AccessRouteDeps): Handlers<OwnerRoute, Gatew
     csrf_token: owner.csrfToken,
   });
   return {
+    createOwnerSignInLink: ({ body, caller }) => {
+      // The same throttles and answer as the partner's links; who the domain is is asked after the answer.
+      deps.identity.requestLink(body.email, caller.ip, async () => {
+        const domain = await deps.customers.ownerOf(body.domain_id);
+        if (domain) await deps.accessUsers.sendOwnerSignInLink(body.email, domain);
+      });
+      return reply(202, { result: { sent: true as const } });
+    },
     createOwnerSession: async ({ body, caller }) => {
       const created = await deps.identity.owners.create(body.token);
       const answer = { authFailures: deps.authFailures, cookie, maxAgeSeconds: deps.identity.cookieMaxAgeSeconds() };

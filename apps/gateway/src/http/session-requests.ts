@@ -111,8 +111,10 @@ async function ownerRequest(
     if (retryAfter !== undefined)
       return void sendError(res, errorObject('RATE.LIMITED'), { 'Retry-After': retryAfter });
   }
-  if (call.spec.operationId !== 'createOwnerSession' && owner && !csrfPasses(req, owner.csrfToken))
-    return void sendError(res, errorObject('AUTH.CSRF'));
+  // Asking for a link or redeeming one uses no session, so needs no CSRF token either.
+  const usesSession =
+    call.spec.operationId !== 'createOwnerSession' && call.spec.operationId !== 'createOwnerSignInLink';
+  if (usesSession && owner && !csrfPasses(req, owner.csrfToken)) return void sendError(res, errorObject('AUTH.CSRF'));
   const body = await steps.readBody(req, res);
   return deps.runGatewayRoute(req, res, { spec: call.spec, params: call.params, body, caller: { ip: call.ip, owner } });
 }

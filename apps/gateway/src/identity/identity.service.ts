@@ -64,11 +64,20 @@ export class IdentityService {
    * nor its timing tells. Throttled per client address and per address before anything else.
    */
   requestSignInLink(email: string, ip: string): void {
+    this.requestLink(email, ip, () => this.sendLinks(email));
+  }
+
+  /**
+   * Every "e-mail me a sign-in link" (the partner portal's and the owner console's), one budget per
+   * client address and per address for both: 429 past either, else `send` runs after the answer
+   * (its failure only logged), so neither the answer nor its timing tells whether anything is sent.
+   */
+  requestLink(email: string, ip: string, send: () => Promise<void>): void {
     const byClient = this.perClient.hit(clientAddressKey(ip));
     if (byClient !== undefined) throw rateLimited(byClient, 'from this address');
     const byEmail = this.perEmail.hit(email);
     if (byEmail !== undefined) throw rateLimited(byEmail, 'for this e-mail address');
-    void this.sendLinks(email).catch((err: unknown) => this.logger.error({ err }, 'sign-in link not sent'));
+    void send().catch((err: unknown) => this.logger.error({ err }, 'sign-in link not sent'));
   }
 
   private async sendLinks(email: string) {

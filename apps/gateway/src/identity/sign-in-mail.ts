@@ -37,3 +37,27 @@ If you did not ask for it, ignore this e-mail: nothing happens without the link.
     text,
   };
 }
+
+/** A sign-in link to a customer's account console, asked for on its sign-in page: branded with the partner's name. */
+export function ownerSignInMail(input: {
+  partnerId: string;
+  partnerName: string;
+  to: string;
+  url: string;
+  hostname: string;
+}): QueuedMail {
+  const text = `Someone (hopefully you) asked to sign in to your account console at ${input.partnerName}, for ${input.hostname}.
+
+Sign in with this link (it works once, for 15 minutes):
+${input.url}
+
+If you did not ask for it, ignore this e-mail: nothing happens without the link.
+`;
+  return {
+    partnerId: input.partnerId,
+    kind: 'owner.sign_in',
+    to: input.to,
+    subject: `${input.partnerName}: your sign-in link to your account console`.replace(/[\r\n]+/g, ' '),
+    text,
+  };
+}

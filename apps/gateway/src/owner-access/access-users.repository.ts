@@ -10,6 +10,8 @@ export interface CustomerAccount {
   companyId: string;
 }
 
+type CustomerAccountColumns = { partner_id: string; company_id: string; email: string };
+
 /** All SQL on owner_users (the customer's access users). */
 export class AccessUsersRepository {
   constructor(private readonly db: Kysely<GatewayDb>) {}
@@ -35,6 +37,21 @@ export class AccessUsersRepository {
 
   insert(values: Insertable<OwnerUsersTable>): Promise<AccessUserRow> {
     return this.db.insertInto('owner_users').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Inserts the user unless the account has one with that address; answers the account's user with it either way. */
+  async insertIfAbsent(values: Insertable<OwnerUsersTable> & CustomerAccountColumns): Promise<AccessUserRow> {
+    const inserted = await this.db
+      .insertInto('owner_users')
+      .values(values)
+      .onConflict((oc) => oc.columns(['partner_id', 'company_id', 'email']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return inserted;
+    const account = { partnerId: values.partner_id, companyId: values.company_id };
+    const row = await this.find(account, { email: values.email });
+    if (!row) throw new Error('owner user neither inserted nor found');
+    return row;
   }
 
   /** Inserts the user, or (same address in the account) changes the given fields; answers the row and whether it is new. */

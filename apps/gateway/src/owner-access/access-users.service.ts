@@ -1,4 +1,4 @@
-import type { AccessRole, AccessUser } from '@platform/contracts';
+import type { AccessRole, AccessUser, DomainOwner } from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { AppError, listPage, notFound } from '@platform/http';
 import { enqueueMail } from '@platform/mail';
@@ -6,6 +6,7 @@ import { changeRecorder, type Actor } from '../audit/audit.repository';
 import type { GatewayDb } from '../db/tables';
 import { IdentityRepository } from '../identity/identity.repository';
 import type { IdentityService } from '../identity/identity.service';
+import { ownerSignInMail } from '../identity/sign-in-mail';
 import { accessInvitationMail } from './access-mail';
 import { AccessUsersRepository, type AccessUserRow, type CustomerAccount } from './access-users.repository';
 
@@ -108,6 +109,43 @@ export class AccessUsersService {
       const link = await this.identity.newSignInLink(trx, { owner_user_id: row.id });
       await this.audit(trx, by, 'access_user.provisioned', row.id, { ...this.details(row), created });
       return { user: accessUserView(row), sign_in_url: link.url, expires_at: link.expiresAt.toISOString() };
+    });
+  }
+
+  /**
+   * The owner console's "e-mail me a link" for a domain (after the throttles and the answer): a link
+   * to an access user of the domain's customer with access on; or, for the domain's account_email,
+   * to the customer's OWNER, created now when the address is no user yet. Anyone else: nothing.
+   */
+  async sendOwnerSignInLink(email: string, domain: DomainOwner): Promise<void> {
+    const account = { partnerId: domain.partner_id, companyId: domain.company_id };
+    await inTransaction(this.db, async (trx: Kysely<GatewayDb>) => {
+      const repo = new AccessUsersRepository(trx);
+      const isAccountOwner = email === domain.account_email.trim().toLowerCase();
+      const row = isAccountOwner
+        ? await repo.insertIfAbsent({
+            partner_id: account.partnerId,
+            company_id: account.companyId,
+            email,
+            role: 'OWNER',
+          })
+        : await repo.find(account, { email });
+      if (!row?.access) return;
+      const { url } = await this.identity.newSignInLink(trx, { owner_user_id: row.id });
+      const partner = await trx
+        .selectFrom('partners')
+        .select('name')
+        .where('id', '=', account.partnerId)
+        .executeTakeFirstOrThrow();
+      await enqueueMail(trx, [
+        ownerSignInMail({
+          partnerId: account.partnerId,
+          partnerName: partner.name,
+          to: row.email,
+          url,
+          hostname: domain.hostname,
+        }),
+      ]);
     });
   }
 

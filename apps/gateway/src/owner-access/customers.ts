@@ -1,8 +1,13 @@
-import { domainRoutes, instanceRoutes, routeOf } from '@platform/contracts';
+import { AppError } from '@platform/http';
+import { domainInternalRoutes, domainRoutes, instanceRoutes, routeOf, type DomainOwner } from '@platform/contracts';
 import type { CallAs, ServiceCaller } from '@platform/service';
 
 const getCompany = routeOf(instanceRoutes, 'getInstanceCompany');
 const listDomains = routeOf(domainRoutes, 'listDomains');
+const getDomainOwner = routeOf(domainInternalRoutes, 'getDomainOwner');
+
+/** Whom the gateway's own question names (a public caller's, for no partner): the gateway itself. */
+const GATEWAY_ITSELF: CallAs = { partnerId: 'gateway', keyId: 'gateway:owner-sign-in' };
 
 /** The customer as a request names it: exactly one of merchant_id or domain_id (the contract checked it). */
 export interface CustomerQuery {
@@ -31,5 +36,15 @@ export class Customers {
       query: { instance_company_id: companyId, limit: '100' },
     });
     return result.map((d) => ({ id: d.id, hostname: d.hostname, privacy_widget: d.privacy_widget }));
+  }
+
+  /** Whose a domain is, by its id alone (the owner console's sign-in links); undefined when there is no such domain. */
+  async ownerOf(domainId: string): Promise<DomainOwner | undefined> {
+    try {
+      return (await this.domains.call(getDomainOwner, { as: GATEWAY_ITSELF, params: { domainId } })).result;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'RESOURCE.NOT_FOUND') return undefined;
+      throw err;
+    }
   }
 }

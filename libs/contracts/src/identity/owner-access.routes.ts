@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deletedSchema, pageOf, resultOf } from '../common';
 import type { ErrorCode } from '../errors';
 import { BODY_ERRORS, defineRoute } from '../routes';
-import { createSessionBodySchema } from './identity.schema';
+import { createSessionBodySchema, signInLinkSentSchema } from './identity.schema';
 import {
   accessCustomerQuerySchema,
   accessUserIdParamsSchema,
@@ -10,6 +10,7 @@ import {
   inviteAccessUserBodySchema,
   listAccessUsersQuerySchema,
   ownerSessionSchema,
+  ownerSignInLinkBodySchema,
   provisionAccessUserBodySchema,
   provisionedAccessUserSchema,
   updateAccessUserBodySchema,
@@ -106,6 +107,23 @@ const ownerSignIn = { service: 'gateway', access: 'sign-in', tag: 'Owner console
 
 /** The owner console's sign-in: a link's token redeemed for a session of audience OWNER (its own cookie). */
 export const ownerSessionRoutes = [
+  defineRoute({
+    ...ownerSignIn,
+    operationId: 'createOwnerSignInLink',
+    idempotencyKey: false,
+    method: 'post',
+    path: '/portal/owner/sign-in-links',
+    summary: "E-mail a sign-in link to a domain's owner console",
+    description:
+      'Answers 202 whether or not anything is sent (nothing is learnt from the answer). A link ' +
+      "`<portal>/owner/sign-in#token=...` (once, 15 minutes) goes to an access user of the domain's customer " +
+      "whose access is on, or to the domain's `account_email`, who becomes the customer's OWNER then if not " +
+      'yet a user. Throttled per address and per client address as the partner links are (429).',
+    body: ownerSignInLinkBodySchema,
+    response: resultOf(signInLinkSentSchema),
+    status: 202,
+    errors: [...BODY_ERRORS, 'RATE.LIMITED'],
+  }),
   defineRoute({
     ...ownerSignIn,
     operationId: 'createOwnerSession',

@@ -62,6 +62,17 @@ export const provisionedAccessUserSchema = z
 
 // --- the owner console's session
 
+/** Asking for a link to the owner console: the address, and the domain whose console it is for. */
+export const ownerSignInLinkBodySchema = z.object({
+  email: emailSchema,
+  domain_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .meta({ description: 'The domain (its id), as in the console address ?domain=' }),
+});
+
 export const ownerSessionSchema = z
   .object({
     audience: z.literal('OWNER'),

@@ -146,3 +146,12 @@ export async function findCompanyDomainIds(db: Kysely<DomainsDb>, partnerId: str
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Whose a domain is (any partner's: the gateway asks for a public caller), with the company's account_email. */
+export const findDomainOwner = (db: Kysely<DomainsDb>, domainId: string) =>
+  db
+    .selectFrom('domains as d')
+    .innerJoin('companies as c', 'c.id', 'd.company_id')
+    .select(['d.partner_id', 'd.company_id', 'd.hostname', 'c.owner_email as account_email'])
+    .where('d.id', '=', domainId)
+    .executeTakeFirst();
