@@ -95,6 +95,7 @@ describe('OpenAPI parameter types', () => {
       'createSession',
       'deleteSession',
       'verifySessionTotp',
+      'createOwnerSignInLink',
       'createOwnerSession',
       'deleteOwnerSession',
     ];
