@@ -93,6 +93,18 @@ describe("the owner console's sign-in links (asked for on the console, e-mailed 
     const res = await ask({ email: `viewer@${d.hostname}`, domain_id: d.id }, '10.27.0.2');
     expect(res.status).toBe(202);
     expect((await linkMailTo(`viewer@${d.hostname}`)).decoded).toMatch(OWNER_LINK);
+
+    const userId = (invited.body.result as { id: string }).id;
+    const off = await sys.call(partner, 'PATCH', `/portal/instance/access/users/${userId}?domain_id=${d.id}`, {
+      access: false,
+    });
+    expect(off.status).toBe(200);
+    const refused = await ask({ email: `viewer@${d.hostname}`, domain_id: d.id }, '10.27.0.2');
+    expect([refused.status, refused.body]).toEqual([202, { result: { sent: true } }]);
+    // Asked after it, the account owner's link arrives: by then the refused one was handled.
+    expect((await ask({ email: d.owner, domain_id: d.id }, '10.27.0.2')).status).toBe(202);
+    await linkMailTo(d.owner);
+    expect(await queuedTo(`viewer@${d.hostname}`)).toBe(1);
   });
 
   it("when an unknown address, another partner's domain or no such domain is asked for, then the answer is the same 202 and nothing is sent", async () => {
