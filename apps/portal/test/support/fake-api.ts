@@ -31,7 +31,7 @@ const CSP =
 
 const COMPILED = ROUTES.filter((r) => r.path.startsWith('/portal/')).map(compileRoute);
 /** What needs no session: asking for a link and exchanging it. */
-const OPEN = new Set(['createSignInLink', 'createSession', 'createOwnerSession']);
+const OPEN = new Set(['createSignInLink', 'createSession', 'createOwnerSignInLink', 'createOwnerSession']);
 /** The owner console's routes: its own cookie and sessions; a partner session reaches none of them, nor an owner's any other. */
 const OWNER_PATH = '/portal/owner/';
 /** What a session still in its second-factor step may call. */

@@ -94,6 +94,8 @@ export class FakeState {
   /** Sign-in tokens by hash (as the gateway stores them) -> user id; the plain token is kept only per e-mail for the tests. */
   private readonly tokens = new Map<string, string>();
   readonly linksSent = new Map<string, string>();
+  /** Owner console links "e-mailed" by createOwnerSignInLink: address -> token. */
+  readonly ownerLinksSent = new Map<string, string>();
   domains: DomainDetail[] = seed.seedDomains();
   merchants: Merchant[] = [seed.merchant(1, this.domains[3]), seed.merchant(2), seed.merchant(3)];
   apiKeys: ApiKey[] = [
@@ -237,6 +239,15 @@ export class FakeState {
       };
     },
     getSession: ({ session }: Ctx) => ok(this.sessionOf(session!)),
+    createOwnerSignInLink: ({ body }: Ctx) => {
+      // As the gateway: a link only for an access user of the domain's company; the same 202 for anyone.
+      const domain = this.domains.find((d) => d.id === body.domain_id);
+      const found = [...this.ownerUsers.values()].find(
+        (u) => u.email === body.email && u.companyId === domain?.instance_company_id,
+      );
+      if (found) this.ownerLinksSent.set(found.email, this.issueOwnerToken(found.id));
+      return ok({ sent: true }, 202);
+    },
     createOwnerSession: ({ body }: Ctx) => {
       const hash = createHash('sha256').update(String(body.token)).digest('hex');
       const ownerUserId = this.ownerTokens.get(hash);

@@ -1,12 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import { ownerSessionRoutes, routeOf } from '@platform/contracts';
-import { useEffect, useRef, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { ownerSessionRoutes, ownerSignInLinkBodySchema, routeOf } from '@platform/contracts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { takeTokenFromHash } from '../../auth/sign-in-page';
 import { routes } from '../../routes';
-import { FormMessage } from '../../ui/field';
+import { Button } from '../../ui/button';
+import { FormMessage, TextField } from '../../ui/field';
 import { rememberedPartnerName, useOwnerSession, useSetOwnerSession } from './session';
 
 /** Why the page shows without a link: the guard found no session, or the owner signed out. */
@@ -38,11 +39,68 @@ function useOwnerLink() {
   return { token, exchange };
 }
 
-/** The owner console's sign-in: there is no form, only the link the partner sent (e-mail, or their site). */
+/**
+ * "Send me a sign-in link" for the domain of the address (?domain=, as every owner e-mail's
+ * approval_url has it). The answer is the same whether or not a link is sent (the API tells nothing).
+ */
+function OwnerEmailForm({ domainId }: { domainId: string }) {
+  const [error, setError] = useState<string>();
+  const send = useMutation({
+    mutationFn: (email: string) =>
+      call(routeOf(ownerSessionRoutes, 'createOwnerSignInLink'), { body: { email, domain_id: domainId } }),
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const email = ownerSignInLinkBodySchema.shape.email.safeParse(new FormData(event.currentTarget).get('email'));
+    if (!email.success) return setError('Enter your e-mail address, like name@company.com');
+    setError(undefined);
+    send.mutate(email.data);
+  };
+  if (send.isSuccess) {
+    return (
+      <div role="status" className="check-mail">
+        <h2>Check your e-mail</h2>
+        <p>
+          If <strong>{send.variables}</strong> may sign in to this account, a sign-in link is on its way. It works once,
+          for 15 minutes.
+        </p>
+        <Button variant="ghost" onClick={() => send.reset()}>
+          Use another address
+        </Button>
+      </div>
+    );
+  }
+  const limited = send.error instanceof ApiError && send.error.code === 'RATE.LIMITED';
+  return (
+    <form onSubmit={submit} noValidate>
+      <TextField
+        label="E-mail address"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        error={error}
+        hint="The address the e-mails about your website were sent to"
+      />
+      {limited && (
+        <FormMessage tone="error">
+          You have asked for several links in a short time. Please wait a few minutes, then try again.
+        </FormMessage>
+      )}
+      {send.isError && !limited && <FormMessage tone="error">{errorMessage(send.error)}</FormMessage>}
+      <Button type="submit" variant="primary" busy={send.isPending} busyLabel="Sending…" className="btn-block">
+        Send me a sign-in link
+      </Button>
+    </form>
+  );
+}
+
+/** The owner console's sign-in: the link's token redeemed, or (for a domain) a form that e-mails a link. */
 export default function OwnerSignInPage() {
   const session = useOwnerSession();
   const { token, exchange } = useOwnerLink();
   const state = (useLocation().state ?? {}) as OwnerSignInState;
+  const domainId = useSearchParams()[0].get('domain');
   const setSession = useSetOwnerSession();
   useEffect(() => {
     if (state.signedOut) setSession(null);
@@ -73,10 +131,14 @@ export default function OwnerSignInPage() {
               <FormMessage tone="error">Your session has ended. Open a new sign-in link to continue.</FormMessage>
             )}
             {!token && state.signedOut && <FormMessage tone="success">You are signed out.</FormMessage>}
-            <p className="muted">
-              You sign in with the link {partner ?? 'your provider'} sent you, by e-mail or from their site. Each link
-              works once, for 15 minutes.
-            </p>
+            {!token && domainId ? (
+              <OwnerEmailForm domainId={domainId} />
+            ) : (
+              <p className="muted">
+                You sign in with the link {partner ?? 'your provider'} sent you, by e-mail or from their site. Each link
+                works once, for 15 minutes.
+              </p>
+            )}
             {live && <Link to={routes.owner.home()}>Go to your account console</Link>}
           </>
         )}
