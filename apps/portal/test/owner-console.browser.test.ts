@@ -173,4 +173,55 @@ describe('owner console', () => {
     await checkScreen(page, 'phone-owner-used-link');
     await page.setViewportSize(DESKTOP);
   });
+
+  it('when the owner asks for a link on the sign-in page of their domain, then the e-mailed link signs them in; a known and an unknown address get the same answer', async () => {
+    const page = await bed.page({ userId: null });
+    await page.goto(bed.api.url('/owner/sign-in?domain=dom_0004'));
+    const form = page.locator('form');
+    await form.getByRole('button', { name: 'Send me a sign-in link' }).click();
+    await form.getByText('Enter your e-mail address, like name@company.com').waitFor();
+    expect(bed.api.calls.some((c) => c.operationId === 'createOwnerSignInLink')).toBe(false);
+    await checkScreen(page, 'desktop-owner-ask-link-invalid');
+
+    const answers: string[] = [];
+    for (const email of ['stranger@nowhere.example', ' Olga@Shop4.example.com ']) {
+      await page.getByLabel('E-mail address').fill(email);
+      await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'Check your e-mail' });
+      await status.waitFor();
+      answers.push((await status.textContent())!.replace(email.trim().toLowerCase(), '<address>'));
+      if (answers.length === 1) await checkScreen(page, 'desktop-owner-link-sent');
+      await page.getByRole('button', { name: 'Use another address' }).click();
+    }
+    expect(answers[0]).toBe(answers[1]);
+    expect(bed.api.calls.filter((c) => c.operationId === 'createOwnerSignInLink').map((c) => c.body)).toEqual([
+      { email: 'stranger@nowhere.example', domain_id: 'dom_0004' },
+      { email: 'olga@shop4.example.com', domain_id: 'dom_0004' },
+    ]);
+    const token = bed.api.state.ownerLinksSent.get('olga@shop4.example.com');
+    expect(bed.api.state.ownerLinksSent.has('stranger@nowhere.example')).toBe(false);
+    await page.goto(bed.api.url(`/owner/sign-in#token=${token}`));
+    await page.getByRole('heading', { level: 1, name: 'Your websites' }).waitFor();
+  });
+
+  it('when too many links were asked for (429), then the page says so politely; on a phone too', async () => {
+    bed.api.failNext('createOwnerSignInLink', 429, { 'Retry-After': '600' });
+    const page = await bed.page({ viewport: PHONE, userId: null });
+    await page.goto(bed.api.url('/owner/sign-in?domain=dom_0004'));
+    await page.getByLabel('E-mail address').fill('olga@shop4.example.com');
+    await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('You have asked for several links in a short time. Please wait a few minutes, then try again.')
+      .waitFor();
+    await checkScreen(page, 'phone-owner-ask-link-limited');
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it('when the sign-in page names no domain, then there is no form, only how links come', async () => {
+    const page = await bed.page({ userId: null });
+    await page.goto(bed.api.url('/owner/sign-in'));
+    await page.getByText('You sign in with the link').waitFor();
+    expect(await page.locator('form').count()).toBe(0);
+  });
 });
