@@ -58,20 +58,12 @@ export class IdentityService {
     this.owners = new OwnerSessions(db, settings, now);
   }
 
-  /**
-   * Answers at once and the same way whether or not the address is a user: the links (one per
-   * partner the address is a user of) are made and queued after the answer, so neither the answer
-   * nor its timing tells. Throttled per client address and per address before anything else.
-   */
+  /** The partner portal's links: one per partner the address is a user of (see requestLink). */
   requestSignInLink(email: string, ip: string): void {
     this.requestLink(email, ip, () => this.sendLinks(email));
   }
 
-  /**
-   * Every "e-mail me a sign-in link" (the partner portal's and the owner console's), one budget per
-   * client address and per address for both: 429 past either, else `send` runs after the answer
-   * (its failure only logged), so neither the answer nor its timing tells whether anything is sent.
-   */
+  /** Any "e-mail me a link" (portal's, owner console's; one throttle budget): `send` runs after the answer, so it tells nothing. */
   requestLink(email: string, ip: string, send: () => Promise<void>): void {
     const byClient = this.perClient.hit(clientAddressKey(ip));
     if (byClient !== undefined) throw rateLimited(byClient, 'from this address');
