@@ -239,7 +239,10 @@ describe('e-mail templates', () => {
     expect(html).toContain('Dear &lt;b&gt;Bob&lt;/b&gt; Tables of &lt;img src=x onerror=alert(1)&gt; Ltd,');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<b>Bob');
-    expect(html).toContain(`<a href="https://${host}/">Activate</a>`);
+    // ACTIVATION_APPROVAL_URL unset: the owner console's sign-in for the domain, under PORTAL_URL.
+    expect(html).toMatch(
+      new RegExp(`<a href="http://[^"]+/app/owner/sign-in\\?domain=${created.body.result.id}">Activate</a>`),
+    );
     // The plain-text part shows the snippet as the owner pastes it.
     expect(mail.decoded).toContain(created.body.result.privacy_widget);
   });
