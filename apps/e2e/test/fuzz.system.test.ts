@@ -293,7 +293,25 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
   const baseBody = (route: RouteSpec): Record<string, unknown> =>
     route.operationId === 'createDomain'
       ? { domain: `new-${Date.now()}.example.com`, company_name: 'New Co', account_email: 'n@example.com' }
-      : {};
+      : route.multipart
+        ? { dry_run: 'true' }
+        : {};
+  /** An upload route's body as multipart/form-data: the text fields, and a one-row csv as its file. */
+  const formOf = (route: RouteSpec & { multipart: { file: string } }, fields: Record<string, unknown>) => {
+    const boundary = 'fuzz-form-boundary-7MA4YWxk';
+    const part = (name: string, head: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${head}\r\n\r\n${value}\r\n`;
+    const text = Object.entries(fields).map(([name, value]) => part(name, '', String(value)));
+    const file = part(
+      route.multipart.file,
+      '; filename="fuzz.csv"\r\nContent-Type: text/csv',
+      'domain\r\nfuzz.example.com',
+    );
+    return {
+      raw: [...text, file, `--${boundary}--\r\n`].join(''),
+      headers: { ...headersOf(route), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    };
+  };
 
   // User-only routes answer a key 403 before reading its input (the gateway's tests cover their validation).
   const keyRoutes = ROUTES.filter((route) => !route.userOnly);
@@ -349,12 +367,15 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     const before = await snapshot();
     const failures: string[] = [];
     for (const [name, route, field, value] of bodyCases) {
+      const body = { ...baseBody(route), [field]: value };
+      // An upload route reads its text fields from the form (NUL as a byte, a lone surrogate as U+FFFD).
+      const form = route.multipart ? formOf({ ...route, multipart: route.multipart }, body) : undefined;
       const res = await sys.call(
         partner,
         route.method.toUpperCase(),
         pathOf(route),
-        { ...baseBody(route), [field]: value },
-        headersOf(route),
+        form ? form.raw : body,
+        form ? form.headers : headersOf(route),
       );
       const paths: string[] = res.body?.error?.data?.issues?.map((i: { path: string }) => i.path) ?? [];
       if (
