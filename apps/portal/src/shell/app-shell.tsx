@@ -6,6 +6,7 @@ import { call } from '../api/client';
 import { useSession, useSetSession } from '../auth/session';
 import { routes } from '../routes';
 import { visibleNav, type NavItem } from './navigation';
+import { SignOutButton } from '../ui/button';
 
 function NavList({ items, onNavigate }: { items: NavItem[]; onNavigate: () => void }) {
   const groups = [...new Set(items.map((i) => i.group ?? ''))];
@@ -45,14 +46,7 @@ function UserBlock({ session }: { session: Session }) {
     <div className="user-block">
       <p className="user-name">{session.user.name || session.user.email}</p>
       <p className="user-role">{session.user.role.replace('_', ' ').toLowerCase()}</p>
-      <button
-        type="button"
-        className="btn btn-ghost btn-small"
-        onClick={() => signOut.mutate()}
-        disabled={signOut.isPending}
-      >
-        Sign out
-      </button>
+      <SignOutButton onSignOut={() => signOut.mutate()} pending={signOut.isPending} />
     </div>
   );
 }

@@ -23,3 +23,10 @@ export function Button({ variant = 'secondary', busy, busyLabel, children, class
     </button>
   );
 }
+
+/** The shells' Sign out (the partner portal's and the owner console's). */
+export const SignOutButton = ({ onSignOut, pending }: { onSignOut: () => void; pending: boolean }) => (
+  <Button variant="ghost" className="btn-small" onClick={onSignOut} disabled={pending}>
+    Sign out
+  </Button>
+);

@@ -6,14 +6,14 @@ import {
   type TextareaHTMLAttributes,
 } from 'react';
 
-interface FieldFrame {
+export interface FieldFrame {
   label: string;
   error?: string;
   hint?: ReactNode;
 }
 
 /** Label, control, hint and the field's error (the API's own, next to the field), wired for screen readers. */
-function Frame({ label, error, hint, id, children }: FieldFrame & { id: string; children: ReactNode }) {
+export function Frame({ label, error, hint, id, children }: FieldFrame & { id: string; children: ReactNode }) {
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -32,7 +32,7 @@ function Frame({ label, error, hint, id, children }: FieldFrame & { id: string; 
   );
 }
 
-const describedBy = (id: string, { error, hint }: FieldFrame) =>
+export const describedBy = (id: string, { error, hint }: Pick<FieldFrame, 'error' | 'hint'>) =>
   [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
 export function TextField({ label, error, hint, ...input }: FieldFrame & InputHTMLAttributes<HTMLInputElement>) {
@@ -42,7 +42,7 @@ export function TextField({ label, error, hint, ...input }: FieldFrame & InputHT
       <input
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { label, error, hint })}
+        aria-describedby={describedBy(id, { error, hint })}
         {...input}
       />
     </Frame>
@@ -56,7 +56,7 @@ export function TextArea({ label, error, hint, ...input }: FieldFrame & Textarea
       <textarea
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { label, error, hint })}
+        aria-describedby={describedBy(id, { error, hint })}
         {...input}
       />
     </Frame>
@@ -74,7 +74,7 @@ export function SelectField({ label, error, hint, options, ...select }: SelectPr
       <select
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { label, error, hint })}
+        aria-describedby={describedBy(id, { error, hint })}
         {...select}
       >
         {options.map((o) => {

@@ -1,13 +1,11 @@
-import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type DragEvent } from 'react';
+import { describedBy, Frame, type FieldFrame } from './field';
 
-interface Props {
-  label: string;
+interface Props extends FieldFrame {
   /** The input's accept list, e.g. ".csv,.xlsx". */
   accept: string;
   file: File | null;
   onFile: (file: File | null) => void;
-  hint?: ReactNode;
-  error?: string;
 }
 
 /** "12.3 MB", "830 KB": a file's size as people read it. */
@@ -31,10 +29,8 @@ export function FileField({ label, accept, file, onFile, hint, error }: Props) {
     if (input.current) input.current.files = event.dataTransfer.files;
     onFile(dropped);
   };
-  const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
+    <Frame id={id} label={label} error={error} hint={hint}>
       <div
         className={`drop-zone${over ? ' drop-zone-over' : ''}`}
         onDragOver={(event) => {
@@ -53,7 +49,7 @@ export function FileField({ label, accept, file, onFile, hint, error }: Props) {
           type="file"
           accept={accept}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy(id, { error, hint })}
           onChange={(event) => onFile(event.target.files?.[0] ?? null)}
         />
         {file && (
@@ -62,14 +58,6 @@ export function FileField({ label, accept, file, onFile, hint, error }: Props) {
           </p>
         )}
       </div>
-      <p className="field-hint" id={`${id}-hint`}>
-        {hint}
-      </p>
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
+    </Frame>
   );
 }

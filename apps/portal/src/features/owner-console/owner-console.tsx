@@ -9,6 +9,7 @@ import { routes } from '../../routes';
 import { DataState } from '../../ui/data-state';
 import { useOwnerSession } from './session';
 import type { OwnerSignInState } from './sign-in-page';
+import { SignOutButton } from '../../ui/button';
 
 function OwnerShell({ session }: { session: OwnerSession }) {
   const navigate = useNavigate();
@@ -29,14 +30,7 @@ function OwnerShell({ session }: { session: OwnerSession }) {
         </p>
         <div className="owner-user">
           <span className="owner-email">{session.user.email}</span>
-          <button
-            type="button"
-            className="btn btn-ghost btn-small"
-            onClick={() => signOut.mutate()}
-            disabled={signOut.isPending}
-          >
-            Sign out
-          </button>
+          <SignOutButton onSignOut={() => signOut.mutate()} pending={signOut.isPending} />
         </div>
       </header>
       <main id="main" className="content owner-content" tabIndex={-1}>

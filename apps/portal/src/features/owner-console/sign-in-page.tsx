@@ -1,13 +1,11 @@
-import { useMutation } from '@tanstack/react-query';
-import { ownerSessionRoutes, ownerSignInLinkBodySchema, routeOf } from '@platform/contracts';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ownerSessionRoutes, routeOf } from '@platform/contracts';
+import { useEffect } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { takeTokenFromHash } from '../../auth/sign-in-page';
+import { SignInLinkForm, useLinkToken } from '../../auth/sign-in-link';
 import { routes } from '../../routes';
-import { Button } from '../../ui/button';
-import { FormMessage, TextField } from '../../ui/field';
+import { FormMessage } from '../../ui/field';
 import { rememberedPartnerName, useOwnerSession, useSetOwnerSession } from './session';
 
 /** Why the page shows without a link: the guard found no session, or the owner signed out. */
@@ -20,80 +18,29 @@ export interface OwnerSignInState {
 function useOwnerLink() {
   const setSession = useSetOwnerSession();
   const navigate = useNavigate();
-  const [token] = useState(takeTokenFromHash);
-  const exchange = useMutation({
-    mutationFn: (value: string) => call(routeOf(ownerSessionRoutes, 'createOwnerSession'), { body: { token: value } }),
-    onSuccess: ({ result }) => {
+  return useLinkToken(
+    (token) => call(routeOf(ownerSessionRoutes, 'createOwnerSession'), { body: { token } }),
+    ({ result }) => {
       setSession(result);
       navigate(routes.owner.home(), { replace: true });
     },
-  });
-  const sent = useRef(false);
-  const { mutate } = exchange;
-  useEffect(() => {
-    // One POST, also under StrictMode's double effect.
-    if (!token || sent.current) return;
-    sent.current = true;
-    mutate(token);
-  }, [token, mutate]);
-  return { token, exchange };
+  );
 }
 
 /**
  * "Send me a sign-in link" for the domain of the address (?domain=, as every owner e-mail's
  * approval_url has it). The answer is the same whether or not a link is sent (the API tells nothing).
  */
-function OwnerEmailForm({ domainId }: { domainId: string }) {
-  const [error, setError] = useState<string>();
-  const send = useMutation({
-    mutationFn: (email: string) =>
-      call(routeOf(ownerSessionRoutes, 'createOwnerSignInLink'), { body: { email, domain_id: domainId } }),
-  });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const email = ownerSignInLinkBodySchema.shape.email.safeParse(new FormData(event.currentTarget).get('email'));
-    if (!email.success) return setError('Enter your e-mail address, like name@company.com');
-    setError(undefined);
-    send.mutate(email.data);
-  };
-  if (send.isSuccess) {
-    return (
-      <div role="status" className="check-mail">
-        <h2>Check your e-mail</h2>
-        <p>
-          If <strong>{send.variables}</strong> may sign in to this account, a sign-in link is on its way. It works once,
-          for 15 minutes.
-        </p>
-        <Button variant="ghost" onClick={() => send.reset()}>
-          Use another address
-        </Button>
-      </div>
-    );
-  }
-  const limited = send.error instanceof ApiError && send.error.code === 'RATE.LIMITED';
-  return (
-    <form onSubmit={submit} noValidate>
-      <TextField
-        label="E-mail address"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        error={error}
-        hint="The address the e-mails about your website were sent to"
-      />
-      {limited && (
-        <FormMessage tone="error">
-          You have asked for several links in a short time. Please wait a few minutes, then try again.
-        </FormMessage>
-      )}
-      {send.isError && !limited && <FormMessage tone="error">{errorMessage(send.error)}</FormMessage>}
-      <Button type="submit" variant="primary" busy={send.isPending} busyLabel="Sending…" className="btn-block">
-        Send me a sign-in link
-      </Button>
-    </form>
-  );
-}
+const OwnerEmailForm = ({ domainId }: { domainId: string }) => (
+  <SignInLinkForm
+    send={(email) =>
+      call(routeOf(ownerSessionRoutes, 'createOwnerSignInLink'), { body: { email, domain_id: domainId } })
+    }
+    whoMay="may sign in to this account"
+    submitLabel="Send me a sign-in link"
+    hint="The address the e-mails about your website were sent to"
+  />
+);
 
 /** The owner console's sign-in: the link's token redeemed, or (for a domain) a form that e-mails a link. */
 export default function OwnerSignInPage() {
