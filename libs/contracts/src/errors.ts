@@ -42,6 +42,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: "This e-mail address already is one of the customer's access users.",
   },
+  'ACCESS_USER.LAST_OWNER': {
+    status: 409,
+    message: "The account's last OWNER with access cannot be demoted, turned off or removed.",
+  },
   'API_KEY.INVALID_STATE': { status: 409, message: 'The API key is revoked, expired or already rolled.' },
   'TOTP.INVALID_STATE': { status: 409, message: 'Two-factor authentication is not in a state that allows this.' },
   'MERCHANT.ALREADY_EXISTS': { status: 409, message: 'A merchant with this merchant_id already exists.' },

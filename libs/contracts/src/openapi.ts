@@ -65,6 +65,7 @@ const idempotencyKeyParameter = {
 /** Who may call: nobody in particular (public, sign-in), a portal session only (userOnly), or a key or a session. */
 function securityOf(r: RouteSpec) {
   if (isPublicRoute(r) || isSignInRoute(r)) return { security: [] };
+  if (r.access === 'owner') return { security: [{ ownerSessionCookie: [] }], 'x-owner-role': r.ownerRole };
   return {
     security: r.userOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
     'x-permission': r.permission,
@@ -173,6 +174,12 @@ export function buildOpenApi(routes: RouteSpec[], info: { title: string; version
           in: 'cookie',
           name: 'pp_session',
           description: 'A portal session (POST /portal/auth/sessions); writes also send X-CSRF-Token',
+        },
+        ownerSessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'pp_owner_session',
+          description: 'An owner console session (POST /portal/owner/sessions); writes also send X-CSRF-Token',
         },
       },
       parameters: { IdempotencyKey: idempotencyKeyParameter },

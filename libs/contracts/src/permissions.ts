@@ -60,3 +60,14 @@ export const SERVICES = ['domains', 'billing', 'merchants', 'consent', 'webhooks
 export type ServiceName = (typeof SERVICES)[number];
 /** Who answers a route: a service, or the gateway itself (sign-in, users, API keys, audit events). */
 export type RouteOwner = ServiceName | 'gateway';
+
+/** Roles within the customer's own account (the owner console), not the partner's: VIEWER < ADMIN < OWNER. */
+export const ACCESS_ROLES = ['OWNER', 'ADMIN', 'VIEWER'] as const;
+export const accessRoleSchema = z.enum(ACCESS_ROLES);
+export type AccessRole = z.infer<typeof accessRoleSchema>;
+
+const ACCESS_ROLE_RANK: Record<AccessRole, number> = { VIEWER: 0, ADMIN: 1, OWNER: 2 };
+
+/** Whether an access user's role is at least the one a route needs. */
+export const accessRoleAtLeast = (role: AccessRole, needed: AccessRole): boolean =>
+  ACCESS_ROLE_RANK[role] >= ACCESS_ROLE_RANK[needed];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors';
-import type { Permission, RouteOwner, UserPermission } from './permissions';
+import type { AccessRole, Permission, RouteOwner, UserPermission } from './permissions';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -121,10 +121,29 @@ interface SignInRouteSpec extends RouteSpecFields {
   audit?: undefined;
 }
 
-export type RouteSpec = PartnerRouteSpec | PublicRouteSpec | SignInRouteSpec;
+/**
+ * An owner console operation (/portal/owner/domains/{domainId}/..., /portal/owner/users...): only
+ * an owner console session (cookie pp_owner_session, X-CSRF-Token on writes) whose access user
+ * holds at least `ownerRole` (VIEWER < ADMIN < OWNER) calls it; the gateway answers it, acting for
+ * the customer's partner on the customer's own domains only (another domain: 404).
+ */
+interface OwnerRouteSpec extends RouteSpecFields {
+  access: 'owner';
+  service: 'gateway';
+  ownerRole: AccessRole;
+  permission?: undefined;
+  userOnly?: undefined;
+  userPermission?: undefined;
+  audit?: undefined;
+}
+
+export type RouteSpec = PartnerRouteSpec | PublicRouteSpec | SignInRouteSpec | OwnerRouteSpec;
 
 /** Whether a route is called without an API key (see PublicRouteSpec). */
 export const isPublicRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'public';
+
+/** Whether a route is the owner console's (see OwnerRouteSpec). */
+export const isOwnerRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'owner';
 
 /** Whether a route is one of the portal's sign-in operations (see SignInRouteSpec). */
 export const isSignInRoute = (spec: Pick<RouteSpec, 'access'>): boolean => spec.access === 'sign-in';

@@ -21,6 +21,7 @@ import {
   subdomainParamsSchema,
   subdomainSchema,
 } from './subdomain.schema';
+import { installCheckSchema } from './install-check.schema';
 import { scanReportSchema } from './scan.schema';
 import { domainStatsRoutes } from './domain-stats.routes';
 import { instanceRoutes } from './instance.routes';
@@ -217,6 +218,22 @@ export const scanRoutes = [
       'status queued, running, completed or failed; 404 RESOURCE.NOT_FOUND when the domain was never scanned.',
     params: domainIdParamsSchema,
     response: resultOf(scanReportSchema),
+    errors: byId,
+  }),
+  defineRoute({
+    ...read,
+    operationId: 'checkDomainInstall',
+    method: 'get',
+    path: '/portal/domains/{domainId}/install-check',
+    tag: SCANS,
+    summary: 'Check that the widget snippet is on the site, first in <head>',
+    description:
+      "Reads the domain's home page now (https, http when https cannot connect; no scripts run) and answers whether " +
+      "the property's snippet is there and no other script comes before it in <head>. UNREACHABLE: the site did not answer " +
+      'with a page within the time-out.',
+    params: domainIdParamsSchema,
+    upstreamTimeoutMs: 30_000,
+    response: resultOf(installCheckSchema),
     errors: byId,
   }),
 ] satisfies RouteSpec[];

@@ -4,6 +4,7 @@ export * from './domain-query.schema';
 export * from './subdomain.schema';
 export * from './domain-events';
 export * from './scan.schema';
+export * from './install-check.schema';
 export * from './domains.routes';
 export * from './subscription-change.routes';
 export * from './email-templates.schema';

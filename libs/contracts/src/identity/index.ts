@@ -2,12 +2,14 @@ import { apiKeyRoutes } from './api-keys.routes';
 import { auditEventRoutes } from './audit-events.routes';
 import { authRoutes } from './auth.routes';
 import { accessUserRoutes, ownerSessionRoutes } from './owner-access.routes';
+import { ownerConsoleRoutes } from './owner-console.routes';
 import { settingsRoutes } from './settings.routes';
 import { userRoutes } from './users.routes';
 
 export * from './identity.schema';
 export * from './owner-access.schema';
-export { accessUserRoutes, apiKeyRoutes, auditEventRoutes, authRoutes, ownerSessionRoutes, settingsRoutes, userRoutes };
+export * from './owner-console.schema';
+export { accessUserRoutes, apiKeyRoutes, auditEventRoutes, authRoutes, ownerConsoleRoutes, ownerSessionRoutes, settingsRoutes, userRoutes };
 
 /** Every route the gateway answers itself (sign-in, team, API keys, audit log, settings, the customer's access users). */
 export const identityRoutes = [
@@ -18,4 +20,5 @@ export const identityRoutes = [
   ...settingsRoutes,
   ...accessUserRoutes,
   ...ownerSessionRoutes,
+  ...ownerConsoleRoutes,
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessRoleSchema } from '../permissions';
 import { paginationQuerySchema, singleLine } from '../common';
 import { customerQueryFields } from '../consent/consent-record.schema';
 import { exactlyOneCustomer } from '../domains/instance.schema';
@@ -7,10 +8,6 @@ import { emailSchema } from './identity.schema';
 /** The owner console's cookie: its own name, so a partner user and a customer may be signed in side by side in one browser. */
 export const OWNER_SESSION_COOKIE = 'pp_owner_session';
 
-/** Roles within the customer's own account (the owner console), not the partner's. */
-export const ACCESS_ROLES = ['OWNER', 'ADMIN', 'VIEWER'] as const;
-export const accessRoleSchema = z.enum(ACCESS_ROLES);
-export type AccessRole = z.infer<typeof accessRoleSchema>;
 
 const accessUserName = singleLine(z.string().trim().min(1).max(200));
 
