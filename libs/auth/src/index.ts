@@ -209,11 +209,15 @@ export class PublicTokenVerifier {
 const isDefaults = (v: unknown): v is PartnerDefaults =>
   typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
 
+/** The partnerId of the gateway acting for itself (for a public caller, no partner), never a partner's id. */
+export const GATEWAY_ITSELF_PARTNER_ID = 'gateway';
+
 /**
  * Whether a verified caller may use a route: it must hold the route's permission (the gateway
  * checked the key's; a service checks again, so a token is not a skeleton key), and an /internal
  * route takes only a token a service signed: one the gateway minted for a partner cannot reach it.
- * An /internal route declared for the gateway (internalCaller) takes only the gateway's tokens.
+ * An /internal route declared for the gateway (internalCaller) takes only the gateway's tokens
+ * minted for itself: a token it minted for a partner's call (e.g. leaked from a service) cannot.
  */
 export const mayCallRoute = (
   caller: InternalCaller,
@@ -222,7 +226,8 @@ export const mayCallRoute = (
 ): boolean =>
   route.permission !== undefined &&
   caller.permissions.includes(route.permission) &&
-  (!internalRoute || caller.issuer === (route.internalCaller ?? 'services'));
+  (!internalRoute || caller.issuer === (route.internalCaller ?? 'services')) &&
+  (!internalRoute || route.internalCaller !== 'gateway' || caller.partnerId === GATEWAY_ITSELF_PARTNER_ID);
 
 /**
  * A JWKS holding one new Ed25519 private key (RFC 8037), as consent-svc's RECORD_SIGNING_KEYS

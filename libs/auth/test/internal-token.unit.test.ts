@@ -3,6 +3,7 @@ import {
   generateInternalKeyPair,
   InternalTokenMinter,
   InternalTokenVerifier,
+  GATEWAY_ITSELF_PARTNER_ID,
   mayCallRoute,
   type InternalCaller,
 } from '../src';
@@ -144,10 +145,13 @@ describe('who may call a route', () => {
     expect(mayCallRoute(serviceCaller, route, false)).toBe(true);
   });
 
-  it('when an /internal route is declared for the gateway, then only a gateway-signed token may call it', () => {
+  it('when an /internal route is declared for the gateway, then only a token the gateway signed for itself may call it', () => {
     const forGateway = { permission: 'domains:read', internalCaller: 'gateway' as const };
-    expect(mayCallRoute(gatewayCaller, forGateway, true)).toBe(true);
-    expect(mayCallRoute(serviceCaller, forGateway, true)).toBe(false);
+    const gatewayItself: InternalCaller = { ...gatewayCaller, partnerId: GATEWAY_ITSELF_PARTNER_ID };
+    expect(mayCallRoute(gatewayItself, forGateway, true)).toBe(true);
+    expect(mayCallRoute({ ...gatewayItself, issuer: 'services' }, forGateway, true)).toBe(false);
+    // A token the gateway minted for a partner's call, holding the permission: refused.
+    expect(mayCallRoute(gatewayCaller, forGateway, true)).toBe(false);
   });
 
   it('when the caller lacks the route permission, then it may not call it, /internal or /portal', () => {

@@ -1,3 +1,4 @@
+import { GATEWAY_ITSELF_PARTNER_ID } from '@platform/auth';
 import { AppError } from '@platform/http';
 import { domainInternalRoutes, domainRoutes, instanceRoutes, routeOf, type DomainOwner } from '@platform/contracts';
 import type { CallAs, ServiceCaller } from '@platform/service';
@@ -7,7 +8,7 @@ const listDomains = routeOf(domainRoutes, 'listDomains');
 const getDomainOwner = routeOf(domainInternalRoutes, 'getDomainOwner');
 
 /** Whom the gateway's own question names (a public caller's, for no partner): the gateway itself. */
-const GATEWAY_ITSELF: CallAs = { partnerId: 'gateway', keyId: 'gateway:owner-sign-in' };
+const GATEWAY_ITSELF: CallAs = { partnerId: GATEWAY_ITSELF_PARTNER_ID, keyId: 'gateway:owner-sign-in' };
 
 /** The customer as a request names it: exactly one of merchant_id or domain_id (the contract checked it). */
 export interface CustomerQuery {
