@@ -9,7 +9,16 @@ import { userRoutes } from './users.routes';
 export * from './identity.schema';
 export * from './owner-access.schema';
 export * from './owner-console.schema';
-export { accessUserRoutes, apiKeyRoutes, auditEventRoutes, authRoutes, ownerConsoleRoutes, ownerSessionRoutes, settingsRoutes, userRoutes };
+export {
+  accessUserRoutes,
+  apiKeyRoutes,
+  auditEventRoutes,
+  authRoutes,
+  ownerConsoleRoutes,
+  ownerSessionRoutes,
+  settingsRoutes,
+  userRoutes,
+};
 
 /** Every route the gateway answers itself (sign-in, team, API keys, audit log, settings, the customer's access users). */
 export const identityRoutes = [

@@ -8,7 +8,6 @@ import { emailSchema } from './identity.schema';
 /** The owner console's cookie: its own name, so a partner user and a customer may be signed in side by side in one browser. */
 export const OWNER_SESSION_COOKIE = 'pp_owner_session';
 
-
 const accessUserName = singleLine(z.string().trim().min(1).max(200));
 
 /** A person with access to the customer's account console. */

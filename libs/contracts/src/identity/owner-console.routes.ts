@@ -199,7 +199,8 @@ export const ownerConsoleRoutes = [
     method: 'delete',
     path: '/portal/owner/users/{userId}',
     summary: 'Remove a user from the account (their sessions end at once)',
-    description: 'Only an OWNER may remove an OWNER; the last OWNER with access cannot be removed (409 ACCESS_USER.LAST_OWNER).',
+    description:
+      'Only an OWNER may remove an OWNER; the last OWNER with access cannot be removed (409 ACCESS_USER.LAST_OWNER).',
     params: accessUserIdParamsSchema,
     response: resultOf(deletedSchema),
     errors: [...session, 'AUTH.CSRF', 'RESOURCE.NOT_FOUND', 'ACCESS_USER.LAST_OWNER'],

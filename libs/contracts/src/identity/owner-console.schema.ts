@@ -38,7 +38,10 @@ export const cookieDeclarationSchema = z
   .object({
     domain_id: z.string(),
     hostname: z.string(),
-    scanned_at: z.string().nullable().meta({ description: 'When the scan it is made from finished; null: never scanned' }),
+    scanned_at: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the scan it is made from finished; null: never scanned' }),
     categories: z.array(
       z.object({
         category: findingCategorySchema,
