@@ -126,7 +126,9 @@ export const ownerConsoleRoutes = [
     method: 'get',
     path: '/portal/owner/domains/{domainId}/cookie-declaration',
     summary: 'The cookie declaration for the privacy policy',
-    description: `${ONE_DOMAIN} Made from the latest completed scan; no scan yet: every category with no cookies, scanned_at null.`,
+    description:
+      `${ONE_DOMAIN} Made from the latest scan when it completed. Every category is listed; none yet, or the latest ` +
+      'scan still running or failed: every category with no cookies and scanned_at null.',
     params: ownerDomainParamsSchema,
     response: resultOf(cookieDeclarationSchema),
     errors: domain,
@@ -199,7 +201,8 @@ export const ownerConsoleRoutes = [
     method: 'delete',
     path: '/portal/owner/users/{userId}',
     summary: 'Remove a user from the account (their sessions end at once)',
-    description: 'Only an OWNER may remove an OWNER; the last OWNER with access cannot be removed (409 ACCESS_USER.LAST_OWNER).',
+    description:
+      'Only an OWNER may remove an OWNER; the last OWNER with access cannot be removed (409 ACCESS_USER.LAST_OWNER).',
     params: accessUserIdParamsSchema,
     response: resultOf(deletedSchema),
     errors: [...session, 'AUTH.CSRF', 'RESOURCE.NOT_FOUND', 'ACCESS_USER.LAST_OWNER'],
