@@ -39,7 +39,10 @@ export interface HomePageReader {
 
 const JAVASCRIPT_TYPE = /^(module|(text|application)\/(x-)?(java|ecma)script|text\/(jscript|livescript))$/;
 
-/** Whether a browser runs a script of this type attribute (HTML's "JavaScript MIME type essence match", or module). */
+/**
+ * Whether a browser runs a script of this type attribute: none, a JavaScript MIME type, or module.
+ * Parameters are ignored (browsers differ on them): such a script counts as one that runs.
+ */
 const runsAsScript = (type: string | undefined) => {
   const essence = (type ?? '').split(';')[0].trim().toLowerCase();
   return essence === '' || JAVASCRIPT_TYPE.test(essence);

@@ -103,7 +103,7 @@ const userToken = (minter: InternalTokenMinter, user: SignedInUser, service: Ser
 /** Why the owner may not call an owner console route (no session, a role below the route's), or undefined. */
 export function ownerRefusal(spec: RouteSpec, owner: SignedInOwner | undefined): ErrorObject | undefined {
   if (spec.access !== 'owner') return undefined;
-  if (!owner) return errorObject('AUTH.SESSION_REQUIRED');
+  if (!owner) return errorObject('AUTH.SESSION_REQUIRED', 'Sign in to the owner console first: no valid session.');
   if (!accessRoleAtLeast(owner.role, spec.ownerRole))
     return errorObject(
       'AUTH.FORBIDDEN',

@@ -150,7 +150,7 @@ export class OwnerDomains {
         kind,
         actor: ownerActor(owner),
         target,
-        details: { domain_id: domain.id, hostname: domain.hostname, fields: Object.keys(body) },
+        details: { domain_id: domain.id, hostname: domain.hostname, fields: Object.keys(body).sort() },
         at: new Date(this.deps.now()),
       }),
     );
