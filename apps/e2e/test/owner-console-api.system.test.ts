@@ -12,8 +12,8 @@ import {
   scanReportSchema,
 } from '@platform/contracts';
 import { startWebhookReceiver, type WebhookReceiver } from '@platform/launcher';
-import { act, waitFor } from '@platform/testing';
-import { ownerSession } from './support/owner-session';
+import { waitFor } from '@platform/testing';
+import { ownerSession, sendReceipt } from './support/owner-session';
 import { LOCAL_SITES, writeLocalSite } from './support/shared-platform';
 import { envelope, sharedSystem, type Partner, type System } from './support/system';
 
@@ -113,10 +113,10 @@ describe("the owner console's API (owner sessions through the gateway)", () => {
       ['necessary', 'functional', 'analytics', 'marketing', 'unclassified'].map((c) => [c, []]),
     );
 
-    await writeLocalSite(
-      d.hostname,
-      `<html><head>${d.snippet}<script src="/app.js"></script></head><body>Shop</body></html>`,
-    );
+    await writeLocalSite(d.hostname, `<html><head>${d.snippet}</head><body>Shop</body></html>`, [
+      '_ga=GA1.1.1; Path=/; Max-Age=63072000',
+      'basket=1; Path=/',
+    ]);
     const started = await admin.call('POST', at(d, 'scan'));
     expect([started.status, scanReportSchema.parse(started.body.result).status]).toEqual([202, 'queued']);
     const report = await waitFor(
@@ -129,6 +129,13 @@ describe("the owner console's API (owner sessions through the gateway)", () => {
     expect(report.status).toBe('completed');
     const declaration = (await admin.call('GET', at(d, 'cookie-declaration'))).body.result;
     expect(declaration.scanned_at).toBe(report.finished_at);
+    const cookies = Object.fromEntries(
+      declaration.categories.map((c: { category: string; cookies: { name: string; duration: string }[] }) => [
+        c.category,
+        c.cookies.map((k) => `${k.name} ${k.duration}`),
+      ]),
+    );
+    expect(cookies).toMatchObject({ analytics: ['_ga 2 years'], unclassified: ['basket Session'] });
 
     const installed = installCheckSchema.strict().parse((await admin.call('GET', at(d, 'install-check'))).body.result);
     expect(installed).toMatchObject({
@@ -149,28 +156,9 @@ describe("the owner console's API (owner sessions through the gateway)", () => {
   it('when visitors answered, then the owner lists the records and exports them as CSV with formula cells neutralised', async () => {
     const d = await createDomain();
     const viewer = await signIn(d, 'VIEWER');
-    const receipt = (subject: string, analytics: boolean) => ({
-      receipt_type: 'COOKIE_CONSENT',
-      subject,
-      consent_revision: 'r1',
-      categories: { functional: true, analytics, marketing: false },
-      widget_version: '1.0.0',
-      nonce: randomBytes(24).toString('base64url'),
-    });
-    const send = (body: object) =>
-      waitFor(
-        async () => {
-          const res = await act(sys.gateway, 'POST', `/widget/v1/properties/${d.propertyId}/receipts`, {
-            body,
-            headers: { origin: `https://${d.hostname}`, 'x-forwarded-for': '89.160.20.112' },
-          });
-          return res.status === 201 ? res.body.result : undefined;
-        },
-        { what: 'consent-svc to know the property' },
-      );
     const formula = `-cmd${randomBytes(12).toString('hex')}`;
-    await send(receipt(formula, false));
-    const newest = await send(receipt(randomBytes(16).toString('hex'), true));
+    await sendReceipt(sys, d, { subject: formula, analytics: false });
+    const newest = await sendReceipt(sys, d, { subject: randomBytes(16).toString('hex'), analytics: true });
 
     const list = await viewer.call('GET', `${at(d, 'records')}?limit=1`);
     expect([list.status, list.body.meta, list.body.result]).toEqual([200, { current_page: 1, next_page: 2 }, [newest]]);

@@ -1,4 +1,6 @@
-import type { AccessRole } from '@platform/contracts';
+import { randomBytes } from 'node:crypto';
+import type { AccessRole, ConsentRecord } from '@platform/contracts';
+import { act, waitFor } from '@platform/testing';
 import type { ApiResponse, Partner, System } from './system';
 
 /** A signed-in owner console user: their cookie and CSRF token, and calls with both. */
@@ -52,4 +54,33 @@ export async function ownerSession(
         ...options.headers,
       }),
   };
+}
+
+/**
+ * A visitor's cookie consent on a page of the domain, through the gateway's public path (from a
+ * Swedish address: the tests are a trusted proxy), once consent-svc has learned the property.
+ */
+export function sendReceipt(
+  sys: System,
+  domain: { hostname: string; propertyId: string },
+  visitor: { subject: string; analytics: boolean },
+): Promise<ConsentRecord> {
+  const body = {
+    receipt_type: 'COOKIE_CONSENT',
+    subject: visitor.subject,
+    consent_revision: 'r1',
+    categories: { functional: true, analytics: visitor.analytics, marketing: false },
+    widget_version: '1.0.0',
+    nonce: randomBytes(24).toString('base64url'),
+  };
+  return waitFor(
+    async () => {
+      const res = await act(sys.gateway, 'POST', `/widget/v1/properties/${domain.propertyId}/receipts`, {
+        body,
+        headers: { origin: `https://${domain.hostname}`, 'x-forwarded-for': '89.160.20.112' },
+      });
+      return res.status === 201 ? (res.body.result as ConsentRecord) : undefined;
+    },
+    { what: 'consent-svc to know the property' },
+  );
 }

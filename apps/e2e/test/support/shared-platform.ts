@@ -36,15 +36,25 @@ export const LOCAL_SCANS = {
  */
 export const LOCAL_SITES = 'sites.e2e-local.example.com';
 
-/** GET / of a host under LOCAL_SITES answers <dir>/<host>.html (404 without one); nothing else is served. */
+/**
+ * GET / of a host under LOCAL_SITES answers <dir>/<host>.html (404 without one), with the lines of
+ * <dir>/<host>.cookies as its Set-Cookie headers; nothing else is served.
+ */
 async function startLocalSites(dir: string): Promise<{ port: number; close(): Promise<void> }> {
   await mkdir(dir, { recursive: true });
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     if (req.url !== '/' || !host.endsWith(`.${LOCAL_SITES}`) || !/^[a-z0-9.-]+$/.test(host))
       return void res.writeHead(404).end();
-    readFile(path.join(dir, `${host}.html`)).then(
-      (page) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page),
+    const file = (ext: string) => readFile(path.join(dir, `${host}.${ext}`), 'utf8');
+    Promise.all([file('html'), file('cookies').catch(() => '')]).then(
+      ([page, cookies]) =>
+        res
+          .writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            'set-cookie': cookies.split('\n').filter(Boolean),
+          })
+          .end(page),
       () => res.writeHead(404).end(),
     );
   });
@@ -155,8 +165,10 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
   return JSON.parse(await readFile(file, 'utf8')) as SharedPlatform;
 }
 
-/** Puts a home page on the shared platform's local web: `hostname` must be a name under LOCAL_SITES. */
-export async function writeLocalSite(hostname: string, html: string): Promise<void> {
+/** Puts a home page (and the cookies it sets) on the shared platform's local web: `hostname` must be a name under LOCAL_SITES. */
+export async function writeLocalSite(hostname: string, html: string, setCookies: string[] = []): Promise<void> {
   if (!hostname.endsWith(`.${LOCAL_SITES}`)) throw new Error(`${hostname} is not under ${LOCAL_SITES}`);
-  await writeFile(path.join((await sharedPlatform()).sitesDir, `${hostname}.html`), html);
+  const { sitesDir } = await sharedPlatform();
+  await writeFile(path.join(sitesDir, `${hostname}.cookies`), setCookies.join('\n'));
+  await writeFile(path.join(sitesDir, `${hostname}.html`), html);
 }
