@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import type { HomePageReader } from '@platform/scanner';
 import type { Logger } from '@platform/observability';
 import { listenOf } from '@platform/config';
 import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
@@ -24,7 +25,7 @@ import { instanceHandlers } from './instance/instance.handlers';
 import { importRowsJob } from './imports/import-rows.job';
 import { importHandlers } from './imports/imports.handlers';
 import { activationReminderJob } from './reminders/activation-reminders.service';
-import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
+import { homePageReaderFromConfig, scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
 import { ScanWorker, type ScanEngine } from './scanner/scan-worker';
 import { scanHandlers } from './scanner/scans.handlers';
@@ -45,6 +46,8 @@ export interface DomainsServiceContext extends DomainsContext {
   mailer: Transporter;
   /** The merchant-events consumer; events pushed by merchants-svc run through its handlers too. */
   merchantEvents: ConsumerSpec<DomainsDb>;
+  /** The install check's reader of home pages (its own guarded outbound client). */
+  homePages: HomePageReader;
 }
 
 type Runtime = ServiceRuntime<DomainsDb, DomainsConfig>;
@@ -69,6 +72,7 @@ function domainsContext({ config, db, call, logger }: Runtime): DomainsServiceCo
     merchants: merchantsClient(() => call('merchants'), logger),
     mailer: createMailTransport(config),
     merchantEvents: merchantEventsConsumer(),
+    homePages: homePageReaderFromConfig(config),
   };
 }
 
@@ -147,7 +151,7 @@ export const createDomainsService = (
     ...domainStatsHandlers(ctx),
     ...instanceHandlers(ctx),
     ...importHandlers(ctx),
-    ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
+    ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS, homePages: ctx.homePages }),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,
       queue: consumerQueue(MERCHANT_EVENTS_CONSUMER),
@@ -163,7 +167,10 @@ export const createDomainsService = (
     ...mailJobs<DomainsDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
     ...(runs(API_ROLE) ? apiJobs(ctx, config, logger) : []),
   ],
-  closeContext: (ctx) => ctx.mailer.close(),
+  closeContext: async (ctx) => {
+    ctx.mailer.close();
+    await ctx.homePages.close();
+  },
 });
 
 export const domainsService = createDomainsService();

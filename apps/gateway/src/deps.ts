@@ -33,6 +33,7 @@ import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
 import { AccessUsersService } from './owner-access/access-users.service';
 import { Customers } from './owner-access/customers';
+import { OwnerDomains } from './owner-console/owner-domains';
 import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
 import { listenForCacheChanges, type CacheChangeSink } from './db/cache-changes.listener';
@@ -73,6 +74,8 @@ export interface Deps {
   accessUsers: AccessUsersService;
   /** Which customer account a request names, asked of domains-svc with the partner's internal token. */
   customers: Customers;
+  /** The owner console's calls for the customer's domains (domains-svc, consent-svc), as the partner. */
+  ownerDomains: OwnerDomains;
   audit: AuditRepository;
   lastUsed: LastUsedRecorder;
   /** Where the gateway's own keyed writes keep their Idempotency-Key and answer (as a service's, libs/service). */
@@ -175,10 +178,6 @@ function portalServices(
   };
 }
 
-/**
- * The gateway's own calls to domains-svc (which customer a request names) carry the partner's
- * internal token, as a forwarded call does, through the services' caller (deadline, breakers).
- */
 /** API keys by prefix, from memory while the key listener is up (the cache's rules: KeyAuthenticator). */
 function keyAuthenticatorOf(db: Kysely<GatewayDb>, config: Config, now: () => number) {
   const keyRepository = new ApiKeysRepository(db);
@@ -192,12 +191,17 @@ function keyAuthenticatorOf(db: Kysely<GatewayDb>, config: Config, now: () => nu
   );
 }
 
-const domainsCallerOf = (config: Config, minter: InternalTokenMinter, logger: Logger) =>
+/**
+ * The gateway's own calls to domains-svc and consent-svc (which customer a request names, the owner
+ * console's) carry the partner's internal token, as a forwarded call does, through the services'
+ * caller (deadline, breakers).
+ */
+const callerOf = (target: 'domains' | 'consent', config: Config, minter: InternalTokenMinter, logger: Logger) =>
   new ServiceCaller({
-    target: 'domains',
-    baseUrl: serviceUrl(config, 'domains'),
+    target,
+    baseUrl: serviceUrl(config, target),
     minter,
-    logger: logger.child({ component: 'domains-caller' }),
+    logger: logger.child({ component: `${target}-caller` }),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
   });
 
@@ -254,7 +258,8 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
   const portal = portalServices(config, db, { keys, sessions }, logger, now);
   const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
-  const domainsCaller = domainsCallerOf(config, minter, logger);
+  const domainsCaller = callerOf('domains', config, minter, logger);
+  const consentCaller = callerOf('consent', config, minter, logger);
   return {
     config,
     logger,
@@ -277,9 +282,11 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     now,
     ...portal.services,
     customers: new Customers(domainsCaller),
+    ownerDomains: new OwnerDomains({ domains: domainsCaller, consent: consentCaller, db, now }),
     async close() {
       await portal.close();
       await domainsCaller.close();
+      await consentCaller.close();
       await keyListener.stop();
       await sessionListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));

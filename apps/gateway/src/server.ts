@@ -98,6 +98,7 @@ function portalDeps(deps: Deps, clientIp: ClientIp) {
       settings: deps.settings,
       accessUsers: deps.accessUsers,
       customers: deps.customers,
+      ownerDomains: deps.ownerDomains,
       authFailures,
       keyed: deps.idempotency,
       secureCookies: !['development', 'test'].includes(config.NODE_ENV),

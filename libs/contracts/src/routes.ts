@@ -90,6 +90,9 @@ export const AUDIT_KINDS = [
   'access_user.provisioned',
   'access_user.updated',
   'access_user.removed',
+  // The owner console's changes to the customer's property (widget) and company.
+  'property.updated',
+  'company.updated',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

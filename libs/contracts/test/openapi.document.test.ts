@@ -117,6 +117,13 @@ describe('OpenAPI parameter types', () => {
         'provisionAccessUser',
         'updateAccessUser',
         'deleteAccessUser',
+        // The owner console's writes: keyed per partner, the owner their sender (owner:<id>).
+        'updateOwnerProperty',
+        'updateOwnerCompany',
+        'startOwnerScan',
+        'inviteOwnerUser',
+        'updateOwnerUser',
+        'deleteOwnerUser',
       ].sort(),
     );
     for (const route of ROUTES) {

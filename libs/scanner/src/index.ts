@@ -29,3 +29,11 @@ export { untilAborted } from './session';
 export { isFirstParty, isSameSite, registrableDomain } from './site';
 // Findings, categories and modes are the scan report's wire types: import them from @platform/contracts.
 export type { ScanIssue, ScanLimits, ScanResult, Scanner, ScannerOptions, ScanTarget } from './types';
+export {
+  createHomePageReader,
+  pageScripts,
+  type HomePage,
+  type HomePageReader,
+  type HomePageReaderOptions,
+  type PageScript,
+} from './home-page';

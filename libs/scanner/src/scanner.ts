@@ -7,22 +7,11 @@ import { pageTimeout, ScanError, scanErrorOf } from './errors';
 import { FindingsCollector } from './findings';
 import { httpSession } from './http-mode';
 import { untilAborted, type ModeSession, type PageVisit, type ScanRun } from './session';
-import { normalHost } from './site';
+import { targetHostOf } from './site';
 import type { ScanIssue, ScanLimits, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
 
 /** Connections to a site's origins are kept this long between a scan's requests. */
 const KEEP_ALIVE_MS = 2_000;
-
-/** A host name a scan may start from: a DNS name or an IP literal, nothing else (no scheme, port or path). */
-function targetHostOf(target: ScanTarget): string | undefined {
-  const host = normalHost(target.hostname ?? '');
-  try {
-    const parsed = new URL(`https://${host.includes(':') ? `[${host}]` : host}/`);
-    return normalHost(parsed.hostname) === host && host.length > 0 ? host : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A page's failure as the report says it: a request cut by a deadline is that page's, or the scan's, timeout. */
 function pageError(err: unknown, run: ScanRun): ScanError {
@@ -204,7 +193,7 @@ async function scanSite(engine: Engine, target: ScanTarget, signal?: AbortSignal
   const { options, mode } = engine;
   const { limits } = options;
   signal?.throwIfAborted();
-  const host = targetHostOf(target);
+  const host = targetHostOf(target.hostname);
   const findings = new FindingsCollector(await Classifier.load(), host ?? '');
   if (!host)
     return notStarted(

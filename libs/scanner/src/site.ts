@@ -9,6 +9,17 @@ export function normalHost(host: string): string {
     .replace(/^\[|\]$/g, '');
 }
 
+/** A host name a scan may start from: a DNS name or an IP literal, nothing else (no scheme, port or path). */
+export function targetHostOf(hostname: string | undefined): string | undefined {
+  const host = normalHost(hostname ?? '');
+  try {
+    const parsed = new URL(`https://${host.includes(':') ? `[${host}]` : host}/`);
+    return normalHost(parsed.hostname) === host && host.length > 0 ? host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The registrable domain (eTLD+1 from the Public Suffix List that tough-cookie ships):
  * `www.example.co.uk` -> `example.co.uk`. An IP address or a bare public suffix is itself.

@@ -73,6 +73,8 @@ export class ServiceCaller {
       method: spec.method.toUpperCase(),
       path,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // An operation that declares a longer deadline (reading a site, an export) gets it here too.
+      ...(spec.upstreamTimeoutMs === undefined ? {} : { timeoutMs: spec.upstreamTimeoutMs }),
     };
     let res: ServiceResponse;
     try {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { env } from '@platform/config';
-import { createScanner, parseConnectTo } from '@platform/scanner';
+import { createHomePageReader, createScanner, parseConnectTo, type HomePageReader } from '@platform/scanner';
 import type { ScanEngine } from './scan-worker';
 
 /** The scanner's settings (DOMAINS_ROLE scanner or all); see docs/configuration.md. */
@@ -63,5 +63,19 @@ export function scanEngineFromConfig(config: ScannerConfig): ScanEngine {
     allowLoopback: config.SCANNER_ALLOW_LOOPBACK,
     connectTo: config.SCANNER_CONNECT_TO,
     userAgent: config.SCANNER_USER_AGENT,
+  });
+}
+
+/** The install check reads at most this much of a home page (its <head> comes first). */
+const INSTALL_CHECK_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The install check's reader (the api role): the scanner's address policy, connect-to rules, agent and page time-out. */
+export function homePageReaderFromConfig(config: ScannerConfig): HomePageReader {
+  return createHomePageReader({
+    allowLoopback: config.SCANNER_ALLOW_LOOPBACK,
+    connectTo: config.SCANNER_CONNECT_TO,
+    userAgent: config.SCANNER_USER_AGENT,
+    timeoutMs: config.SCANNER_PAGE_TIMEOUT_MS,
+    maxBytes: Math.min(config.SCANNER_MAX_PAGE_BYTES, INSTALL_CHECK_MAX_BYTES),
   });
 }

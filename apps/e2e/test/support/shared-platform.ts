@@ -1,4 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultDistDir, launchPlatform, platformQueues, type ProcessName } from '@platform/launcher';
@@ -28,6 +30,42 @@ export const LOCAL_SCANS = {
 };
 
 /**
+ * The shared platform's local web: the home page of every name under this one is served on
+ * 127.0.0.1 from a file a suite writes (writeLocalSite), e.g. for the install check; scans and
+ * checks of any other name still reach only a closed port (LOCAL_SCANS).
+ */
+export const LOCAL_SITES = 'sites.e2e-local.example.com';
+
+/**
+ * GET / of a host under LOCAL_SITES answers <dir>/<host>.html (404 without one), with the lines of
+ * <dir>/<host>.cookies as its Set-Cookie headers; nothing else is served.
+ */
+async function startLocalSites(dir: string): Promise<{ port: number; close(): Promise<void> }> {
+  await mkdir(dir, { recursive: true });
+  const server = http.createServer((req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    if (req.url !== '/' || !host.endsWith(`.${LOCAL_SITES}`) || !/^[a-z0-9.-]+$/.test(host))
+      return void res.writeHead(404).end();
+    const file = (ext: string) => readFile(path.join(dir, `${host}.${ext}`), 'utf8');
+    Promise.all([file('html'), file('cookies').catch(() => '')]).then(
+      ([page, cookies]) =>
+        res
+          .writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            'set-cookie': cookies.split('\n').filter(Boolean),
+          })
+          .end(page),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
  * The settings of the platform every suite shares: no rate limit (nor failed-authentication
  * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
  * retries, and the tests as a trusted proxy (a suite may name a visitor's address in X-Forwarded-For).
@@ -55,6 +93,8 @@ export interface SharedPlatform {
   databaseUrl: string;
   /** Where the platform's SMTP server writes each e-mail (see mailboxIn). */
   mailDir: string;
+  /** The local web's pages, <host>.html (see LOCAL_SITES). */
+  sitesDir: string;
 }
 
 /** The variable naming the JSON file; set by Jest's globalSetup, inherited by every test file. */
@@ -66,9 +106,11 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'e2e-shared-'));
   const db = await createTestDatabase('system');
   const smtp = await startSmtpServer({ folder: path.join(dir, 'mail') });
+  const sites = await startLocalSites(path.join(dir, 'sites'));
   const exchange = uniqueName('events');
   const end = async (queues = platformQueues(exchange)) => {
     await smtp.close();
+    await sites.close();
     await db.drop();
     // The services declared the exchange, its unrouted exchange and queue, and their consumers' queues.
     await deleteEventTopology(amqpUrl, exchange, queues);
@@ -80,7 +122,14 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     distDir,
     databaseUrl: db.url,
     amqpUrl,
-    env: { LOG_LEVEL: 'warn', EVENTS_EXCHANGE: exchange, SMTP_URL: smtp.url, ...SHARED_ENV },
+    env: {
+      LOG_LEVEL: 'warn',
+      EVENTS_EXCHANGE: exchange,
+      SMTP_URL: smtp.url,
+      ...SHARED_ENV,
+      // The local web first (https there is a closed port, so http is read); every other site as LOCAL_SCANS.
+      SCANNER_CONNECT_TO: `*:443:127.0.0.1:9,*.${LOCAL_SITES}:80:127.0.0.1:${sites.port},*:80:127.0.0.1:9`,
+    },
   }).catch(async (err: unknown) => {
     await end();
     throw err;
@@ -93,6 +142,7 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     exchange,
     databaseUrl: db.url,
     mailDir: path.join(dir, 'mail'),
+    sitesDir: path.join(dir, 'sites'),
   };
   await writeFile(path.join(dir, 'platform.json'), JSON.stringify(shared));
   process.env[HANDOVER] = path.join(dir, 'platform.json');
@@ -113,4 +163,12 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
       `${HANDOVER} is not set: the shared platform starts in apps/e2e's globalSetup (run the suites with -c apps/e2e/jest.config.js)`,
     );
   return JSON.parse(await readFile(file, 'utf8')) as SharedPlatform;
+}
+
+/** Puts a home page (and the cookies it sets) on the shared platform's local web: `hostname` must be a name under LOCAL_SITES. */
+export async function writeLocalSite(hostname: string, html: string, setCookies: string[] = []): Promise<void> {
+  if (!hostname.endsWith(`.${LOCAL_SITES}`)) throw new Error(`${hostname} is not under ${LOCAL_SITES}`);
+  const { sitesDir } = await sharedPlatform();
+  await writeFile(path.join(sitesDir, `${hostname}.cookies`), setCookies.join('\n'));
+  await writeFile(path.join(sitesDir, `${hostname}.html`), html);
 }

@@ -2,7 +2,7 @@ import type { Kysely } from '@platform/db';
 import type { AuditEvent, AuditKind } from '@platform/contracts';
 import type { AuditEventsTable, GatewayDb } from '../db/tables';
 
-/** Who did it: a signed-in user, an API key, or an operator with the admin CLI. */
+/** Who did it: a signed-in user, an API key, an operator with the admin CLI, or a customer's user in the owner console. */
 export interface Actor {
   type: AuditEventsTable['actor_type'];
   id: string | null;

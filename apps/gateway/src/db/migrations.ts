@@ -117,6 +117,16 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX sessions_owner_user ON sessions (owner_user_id)`.execute(db);
     },
   },
+  // The owner console's changes are in the partner's audit log, naming the customer's user (actor OWNER).
+  '2026_11_29_0001_owner_audit_actor': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        ALTER TABLE audit_events
+          DROP CONSTRAINT audit_events_actor_type_check,
+          ADD CONSTRAINT audit_events_actor_type_check
+            CHECK (actor_type IN ('USER', 'API_KEY', 'OPERATOR', 'OWNER'))`.execute(db);
+    },
+  },
 };
 
 /**

@@ -120,7 +120,7 @@ export interface AuditEventsTable {
   id: Generated<string>;
   partner_id: string;
   kind: string;
-  actor_type: 'USER' | 'API_KEY' | 'OPERATOR';
+  actor_type: 'USER' | 'API_KEY' | 'OPERATOR' | 'OWNER';
   actor_id: string | null;
   actor_label: string;
   target_type: string | null;

@@ -1,6 +1,6 @@
 import { accessUserRoutes, OWNER_SESSION_COOKIE, ownerSessionRoutes } from '@platform/contracts';
 import { reply, type Handlers } from '@platform/http';
-import type { SignedInOwner } from '../identity/signed-in-owner';
+import { ownerCallAs, type SignedInOwner } from '../identity/signed-in-owner';
 import { userActor } from '../identity/signed-in-user';
 import type { CustomerQuery } from '../owner-access/customers';
 import { activeUser, cookieOf, sessionCreated, sessionRequired, type GatewayCaller } from './gateway-caller';
@@ -81,10 +81,7 @@ export function ownerHandlers(deps: AccessRouteDeps): Handlers<OwnerRoute, Gatew
     user: { id: owner.ownerUserId, email: owner.email, name: owner.name, role: owner.role },
     partner: { name: owner.partnerName },
     company_id: owner.companyId,
-    domains: await deps.customers.domainsOf(
-      { partnerId: owner.partnerId, keyId: `owner:${owner.ownerUserId}` },
-      owner.companyId,
-    ),
+    domains: await deps.customers.domainsOf(ownerCallAs(owner), owner.companyId),
     csrf_token: owner.csrfToken,
   });
   return {

@@ -22,11 +22,16 @@ import {
   type OwnerRoute,
 } from './access-routes';
 import { activeUser, cookieOf, sessionCreated, sessionRequired, type GatewayCaller } from './gateway-caller';
+import {
+  ownerConsoleHandlers,
+  type OwnerConsoleDeps,
+  type OwnerConsoleRoute,
+} from '../owner-console/owner-console.handlers';
 
 export type { GatewayCaller } from './gateway-caller';
 import type { WriteSender } from './keyed-writes';
 
-export interface GatewayRouteDeps extends AccessRouteDeps {
+export interface GatewayRouteDeps extends AccessRouteDeps, OwnerConsoleDeps {
   db: Kysely<GatewayDb>;
   identity: IdentityService;
   users: UsersService;
@@ -53,15 +58,16 @@ function anyStageUser(caller: GatewayCaller): SignedInUser {
 const manager = (u: SignedInUser) => ({ partnerId: u.partnerId, userId: u.userId, actor: userActor(u) });
 const team = (u: SignedInUser) => ({ partnerId: u.partnerId, actor: userActor(u) });
 
-/** Who sends a keyed write: the user (their id, as before) or the key. */
-const senderOf = (caller: GatewayCaller): WriteSender | undefined =>
-  caller.key
-    ? { partnerId: caller.key.partnerId, id: `key:${caller.key.id}` }
-    : caller.user && { partnerId: caller.user.partnerId, id: caller.user.userId };
+/** Who sends a keyed write: the user (their id, as before), the key, or the owner console's user (keys are the partner's). */
+export const senderOf = (caller: GatewayCaller): WriteSender | undefined => {
+  if (caller.key) return { partnerId: caller.key.partnerId, id: `key:${caller.key.id}` };
+  if (caller.user) return { partnerId: caller.user.partnerId, id: caller.user.userId };
+  return caller.owner && { partnerId: caller.owner.partnerId, id: `owner:${caller.owner.ownerUserId}` };
+};
 
 type SignInRoute = (typeof authRoutes)[number];
 type TeamRoute = (typeof userRoutes)[number];
-type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute | AccessRoute | OwnerRoute>;
+type AccountRoute = Exclude<IdentityRoute, SignInRoute | TeamRoute | AccessRoute | OwnerRoute | OwnerConsoleRoute>;
 
 /** The handlers of every gateway-owned route, by operationId, typed from the route table. */
 export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute, GatewayCaller> => ({
@@ -70,6 +76,7 @@ export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute,
   ...accountHandlers(deps),
   ...accessHandlers(deps),
   ...ownerHandlers(deps),
+  ...ownerConsoleHandlers(deps),
 });
 
 /** Sign-in, the session, TOTP. */

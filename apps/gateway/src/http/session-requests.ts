@@ -1,9 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
-import { errorObject, matchRoute, type ErrorObject, type RouteSpec, type ServiceName } from '@platform/contracts';
+import {
+  accessRoleAtLeast,
+  errorObject,
+  matchRoute,
+  type ErrorObject,
+  type RouteSpec,
+  type ServiceName,
+} from '@platform/contracts';
 import { sendError } from '@platform/http';
 import type { Actor } from '../audit/audit.repository';
 import { csrfPasses, OWNER_PATH, ownerSessionTokenOf, sessionTokenOf } from '../identity/session-request';
+import type { SignedInOwner } from '../identity/signed-in-owner';
 import type { SignedInUser } from '../identity/signed-in-user';
 import type { CompiledRoute } from '@platform/contracts';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
@@ -92,10 +100,24 @@ const userToken = (minter: InternalTokenMinter, user: SignedInUser, service: Ser
     service,
   );
 
+/** Why the owner may not call an owner console route (no session, a role below the route's), or undefined. */
+export function ownerRefusal(spec: RouteSpec, owner: SignedInOwner | undefined): ErrorObject | undefined {
+  if (spec.access !== 'owner') return undefined;
+  if (!owner) return errorObject('AUTH.SESSION_REQUIRED', 'Sign in to the owner console first: no valid session.');
+  if (!accessRoleAtLeast(owner.role, spec.ownerRole))
+    return errorObject(
+      'AUTH.FORBIDDEN',
+      `Your role ${owner.role} may not do this; it takes ${spec.ownerRole === 'OWNER' ? 'an OWNER' : `${spec.ownerRole} or OWNER`}.`,
+      { required: spec.ownerRole },
+    );
+  return undefined;
+}
+
 /**
- * The owner console's sign-in and session (/portal/owner/...): its own cookie, read here only, so an
- * owner session never reaches a partner route (there it is no session at all) -> CSRF on writes
- * -> the gateway's own handler.
+ * The owner console (/portal/owner/...): its own cookie, read here only, so an owner session never
+ * reaches a partner route (there it is no session at all), and nothing but an owner session reaches
+ * an owner console route (an API key or a partner session is no session here: 401) -> CSRF on
+ * writes -> the route's role (ownerRole) -> rate limit per owner -> the gateway's own handler.
  */
 async function ownerRequest(
   deps: SessionDeps,
@@ -115,6 +137,9 @@ async function ownerRequest(
   const usesSession =
     call.spec.operationId !== 'createOwnerSession' && call.spec.operationId !== 'createOwnerSignInLink';
   if (usesSession && owner && !csrfPasses(req, owner.csrfToken)) return void sendError(res, errorObject('AUTH.CSRF'));
+  const refusal = ownerRefusal(call.spec, owner);
+  if (refusal) return void sendError(res, refusal);
+  if (owner && call.spec.access === 'owner' && !steps.withinRateLimit(`owner:${owner.ownerUserId}`, req, res)) return;
   const body = await steps.readBody(req, res);
   return deps.runGatewayRoute(req, res, { spec: call.spec, params: call.params, body, caller: { ip: call.ip, owner } });
 }

@@ -25,3 +25,16 @@ export const signedInOwnerOf = (row: OwnerSessionRow): SignedInOwner => ({
   name: row.name,
   role: row.role as AccessRole,
 });
+
+/** The owner as the partner's audit log names them. */
+export const ownerActor = (owner: SignedInOwner) => ({
+  type: 'OWNER' as const,
+  id: owner.ownerUserId,
+  label: owner.email,
+});
+
+/** Whom the owner's calls to the services act for: the customer's partner, keyed by the owner (owner:<id>). */
+export const ownerCallAs = (owner: SignedInOwner) => ({
+  partnerId: owner.partnerId,
+  keyId: `owner:${owner.ownerUserId}`,
+});

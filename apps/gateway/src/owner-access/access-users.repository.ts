@@ -35,6 +35,25 @@ export class AccessUsersRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Locks the account's OWNERs with access (in id order, so two transactions never wait on each
+   * other crosswise) and answers their ids. Taken before the row a change touches: of two
+   * concurrent demotions of the last two OWNERs, the second sees the first's effect once it commits.
+   */
+  async lockOwners(account: CustomerAccount): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('owner_users')
+      .select('id')
+      .where('partner_id', '=', account.partnerId)
+      .where('company_id', '=', account.companyId)
+      .where('role', '=', 'OWNER')
+      .where('access', '=', true)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   insert(values: Insertable<OwnerUsersTable>): Promise<AccessUserRow> {
     return this.db.insertInto('owner_users').values(values).returningAll().executeTakeFirstOrThrow();
   }

@@ -8,6 +8,7 @@ import { IdentityRepository } from '../identity/identity.repository';
 import type { IdentityService } from '../identity/identity.service';
 import { ownerSignInMail } from '../identity/sign-in-mail';
 import { accessInvitationMail } from './access-mail';
+import { assertKeepsAnOwner, assertMayTouchOwner, type AccessChange } from './owner-rules';
 import { AccessUsersRepository, type AccessUserRow, type CustomerAccount } from './access-users.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,15 +25,19 @@ export const accessUserView = (u: AccessUserRow): AccessUser => ({
   created_at: u.created_at.toISOString(),
 });
 
-/** Who acts on a customer's access users: the partner's key or user, in one customer account. */
+/** Who acts on a customer's access users: the partner's key or user, or one of the customer's own (the owner console), in one customer account. */
 export interface AccessActor extends CustomerAccount {
   actor: Actor;
+  /** The acting access user's role in the owner console (only an OWNER touches OWNERs); absent for the partner. */
+  role?: AccessRole;
 }
 
 /**
  * The customer's access users (the owner console's people), scoped by partner and company: a user
  * id of another account is 404. access:false or removal ends the user's sessions in the same
- * transaction; every change is in the partner's audit log.
+ * transaction; every change is in the partner's audit log. The account keeps an OWNER with access
+ * (409 ACCESS_USER.LAST_OWNER), checked under a lock on its OWNERs (lockOwners), and in the owner
+ * console only an OWNER grants, takes or removes OWNER (403).
  */
 export class AccessUsersService {
   private readonly audit = changeRecorder<
@@ -58,6 +63,7 @@ export class AccessUsersService {
 
   /** Adds the user and e-mails the invitation (a sign-in link to the owner console). */
   async invite(by: AccessActor, input: { email: string; role: AccessRole; name?: string }): Promise<AccessUser> {
+    assertMayTouchOwner(by.role, { newRole: input.role });
     try {
       return await inTransaction(this.db, async (trx: Kysely<GatewayDb>) => {
         const row = await new AccessUsersRepository(trx).insert({
@@ -92,7 +98,10 @@ export class AccessUsersService {
    */
   async provision(by: AccessActor, input: { email: string; role?: AccessRole; name?: string }) {
     return inTransaction(this.db, async (trx) => {
-      const { row, created } = await new AccessUsersRepository(trx).upsert(
+      const repo = new AccessUsersRepository(trx);
+      if (input.role !== undefined)
+        await this.assertKeepsAnOwner(repo, by, { email: input.email }, { role: input.role });
+      const { row, created } = await repo.upsert(
         {
           partner_id: by.partnerId,
           company_id: by.companyId,
@@ -152,7 +161,7 @@ export class AccessUsersService {
   async update(by: AccessActor, userId: string, input: { role?: AccessRole; access?: boolean }): Promise<AccessUser> {
     return inTransaction(this.db, async (trx) => {
       const repo = new AccessUsersRepository(trx);
-      const row = await this.find(repo, by, userId);
+      const row = await this.findChangeable(repo, by, userId, input);
       const updated = await repo.update(row.id, {
         ...(input.role !== undefined ? { role: input.role } : {}),
         ...(input.access !== undefined ? { access: input.access } : {}),
@@ -173,11 +182,43 @@ export class AccessUsersService {
   async remove(by: AccessActor, userId: string) {
     await inTransaction(this.db, async (trx) => {
       const repo = new AccessUsersRepository(trx);
-      const row = await this.find(repo, by, userId);
+      const row = await this.findChangeable(repo, by, userId, 'remove');
       // Sessions and unused links go with the user (ON DELETE CASCADE), in this transaction.
       await repo.delete(row.id);
       await this.audit(trx, by, 'access_user.removed', row.id, this.details(row));
     });
+  }
+
+  /**
+   * The user a change or removal is for, once it may happen: the account's OWNERs are locked
+   * first (then the user's row), so the last-owner check sees every change that committed before.
+   */
+  private async findChangeable(
+    repo: AccessUsersRepository,
+    by: AccessActor,
+    userId: string,
+    change: AccessChange,
+  ): Promise<AccessUserRow> {
+    const owners = UUID.test(userId) ? await repo.lockOwners(by) : [];
+    const row = await this.find(repo, by, userId);
+    assertMayTouchOwner(by.role, {
+      role: row.role as AccessRole,
+      newRole: change === 'remove' ? undefined : change.role,
+    });
+    assertKeepsAnOwner(owners, row.id, change);
+    return row;
+  }
+
+  /** A provision that names a role for an existing user must not demote the account's last OWNER either. */
+  private async assertKeepsAnOwner(
+    repo: AccessUsersRepository,
+    account: CustomerAccount,
+    which: { email: string },
+    change: AccessChange,
+  ) {
+    const owners = await repo.lockOwners(account);
+    const row = await repo.find(account, which);
+    if (row) assertKeepsAnOwner(owners, row.id, change);
   }
 
   private details(row: AccessUserRow) {

@@ -1200,7 +1200,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a user just in time: a single-use sign-in link
-         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Creates the user (role VIEWER unless given) or updates the one with that address (role, name; access back on), and answers a new single-use sign-in link (15 minutes). Nothing is e-mailed.
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Creates the user (role VIEWER unless given) or updates the one with that address (role, name; access back on), and answers a new single-use sign-in link (15 minutes). Nothing is e-mailed. The customer's last OWNER with access cannot be demoted, turned off or removed (409 ACCESS_USER.LAST_OWNER).
          */
         post: operations["provisionAccessUser"];
         delete?: never;
@@ -1225,14 +1225,14 @@ export interface paths {
         post?: never;
         /**
          * Remove an access user (their sessions end at once)
-         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Answers `{result: {deleted: true}}`.
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. Answers `{result: {deleted: true}}`. The customer's last OWNER with access cannot be demoted, turned off or removed (409 ACCESS_USER.LAST_OWNER).
          */
         delete: operations["deleteAccessUser"];
         options?: never;
         head?: never;
         /**
          * Change an access user's role, or turn their access off or on
-         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. access false ends the user's sessions at once.
+         * @description Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404. access false ends the user's sessions at once. The customer's last OWNER with access cannot be demoted, turned off or removed (409 ACCESS_USER.LAST_OWNER).
          */
         patch: operations["updateAccessUser"];
         trace?: never;
@@ -1396,7 +1396,7 @@ export interface paths {
         };
         /**
          * The cookie declaration for the privacy policy
-         * @description One of the signed-in customer's domains; any other domain id answers 404. Made from the latest completed scan; no scan yet: every category with no cookies, scanned_at null.
+         * @description One of the signed-in customer's domains; any other domain id answers 404. Made from the latest scan when it completed. Every category is listed; none yet, or the latest scan still running or failed: every category with no cookies and scanned_at null.
          */
         get: operations["getOwnerCookieDeclaration"];
         put?: never;
@@ -2463,10 +2463,10 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed";
+            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated";
             actor: {
                 /** @enum {string} */
-                type: "USER" | "API_KEY" | "OPERATOR";
+                type: "USER" | "API_KEY" | "OPERATOR" | "OWNER";
                 id: string | null;
                 label: string;
             };
@@ -9739,7 +9739,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only this actor's events (a user or key id) */
                 actor_id?: string;
-                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed";
+                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated";
             };
             header?: never;
             path?: never;
@@ -10264,7 +10264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            /** @description MERCHANT.AMBIGUOUS; ACCESS_USER.LAST_OWNER; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10471,7 +10471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            /** @description MERCHANT.AMBIGUOUS; ACCESS_USER.LAST_OWNER; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +10574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description MERCHANT.AMBIGUOUS; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            /** @description MERCHANT.AMBIGUOUS; ACCESS_USER.LAST_OWNER; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@ export * from './subdomain.schema';
 export * from './domain-events';
 export * from './scan.schema';
 export * from './install-check.schema';
+export * from './cookie-declaration';
 export * from './domains.routes';
 export * from './subscription-change.routes';
 export * from './email-templates.schema';

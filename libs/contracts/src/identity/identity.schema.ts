@@ -134,7 +134,8 @@ export const rollApiKeyBodySchema = z.object({
 
 // --- audit events
 
-export const ACTOR_TYPES = ['USER', 'API_KEY', 'OPERATOR'] as const;
+/** Who did it: a partner's user, an API key, an operator (admin CLI), or a customer's user in the owner console. */
+export const ACTOR_TYPES = ['USER', 'API_KEY', 'OPERATOR', 'OWNER'] as const;
 export const auditEventSchema = z
   .object({
     id: z.string(),

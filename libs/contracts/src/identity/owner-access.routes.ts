@@ -22,6 +22,8 @@ const write = { service: 'gateway', permission: 'instance:write', tag: 'Instance
 const CUSTOMER =
   'Exactly one of `merchant_id` or `domain_id` names the customer (none or both: 400; a merchant of several ' +
   "domains: 409 MERCHANT.AMBIGUOUS). Another partner's domain or merchant, or a user of another customer: 404.";
+const LAST_OWNER =
+  "The customer's last OWNER with access cannot be demoted, turned off or removed (409 ACCESS_USER.LAST_OWNER).";
 const lookup: ErrorCode[] = ['VALIDATION.INVALID', 'RESOURCE.NOT_FOUND', 'MERCHANT.AMBIGUOUS', 'SERVICE.UNAVAILABLE'];
 
 /** The customer's own account: who may use its console (paginated), invited or provisioned just in time. */
@@ -58,11 +60,11 @@ export const accessUserRoutes = [
     summary: 'Provision a user just in time: a single-use sign-in link',
     description:
       `${CUSTOMER} Creates the user (role VIEWER unless given) or updates the one with that address (role, name; ` +
-      'access back on), and answers a new single-use sign-in link (15 minutes). Nothing is e-mailed.',
+      `access back on), and answers a new single-use sign-in link (15 minutes). Nothing is e-mailed. ${LAST_OWNER}`,
     query: accessCustomerQuerySchema,
     body: provisionAccessUserBodySchema,
     response: resultOf(provisionedAccessUserSchema),
-    errors: [...BODY_ERRORS, ...lookup],
+    errors: [...BODY_ERRORS, ...lookup, 'ACCESS_USER.LAST_OWNER'],
   }),
   defineRoute({
     ...read,
@@ -82,12 +84,12 @@ export const accessUserRoutes = [
     method: 'patch',
     path: '/portal/instance/access/users/{userId}',
     summary: "Change an access user's role, or turn their access off or on",
-    description: `${CUSTOMER} access false ends the user's sessions at once.`,
+    description: `${CUSTOMER} access false ends the user's sessions at once. ${LAST_OWNER}`,
     params: accessUserIdParamsSchema,
     query: accessCustomerQuerySchema,
     body: updateAccessUserBodySchema,
     response: resultOf(accessUserSchema),
-    errors: [...BODY_ERRORS, ...lookup],
+    errors: [...BODY_ERRORS, ...lookup, 'ACCESS_USER.LAST_OWNER'],
   }),
   defineRoute({
     ...write,
@@ -95,11 +97,11 @@ export const accessUserRoutes = [
     method: 'delete',
     path: '/portal/instance/access/users/{userId}',
     summary: 'Remove an access user (their sessions end at once)',
-    description: `${CUSTOMER} Answers \`{result: {deleted: true}}\`.`,
+    description: `${CUSTOMER} Answers \`{result: {deleted: true}}\`. ${LAST_OWNER}`,
     params: accessUserIdParamsSchema,
     query: accessCustomerQuerySchema,
     response: resultOf(deletedSchema),
-    errors: lookup,
+    errors: [...lookup, 'ACCESS_USER.LAST_OWNER'],
   }),
 ];
 

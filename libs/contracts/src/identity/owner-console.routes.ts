@@ -126,7 +126,9 @@ export const ownerConsoleRoutes = [
     method: 'get',
     path: '/portal/owner/domains/{domainId}/cookie-declaration',
     summary: 'The cookie declaration for the privacy policy',
-    description: `${ONE_DOMAIN} Made from the latest completed scan; no scan yet: every category with no cookies, scanned_at null.`,
+    description:
+      `${ONE_DOMAIN} Made from the latest scan when it completed. Every category is listed; none yet, or the latest ` +
+      'scan still running or failed: every category with no cookies and scanned_at null.',
     params: ownerDomainParamsSchema,
     response: resultOf(cookieDeclarationSchema),
     errors: domain,
