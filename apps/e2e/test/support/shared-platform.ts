@@ -95,6 +95,8 @@ export interface SharedPlatform {
   mailDir: string;
   /** The local web's pages, <host>.html (see LOCAL_SITES). */
   sitesDir: string;
+  /** The local web's port on 127.0.0.1 (a browser test maps the site's name there). */
+  sitesPort: number;
 }
 
 /** The variable naming the JSON file; set by Jest's globalSetup, inherited by every test file. */
@@ -143,6 +145,7 @@ export async function startSharedPlatform(): Promise<() => Promise<void>> {
     databaseUrl: db.url,
     mailDir: path.join(dir, 'mail'),
     sitesDir: path.join(dir, 'sites'),
+    sitesPort: sites.port,
   };
   await writeFile(path.join(dir, 'platform.json'), JSON.stringify(shared));
   process.env[HANDOVER] = path.join(dir, 'platform.json');
@@ -171,4 +174,9 @@ export async function writeLocalSite(hostname: string, html: string, setCookies:
   const { sitesDir } = await sharedPlatform();
   await writeFile(path.join(sitesDir, `${hostname}.cookies`), setCookies.join('\n'));
   await writeFile(path.join(sitesDir, `${hostname}.html`), html);
+}
+
+/** The address a browser opens a local web site at (its name mapped to 127.0.0.1 by launchChromium). */
+export async function localSiteUrl(hostname: string): Promise<string> {
+  return `http://${hostname}:${(await sharedPlatform()).sitesPort}/`;
 }
