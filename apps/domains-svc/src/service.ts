@@ -1,7 +1,12 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from '@platform/observability';
 import { listenOf } from '@platform/config';
-import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
+import {
+  domainInternalRoutes,
+  domainsServiceRoutes,
+  onboardingInternalRoutes,
+  widgetRoutes,
+} from '@platform/contracts';
 import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
 import { API_ROLE, type ConsumerSpec, type ServiceDefinition, type ServiceRuntime } from '@platform/service';
@@ -23,6 +28,8 @@ import { emailTemplateHandlers } from './email-templates/email-templates.handler
 import { instanceHandlers } from './instance/instance.handlers';
 import { importRowsJob } from './imports/import-rows.job';
 import { importHandlers } from './imports/imports.handlers';
+import { onboardingHandlers } from './onboarding/onboarding.handlers';
+import { pruneRegistrationsJob } from './onboarding/registrations.job';
 import { activationReminderJob } from './reminders/activation-reminders.service';
 import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
@@ -32,7 +39,7 @@ import { domainStatsHandlers } from './stats/domain-stats.handlers';
 import { widgetHandlers } from './widget/widget.handlers';
 import { findPropertyHostname } from './widget/widget.repository';
 
-const routes = [...domainsServiceRoutes, ...domainInternalRoutes, ...widgetRoutes];
+const routes = [...domainsServiceRoutes, ...domainInternalRoutes, ...onboardingInternalRoutes, ...widgetRoutes];
 
 /**
  * DOMAINS_ROLE: api serves the routes and runs the consumers and jobs but scans nothing; scanner
@@ -96,6 +103,7 @@ function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig, logger: Logg
     scanScheduleJob(config.SCAN_RESCAN_INTERVAL_MS),
     // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
     reminderJob(config),
+    pruneRegistrationsJob(),
     // Domain imports' rows (imports/): SKIP LOCKED claims, so every instance may run it.
     importRowsJob(
       ctx,
@@ -148,6 +156,7 @@ export const createDomainsService = (
     ...instanceHandlers(ctx),
     ...importHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
+    ...onboardingHandlers(ctx),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,
       queue: consumerQueue(MERCHANT_EVENTS_CONSUMER),
