@@ -29,7 +29,7 @@ await build({
 // The onboarding widgets (registration, scan): stable names the gateway serves at /widget/v1/onboarding/.
 await build({
   ...common,
-  entryPoints: ['apps/widget/src/onboarding/registration.ts'],
+  entryPoints: ['apps/widget/src/onboarding/registration.ts', 'apps/widget/src/onboarding/scan.ts'],
   outdir: path.join(outdir, 'onboarding'),
 });
 const bundle = readdirSync(outdir).find((f) => /^widget\.[A-Z0-9]+\.js$/.test(f));

@@ -29,7 +29,7 @@ import { instanceHandlers } from './instance/instance.handlers';
 import { importRowsJob } from './imports/import-rows.job';
 import { importHandlers } from './imports/imports.handlers';
 import { onboardingHandlers } from './onboarding/onboarding.handlers';
-import { pruneRegistrationsJob } from './onboarding/registrations.job';
+import { pruneOnboardingJob } from './onboarding/prune-onboarding.job';
 import { activationReminderJob } from './reminders/activation-reminders.service';
 import { scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
@@ -103,7 +103,7 @@ function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig, logger: Logg
     scanScheduleJob(config.SCAN_RESCAN_INTERVAL_MS),
     // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
     reminderJob(config),
-    pruneRegistrationsJob(),
+    pruneOnboardingJob(),
     // Domain imports' rows (imports/): SKIP LOCKED claims, so every instance may run it.
     importRowsJob(
       ctx,
@@ -156,7 +156,7 @@ export const createDomainsService = (
     ...instanceHandlers(ctx),
     ...importHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
-    ...onboardingHandlers(ctx),
+    ...onboardingHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,
       queue: consumerQueue(MERCHANT_EVENTS_CONSUMER),

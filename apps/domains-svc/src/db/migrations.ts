@@ -164,7 +164,7 @@ export const migrations: Record<string, ServiceMigration> = {
   '2026_11_26_0004_domains_invited_at': { up: addInvitedAt },
   // Domain imports and their rows (see imports.migration.ts).
   ...importMigrations,
-  // The onboarding widgets' registrations (see onboarding.migration.ts).
+  // The onboarding widgets' registrations and scans (see onboarding.migration.ts).
   ...onboardingMigrations,
 };
 

@@ -155,6 +155,7 @@ export interface DomainsDb {
   imports: ImportsTable;
   import_rows: ImportRowsTable;
   registrations: RegistrationsTable;
+  widget_scans: WidgetScansTable;
 }
 
 /** The spec's activation reminder days, in the order they fall due: a create writes one pending row per day. */
@@ -238,5 +239,19 @@ export interface RegistrationsTable {
   confirmed_at: NullableTimestamp;
   domain_id: string | null;
   property_id: string | null;
+  created_at: Generated<Date>;
+}
+
+/** A scan widget's request: the scan it started or joined, and whom to e-mail the report (scanner/). */
+export interface WidgetScansTable {
+  id: string;
+  partner_id: string;
+  /** SHA-256 of the status token the widget reads the scan with. */
+  token_hash: Buffer;
+  scan_id: string;
+  domain_id: string;
+  hostname: string;
+  email: string;
+  reported_at: NullableTimestamp;
   created_at: Generated<Date>;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   createDomainBodySchema,
   type OnboardingPartner,
@@ -16,6 +16,7 @@ import { widgetScript } from '../domains/domain/widget-snippet';
 import { rememberPartnerName } from '../domains/mail/partner-name';
 import { findPartnerDomainId, onboardingCaller } from './onboarding-partner';
 import { confirmUrl, registrationMail } from './registration-mail';
+import { hashToken, newToken } from './tokens';
 import {
   findRegistrationForUpdate,
   insertRegistration,
@@ -29,8 +30,6 @@ export const REGISTRATION_LINK_TTL_MS = 24 * 3_600_000;
 /** Links one address may be sent per partner within THROTTLE_WINDOW_MS: a form cannot flood a mailbox. */
 export const LINKS_PER_ADDRESS = 3;
 const THROTTLE_WINDOW_MS = 3_600_000;
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
 const linkInvalid = () => new AppError('REGISTRATION.LINK_INVALID');
 /** A hostname the partner has: 409, without naming its domain to a stranger. */
@@ -48,7 +47,7 @@ export async function storeRegistration(
 ): Promise<{ email: string; expires_at: string }> {
   assertRequiredFields(registration, partner.required_fields);
   await rememberPartnerName(ctx.db, onboardingCaller(partner, 'WIDGET_REGISTRATION').internal);
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const expiresAt = new Date(now.getTime() + REGISTRATION_LINK_TTL_MS);
   await inTransaction(ctx.db, async (trx) => {
     if (await findPartnerDomainId(trx, partner.id, registration.domain)) throw alreadyRegistered();

@@ -1,9 +1,17 @@
 import { GATEWAY_ITSELF_PARTNER_ID } from '@platform/auth';
-import { onboardingInternalRoutes, routeOf, type OnboardingPartner, type RegistrationBody } from '@platform/contracts';
+import {
+  onboardingInternalRoutes,
+  routeOf,
+  type OnboardingPartner,
+  type RegistrationBody,
+  type WidgetScanBody,
+} from '@platform/contracts';
 import type { CallAs, ServiceCaller } from '@platform/service';
 
 const store = routeOf(onboardingInternalRoutes, 'storeRegistration');
 const redeem = routeOf(onboardingInternalRoutes, 'redeemRegistration');
+const startScan = routeOf(onboardingInternalRoutes, 'startWidgetScan');
+const readScan = routeOf(onboardingInternalRoutes, 'readWidgetScan');
 
 /**
  * A widget's visitor is no partner's caller: the gateway asks for itself, naming the partner and
@@ -21,5 +29,13 @@ export class OnboardingDomains {
 
   async redeemRegistration(partner: OnboardingPartner, token: string) {
     return (await this.domains.call(redeem, { as: GATEWAY_ITSELF, body: { partner, token } })).result;
+  }
+
+  async startScan(partner: OnboardingPartner, scan: WidgetScanBody) {
+    return (await this.domains.call(startScan, { as: GATEWAY_ITSELF, body: { partner, scan } })).result;
+  }
+
+  async readScan(partnerId: string, scanToken: string) {
+    return (await this.domains.call(readScan, { as: GATEWAY_ITSELF, params: { partnerId, scanToken } })).result;
   }
 }

@@ -36,6 +36,7 @@ export function onboardingHandlers(deps: { domains: OnboardingDomains; limits: O
   return {
     getRegistrationWidgetConfig: ({ partner }) =>
       reply(200, { result: configOf(partner, partner.widgets.registration) }, NO_CACHE),
+    getScanWidgetConfig: ({ partner }) => reply(200, { result: configOf(partner, partner.widgets.scan) }, NO_CACHE),
     createRegistration: async ({ partner, body, ip }) => {
       limits.registration(ip);
       return reply(202, { result: await domains.storeRegistration(onboardingPartnerOf(partner), body) });
@@ -45,5 +46,12 @@ export function onboardingHandlers(deps: { domains: OnboardingDomains; limits: O
       const brand = { name: partner.name, primary_color: partner.widgets.registration.primary_color };
       return reply(200, { result: { ...site, partner: brand } }, { 'Cache-Control': 'no-store' });
     },
+    createWidgetScan: async ({ partner, body, ip }) => {
+      // Per address, per partner and per scanned site: no page or crowd makes the scanner hammer one site.
+      limits.scan(ip, partner.id, body.url);
+      return reply(202, { result: await domains.startScan(onboardingPartnerOf(partner), body) });
+    },
+    getWidgetScan: async ({ partner, params }) =>
+      reply(200, { result: await domains.readScan(partner.id, params.scanToken) }, { 'Cache-Control': 'no-store' }),
   };
 }

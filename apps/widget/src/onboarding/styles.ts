@@ -6,7 +6,7 @@ export const CSS = `
 .ow{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1f2937;font-size:15px;line-height:1.5;
  background:#fff;border:1px solid #d1d5db;border-top:4px solid var(--ow-primary);border-radius:8px;padding:20px;max-width:560px}
 h1{font-size:24px;margin:0 0 8px}
-h2{font-size:20px;margin:0 0 4px}
+h2{font-size:20px;margin:0 0 4px;overflow-wrap:anywhere}
 [tabindex="-1"]:focus{outline:none}
 h3{font-size:16px;margin:16px 0 6px}
 p{margin:0 0 12px}

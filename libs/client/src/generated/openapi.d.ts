@@ -812,6 +812,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/onboarding/{partnerId}/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scan widget's look: the partner's name and colour
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner.
+         */
+        get: operations["getScanWidgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor scans a website; the report is e-mailed
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner. The partner gets the site as a lead: a domain with source WIDGET_SCAN (unless it has it already), SCANNED once the scan completes. Rate limited per partner, per client address and per scanned hostname (429 with Retry-After).
+         */
+        post: operations["createWidgetScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/scans/{scanToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A widget scan's status, and its summary once completed
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner.
+         */
+        get: operations["getWidgetScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/instance/company/records": {
         parameters: {
             query?: never;
@@ -2328,6 +2388,43 @@ export interface components {
                 name: string;
                 primary_color: string | null;
             };
+        };
+        WidgetScanAccepted: {
+            /** @description Read the scan with GET .../scans/{token} */
+            token: string;
+            hostname: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+        };
+        WidgetScanRequest: {
+            /**
+             * @description Hostname or URL; stored as a lowercase hostname
+             * @example shop.example.com
+             */
+            url: string;
+            /** Format: email */
+            email: string;
+        };
+        WidgetScan: {
+            hostname: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Once completed */
+            summary: {
+                /** @description Pages visited */
+                pages: number;
+                /** @description Distinct scripts, cookies and frames per category, each with its title (CATEGORY_TEXTS) */
+                categories: {
+                    /** @enum {string} */
+                    name: "necessary" | "functional" | "analytics" | "marketing" | "unclassified";
+                    label: string;
+                    count: number;
+                }[];
+                cookies: number;
+                /** @description Scripts and frames in the analytics or marketing category */
+                trackers: number;
+                third_parties: string[];
+            } | null;
         };
         ConsentRecord: {
             /** @example RCPT_4f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c */
@@ -7897,6 +7994,245 @@ export interface operations {
             };
             /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getScanWidgetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["OnboardingWidgetConfig"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWidgetScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetScanRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["WidgetScanAccepted"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWidgetScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+                scanToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["WidgetScan"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,10 @@ import {
   registrationBodySchema,
   registrationConfirmedSchema,
   registrationSentSchema,
+  widgetScanAcceptedSchema,
+  widgetScanBodySchema,
+  widgetScanParamsSchema,
+  widgetScanViewSchema,
   type OnboardingWidget,
 } from './onboarding.schema';
 
@@ -22,7 +26,7 @@ const ORIGIN =
 const GUARD_ERRORS = ['RESOURCE.NOT_FOUND', 'WIDGET.ORIGIN_NOT_ALLOWED', 'WIDGET.DISABLED', 'RATE.LIMITED'] as const;
 const BASE = '/widget/v1/onboarding/{partnerId}';
 
-/** The registration widget's public calls (see docs/onboarding-widgets.md). */
+/** The registration and scan widgets' public calls (see docs/onboarding-widgets.md). */
 export const onboardingRoutes = [
   defineRoute({
     ...onboarding,
@@ -71,6 +75,43 @@ export const onboardingRoutes = [
       'RATE.LIMITED',
     ],
   }),
+  defineRoute({
+    ...onboarding,
+    operationId: 'getScanWidgetConfig',
+    method: 'get',
+    path: `${BASE}/scan`,
+    summary: "The scan widget's look: the partner's name and colour",
+    description: ORIGIN,
+    params: onboardingPartnerParamsSchema,
+    response: resultOf(onboardingConfigSchema),
+    errors: [...GUARD_ERRORS],
+  }),
+  defineRoute({
+    ...onboarding,
+    operationId: 'createWidgetScan',
+    method: 'post',
+    path: `${BASE}/scans`,
+    summary: 'A visitor scans a website; the report is e-mailed',
+    description:
+      `${ORIGIN} The partner gets the site as a lead: a domain with source WIDGET_SCAN (unless it has it already), ` +
+      'SCANNED once the scan completes. Rate limited per partner, per client address and per scanned hostname (429 with Retry-After).',
+    params: onboardingPartnerParamsSchema,
+    body: widgetScanBodySchema,
+    response: resultOf(widgetScanAcceptedSchema),
+    status: 202,
+    errors: [...BODY_ERRORS, ...GUARD_ERRORS],
+  }),
+  defineRoute({
+    ...onboarding,
+    operationId: 'getWidgetScan',
+    method: 'get',
+    path: `${BASE}/scans/{scanToken}`,
+    summary: "A widget scan's status, and its summary once completed",
+    description: ORIGIN,
+    params: widgetScanParamsSchema,
+    response: resultOf(widgetScanViewSchema),
+    errors: [...GUARD_ERRORS],
+  }),
 ];
 
 /** Which widget's settings (on, origins) each public operation obeys; null: none (the confirmation link). */
@@ -78,6 +119,9 @@ export const ONBOARDING_WIDGET_OF: Record<(typeof onboardingRoutes)[number]['ope
   getRegistrationWidgetConfig: 'registration',
   createRegistration: 'registration',
   confirmRegistration: null,
+  getScanWidgetConfig: 'scan',
+  createWidgetScan: 'scan',
+  getWidgetScan: 'scan',
 };
 
 const internal = { service: 'domains', internalCaller: 'gateway', tag: 'Internal' } as const;
@@ -107,5 +151,28 @@ export const onboardingInternalRoutes = [
     body: z.object({ ...partner, token: confirmRegistrationBodySchema.shape.token }),
     response: resultOf(registeredSiteSchema),
     errors: [...BODY_ERRORS, 'REGISTRATION.LINK_INVALID', 'DOMAIN.ALREADY_EXISTS'],
+  }),
+  defineRoute({
+    ...internal,
+    permission: 'domains:write',
+    operationId: 'startWidgetScan',
+    method: 'post',
+    path: '/internal/onboarding/scans',
+    summary: "Scan a site for the scan widget (creating the partner's lead domain if needed)",
+    body: z.object({ ...partner, scan: widgetScanBodySchema }),
+    response: resultOf(widgetScanAcceptedSchema),
+    status: 202,
+    errors: [...BODY_ERRORS],
+  }),
+  defineRoute({
+    ...internal,
+    permission: 'domains:read',
+    operationId: 'readWidgetScan',
+    method: 'get',
+    path: '/internal/onboarding/partners/{partnerId}/scans/{scanToken}',
+    summary: 'A widget scan by its token',
+    params: widgetScanParamsSchema,
+    response: resultOf(widgetScanViewSchema),
+    errors: ['RESOURCE.NOT_FOUND'],
   }),
 ] satisfies RouteSpec[];

@@ -129,8 +129,10 @@ export const widgetScanAcceptedSchema = z
 
 /** What a visitor sees of a finished scan (the e-mailed report has the details). */
 export const widgetScanSummarySchema = z.object({
-  pages: z.number().int(),
-  counts: z.record(findingCategorySchema, z.number().int()),
+  pages: z.number().int().meta({ description: 'Pages visited' }),
+  categories: z
+    .array(z.object({ name: findingCategorySchema, label: z.string(), count: z.number().int() }))
+    .meta({ description: 'Distinct scripts, cookies and frames per category, each with its title (CATEGORY_TEXTS)' }),
   cookies: z.number().int(),
   trackers: z.number().int().meta({ description: 'Scripts and frames in the analytics or marketing category' }),
   third_parties: z.array(z.string()),
