@@ -1,6 +1,7 @@
 // Builds the browser widget into dist/apps/widget/: loader.js (the snippet's script, a stable name the
 // gateway serves with a short cache), widget.<hash>.js (immutable, content-hashed) and manifest.json
-// ({"widget": "<file>"}) so the gateway can put the bundle's name into the loader's __WIDGET_BUNDLE__.
+// ({"widget": "<file>"}) so the gateway can put the bundle's name into the loader's __WIDGET_BUNDLE__;
+// and onboarding/<widget>.js, the partners' registration and scan widgets.
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,12 @@ await build({
   entryPoints: { widget: 'apps/widget/src/widget/main.ts' },
   outdir,
   entryNames: '[name].[hash]',
+});
+// The onboarding widgets (registration, scan): stable names the gateway serves at /widget/v1/onboarding/.
+await build({
+  ...common,
+  entryPoints: ['apps/widget/src/onboarding/registration.ts', 'apps/widget/src/onboarding/scan.ts'],
+  outdir: path.join(outdir, 'onboarding'),
 });
 const bundle = readdirSync(outdir).find((f) => /^widget\.[A-Z0-9]+\.js$/.test(f));
 if (!bundle) throw new Error('widget bundle missing from ' + outdir);

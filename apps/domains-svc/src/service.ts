@@ -2,7 +2,12 @@ import type { Transporter } from 'nodemailer';
 import type { HomePageReader } from '@platform/scanner';
 import type { Logger } from '@platform/observability';
 import { listenOf } from '@platform/config';
-import { domainInternalRoutes, domainsServiceRoutes, widgetRoutes } from '@platform/contracts';
+import {
+  domainInternalRoutes,
+  domainsServiceRoutes,
+  onboardingInternalRoutes,
+  widgetRoutes,
+} from '@platform/contracts';
 import { fileClock, onClock, type JobDefinition } from '@platform/jobs';
 import { createMailTransport, mailJobOptions, mailJobs } from '@platform/mail';
 import { API_ROLE, type ConsumerSpec, type ServiceDefinition, type ServiceRuntime } from '@platform/service';
@@ -24,6 +29,8 @@ import { emailTemplateHandlers } from './email-templates/email-templates.handler
 import { instanceHandlers } from './instance/instance.handlers';
 import { importRowsJob } from './imports/import-rows.job';
 import { importHandlers } from './imports/imports.handlers';
+import { onboardingHandlers } from './onboarding/onboarding.handlers';
+import { pruneOnboardingJob } from './onboarding/prune-onboarding.job';
 import { activationReminderJob } from './reminders/activation-reminders.service';
 import { homePageReaderFromConfig, scanEngineFromConfig, type ScannerConfig } from './scanner/scan-engine';
 import { scanScheduleJob } from './scanner/scan-schedule.job';
@@ -33,7 +40,7 @@ import { domainStatsHandlers } from './stats/domain-stats.handlers';
 import { widgetHandlers } from './widget/widget.handlers';
 import { findPropertyHostname } from './widget/widget.repository';
 
-const routes = [...domainsServiceRoutes, ...domainInternalRoutes, ...widgetRoutes];
+const routes = [...domainsServiceRoutes, ...domainInternalRoutes, ...onboardingInternalRoutes, ...widgetRoutes];
 
 /**
  * DOMAINS_ROLE: api serves the routes and runs the consumers and jobs but scans nothing; scanner
@@ -100,6 +107,7 @@ function apiJobs(ctx: DomainsServiceContext, config: DomainsConfig, logger: Logg
     scanScheduleJob(config.SCAN_RESCAN_INTERVAL_MS),
     // Every api instance runs it; the rows and the domain's row lock make each reminder go out once.
     reminderJob(config),
+    pruneOnboardingJob(),
     // Domain imports' rows (imports/): SKIP LOCKED claims, so every instance may run it.
     importRowsJob(
       ctx,
@@ -152,6 +160,7 @@ export const createDomainsService = (
     ...instanceHandlers(ctx),
     ...importHandlers(ctx),
     ...scanHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS, homePages: ctx.homePages }),
+    ...onboardingHandlers(ctx, { minIntervalMs: config.SCAN_MIN_INTERVAL_MS }),
     ...internalHandlers(ctx.db, {
       ...ctx.merchantEvents,
       queue: consumerQueue(MERCHANT_EVENTS_CONSUMER),

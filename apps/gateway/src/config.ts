@@ -75,6 +75,12 @@ const configSchema = z.object({
   PUBLIC_RATE_LIMIT_PER_PROPERTY: z.coerce.number().int().min(1).default(30_000),
   /** Client addresses the public limit keeps state for at most (bounded memory under a spread flood). */
   PUBLIC_RATE_LIMIT_MAX_ADDRESSES: z.coerce.number().int().min(1).default(50_000),
+  /** The onboarding widgets' writes a minute (per gateway instance): registrations per client address ... */
+  ONBOARDING_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  /** ... and scans per client address, per partner and per scanned hostname. */
+  ONBOARDING_SCANS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
+  ONBOARDING_SCANS_PER_PARTNER: z.coerce.number().int().min(1).default(60),
+  ONBOARDING_SCANS_PER_HOSTNAME: z.coerce.number().int().min(1).default(3),
   /** The largest body a public (widget) request may send. */
   PUBLIC_BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -36,13 +36,15 @@ import { Customers } from './owner-access/customers';
 import { OwnerDomains } from './owner-console/owner-domains';
 import { partnerDefaults } from './settings/partner-defaults';
 import { ApiKeysRepository, type KeyCredentialRow } from './db/api-keys.repository';
-import { listenForCacheChanges, type CacheChangeSink } from './db/cache-changes.listener';
+import { bothSinks, listenForCacheChanges, type CacheChangeSink } from './db/cache-changes.listener';
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, KEYS_CHANNEL, SESSIONS_CHANNEL, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
 import { perMinuteLimiter, type PublicLimits } from './domain/public-limits';
 import type { Upstreams } from './http/forward';
 import { WidgetAssets } from './http/widget-assets';
+import { onboardingServices, type OnboardingServices } from './onboarding/onboarding-deps';
+import type { WidgetPartners } from './onboarding/widget-partners';
 
 export interface Deps {
   config: Config;
@@ -76,6 +78,8 @@ export interface Deps {
   customers: Customers;
   /** The owner console's calls for the customer's domains (domains-svc, consent-svc), as the partner. */
   ownerDomains: OwnerDomains;
+  /** The onboarding widgets (onboarding/): their partners' settings, limits and calls to domains-svc. */
+  onboarding: OnboardingServices;
   audit: AuditRepository;
   lastUsed: LastUsedRecorder;
   /** Where the gateway's own keyed writes keep their Idempotency-Key and answer (as a service's, libs/service). */
@@ -219,7 +223,7 @@ const cacheListener = (config: Config, channel: string, sink: CacheChangeSink, l
   listenForCacheChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), channel, sink, logger);
 
 /** Resolved portal sessions, kept while the gateway LISTENs on gateway_sessions (see SessionCache). */
-async function sessionCache(config: Config, metrics: GatewayMetrics, logger: Logger) {
+async function sessionCache(config: Config, metrics: GatewayMetrics, logger: Logger, partners: WidgetPartners) {
   const lookups = {
     memory: metrics.sessionLookups.labels('memory'),
     database: metrics.sessionLookups.labels('database'),
@@ -230,7 +234,8 @@ async function sessionCache(config: Config, metrics: GatewayMetrics, logger: Log
   const sessionListener = await cacheListener(
     config,
     SESSIONS_CHANNEL,
-    sessions,
+    // A partner's change reaches the widgets' copy of its settings on the same notice.
+    bothSinks(sessions, partners),
     logger.child({ component: 'session-listener' }),
   );
   return { sessions, sessionListener };
@@ -252,14 +257,15 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const keys = keyAuthenticatorOf(db, config, now);
   const keyListener = await cacheListener(config, KEYS_CHANNEL, keys, logger.child({ component: 'key-listener' }));
   const metrics = gatewayMetrics();
-  const { sessions, sessionListener } = await sessionCache(config, metrics, logger);
+  const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
+  const domainsCaller = callerOf('domains', config, minter, logger);
+  const consentCaller = callerOf('consent', config, minter, logger);
+  const onboarding = onboardingServices(db, config, domainsCaller, now);
+  const { sessions, sessionListener } = await sessionCache(config, metrics, logger, onboarding.partners);
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
   const portal = portalServices(config, db, { keys, sessions }, logger, now);
-  const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
-  const domainsCaller = callerOf('domains', config, minter, logger);
-  const consentCaller = callerOf('consent', config, minter, logger);
   return {
     config,
     logger,
@@ -283,6 +289,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     ...portal.services,
     customers: new Customers(domainsCaller),
     ownerDomains: new OwnerDomains({ domains: domainsCaller, consent: consentCaller, db, now }),
+    onboarding,
     async close() {
       await portal.close();
       await domainsCaller.close();

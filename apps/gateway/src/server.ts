@@ -10,6 +10,7 @@ import { publicHandler } from './http/public.handler';
 import { routedOperation } from './http/portal-route';
 import { gatewayRouteRunner } from './http/gateway-routes';
 import { forwardedAudit } from './audit/forwarded-audit';
+import { onboardingRequests } from './onboarding/onboarding-requests';
 
 type ClientIp = (req: IncomingMessage) => string;
 
@@ -119,6 +120,10 @@ function publicDeps(deps: Deps, clientIp: ClientIp) {
     bodyLimitBytes: config.PUBLIC_BODY_LIMIT_BYTES,
     clientIp,
     onServerError: countServerError(deps),
+    onboarding: onboardingRequests({
+      ...deps.onboarding,
+      checkAnswersWith: config.NODE_ENV === 'production' ? undefined : deps.logger,
+    }),
   };
 }
 

@@ -78,4 +78,33 @@ describe('settings', () => {
     await page.getByLabel('Require two-factor authentication for every user').check();
     await status.waitFor({ state: 'detached' });
   });
+
+  it('when the registration widget is turned on for an origin, then the settings carry it; an origin with a path is refused at its field', async () => {
+    const page = await bed.page();
+    await page.goto(bed.api.url('/settings'));
+    const registration = page.getByRole('group', { name: 'Registration widget' });
+    await registration.waitFor();
+    expect(await registration.getByLabel('Registration widget embed code').textContent()).toContain(
+      `data-partner="${bed.api.state.settings.id}"`,
+    );
+    await registration.getByLabel('Turn the registration widget on').check();
+    const origins = registration.getByLabel('Pages allowed to embed it');
+    await origins.fill('https://panel.example.com/login');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await registration.getByText('must be an origin like https://shop.example.com').waitFor();
+    expect(await origins.getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'settings-onboarding-widgets-error');
+
+    await origins.fill('https://Panel.Example.com\nhttps://checkout.example.com:8443');
+    await registration.getByLabel('Colour').fill('#0E7C3A');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    expect(bed.api.state.settings.onboarding_widgets.registration).toEqual({
+      enabled: true,
+      allowed_origins: ['https://panel.example.com', 'https://checkout.example.com:8443'],
+      primary_color: '#0e7c3a',
+    });
+    expect(bed.api.state.settings.onboarding_widgets.scan.enabled).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 import { widgetRoutes } from './widget';
+import { onboardingRoutes } from './onboarding/onboarding.routes';
 import { compileRoute, type RouteSpec } from './routes';
 import { domainsServiceRoutes } from './domains/domains.routes';
 import { productRoutes } from './products/products.routes';
@@ -17,6 +18,7 @@ export const ROUTES: RouteSpec[] = [
   ...webhookRoutes,
   ...merchantRoutes,
   ...widgetRoutes,
+  ...onboardingRoutes,
   ...consentRecordRoutes,
   ...consentPublicRoutes,
   ...subscriptionStatsRoutes,

@@ -62,6 +62,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: "The request's Origin is not the property's hostname or one of its subdomains.",
   },
+  'WIDGET.DISABLED': { status: 403, message: 'The partner has not turned this widget on.' },
+  'REGISTRATION.LINK_INVALID': {
+    status: 404,
+    message: 'The confirmation link is invalid or has expired; register the website again.',
+  },
   'RECEIPT.REPLAYED': { status: 400, message: 'A receipt with this nonce was already recorded.' },
   'REQUEST.TOO_LARGE': { status: 413, message: 'The request body is too large.' },
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { status: 415, message: 'The request body must be application/json.' },

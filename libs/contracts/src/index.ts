@@ -14,4 +14,5 @@ export * from './merchants';
 export * from './consent';
 export * from './event-examples';
 export * from './widget';
+export * from './onboarding';
 export * from './identity';

@@ -124,7 +124,7 @@ export class ServiceCaller {
       logger.error({ target, path, status: res.status, err }, 'service answered no JSON');
       throw new AppError('SERVICE.UNAVAILABLE', `The ${target} service answered unreadably.`);
     }
-    if (res.status >= 400) throw upstreamError(body, target);
+    if (res.status >= 400) throw upstreamError(body, target, res.headers['retry-after']);
     const parsed = spec.response.safeParse(body);
     if (!parsed.success) {
       logger.error(
@@ -156,10 +156,12 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return text ? `?${text}` : '';
 }
 
-/** The target's error envelope as an AppError with the same code (unknown codes become 503). */
-function upstreamError(body: unknown, target: string): AppError {
+/** The target's error envelope as an AppError with the same code (and Retry-After); unknown codes become 503. */
+function upstreamError(body: unknown, target: string, retryAfter: string | string[] | undefined): AppError {
   const error = (body as { error?: { code?: string; message?: string; data?: Record<string, unknown> } } | null)?.error;
   const code = error?.code;
-  if (code && Object.hasOwn(ERROR_CATALOGUE, code)) return new AppError(code as ErrorCode, error?.message, error?.data);
+  const headers: Record<string, string> = typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {};
+  if (code && Object.hasOwn(ERROR_CATALOGUE, code))
+    return new AppError(code as ErrorCode, error?.message, error?.data, headers);
   return new AppError('SERVICE.UNAVAILABLE', `The ${target} service failed; retry later.`);
 }

@@ -4,6 +4,8 @@ import type { ServiceMigration } from '@platform/service';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
 import { importMigrations } from './imports.migration';
+import { createMailQueue } from './mail-queue.migration';
+import { onboardingMigrations } from './onboarding.migration';
 
 /**
  * Forward-only migrations of the `domains` schema (the pool's search_path is the schema); the
@@ -162,6 +164,8 @@ export const migrations: Record<string, ServiceMigration> = {
   '2026_11_26_0004_domains_invited_at': { up: addInvitedAt },
   // Domain imports and their rows (see imports.migration.ts).
   ...importMigrations,
+  // The onboarding widgets' registrations and scans (see onboarding.migration.ts).
+  ...onboardingMigrations,
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */
@@ -274,27 +278,4 @@ async function createSubdomains(db: Kysely<unknown>) {
       updated_at timestamptz NOT NULL DEFAULT now(),
       CONSTRAINT subdomains_domain_hostname_key UNIQUE (domain_id, hostname)
     )`.execute(db);
-}
-
-/** 2026_01_01_0002_domains: e-mail waiting to be sent. */
-async function createMailQueue(db: Kysely<unknown>) {
-  await sql`
-    CREATE TABLE mail_queue (
-      id bigserial PRIMARY KEY,
-      partner_id text NOT NULL,
-      kind text NOT NULL,
-      to_address text NOT NULL,
-      subject text NOT NULL,
-      text_body text NOT NULL,
-      html_body text,
-      attempts integer NOT NULL DEFAULT 0,
-      next_attempt_at timestamptz NOT NULL DEFAULT now(),
-      sent_at timestamptz,
-      failed_at timestamptz,
-      last_error text,
-      created_at timestamptz NOT NULL DEFAULT now()
-    )`.execute(db);
-  await sql`CREATE INDEX mail_queue_due ON mail_queue (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL`.execute(
-    db,
-  );
 }

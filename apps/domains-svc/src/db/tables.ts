@@ -154,6 +154,8 @@ export interface DomainsDb {
   partner_names: PartnerNamesTable;
   imports: ImportsTable;
   import_rows: ImportRowsTable;
+  registrations: RegistrationsTable;
+  widget_scans: WidgetScansTable;
 }
 
 /** The spec's activation reminder days, in the order they fall due: a create writes one pending row per day. */
@@ -221,4 +223,35 @@ export interface ImportRowsTable {
   attempts: Generated<number>;
   due_at: Timestamp;
   done_at: NullableTimestamp;
+}
+
+/** A registration widget's registration, until its e-mailed link is opened (onboarding/). */
+export interface RegistrationsTable {
+  id: string;
+  partner_id: string;
+  /** SHA-256 of the link's token; the token itself is only in the e-mail. */
+  token_hash: Buffer;
+  email: string;
+  hostname: string;
+  /** The registration as given (RegistrationBody), made a create-domain body when the link is opened. */
+  input: ColumnType<unknown, string, string>;
+  expires_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+  domain_id: string | null;
+  property_id: string | null;
+  created_at: Generated<Date>;
+}
+
+/** A scan widget's request: the scan it started or joined, and whom to e-mail the report (scanner/). */
+export interface WidgetScansTable {
+  id: string;
+  partner_id: string;
+  /** SHA-256 of the status token the widget reads the scan with. */
+  token_hash: Buffer;
+  scan_id: string;
+  domain_id: string;
+  hostname: string;
+  email: string;
+  reported_at: NullableTimestamp;
+  created_at: Generated<Date>;
 }

@@ -17,6 +17,8 @@ import { inviteInTransaction, pushMerchantLinks } from '../domains/domain/lifecy
 import { findOwnerMailDomain, ownerMail, type OwnerMailSettings } from '../domains/mail/owner-mail';
 import { scanReportValues } from './scan-report-mail';
 import { dataCollectionOf, widgetCookiesOf } from './scan-feed';
+import { reportWidgetScans } from './widget-scan-report';
+import { vendorsOf } from './widget-scan-summary';
 
 /** What a scan's continuation did (tests and logs). */
 export interface ScanCompletion {
@@ -32,7 +34,7 @@ type ScannedDomain = NonNullable<Awaited<ReturnType<typeof lockScannedDomain>>>;
  * Ends a scan in one transaction, with the domain locked: stores the report (only if this claim
  * still owns the scan); when it completed, feeds the findings into the property's widget settings
  * (property.updated when they changed: a new consent revision), makes the scanned move (NEW ->
- * SCANNED) and e-mails the report to the owner (SCAN). A SCAN_INVITE continues with the invite
+ * SCANNED) and e-mails the report to the owner (SCAN) and to the scan widget's visitors waiting for it. A SCAN_INVITE continues with the invite
  * operation (INVITED + the invitation), even when the site could not be read: onboarding does not
  * wait for a site that is down. A domain deleted meanwhile gets nothing.
  */
@@ -97,6 +99,8 @@ async function applyFindings(
   );
   if (scan.requested_by === 'SCAN')
     await enqueueMail<DomainsDb>(trx, await reportMail(trx, settings, scan, outcome, feed.cookies));
+  // The scan widget's visitors waiting for this scan get the report too (whoever asked for it).
+  await reportWidgetScans(trx, settings, scan, outcome, new Date());
   return messages;
 }
 
@@ -108,13 +112,7 @@ async function reportMail(
   outcome: ScanOutcome,
   cookies: ReturnType<typeof widgetCookiesOf>,
 ) {
-  const vendors = [
-    ...new Set(
-      [...outcome.findings.scripts, ...outcome.findings.cookies]
-        .map((f) => f.vendor)
-        .filter((v): v is string => v !== null),
-    ),
-  ].sort();
+  const vendors = vendorsOf(outcome.findings);
   const owner = (await findOwnerMailDomain(trx, scan.partner_id, scan.domain_id))!;
   const values = scanReportValues({ pages: outcome.pages.length, counts: outcome.findings.counts, vendors, cookies });
   return [await ownerMail(trx, settings, 'SCAN_REPORT', 'scan-report', owner, values)];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import { GATEWAY_ITSELF_PARTNER_ID, generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
 import { PERMISSIONS, ROLE_PERMISSIONS, type EventMessage } from '@platform/contracts';
 import { sql } from '@platform/db';
 import { act, startSmtpServer, startTestService, type ApiResponse, type TestSmtpServer } from '@platform/testing';
@@ -97,6 +97,20 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
     return { id: partnerId, token, userId, email };
   };
 
+  /** The gateway asking for itself (a widget's visitor, no partner): what /internal routes for the gateway take. */
+  const gatewayItself = (): TestPartner => ({
+    id: GATEWAY_ITSELF_PARTNER_ID,
+    token: minter.mint(
+      {
+        partnerId: GATEWAY_ITSELF_PARTNER_ID,
+        keyId: 'gateway:test',
+        permissions: ['domains:read', 'domains:write'],
+        requiredFields: [],
+      },
+      'domains',
+    ),
+  });
+
   const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
     act(base, method, path, { token: who?.token, body });
 
@@ -127,6 +141,7 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
     partner,
     apiKeyOf,
     portalUser,
+    gatewayItself,
     call,
     visit,
     outbox,

@@ -67,7 +67,7 @@ async function startLocalSites(dir: string): Promise<{ port: number; close(): Pr
 
 /**
  * The settings of the platform every suite shares: no rate limit (nor failed-authentication
- * throttle, nor public (widget) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
+ * throttle, nor public (widget, onboarding widgets) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
  * retries, and the tests as a trusted proxy (a suite may name a visitor's address in X-Forwarded-For).
  * A suite that needs other settings tests them at the component that reads them, or starts a platform of its own.
  */
@@ -77,6 +77,8 @@ export const SHARED_ENV = {
   AUTH_FAILURES_PER_MINUTE: '1000000',
   PUBLIC_RATE_LIMIT_PER_ADDRESS: '1000000',
   PUBLIC_RATE_LIMIT_PER_PROPERTY: '1000000',
+  ONBOARDING_REGISTRATIONS_PER_ADDRESS: '1000000',
+  ONBOARDING_SCANS_PER_ADDRESS: '1000000',
   ...FAST_WEBHOOKS,
   ...LOCAL_SCANS,
 };

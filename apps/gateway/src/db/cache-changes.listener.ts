@@ -42,3 +42,15 @@ export async function listenForCacheChanges(
     },
   };
 }
+
+/** One channel's notices for two caches (the sessions and the widgets' partners both hear gateway_sessions). */
+export const bothSinks = (a: CacheChangeSink, b: CacheChangeSink): CacheChangeSink => ({
+  setCaching(on) {
+    a.setCaching(on);
+    b.setCaching(on);
+  },
+  invalidate(payload) {
+    a.invalidate(payload);
+    b.invalidate(payload);
+  },
+});

@@ -127,6 +127,16 @@ export const migrations: Record<string, ServiceMigration> = {
             CHECK (actor_type IN ('USER', 'API_KEY', 'OPERATOR', 'OWNER'))`.execute(db);
     },
   },
+  // The registration and scan widgets a partner embeds on its own pages: off until turned on.
+  '2026_11_30_0001_onboarding_widgets': {
+    async up(db: Kysely<unknown>) {
+      const off = { enabled: false, allowed_origins: [], primary_color: null };
+      const both = JSON.stringify({ registration: off, scan: off });
+      await sql`ALTER TABLE partners ADD COLUMN onboarding_widgets jsonb NOT NULL DEFAULT ${sql.lit(both)}::jsonb`.execute(
+        db,
+      );
+    },
+  },
 };
 
 /**

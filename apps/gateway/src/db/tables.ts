@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { OnboardingWidgets } from '@platform/contracts';
 import type { MailQueueTable } from '@platform/mail';
 
 export const GATEWAY_SCHEMA = 'gateway';
@@ -21,6 +22,8 @@ export interface PartnersTable {
   default_price_list: ColumnType<string | null, string | null | undefined, string | null>;
   /** Every user of the partner must sign in with TOTP (enrolling at the next sign-in). */
   totp_required: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The registration and scan widgets' settings (OnboardingWidgets), written whole. */
+  onboarding_widgets: ColumnType<OnboardingWidgets, string | undefined, string>;
   created_at: ColumnType<Date, never, never>;
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InternalTokenMinter } from '@platform/auth';
 import { errorObject, isUuid, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
-import { errorObjectOf, sendError } from '@platform/http';
+import { errorHeadersOf, errorObjectOf, sendError } from '@platform/http';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
 import type { PublicLimits } from '../domain/public-limits';
 import type { RateDecision } from '../domain/rate-limiter';
@@ -9,6 +9,7 @@ import { forward, type ForwardDeps } from './forward';
 import { routedOperation } from './portal-route';
 import { bodyReader } from './request-body';
 import { WidgetAssets } from './widget-assets';
+import type { OnboardingRequests } from '../onboarding/onboarding-requests';
 
 export interface PublicDeps extends ForwardDeps {
   /** The public routes of the route table (access 'public'). */
@@ -18,6 +19,8 @@ export interface PublicDeps extends ForwardDeps {
   limits: PublicLimits;
   bodyLimitBytes: number;
   clientIp(req: IncomingMessage): string;
+  /** The onboarding widgets' routes (service 'gateway'): see onboarding/onboarding-requests.ts. */
+  onboarding: OnboardingRequests;
 }
 
 export type PublicHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
@@ -44,7 +47,8 @@ const pathOf = (url: string) => {
  * body -> forward with the public token, the client address and the Origin. The service decides
  * the Origin rule and CORS headers (see libs/service public-routes.ts); the property's budget is
  * spent only once it did not refuse (403 foreign Origin, 404 no such property), so strangers
- * cannot use up a property's budget and no state is kept for made-up ids.
+ * cannot use up a property's budget and no state is kept for made-up ids. The onboarding widgets'
+ * routes (a partner's, not a property's) are answered by the gateway itself (onboarding/).
  */
 export function publicHandler(deps: PublicDeps): PublicHandler {
   const { byAddress, byProperty } = deps.limits;
@@ -62,6 +66,9 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     const routed = publicRoute(deps.routes, req, res, pathname);
     if (!routed) return;
     routedOperation.set(res, routed.spec.operationId);
+    // The onboarding widgets' calls: the gateway owns their partner's settings and answers them.
+    if (routed.spec.service === 'gateway')
+      return deps.onboarding(req, res, { ...routed, ip, readBody: () => readBody(req, res) });
     const propertyId = routed.params.propertyId?.toLowerCase();
     // The services' ids are UUIDs: anything else is no such property (as the service would answer).
     if (propertyId !== undefined && !isUuid(propertyId))
@@ -69,7 +76,6 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     if (propertyId !== undefined && !withinLimit(byProperty.wouldAllow(propertyId), res)) return;
     const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
     const service = routed.spec.service;
-    if (service === 'gateway') throw new Error(`public route ${routed.spec.operationId} has no service`);
     // The public token (no partner, no permission), the client address and the Origin.
     const token = deps.minter.mintPublic(service);
     await forward(deps, req, res, { service, token, ip, requestId, headers: publicHeaders(req, body), body });
@@ -78,7 +84,7 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
 
   return (req, res, requestId) =>
     handle(req, res, requestId).catch((err: unknown) => {
-      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })));
+      sendError(res, errorObjectOf(err, deps.logger.child({ requestId })), errorHeadersOf(err));
     });
 }
 

@@ -2,6 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import * as statics from './static-assets';
+import {
+  CONFIRM_PAGE_HEADERS,
+  CONFIRM_PAGE_HTML,
+  CONFIRM_PAGE_PATH,
+  ONBOARDING_SCRIPT_PATH,
+} from '../onboarding/confirm-page';
 
 /** The placeholder in loader.js the gateway replaces with the bundle's hashed file name (agreed with apps/widget). */
 export const BUNDLE_PLACEHOLDER = '__WIDGET_BUNDLE__';
@@ -24,6 +30,13 @@ const WIDGET_HEADERS = { 'Cross-Origin-Resource-Policy': 'cross-origin' };
 export class WidgetAssets {
   private readonly loader: statics.StaticFile | undefined;
   private readonly assets: Map<string, statics.StaticFile> = new Map();
+  /** The onboarding widgets' scripts (onboarding/<name>.js), stable names like the loader's. */
+  private readonly onboarding: Map<string, statics.StaticFile> = new Map();
+  private readonly confirmPage = statics.staticFile(
+    Buffer.from(CONFIRM_PAGE_HTML),
+    statics.CONTENT_TYPES.html,
+    LOADER_CACHE_CONTROL,
+  );
 
   constructor(dir: string) {
     const manifestFile = path.join(dir, 'manifest.json');
@@ -34,16 +47,25 @@ export class WidgetAssets {
     const loader = readFileSync(loaderFile, 'utf8').split(BUNDLE_PLACEHOLDER).join(manifest.widget);
     this.loader = statics.staticFile(Buffer.from(loader), statics.CONTENT_TYPES.js, LOADER_CACHE_CONTROL);
     this.assets = statics.readStaticFiles(dir, statics.IMMUTABLE, (name) => name === 'loader.js');
+    this.onboarding = statics.readStaticFiles(path.join(dir, 'onboarding'), LOADER_CACHE_CONTROL);
   }
 
   /** Whether the path is one of the static files' (the loader of any property, or an asset). */
   static isStaticPath(pathname: string): boolean {
-    return LOADER_PATH.test(pathname) || ASSET_PATH.test(pathname);
+    return (
+      LOADER_PATH.test(pathname) ||
+      ASSET_PATH.test(pathname) ||
+      ONBOARDING_SCRIPT_PATH.test(pathname) ||
+      pathname === CONFIRM_PAGE_PATH
+    );
   }
 
   /** Answers a static path: the file (gzipped when accepted), 304 for its ETag, 404, or 405 for other methods. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string) {
     if (!statics.readsOnly(req, res)) return;
+    if (pathname === CONFIRM_PAGE_PATH) return statics.sendStatic(req, res, this.confirmPage, CONFIRM_PAGE_HEADERS);
+    const script = ONBOARDING_SCRIPT_PATH.exec(pathname);
+    if (script) return statics.sendStatic(req, res, this.onboarding.get(`${script[1]}.js`), WIDGET_HEADERS);
     const asset = ASSET_PATH.exec(pathname);
     statics.sendStatic(req, res, asset ? this.assets.get(asset[1]) : this.loader, WIDGET_HEADERS);
   }

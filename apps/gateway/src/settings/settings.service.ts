@@ -3,7 +3,7 @@ import { inTransaction } from '@platform/db';
 import { notFound } from '@platform/http';
 import { AuditRepository, type Actor } from '../audit/audit.repository';
 import { ApiKeysRepository } from '../db/api-keys.repository';
-import type { PartnerSettings, RequiredField } from '@platform/contracts';
+import type { OnboardingWidgets, PartnerSettings, RequiredField } from '@platform/contracts';
 import type { GatewayDb } from '../db/tables';
 import type { SessionsChanged } from '../identity/session-cache';
 
@@ -14,6 +14,7 @@ interface SettingsRow {
   default_price_list: string | null;
   required_fields: string[];
   totp_required: boolean;
+  onboarding_widgets: OnboardingWidgets;
 }
 
 const settingsView = (p: SettingsRow): PartnerSettings => ({
@@ -23,9 +24,18 @@ const settingsView = (p: SettingsRow): PartnerSettings => ({
   default_price_list: p.default_price_list,
   required_fields: p.required_fields as RequiredField[],
   totp_required: p.totp_required,
+  onboarding_widgets: p.onboarding_widgets,
 });
 
-const COLUMNS = ['id', 'name', 'default_product', 'default_price_list', 'required_fields', 'totp_required'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'default_product',
+  'default_price_list',
+  'required_fields',
+  'totp_required',
+  'onboarding_widgets',
+] as const;
 
 export interface SettingsChange {
   name?: string;
@@ -33,6 +43,7 @@ export interface SettingsChange {
   default_price_list?: string | null;
   required_fields?: RequiredField[];
   totp_required?: boolean;
+  onboarding_widgets?: OnboardingWidgets;
 }
 
 /** The partner's settings, as its administrators change them in the portal (operators: `partner update`). */
@@ -60,9 +71,11 @@ export class SettingsService {
         .forUpdate()
         .executeTakeFirst();
       if (!before) throw notFound('partner');
+      const { onboarding_widgets: widgets, ...plain } = change;
       const values = {
-        ...change,
+        ...plain,
         ...(change.required_fields ? { required_fields: [...new Set(change.required_fields)] } : {}),
+        ...(widgets ? { onboarding_widgets: JSON.stringify(widgets) } : {}),
       };
       const row = await trx
         .updateTable('partners')

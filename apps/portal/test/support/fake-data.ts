@@ -1,6 +1,7 @@
 // Seed data for the fake API, every object shaped by libs/contracts' types, with fixed dates so
 // screenshots are stable.
 import {
+  DEFAULT_ONBOARDING_WIDGETS,
   DOMAIN_STATUSES,
   EMAIL_TEMPLATE_VARIABLES,
   exampleEventPayload,
@@ -246,6 +247,7 @@ export const defaultSettings = (): PartnerSettings => ({
   default_price_list: null,
   required_fields: [],
   totp_required: false,
+  onboarding_widgets: structuredClone(DEFAULT_ONBOARDING_WIDGETS),
 });
 
 /** A consent record as consent-svc lists it; only what the portal shows is meaningful here. */

@@ -23,7 +23,7 @@ export function contrast(a: string, b: string): number {
 }
 
 /** Darkens a colour until white text on it reaches 4.5:1 (or black text does, if better). */
-function buttonColors(primary: string): { bg: string; fg: string } {
+export function buttonColors(primary: string): { bg: string; fg: string } {
   if (contrast(primary, '#000000') >= 4.5 && contrast(primary, '#000000') > contrast(primary, '#ffffff'))
     return { bg: primary, fg: '#000000' };
   let [r, g, b] = rgb(primary);

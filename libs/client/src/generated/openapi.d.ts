@@ -752,6 +752,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/onboarding/{partnerId}/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The registration widget's look: the partner's name and colour, and the fields it requires
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner.
+         */
+        get: operations["getRegistrationWidgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer registers a website: a confirmation link is e-mailed
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner. The fields follow the create-domain body's rules and the partner's required fields. Nothing is created until the link is opened (valid 24 hours): then the domain is created with source WIDGET_REGISTRATION. A hostname the partner has already is 409 DOMAIN.ALREADY_EXISTS; too many links to one address, 429.
+         */
+        post: operations["createRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/registrations/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The e-mailed link is opened: the website is registered (once, however often it is opened)
+         * @description No API key, no Origin rule (the token is the proof). An unknown or expired token is 404 REGISTRATION.LINK_INVALID; a hostname the partner registered meanwhile, 409 DOMAIN.ALREADY_EXISTS.
+         */
+        post: operations["confirmRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scan widget's look: the partner's name and colour
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner.
+         */
+        get: operations["getScanWidgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor scans a website; the report is e-mailed
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner. The partner gets the site as a lead: a domain with source WIDGET_SCAN (unless it has it already), SCANNED once the scan completes. Rate limited per partner, per client address and per scanned hostname (429 with Retry-After).
+         */
+        post: operations["createWidgetScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/onboarding/{partnerId}/scans/{scanToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A widget scan's status, and its summary once completed
+         * @description No API key. Answers only to a page whose Origin is one of the widget's allowed_origins (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise), with CORS headers for that origin alone; 403 WIDGET.DISABLED while the partner has the widget off; 404 for no such partner.
+         */
+        get: operations["getWidgetScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/instance/company/records": {
         parameters: {
             query?: never;
@@ -1159,7 +1279,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the partner's name, defaults, required onboarding fields or 2FA policy
+         * Change the partner's name, defaults, required onboarding fields, 2FA policy or onboarding widgets
          * @description Product and price list codes come from GET /portal/products; null clears a default.
          */
         patch: operations["updateSettings"];
@@ -1801,7 +1921,7 @@ export interface components {
             /** @description browser (headless Chromium) or http (HTML parser); null until it ran */
             mode: ("browser" | "http") | null;
             /** @enum {string} */
-            requested_by: "SCAN" | "SCAN_INVITE" | "API" | "SCHEDULE" | "IMPORT";
+            requested_by: "SCAN" | "SCAN_INVITE" | "API" | "SCHEDULE" | "IMPORT" | "WIDGET_SCAN";
             started_at: string | null;
             finished_at: string | null;
             /** @description The URLs visited */
@@ -2232,6 +2352,80 @@ export interface components {
                 email: string | null;
             } | null;
         };
+        OnboardingWidgetConfig: {
+            partner_name: string;
+            primary_color: string | null;
+            /** @description Registration: the fields the partner's onboarding settings make required */
+            required_fields: ("account_first_name" | "account_last_name" | "phone_number")[];
+        };
+        RegistrationSent: {
+            /** @description Where the confirmation link went */
+            email: string;
+            /** @description When the link stops working */
+            expires_at: string;
+        };
+        RegistrationRequest: {
+            /**
+             * @description Hostname or URL; stored as a lowercase hostname
+             * @example shop.example.com
+             */
+            domain: string;
+            company_name: string;
+            account_first_name: string;
+            account_last_name: string;
+            /** Format: email */
+            account_email: string;
+            phone_number?: string;
+            country?: string;
+            /** @description The partner's merchant id, as the page passes it */
+            merchant_id?: string;
+        };
+        RegistrationConfirmed: {
+            hostname: string;
+            /** @description The script tag to paste first in the site's <head> */
+            privacy_widget: string;
+            partner: {
+                name: string;
+                primary_color: string | null;
+            };
+        };
+        WidgetScanAccepted: {
+            /** @description Read the scan with GET .../scans/{token} */
+            token: string;
+            hostname: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+        };
+        WidgetScanRequest: {
+            /**
+             * @description Hostname or URL; stored as a lowercase hostname
+             * @example shop.example.com
+             */
+            url: string;
+            /** Format: email */
+            email: string;
+        };
+        WidgetScan: {
+            hostname: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Once completed */
+            summary: {
+                /** @description Pages visited */
+                pages: number;
+                /** @description Distinct scripts, cookies and frames per category, each with its title (CATEGORY_TEXTS) */
+                categories: {
+                    /** @enum {string} */
+                    name: "necessary" | "functional" | "analytics" | "marketing" | "unclassified";
+                    label: string;
+                    count: number;
+                }[];
+                cookies: number;
+                /** @description Scripts and frames in the analytics or marketing category */
+                trackers: number;
+                third_parties: string[];
+            } | null;
+        };
         ConsentRecord: {
             /** @example RCPT_4f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c */
             receipt_id: string;
@@ -2486,6 +2680,54 @@ export interface components {
             default_price_list: string | null;
             required_fields: ("account_first_name" | "account_last_name" | "phone_number")[];
             totp_required: boolean;
+            /** @description The registration and scan widgets a partner embeds on its own pages (docs/onboarding-widgets.md) */
+            onboarding_widgets: components["schemas"]["OnboardingWidgets"];
+        };
+        OnboardingWidgets: {
+            registration: {
+                /** @description Whether the widget answers at all */
+                enabled: boolean;
+                /** @description The pages that may embed it: exact origins (scheme://host[:port]); any other is refused */
+                allowed_origins: unknown;
+                /** @description The widget's colour; null: the platform's */
+                primary_color: unknown | null;
+            };
+            scan: {
+                /** @description Whether the widget answers at all */
+                enabled: boolean;
+                /** @description The pages that may embed it: exact origins (scheme://host[:port]); any other is refused */
+                allowed_origins: unknown;
+                /** @description The widget's colour; null: the platform's */
+                primary_color: unknown | null;
+            };
+        };
+        PartnerSettingsOutput: {
+            id: string;
+            name: string;
+            default_product: string | null;
+            default_price_list: string | null;
+            required_fields: ("account_first_name" | "account_last_name" | "phone_number")[];
+            totp_required: boolean;
+            /** @description The registration and scan widgets a partner embeds on its own pages (docs/onboarding-widgets.md) */
+            onboarding_widgets: components["schemas"]["OnboardingWidgets"];
+        };
+        OnboardingWidgetsInput: {
+            registration: {
+                /** @description Whether the widget answers at all */
+                enabled: boolean;
+                /** @description The pages that may embed it: exact origins (scheme://host[:port]); any other is refused */
+                allowed_origins: string[];
+                /** @description The widget's colour; null: the platform's */
+                primary_color: string | null;
+            };
+            scan: {
+                /** @description Whether the widget answers at all */
+                enabled: boolean;
+                /** @description The pages that may embed it: exact origins (scheme://host[:port]); any other is refused */
+                allowed_origins: string[];
+                /** @description The widget's colour; null: the platform's */
+                primary_color: string | null;
+            };
         };
         AccessUser: {
             id: string;
@@ -7489,6 +7731,535 @@ export interface operations {
             };
         };
     };
+    getRegistrationWidgetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["OnboardingWidgetConfig"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["RegistrationSent"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DOMAIN.ALREADY_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    confirmRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the e-mailed link (after #token=) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["RegistrationConfirmed"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND; REGISTRATION.LINK_INVALID */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DOMAIN.ALREADY_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getScanWidgetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["OnboardingWidgetConfig"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWidgetScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetScanRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["WidgetScanAccepted"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWidgetScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+                scanToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["WidgetScan"];
+                    };
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; WIDGET.DISABLED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listRecords: {
         parameters: {
             query?: {
@@ -9882,6 +10653,7 @@ export interface operations {
                     default_price_list?: string | null;
                     required_fields?: ("account_first_name" | "account_last_name" | "phone_number")[];
                     totp_required?: boolean;
+                    onboarding_widgets?: components["schemas"]["OnboardingWidgetsInput"];
                 };
             };
         };
@@ -9893,7 +10665,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        result: components["schemas"]["PartnerSettings"];
+                        result: components["schemas"]["PartnerSettingsOutput"];
                     };
                 };
             };

@@ -131,7 +131,8 @@ const isoCountry = () =>
     .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
     .transform((v) => v.toUpperCase())
     .refine((v) => regionNames.of(v) !== undefined, 'must be an ISO 3166-1 alpha-2 code');
-const hexColor = () =>
+/** A hex colour like #1a2b3c (or 1a2b3c, #abc): stored lower case with its #. */
+export const hexColor = () =>
   z
     .string()
     .trim()

@@ -11,9 +11,10 @@ export type ScanStatus = z.infer<typeof scanStatusSchema>;
 
 /**
  * Who asked: the create's action (SCAN, SCAN_INVITE), the partner's POST .../scan (API), continuous
- * scanning (SCHEDULE) or an import's ENROLL_SCAN (IMPORT). Only SCAN e-mails the owner the report.
+ * scanning (SCHEDULE), an import's ENROLL_SCAN (IMPORT) or a visitor of the partner's scan widget
+ * (WIDGET_SCAN). Only SCAN e-mails the owner the report; a widget scan e-mails it to the visitor.
  */
-export const SCAN_REQUESTERS = ['SCAN', 'SCAN_INVITE', 'API', 'SCHEDULE', 'IMPORT'] as const;
+export const SCAN_REQUESTERS = ['SCAN', 'SCAN_INVITE', 'API', 'SCHEDULE', 'IMPORT', 'WIDGET_SCAN'] as const;
 export const scanRequesterSchema = z.enum(SCAN_REQUESTERS);
 export type ScanRequester = z.infer<typeof scanRequesterSchema>;
 

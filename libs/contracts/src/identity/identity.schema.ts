@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, paginationQuerySchema, singleLine } from '../common';
 import { REQUIRED_FIELDS } from '../domains/domain.schema';
+import { onboardingWidgetsSchema } from '../onboarding/onboarding.schema';
 import { AUDIT_KINDS } from '../routes';
 import { PERMISSIONS, userRoleSchema } from '../permissions';
 
@@ -162,6 +163,9 @@ export const partnerSettingsSchema = z
     default_price_list: z.string().nullable(),
     required_fields: z.array(z.enum(REQUIRED_FIELDS)),
     totp_required: z.boolean(),
+    onboarding_widgets: onboardingWidgetsSchema.meta({
+      description: 'The registration and scan widgets a partner embeds on its own pages (docs/onboarding-widgets.md)',
+    }),
   })
   .meta({ id: 'PartnerSettings' });
 export type PartnerSettings = z.output<typeof partnerSettingsSchema>;
@@ -173,5 +177,6 @@ export const updateSettingsBodySchema = z
     default_price_list: code.nullable().optional(),
     required_fields: z.array(z.enum(REQUIRED_FIELDS)).optional(),
     totp_required: z.boolean().optional(),
+    onboarding_widgets: onboardingWidgetsSchema.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'send at least one setting');

@@ -22,7 +22,7 @@ export const settingsRoutes = [
     operationId: 'updateSettings',
     method: 'patch',
     path: '/portal/settings',
-    summary: "Change the partner's name, defaults, required onboarding fields or 2FA policy",
+    summary: "Change the partner's name, defaults, required onboarding fields, 2FA policy or onboarding widgets",
     description: 'Product and price list codes come from GET /portal/products; null clears a default.',
     body: updateSettingsBodySchema,
     response: resultOf(partnerSettingsSchema),

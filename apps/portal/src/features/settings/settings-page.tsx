@@ -12,6 +12,7 @@ import { Button } from '../../ui/button';
 import { DataState } from '../../ui/data-state';
 import { Checkbox, FormMessage, StatusMessage, TextField } from '../../ui/field';
 import { PageHeader, Section } from '../../ui/misc';
+import { OnboardingWidgetsSection, widgetErrorsFrom, widgetsOf } from './onboarding-widgets-section';
 
 const FIELD_LABELS: Record<(typeof REQUIRED_FIELDS)[number], string> = {
   account_first_name: "Owner's first name",
@@ -28,6 +29,7 @@ function bodyOf(form: HTMLFormElement) {
     default_price_list: text('default_price_list'),
     required_fields: checkedValues(form, 'required_fields'),
     totp_required: data.get('totp_required') === 'on',
+    onboarding_widgets: widgetsOf(form),
   };
 }
 
@@ -45,13 +47,16 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
       setStatus('Settings saved.');
       void client.invalidateQueries({ queryKey: SESSION_KEY });
     },
-    onError: (error) => setErrors(apiFieldErrors(error, errorMessage)),
+    onError: (error) => setErrors({ ...apiFieldErrors(error, errorMessage), ...widgetErrorsFrom(error) }),
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const body = bodyOf(event.currentTarget);
     const checked = validate(updateSettingsBodySchema, body);
-    if (!checked.ok) return setErrors(checked.errors);
+    if (!checked.ok) {
+      const widgetErrors = widgetErrorsFrom(updateSettingsBodySchema.safeParse(body).error);
+      return setErrors({ ...checked.errors, ...widgetErrors });
+    }
     setErrors({});
     save.mutate(checked.data);
   };
@@ -90,6 +95,7 @@ function SettingsForm({ settings }: { settings: PartnerSettings }) {
             ))}
           </fieldset>
         </Section>
+        <OnboardingWidgetsSection settings={settings} errors={errors} />
         <Section title="Security">
           <Checkbox
             name="totp_required"

@@ -1,0 +1,2 @@
+export * from './onboarding.schema';
+export * from './onboarding.routes';
