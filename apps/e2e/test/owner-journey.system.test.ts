@@ -48,7 +48,10 @@ describe("the site owner's first visit (Chromium, real platform)", () => {
     });
     const domain = created.body.result as { id: string; privacy_widget: string };
     await sys.arrange(partner, 'POST', `/portal/domains/${domain.id}/invite`, { send_invite: true });
-    const invitation = await sys.smtp.waitForMessage((m) => m.to.includes(owner) && APPROVAL_URL.test(m.decoded), 15_000);
+    const invitation = await sys.smtp.waitForMessage(
+      (m) => m.to.includes(owner) && APPROVAL_URL.test(m.decoded),
+      15_000,
+    );
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sys.gateway });

@@ -31,6 +31,7 @@ import { IdentityService } from './identity/identity.service';
 import { SessionCache } from './identity/session-cache';
 import { UsersService } from './identity/users.service';
 import { SettingsService } from './settings/settings.service';
+import { gatewayMetrics, type GatewayMetrics } from './metrics';
 import { AccessUsersService } from './owner-access/access-users.service';
 import { Customers } from './owner-access/customers';
 import { OwnerDomains } from './owner-console/owner-domains';
@@ -94,8 +95,6 @@ export interface DepsOverrides {
   /** A clock the test moves (sign-in link and session expiry, key rolls). */
   now?: () => number;
 }
-
-import { gatewayMetrics, type GatewayMetrics } from './metrics';
 
 export type { GatewayMetrics };
 
@@ -195,11 +194,7 @@ function keyAuthenticatorOf(db: Kysely<GatewayDb>, config: Config, now: () => nu
   );
 }
 
-/**
- * The gateway's own calls to domains-svc and consent-svc (which customer a request names, the owner
- * console's) carry the partner's internal token, as a forwarded call does, through the services'
- * caller (deadline, breakers).
- */
+/** The gateway's own calls (the customer a request names, the owner console, the widgets), through the services' caller. */
 const callerOf = (target: 'domains' | 'consent', config: Config, minter: InternalTokenMinter, logger: Logger) =>
   new ServiceCaller({
     target,
