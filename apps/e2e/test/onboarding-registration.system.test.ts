@@ -124,6 +124,9 @@ describe('the registration widget on a partner page (Chromium)', () => {
     expect(snippet).toBe(
       `<script src="${sys.gateway}/widget/v1/${String(domain.instance_property_id)}/loader.js"></script>`,
     );
+    // The owner goes on to the site's console from here (its sign-in, as the owner e-mails' approval_url).
+    const consoleLink = confirm.getByRole('link', { name: 'Open your account console' });
+    expect(await consoleLink.getAttribute('href')).toBe(`${sys.gateway}/app/owner/sign-in?domain=${String(domain.id)}`);
     const hook = await waitFor(
       () => receiver.received.find((r) => r.path === '/registrations' && r.body.includes(hostname)),
       { timeoutMs: 15_000, what: 'domain.created webhook' },

@@ -1,3 +1,4 @@
+import { approvalUrl } from '../domains/mail/owner-mail';
 import { randomUUID } from 'node:crypto';
 import {
   createDomainBodySchema,
@@ -98,7 +99,8 @@ export async function confirmRegistration(
     const site = await shared.run(async () => {
       const row = await findRegistrationForUpdate(ctx.db, partner.id, hashToken(token));
       if (!row) throw linkInvalid();
-      if (row.domain_id && row.property_id) return siteOf(ctx, row.hostname, row.property_id);
+      if (row.domain_id && row.property_id)
+        return siteOf(ctx, { id: row.domain_id, hostname: row.hostname, property_id: row.property_id });
       if (row.expires_at.getTime() <= now.getTime()) throw linkInvalid();
       return register(ctx, partner, row, now);
     });
@@ -119,10 +121,15 @@ async function register(ctx: DomainsContext, partner: OnboardingPartner, row: Re
     },
   );
   await markRegistrationConfirmed(ctx.db, row.id, { domainId: created.id, propertyId: created.property_id, at: now });
-  return siteOf(ctx, row.hostname, created.property_id);
+  return siteOf(ctx, { id: created.id, hostname: row.hostname, property_id: created.property_id });
 }
 
-const siteOf = (ctx: Pick<DomainsContext, 'settings'>, hostname: string, propertyId: string): RegisteredSite => ({
-  hostname,
-  privacy_widget: widgetScript(ctx.settings.widgetBaseUrl, propertyId),
+/** The registered site, with the snippet and where its owner signs in to the console (the activation link). */
+const siteOf = (
+  ctx: Pick<DomainsContext, 'settings'>,
+  domain: { id: string; hostname: string; property_id: string },
+): RegisteredSite => ({
+  hostname: domain.hostname,
+  privacy_widget: widgetScript(ctx.settings.widgetBaseUrl, domain.property_id),
+  approval_url: approvalUrl(ctx.settings.approvalUrlTemplate, domain),
 });

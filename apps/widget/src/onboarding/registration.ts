@@ -112,6 +112,12 @@ function registered(site: RegistrationConfirmed): HTMLElement {
     el('h2', {}, 'Install the privacy widget'),
     el('p', {}, 'Paste this snippet first in the <head> of every page of your website:'),
     el('pre', { 'aria-label': 'Widget snippet', tabindex: 0 }, site.privacy_widget),
+    el(
+      'p',
+      {},
+      el('a', { href: site.approval_url }, 'Open your account console'),
+      ' to check the installation and choose the widget’s look.',
+    ),
   );
 }
 

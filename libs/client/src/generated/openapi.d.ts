@@ -2384,6 +2384,8 @@ export interface components {
             hostname: string;
             /** @description The script tag to paste first in the site's <head> */
             privacy_widget: string;
+            /** @description Where the owner signs in to the site's console (the activation link of the owner e-mails) */
+            approval_url: string;
             partner: {
                 name: string;
                 primary_color: string | null;

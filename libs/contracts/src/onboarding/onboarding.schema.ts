@@ -107,6 +107,9 @@ export const confirmRegistrationBodySchema = z.object({
 export const registeredSiteSchema = z.object({
   hostname: z.string(),
   privacy_widget: z.string().meta({ description: "The script tag to paste first in the site's <head>" }),
+  approval_url: z
+    .string()
+    .meta({ description: "Where the owner signs in to the site's console (the activation link of the owner e-mails)" }),
 });
 export type RegisteredSite = z.output<typeof registeredSiteSchema>;
 export const registrationConfirmedSchema = registeredSiteSchema
