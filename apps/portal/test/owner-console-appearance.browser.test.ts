@@ -18,7 +18,7 @@ const previewStyle = (page: Page, selector: string, property: string) =>
   page
     .locator(`.wp-stage ${selector}`)
     .first()
-    .evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+    .evaluate((el, p) => el.ownerDocument.defaultView!.getComputedStyle(el).getPropertyValue(p), property);
 const puts = () => bed.api.calls.filter((c) => c.operationId === 'updateOwnerProperty');
 
 describe('owner console: appearance', () => {
@@ -152,5 +152,28 @@ describe('owner console: appearance', () => {
     bed.api.failing.clear();
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByLabel('Primary colour', { exact: true }).waitFor();
+  });
+
+  it('when the role was lowered meanwhile (403) or the website left the account (404), then the screen says so in words', async () => {
+    const page = await bed.page({ userId: null, ownerId: 'own_admin' });
+    await open(page);
+    bed.api.state.ownerUsers.get('own_admin')!.role = 'VIEWER';
+    await page.getByRole('radio', { name: 'Bottom left' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('Your role in this account does not allow this. Ask an admin or the owner of your account.')
+      .waitFor();
+    expect(puts().map((c) => c.body)).toEqual([{ widget_position: 'BOTTOM_LEFT' }]);
+
+    await page.getByRole('button', { name: 'Discard' }).click();
+    // The website leaves the account while the console is open (the session read before still lists it).
+    bed.api.state.domains.find((d) => d.id === 'dom_0004')!.instance_company_id = 'comp_elsewhere';
+    await page.getByRole('navigation', { name: 'Website' }).getByRole('link', { name: 'Company' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('Not found. It may have been deleted, or it belongs to another account.')
+      .waitFor();
+    await checkScreen(bed, page, 'desktop-owner-company-not-found');
   });
 });

@@ -40,7 +40,7 @@ describe('owner console: company', () => {
     await page.getByText('must be an ISO 3166-1 alpha-2 code').waitFor();
     expect(await page.getByLabel('Country code').getAttribute('aria-invalid')).toBe('true');
     // Focus goes to the first field in error.
-    await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'email');
+    await page.waitForFunction("document.activeElement?.getAttribute('type') === 'email'");
     expect(puts()).toEqual([]);
     await checkScreen(bed, page, 'desktop-owner-company-invalid');
     await page.getByLabel('Country code').fill('DE');

@@ -2,7 +2,8 @@
 // with the contract's query schema), a record's detail in a dialog (Escape closes it, focus returns), the
 // CSV export of the same filter as a download, the empty states, and the screens at 1280 px and 390 px.
 import { readFileSync } from 'node:fs';
-import { DESKTOP, PHONE, portalTestBed } from './support/browser';
+import { waitFor } from '@platform/testing';
+import { DESKTOP, PHONE, portalTestBed, settled } from './support/browser';
 import { checkScreen } from './support/screen';
 
 const bed = portalTestBed();
@@ -18,12 +19,16 @@ describe('owner console: consent records', () => {
     await checkScreen(bed, page, 'desktop-owner-records');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2').waitFor();
+    await settled(page);
     expect(page.url()).toBe(bed.api.url(`${RECORDS}?page=2`));
 
     await page.getByLabel('Choice').selectOption({ label: 'Denied' });
     await page.waitForURL(bed.api.url(`${RECORDS}?receipt_status=DENIED`));
-    await table.locator('tbody tr').first().waitFor();
-    expect(await table.getByText('Allowed all').count()).toBe(0);
+    // The last rows stay (said busy) until the filtered ones come.
+    await waitFor(async () => ((await table.getByText('Allowed all').count()) === 0 ? true : undefined), {
+      timeoutMs: 10_000,
+      what: 'the denied records only',
+    });
     expect(await table.locator('tbody tr').count()).toBe(15);
     await page.getByLabel('Type').selectOption({ label: 'Video privacy (VPPA)' });
     await page.waitForURL(bed.api.url(`${RECORDS}?receipt_status=DENIED&receipt_type=VPPA`));
@@ -35,7 +40,7 @@ describe('owner console: consent records', () => {
     expect(await page.getByLabel('Type').inputValue()).toBe('');
     // A hand-edited value the schema refuses is dropped, never sent.
     await page.goto(bed.api.url(`${RECORDS}?receipt_type=SOMETHING&receipt_status=PARTIAL`));
-    await table.locator('tbody tr').first().waitFor();
+    await settled(page);
     await table.getByText('Allowed some').first().waitFor();
     expect(await table.getByText('Allowed all').count()).toBe(0);
     expect(await page.getByLabel('Type').inputValue()).toBe('');

@@ -95,6 +95,7 @@ describe('owner console: scan and cookies', () => {
       .getByRole('alert')
       .getByText('A scan of this site is already running. Its report shows here when it finishes.')
       .waitFor();
+    await latest.getByText('Scanning the site.').waitFor();
     await latest.getByText('Completed').waitFor({ timeout: 15_000 });
   });
 

@@ -2,6 +2,7 @@
 // give), change a role, turn access off or on, remove (confirmed); the last owner's 409 said plainly;
 // an admin cannot touch owners, and a VIEWER sees the list read-only.
 import type { Page } from 'playwright-core';
+import { waitFor } from '@platform/testing';
 import { DESKTOP, PHONE, portalTestBed } from './support/browser';
 import { checkScreen } from './support/screen';
 
@@ -14,6 +15,12 @@ async function open(page: Page) {
   await page.getByRole('region', { name: 'Users' }).locator('tbody tr').first().waitFor();
   return page.getByRole('region', { name: 'Users' });
 }
+/** Waits for the user's role select to show `role` (the list is read again after a change). */
+const roleIs = (page: Page, who: string, role: string) =>
+  waitFor(async () => ((await page.getByLabel(`Role of ${who}`).inputValue()) === role ? true : undefined), {
+    timeoutMs: 10_000,
+    what: `${who}'s role to read ${role}`,
+  });
 const row = (page: Page, text: string) =>
   page.getByRole('region', { name: 'Users' }).getByRole('row').filter({ hasText: text });
 
@@ -49,9 +56,7 @@ describe('owner console: users', () => {
     });
 
     await page.getByLabel('Role of Adam Admin').selectOption('VIEWER');
-    await page.waitForFunction(
-      () => (document.querySelector('[aria-label="Role of Adam Admin"]') as HTMLSelectElement)?.value === 'VIEWER',
-    );
+    await roleIs(page, 'Adam Admin', 'VIEWER');
     expect(calls('updateOwnerUser').at(-1)?.body).toEqual({ role: 'VIEWER' });
     await page.getByRole('button', { name: 'Turn access on for otto@shop4.example.com' }).click();
     await row(page, 'otto@shop4.example.com').getByText('On', { exact: true }).waitFor();
@@ -91,9 +96,7 @@ describe('owner console: users', () => {
     const page = await bed.page({ userId: null, ownerId: 'own_shop' });
     await open(page);
     await page.getByLabel('Role of Adam Admin').selectOption('OWNER');
-    await page.waitForFunction(
-      () => (document.querySelector('[aria-label="Role of Adam Admin"]') as HTMLSelectElement)?.value === 'OWNER',
-    );
+    await roleIs(page, 'Adam Admin', 'OWNER');
     await page.getByLabel('Role of Olga Owner').selectOption('ADMIN');
     await page.getByRole('banner').getByText('· Admin').waitFor();
     // An admin does not touch owners: Adam's row has no controls now, and Owner is no longer offered.

@@ -18,20 +18,16 @@ export async function checkScreen(bed: ReturnType<typeof portalTestBed>, page: P
 }
 
 /** Tables whose shown header cells and first row's shown cells differ in number (a column hidden on one only). */
-const misalignedTables = (page: Page) =>
-  page.$$eval('table', (tables) =>
-    tables
-      .map((t) => {
-        const shown = (cells: Element[]) => cells.filter((c) => getComputedStyle(c).display !== 'none').length;
-        const head = shown([...t.querySelectorAll('thead th')]);
-        const row = t.querySelector('tbody tr');
-        const body = row ? shown([...row.children]) : head;
-        return head === 0 || head === body
-          ? ''
-          : `${t.closest('[aria-label]')?.getAttribute('aria-label')}: ${head} headers, ${body} cells`;
-      })
-      .filter(Boolean),
-  );
+const MISALIGNED_TABLES = `[...document.querySelectorAll('table')]
+  .map((t) => {
+    const shown = (cells) => cells.filter((c) => getComputedStyle(c).display !== 'none').length;
+    const head = shown([...t.querySelectorAll('thead th')]);
+    const row = t.querySelector('tbody tr');
+    const body = row ? shown([...row.children]) : head;
+    return head === 0 || head === body ? '' : t.closest('[aria-label]')?.getAttribute('aria-label') + ': ' + head + ' headers, ' + body + ' cells';
+  })
+  .filter(Boolean)`;
+const misalignedTables = (page: Page) => page.evaluate(MISALIGNED_TABLES) as Promise<string[]>;
 
 /** Whether the element has focus (inside the page's document). */
 export const hasFocus = (page: Page, selector: string) =>

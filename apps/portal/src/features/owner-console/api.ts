@@ -1,6 +1,8 @@
 // The owner console's routes (libs/contracts' ownerConsoleRoutes) and its query keys: a domain's keys
 // sit under ['owner', domainId], so a save refreshes what it touches and nothing of another domain.
 import { ownerConsoleRoutes, routeOf } from '@platform/contracts';
+import { ApiError } from '../../api/client';
+import { errorMessage } from '../../api/errors';
 
 type OperationId = (typeof ownerConsoleRoutes)[number]['operationId'];
 
@@ -23,3 +25,9 @@ export function downloadHref(
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 }
+
+/** The portal's words for a failed call, but a 403 speaks of the account's roles (its admins and owner), not the partner's. */
+export const ownerErrorMessage = (error: unknown): string =>
+  error instanceof ApiError && error.code === 'AUTH.FORBIDDEN'
+    ? 'Your role in this account does not allow this. Ask an admin or the owner of your account.'
+    : errorMessage(error);

@@ -5,12 +5,11 @@ import { updateInstancePropertyBodySchema, type UpdateInstancePropertyBody } fro
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../../api/client';
-import { errorMessage } from '../../../api/errors';
 import { apiFieldErrors, focusFirstError, validate, type FieldErrors } from '../../../forms';
 import { Checkbox, FormMessage, StatusMessage } from '../../../ui/field';
 import { Section } from '../../../ui/misc';
 import { useOwnerAccess, type ConsoleDomain } from '../access';
-import { ownerKeys, ownerRoute } from '../api';
+import { ownerErrorMessage, ownerKeys, ownerRoute } from '../api';
 import { SaveBar } from '../save-bar';
 import { UnsavedChangesGuard } from '../unsaved-changes';
 import { changesOf, draftOf, FEATURE_GROUPS, type AppearanceDraft, type InstanceProperty } from './draft';
@@ -77,7 +76,7 @@ export function AppearanceEditor({ saved, domain }: { saved: InstanceProperty; d
         setDraft(draftOf(property));
         setStatus('Saved. Visitors see the new look on their next page view.');
       },
-      onError: (error) => (setErrors(apiFieldErrors(error, errorMessage)), focusFirstError(form)),
+      onError: (error) => (setErrors(apiFieldErrors(error, ownerErrorMessage)), focusFirstError(form)),
     });
   };
   return (

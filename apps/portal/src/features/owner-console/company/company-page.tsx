@@ -4,22 +4,21 @@ import { updateInstanceCompanyBodySchema, type Company } from '@platform/contrac
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../../api/client';
-import { errorMessage } from '../../../api/errors';
 import { queryState } from '../../../api/query-state';
 import { apiPathErrors, focusFirstError, validatePaths, type FieldErrors } from '../../../forms';
 import { DataState } from '../../../ui/data-state';
 import { FormMessage, StatusMessage, TextField } from '../../../ui/field';
 import { PageHeader, Section } from '../../../ui/misc';
 import { useOwnerAccess, useSectionDomain } from '../access';
-import { ownerKeys, ownerRoute } from '../api';
+import { ownerErrorMessage, ownerKeys, ownerRoute } from '../api';
 import { SaveBar } from '../save-bar';
 import { UnsavedChangesGuard } from '../unsaved-changes';
 import { changesOf, countryName, draftOf, GROUPS, pathOf, type CompanyDraft } from './company-form';
 
 const updateRoute = ownerRoute('updateOwnerCompany');
 
-function CompanyForm({ saved, domainId }: { saved: Company; domainId: string }) {
-  const writable = useOwnerAccess().may(updateRoute);
+/** The form's draft, errors and status, and its save: the changed fields, checked with the contract's schema. */
+function useCompanyForm(saved: Company, domainId: string) {
   const client = useQueryClient();
   const [draft, setDraft] = useState(() => draftOf(saved));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -47,9 +46,16 @@ function CompanyForm({ saved, domainId }: { saved: Company; domainId: string }) 
         setDraft(draftOf(company));
         setStatus('Saved. Your privacy center shows the new details.');
       },
-      onError: (error) => (setErrors(apiPathErrors(error, errorMessage)), focusFirstError(form)),
+      onError: (error) => (setErrors(apiPathErrors(error, ownerErrorMessage)), focusFirstError(form)),
     });
   };
+  const discard = () => (setDraft(draftOf(saved)), setErrors({}));
+  return { draft, errors, status, save, dirty, edit, submit, discard };
+}
+
+function CompanyForm({ saved, domainId }: { saved: Company; domainId: string }) {
+  const writable = useOwnerAccess().may(updateRoute);
+  const { draft, errors, status, save, dirty, edit, submit, discard } = useCompanyForm(saved, domainId);
   const hintOf = (key: keyof CompanyDraft, hint?: string) =>
     key === 'country' && countryName(draft.country) ? `${countryName(draft.country)}. ${hint}` : hint;
   return (
@@ -85,9 +91,7 @@ function CompanyForm({ saved, domainId }: { saved: Company; domainId: string }) 
       </fieldset>
       {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
       <StatusMessage>{status}</StatusMessage>
-      {writable && (
-        <SaveBar dirty={dirty} pending={save.isPending} onDiscard={() => (setDraft(draftOf(saved)), setErrors({}))} />
-      )}
+      {writable && <SaveBar dirty={dirty} pending={save.isPending} onDiscard={discard} />}
       <UnsavedChangesGuard dirty={dirty && writable} what="the company details" />
     </form>
   );

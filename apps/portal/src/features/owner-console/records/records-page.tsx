@@ -58,9 +58,32 @@ function RecordRow({ record, onOpen }: { record: ConsentRecord; onOpen: () => vo
   );
 }
 
+const useRecordsQuery = () => useListQuery(ownerRecordsQuerySchema);
+
+/** The type and choice filters: each change goes to the address (and back to the first page). */
+function Filters({ list: { query, setFilters } }: { list: ReturnType<typeof useRecordsQuery> }) {
+  return (
+    <form className="filters" role="search" aria-label="Filter records" onSubmit={(e) => e.preventDefault()}>
+      <SelectField
+        label="Type"
+        options={TYPE_OPTIONS}
+        value={query.receipt_type ?? ''}
+        onChange={(e) => setFilters({ receipt_type: e.target.value })}
+      />
+      <SelectField
+        label="Choice"
+        options={STATUS_OPTIONS}
+        value={query.receipt_status ?? ''}
+        onChange={(e) => setFilters({ receipt_status: e.target.value })}
+      />
+    </form>
+  );
+}
+
 export default function RecordsPage() {
   const domain = useSectionDomain();
-  const { query, raw, apiQuery, setFilters } = useListQuery(ownerRecordsQuerySchema);
+  const list = useRecordsQuery();
+  const { query, raw, apiQuery, setFilters } = list;
   const [open, setOpen] = useState<ConsentRecord | null>(null);
   const records = useQuery({
     queryKey: ownerKeys.of(domain.id, 'records', apiQuery),
@@ -83,42 +106,32 @@ export default function RecordsPage() {
           </a>
         }
       />
-      <form className="filters" role="search" aria-label="Filter records" onSubmit={(e) => e.preventDefault()}>
-        <SelectField
-          label="Type"
-          options={TYPE_OPTIONS}
-          value={query.receipt_type ?? ''}
-          onChange={(e) => setFilters({ receipt_type: e.target.value })}
-        />
-        <SelectField
-          label="Choice"
-          options={STATUS_OPTIONS}
-          value={query.receipt_status ?? ''}
-          onChange={(e) => setFilters({ receipt_status: e.target.value })}
-        />
-      </form>
-      <ListSection
-        {...queryState(records)}
-        loadingLabel="Loading consent records…"
-        empty={rows.length === 0}
-        emptyTitle={filtered ? 'No records match' : 'No consent records yet'}
-        emptyText={
-          filtered ? 'Try another type or choice.' : 'They appear once visitors answer the widget on your website.'
-        }
-        table={{ label: 'Consent records', columns: COLUMNS }}
-        after={
-          <Pagination
-            page={meta?.current_page ?? 1}
-            hasPrev={!!meta?.prev_page}
-            hasNext={!!meta?.next_page}
-            onPage={(page) => setFilters({ page: String(page) })}
-          />
-        }
-      >
-        {rows.map((r) => (
-          <RecordRow key={r.receipt_id} record={r} onOpen={() => setOpen(r)} />
-        ))}
-      </ListSection>
+      <Filters list={list} />
+      {/* While another page or filter loads, the rows shown are the last ones: said busy. */}
+      <div aria-busy={records.isPlaceholderData || undefined}>
+        <ListSection
+          {...queryState(records)}
+          loadingLabel="Loading consent records…"
+          empty={rows.length === 0}
+          emptyTitle={filtered ? 'No records match' : 'No consent records yet'}
+          emptyText={
+            filtered ? 'Try another type or choice.' : 'They appear once visitors answer the widget on your website.'
+          }
+          table={{ label: 'Consent records', columns: COLUMNS }}
+          after={
+            <Pagination
+              page={meta?.current_page ?? 1}
+              hasPrev={!!meta?.prev_page}
+              hasNext={!!meta?.next_page}
+              onPage={(page) => setFilters({ page: String(page) })}
+            />
+          }
+        >
+          {rows.map((r) => (
+            <RecordRow key={r.receipt_id} record={r} onOpen={() => setOpen(r)} />
+          ))}
+        </ListSection>
+      </div>
       <RecordDialog record={open} onClose={() => setOpen(null)} />
     </>
   );

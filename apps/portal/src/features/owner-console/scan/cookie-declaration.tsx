@@ -4,12 +4,11 @@ import type { CookieDeclaration } from '@platform/contracts';
 import { queryState } from '../../../api/query-state';
 import { CopyButton } from '../../../ui/copy-button';
 import { DataState } from '../../../ui/data-state';
-import { ListSection, type ListColumn } from '../../../ui/list-section';
-import { formatDate, Section } from '../../../ui/misc';
+import { formatDate, Section, TableFrame } from '../../../ui/misc';
 import { declarationHtml } from './declaration-html';
 import { useCookieDeclaration } from './hooks';
 
-const COLUMNS: ListColumn[] = [
+const COLUMNS: { label: string; className: string }[] = [
   { label: 'Cookie', className: 'col-cookie' },
   { label: 'Domain', className: 'col-domain hide-sm' },
   { label: 'Provider', className: 'col-provider' },
@@ -22,25 +21,34 @@ function Category({ category }: { category: CookieDeclaration['categories'][numb
     <div className="declaration-category">
       <h3>{category.label}</h3>
       <p className="muted">{category.description}</p>
-      <ListSection
-        loading={false}
-        loadingLabel=""
-        empty={category.cookies.length === 0}
-        emptyTitle="No cookies in this category"
-        table={{ label: `${category.label} cookies`, columns: COLUMNS }}
-      >
-        {category.cookies.map((c) => (
-          <tr key={`${c.name}@${c.domain}`}>
-            <td className="break">
-              <code className="cookie-name">{c.name}</code>
-            </td>
-            <td className="break hide-sm">{c.domain}</td>
-            <td>{c.vendor ?? '—'}</td>
-            <td className="hide-sm">{c.first_party ? 'First party' : 'Third party'}</td>
-            <td>{c.duration}</td>
-          </tr>
-        ))}
-      </ListSection>
+      {category.cookies.length === 0 ? (
+        <p className="declaration-none">No cookies in this category.</p>
+      ) : (
+        <TableFrame label={`${category.label} cookies`}>
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th key={c.label} scope="col" className={c.className}>
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {category.cookies.map((c) => (
+              <tr key={`${c.name}@${c.domain}`}>
+                <td>
+                  <code className="cookie-name">{c.name}</code>
+                </td>
+                <td className="break hide-sm">{c.domain}</td>
+                <td>{c.vendor ?? '—'}</td>
+                <td className="hide-sm">{c.first_party ? 'First party' : 'Third party'}</td>
+                <td>{c.duration}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableFrame>
+      )}
     </div>
   );
 }
@@ -55,7 +63,12 @@ export function CookieDeclarationCard({
   const declaration = useCookieDeclaration(domainId, scanFinishedAt, true);
   const d = declaration.data;
   return (
-    <Section title="Cookie declaration" actions={d && <CopyButton text={declarationHtml(d)} label="Copy as HTML" />}>
+    <Section
+      title="Cookie declaration"
+      actions={
+        d?.scanned_at && <CopyButton text={declarationHtml(d, (iso) => formatDate(iso, false))} label="Copy as HTML" />
+      }
+    >
       <DataState {...queryState(declaration)} loadingLabel="Loading the cookie declaration…">
         {d && (
           <>
@@ -64,9 +77,7 @@ export function CookieDeclarationCard({
                 ? `The cookies of ${d.hostname} by purpose, from the scan of ${formatDate(d.scanned_at)}. Paste it into your privacy or cookie policy, and copy it again after each scan.`
                 : `No scan of ${d.hostname} has finished yet, so the declaration lists no cookies. Scan the site first.`}
             </p>
-            {d.categories.map((c) => (
-              <Category key={c.category} category={c} />
-            ))}
+            {d.scanned_at && d.categories.map((c) => <Category key={c.category} category={c} />)}
           </>
         )}
       </DataState>

@@ -56,7 +56,7 @@ export function CookiesTable({ cookies }: { cookies: ScanReport['findings']['coo
       >
         {cookies.map((c) => (
           <tr key={`${c.name}@${c.domain}`}>
-            <td className="break">
+            <td>
               <code className="cookie-name">{c.name}</code>
             </td>
             <td>
@@ -66,7 +66,7 @@ export function CookiesTable({ cookies }: { cookies: ScanReport['findings']['coo
             <td className="hide-sm break">
               {c.domain} <span className="muted">({c.first_party ? 'first party' : 'third party'})</span>
             </td>
-            <td className="nowrap">{c.expires_at ? formatDate(c.expires_at, false) : 'End of session'}</td>
+            <td>{c.expires_at ? formatDate(c.expires_at, false) : 'End of session'}</td>
           </tr>
         ))}
       </ListSection>

@@ -1,14 +1,13 @@
 // Scan and cookies: the latest report (status, when, counts, cookies, scripts), Rescan for admins (its
 // 409 and 429 said plainly), and the cookie declaration to paste into the privacy policy.
 import type { ScanReport } from '@platform/contracts';
-import { errorMessage } from '../../../api/errors';
 import { queryState } from '../../../api/query-state';
 import { Button } from '../../../ui/button';
 import { DataState } from '../../../ui/data-state';
 import { FormMessage } from '../../../ui/field';
 import { Badge, formatDate, PageHeader, Section } from '../../../ui/misc';
 import { useOwnerAccess, useSectionDomain } from '../access';
-import { ownerRoute } from '../api';
+import { ownerErrorMessage, ownerRoute } from '../api';
 import { CookieDeclarationCard } from './cookie-declaration';
 import { CategoryCounts, CookiesTable, ScriptsTable } from './findings';
 import { isRunning, rescanRefusal, useOwnerScan, useRescan } from './hooks';
@@ -93,7 +92,7 @@ export default function ScanPage() {
         <div role="status" className="status-silent">
           {rescan.isSuccess && running ? 'The scan has started.' : ''}
         </div>
-        {rescan.isError && <FormMessage tone="error">{rescanRefusal(rescan.error, errorMessage)}</FormMessage>}
+        {rescan.isError && <FormMessage tone="error">{rescanRefusal(rescan.error, ownerErrorMessage)}</FormMessage>}
         <DataState
           {...queryState(scan)}
           loadingLabel="Loading the latest scan…"

@@ -1,18 +1,18 @@
 import { inviteAccessUserBodySchema, type AccessRole } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../api/client';
-import { errorMessage } from '../../../api/errors';
 import { apiFieldErrors, formValues, validate, type FieldErrors } from '../../../forms';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { FormMessage, SelectField, TextField } from '../../../ui/field';
+import { ownerErrorMessage } from '../api';
 import { ROLE_HINTS, ROLE_LABELS } from '../access';
 import { useInviteOwnerUser } from './hooks';
 
 const inviteError = (error: unknown) =>
   error instanceof ApiError && error.code === 'ACCESS_USER.ALREADY_EXISTS'
     ? 'This address already has access to your account.'
-    : errorMessage(error);
+    : ownerErrorMessage(error);
 
 /** Invite: an e-mail with a sign-in link goes to them; the roles offered are the ones the inviter may give. */
 export function InviteDialog({ open, roles, onClose }: { open: boolean; roles: AccessRole[]; onClose: () => void }) {

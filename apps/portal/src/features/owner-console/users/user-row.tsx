@@ -1,7 +1,7 @@
 import type { AccessRole, AccessUser } from '@platform/contracts';
-import { errorMessage } from '../../../api/errors';
 import { Button } from '../../../ui/button';
 import { Badge, formatDate } from '../../../ui/misc';
+import { ownerErrorMessage } from '../api';
 import { ROLE_LABELS } from '../access';
 import { userChangeError, useUpdateOwnerUser } from './hooks';
 
@@ -17,6 +17,36 @@ interface Props {
   onRemove: () => void;
 }
 
+interface ActionsProps {
+  who: string;
+  access: boolean;
+  self: boolean;
+  busy: boolean;
+  onAccess: () => void;
+  onRemove: () => void;
+}
+
+/** Access off or on (not one's own: an owner removes themselves instead), and Remove. */
+function RowActions({ who, access, self, busy, onAccess, onRemove }: ActionsProps) {
+  return (
+    <div className="row-actions">
+      {!self && (
+        <Button
+          className="btn-small"
+          busy={busy}
+          onClick={onAccess}
+          aria-label={`${access ? 'Turn access off' : 'Turn access on'} for ${who}`}
+        >
+          {access ? 'Turn access off' : 'Turn access on'}
+        </Button>
+      )}
+      <Button className="btn-small" variant="danger" onClick={onRemove} aria-label={`Remove ${who}`}>
+        Remove
+      </Button>
+    </div>
+  );
+}
+
 export function UserRow({ user, self, editable, roles, onProblem, onRemove }: Props) {
   const update = useUpdateOwnerUser();
   const who = user.name || user.email;
@@ -24,7 +54,7 @@ export function UserRow({ user, self, editable, roles, onProblem, onRemove }: Pr
     onProblem('');
     update.mutate(
       { userId: user.id, ...body },
-      { onError: (error) => onProblem(`${who}: ${userChangeError(error, errorMessage, self)}`) },
+      { onError: (error) => onProblem(`${who}: ${userChangeError(error, ownerErrorMessage, self)}`) },
     );
   };
   return (
@@ -60,21 +90,14 @@ export function UserRow({ user, self, editable, roles, onProblem, onRemove }: Pr
       </td>
       <td>
         {editable && (
-          <div className="row-actions">
-            {!self && (
-              <Button
-                className="btn-small"
-                busy={update.isPending}
-                onClick={() => change({ access: !user.access })}
-                aria-label={`${user.access ? 'Turn access off' : 'Turn access on'} for ${who}`}
-              >
-                {user.access ? 'Turn access off' : 'Turn access on'}
-              </Button>
-            )}
-            <Button className="btn-small" variant="danger" onClick={onRemove} aria-label={`Remove ${who}`}>
-              Remove
-            </Button>
-          </div>
+          <RowActions
+            who={who}
+            access={user.access}
+            self={self}
+            busy={update.isPending}
+            onAccess={() => change({ access: !user.access })}
+            onRemove={onRemove}
+          />
         )}
       </td>
     </tr>

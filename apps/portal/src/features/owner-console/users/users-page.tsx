@@ -3,7 +3,6 @@
 // turned off or removed, and the screen says so. VIEWERs see the list read-only.
 import { ACCESS_ROLES, type AccessRole, type AccessUser } from '@platform/contracts';
 import { useState } from 'react';
-import { errorMessage } from '../../../api/errors';
 import { queryState } from '../../../api/query-state';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
@@ -11,6 +10,7 @@ import { FormMessage } from '../../../ui/field';
 import { ListSection, type ListColumn } from '../../../ui/list-section';
 import { PageHeader } from '../../../ui/misc';
 import { useOwnerAccess } from '../access';
+import { ownerErrorMessage } from '../api';
 import { inviteRoute, useOwnerUsers, useRemoveOwnerUser, userChangeError } from './hooks';
 import { InviteDialog } from './invite-dialog';
 import { UserRow } from './user-row';
@@ -30,6 +30,31 @@ function usePowers() {
   const roles: AccessRole[] = ACCESS_ROLES.filter((r) => role === 'OWNER' || r !== 'OWNER');
   const canChange = (u: AccessUser) => writable && (role === 'OWNER' || u.role !== 'OWNER');
   return { writable, roles, canChange, selfId: session.user.id };
+}
+
+/** Remove, confirmed: their sessions end at once; the last owner's 409 is said in the dialog. */
+function RemoveDialog(props: {
+  user: AccessUser | null;
+  self: boolean;
+  remove: ReturnType<typeof useRemoveOwnerUser>;
+  onClose: () => void;
+}) {
+  const { user, self, remove, onClose } = props;
+  return (
+    <ConfirmDialog
+      open={user !== null}
+      title={self ? 'Remove yourself from the account?' : `Remove ${user?.email ?? ''}?`}
+      confirmLabel={self ? 'Remove me' : 'Remove user'}
+      busy={remove.isPending}
+      error={remove.isError ? userChangeError(remove.error, ownerErrorMessage, self) : undefined}
+      onClose={onClose}
+      onConfirm={() => user && remove.mutate(user.id, { onSuccess: onClose })}
+    >
+      {self
+        ? 'You are signed out at once and can no longer sign in to this account.'
+        : 'They are signed out at once and can no longer sign in to this account.'}
+    </ConfirmDialog>
+  );
 }
 
 export default function UsersPage() {
@@ -81,19 +106,7 @@ export default function UsersPage() {
         </ListSection>
       </div>
       <InviteDialog open={inviting} roles={powers.roles} onClose={() => setInviting(false)} />
-      <ConfirmDialog
-        open={removing !== null}
-        title={removingSelf ? 'Remove yourself from the account?' : `Remove ${removing?.email ?? ''}?`}
-        confirmLabel={removingSelf ? 'Remove me' : 'Remove user'}
-        busy={remove.isPending}
-        error={remove.isError ? userChangeError(remove.error, errorMessage, removingSelf) : undefined}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
-      >
-        {removingSelf
-          ? 'You are signed out at once and can no longer sign in to this account.'
-          : 'They are signed out at once and can no longer sign in to this account.'}
-      </ConfirmDialog>
+      <RemoveDialog user={removing} self={removingSelf} remove={remove} onClose={() => setRemoving(null)} />
     </>
   );
 }
