@@ -16,6 +16,24 @@ export function validate<S extends z.ZodType>(
   return { ok: false, errors };
 }
 
+/** As validate(), with each field's whole path ("address.country"): for forms of nested bodies. */
+export function validatePaths<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) errors[issue.path.map(String).join('.') || 'form'] ??= issue.message;
+  return { ok: false, errors };
+}
+
+/** As apiFieldErrors(), with each field's whole path ("address.country"). */
+export function apiPathErrors(error: unknown, fallback: (e: unknown) => string): FieldErrors {
+  const fields = error instanceof ApiError ? error.fieldErrors : {};
+  return Object.keys(fields).length > 0 ? fields : { form: fallback(error) };
+}
+
 /** Field errors from an API answer (VALIDATION.INVALID issues), or a form-wide one. */
 export function apiFieldErrors(error: unknown, fallback: (e: unknown) => string, codeField?: string): FieldErrors {
   // A wrong TOTP or recovery code is AUTH.TOTP (401) without field issues: it belongs to the code's field.
@@ -41,3 +59,7 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
 /** The checked values of a group of checkboxes sharing one name. */
 export const checkedValues = (form: HTMLFormElement, name: string): string[] =>
   new FormData(form).getAll(name).map(String);
+
+/** After a refused submit, focus goes to the first field that says what is wrong (once React has drawn it). */
+export const focusFirstError = (form: HTMLFormElement) =>
+  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());

@@ -4,12 +4,32 @@ import { RequireSession } from './auth/require-session';
 import { SignInPage } from './auth/sign-in-page';
 import { AppShell } from './shell/app-shell';
 import { RouteError } from './shell/route-error';
-import { BASENAME, patterns } from './routes';
+import { BASENAME, OWNER_SECTIONS, patterns, type OwnerSection } from './routes';
 
 type PageModule = Promise<{ default: React.ComponentType }>;
 const page = (load: () => PageModule): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
+
+/** The owner console's screens of one domain, each its own chunk. */
+const OWNER_SCREENS: Record<OwnerSection, () => PageModule> = {
+  install: () => import('./features/owner-console/install/install-page'),
+  appearance: () => import('./features/owner-console/appearance/appearance-page'),
+  company: () => import('./features/owner-console/company/company-page'),
+  scan: () => import('./features/owner-console/scan/scan-page'),
+  records: () => import('./features/owner-console/records/records-page'),
+  users: () => import('./features/owner-console/users/users-page'),
+};
+
+const ownerDomain: RouteObject = {
+  path: patterns.ownerDomain,
+  ...page(() => import('./features/owner-console/domain/domain-layout')),
+  ErrorBoundary: RouteError,
+  children: [
+    { index: true, ...page(() => import('./features/owner-console/domain/domain-index')) },
+    ...OWNER_SECTIONS.map((section) => ({ path: section, ...page(OWNER_SCREENS[section]), ErrorBoundary: RouteError })),
+  ],
+};
 
 const screens: RouteObject[] = [
   { index: true, ...page(() => import('./features/dashboard/dashboard-page')) },
@@ -53,6 +73,7 @@ export const router = createBrowserRouter(
       ErrorBoundary: RouteError,
       children: [
         { index: true, ...page(() => import('./features/owner-console/home-page')), ErrorBoundary: RouteError },
+        ownerDomain,
         { path: '*', ...page(() => import('./features/owner-console/not-found-page')), ErrorBoundary: RouteError },
       ],
     },

@@ -35,7 +35,13 @@ export const patterns = {
   // The owner console (the customer's own account, another audience): its own sign-in and guard.
   ownerSignIn: 'owner/sign-in',
   owner: 'owner',
+  // One of the customer's domains (under owner), with a child route per section (OWNER_SECTIONS).
+  ownerDomain: 'domains/:domainId',
 } as const;
+
+/** The owner console's sections of one domain, in the order its navigation lists them; each is a path segment. */
+export const OWNER_SECTIONS = ['install', 'appearance', 'company', 'scan', 'records', 'users'] as const;
+export type OwnerSection = (typeof OWNER_SECTIONS)[number];
 
 export const routes = {
   signIn: () => '/sign-in',
@@ -69,5 +75,10 @@ export const routes = {
   owner: {
     home: () => '/owner',
     signIn: () => '/owner/sign-in',
+    domain: ({ domainId }: { domainId: string }) => `/owner/domains/${seg(domainId)}`,
+    section: (
+      { domainId, section }: { domainId: string; section: OwnerSection },
+      query?: Record<string, string | number | undefined>,
+    ) => withQuery(`/owner/domains/${seg(domainId)}/${section}`, query),
   },
 };

@@ -23,27 +23,29 @@ describe('owner console', () => {
     const token = bed.api.state.issueOwnerToken('own_shop');
     const page = await bed.page({ userId: null });
     await page.goto(bed.api.url(`/owner/sign-in#token=${token}`));
-    await page.getByRole('heading', { level: 1, name: 'Your websites' }).waitFor();
-    expect(page.url()).toBe(bed.api.url('/owner'));
+    await page.getByRole('heading', { level: 1, name: 'Install the widget' }).waitFor();
+    // The company has one website: the console goes straight into it.
+    expect(page.url()).toBe(bed.api.url('/owner/domains/dom_0004/install'));
     expect(bed.api.calls.filter((c) => c.operationId === 'createOwnerSession')).toEqual([
       expect.objectContaining({ method: 'post', body: { token } }),
     ]);
     const banner = page.getByRole('banner');
     await banner.getByText('Acme Hosting', { exact: true }).waitFor();
     await banner.getByText('olga@shop4.example.com').waitFor();
-    const site = page.getByRole('region', { name: 'shop4.example.com' });
+    const site = page.getByRole('region', { name: 'Widget snippet' });
     expect(await site.getByLabel('Widget snippet').textContent()).toBe(SNIPPET);
+    await page.getByRole('navigation', { name: 'Website' }).getByText('shop4.example.com').waitFor();
     // Another audience: no partner navigation, and the partner session was never asked for.
-    expect(await page.getByRole('navigation').count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
     expect(bed.api.calls.some((c) => c.operationId === 'getSession')).toBe(false);
-    await checkScreen(page, 'desktop-owner-home');
+    await checkScreen(page, 'desktop-owner-install');
   });
 
   it('when the owner copies the snippet, then the clipboard holds it and the button says so', async () => {
     const page = await bed.page({ userId: null, ownerId: 'own_shop' });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: bed.api.origin });
     await page.goto(bed.api.url('/owner'));
-    const site = page.getByRole('region', { name: 'shop4.example.com' });
+    const site = page.getByRole('region', { name: 'Widget snippet' });
     await site.getByRole('button', { name: 'Copy snippet' }).click();
     await site.getByRole('status').getByText('Copied').waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(SNIPPET);
@@ -72,7 +74,7 @@ describe('owner console', () => {
     await expectSelected('WordPress', 'header-code plugin');
     await page.keyboard.press('End');
     await expectSelected('Google Tag Manager', 'Support document.write');
-    await checkScreen(page, 'desktop-owner-home-gtm');
+    await checkScreen(page, 'desktop-owner-install-gtm');
     await page.keyboard.press('ArrowRight');
     await expectSelected('Any site (HTML)', 'right after the opening');
     await page.keyboard.press('ArrowLeft');
@@ -87,7 +89,7 @@ describe('owner console', () => {
     const token = bed.api.state.issueOwnerToken('own_shop');
     const page = await bed.page({ userId: null });
     await page.goto(bed.api.url(`/owner/sign-in#token=${token}`));
-    await page.getByRole('heading', { name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { name: 'Install the widget' }).waitFor();
     await page.context().clearCookies();
     await page.goto(bed.api.url(`/owner/sign-in#token=${token}`));
     await page
@@ -102,7 +104,7 @@ describe('owner console', () => {
   it('when the session has ended, then the console goes to its sign-in, which says so', async () => {
     const page = await bed.page({ userId: null, ownerId: 'own_shop' });
     await page.goto(bed.api.url('/owner'));
-    await page.getByRole('heading', { name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { name: 'Install the widget' }).waitFor();
     bed.api.state.ownerSessions.clear();
     await page.reload();
     await page.getByRole('alert').getByText('Your session has ended. Open a new sign-in link to continue.').waitFor();
@@ -149,7 +151,7 @@ describe('owner console', () => {
     await screenshot(page, 'desktop-owner-loading');
     bed.api.held.clear();
     release();
-    await page.getByRole('heading', { name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { name: 'Install the widget' }).waitFor();
 
     bed.api.failing.set('getOwnerSession', 503);
     await page.reload();
@@ -158,15 +160,15 @@ describe('owner console', () => {
     expect(await seriousViolations(page)).toEqual([]);
     bed.api.failing.clear();
     await page.getByRole('button', { name: 'Try again' }).click();
-    await page.getByRole('heading', { name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { name: 'Install the widget' }).waitFor();
   });
 
-  it('on a 390 px phone, the home and the sign-in fit the screen without serious axe violations', async () => {
+  it('on a 390 px phone, the install screen and the sign-in fit the screen without serious axe violations', async () => {
     const page = await bed.page({ viewport: PHONE, userId: null, ownerId: 'own_shop' });
     await page.goto(bed.api.url('/owner'));
-    await page.getByRole('heading', { name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { name: 'Install the widget' }).waitFor();
     await page.getByRole('tab', { name: 'Google Tag Manager' }).click();
-    await checkScreen(page, 'phone-owner-home');
+    await checkScreen(page, 'phone-owner-install');
     await page.context().clearCookies();
     await page.goto(bed.api.url('/owner/sign-in#token=made-up'));
     await page.getByText('This sign-in link has expired or was already used').waitFor();
@@ -201,7 +203,7 @@ describe('owner console', () => {
     const token = bed.api.state.ownerLinksSent.get('olga@shop4.example.com');
     expect(bed.api.state.ownerLinksSent.has('stranger@nowhere.example')).toBe(false);
     await page.goto(bed.api.url(`/owner/sign-in#token=${token}`));
-    await page.getByRole('heading', { level: 1, name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Install the widget' }).waitFor();
   });
 
   it('when too many links were asked for (429), then the page says so politely; on a phone too', async () => {

@@ -7,6 +7,8 @@ interface Props {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The safe way out, the default button (Cancel unless said). */
+  cancelLabel?: string;
   busy?: boolean;
   error?: string;
   onConfirm: () => void;
@@ -14,7 +16,17 @@ interface Props {
 }
 
 /** Asks before something that cannot be undone; the dangerous button is never the default. */
-export function ConfirmDialog({ open, title, children, confirmLabel, busy, error, onConfirm, onClose }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  busy,
+  error,
+  onConfirm,
+  onClose,
+}: Props) {
   return (
     <Dialog
       open={open}
@@ -24,7 +36,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, error
       actions={
         <>
           <Button onClick={onClose} autoFocus>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button variant="danger" busy={busy} onClick={onConfirm}>
             {confirmLabel}

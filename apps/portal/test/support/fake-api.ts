@@ -20,6 +20,7 @@ import {
   type UploadedFile,
 } from '@platform/contracts';
 import { AppError } from './fake-errors';
+import { ownerMay } from './fake-owner';
 import { FakeState } from './fake-state';
 
 export const DIST = path.resolve(__dirname, '../../../../dist/apps/portal');
@@ -43,6 +44,9 @@ const TOTP_STAGE = new Set([
   'deleteSession',
 ]);
 
+/** Answers that are slow on the real platform: the install check fetches the site's home page. */
+const DELAYS: [string, number][] = [['checkOwnerInstall', 800]];
+
 export interface Call {
   operationId: string;
   method: string;
@@ -62,6 +66,8 @@ export class FakeApi {
   readonly failing = new Map<string, number>();
   /** While set, answers to these operationIds wait (to see a loading state). */
   readonly held = new Map<string, Promise<void>>();
+  /** Answers that take this long, as the real ones do (the install check reads a site over the internet). */
+  readonly delays = new Map<string, number>(DELAYS);
   /** Failures answered once each, in order, before an operationId is handled as usual (see failNext). */
   private readonly nextFailures = new Map<string, { status: number; headers: Record<string, string> }[]>();
   private server = http.createServer((req, res) => void this.handle(req, res));
@@ -80,6 +86,8 @@ export class FakeApi {
     this.failing.clear();
     this.held.clear();
     this.nextFailures.clear();
+    this.delays.clear();
+    for (const [operationId, ms] of DELAYS) this.delays.set(operationId, ms);
   }
 
   close(): Promise<void> {
@@ -120,6 +128,8 @@ export class FakeApi {
         idempotencyKey,
       });
       await this.held.get(spec.operationId);
+      const delay = this.delays.get(spec.operationId);
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       const once = this.nextFailures.get(spec.operationId)?.shift();
       if (once) {
         const code = once.status === 429 ? 'RATE.LIMITED' : 'SERVICE.UNAVAILABLE';
@@ -170,9 +180,13 @@ export class FakeApi {
   private authoriseOwner(spec: RouteSpec, cookie: string | undefined, csrf: string | undefined) {
     if (OPEN.has(spec.operationId)) return undefined;
     const owner = cookie ? this.state.ownerSessions.get(cookie) : undefined;
-    if (!owner) throw new AppError('AUTH.SESSION_REQUIRED', 401, 'Sign in to continue.');
+    const user = owner && this.state.ownerUsers.get(owner.ownerUserId);
+    if (!owner || !user?.access) throw new AppError('AUTH.SESSION_REQUIRED', 401, 'Sign in to continue.');
     if (spec.method !== 'get' && csrf !== owner.csrf)
       throw new AppError('AUTH.CSRF', 403, 'The CSRF token is missing or wrong.');
+    // The route's ownerRole (VIEWER < ADMIN < OWNER), as the gateway checks it: a VIEWER's write is a 403.
+    if (spec.access === 'owner' && !ownerMay(user, spec.ownerRole))
+      throw new AppError('AUTH.FORBIDDEN', 403, 'Your role in this account does not allow this.');
     return owner;
   }
 

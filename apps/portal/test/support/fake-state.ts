@@ -21,6 +21,7 @@ import {
 import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 import { AppError, newToken } from './fake-errors';
 import { FakeImports, templateCsv } from './fake-imports';
+import { FakeOwnerConsole } from './fake-owner';
 import * as seed from './fake-data';
 
 export interface FakeSession {
@@ -39,7 +40,34 @@ export interface FakeOwnerUser {
   name: string | null;
   role: OwnerSession['user']['role'];
   companyId: string;
+  /** false: cannot sign in, sessions ended. */
+  access: boolean;
+  lastSignInAt: string | null;
+  createdAt: string;
 }
+const ownerUser = (
+  id: string,
+  email: string,
+  name: string | null,
+  role: FakeOwnerUser['role'],
+  companyId: string,
+  extra: Partial<FakeOwnerUser> = {},
+): [string, FakeOwnerUser] => [
+  id,
+  {
+    id,
+    email,
+    name,
+    role,
+    companyId,
+    access: true,
+    lastSignInAt: seed.daysAgo(1),
+    createdAt: seed.daysAgo(60),
+    ...extra,
+  },
+];
+/** Two domains of one company (the console's website picker): shop9 and shop12. */
+const MULTI_COMPANY = 'comp_multi';
 type Json = Record<string, unknown>;
 interface Ctx {
   params: Record<string, string>;
@@ -96,7 +124,9 @@ export class FakeState {
   readonly linksSent = new Map<string, string>();
   /** Owner console links "e-mailed" by createOwnerSignInLink: address -> token. */
   readonly ownerLinksSent = new Map<string, string>();
-  domains: DomainDetail[] = seed.seedDomains();
+  domains: DomainDetail[] = seed
+    .seedDomains()
+    .map((d) => (['dom_0009', 'dom_0012'].includes(d.id) ? { ...d, instance_company_id: MULTI_COMPANY } : d));
   merchants: Merchant[] = [seed.merchant(1, this.domains[3]), seed.merchant(2), seed.merchant(3)];
   apiKeys: ApiKey[] = [
     seed.apiKey('key_0001', 'Shop sync'),
@@ -129,14 +159,23 @@ export class FakeState {
   ];
   settings: PartnerSettings = seed.defaultSettings();
   readonly imports = new FakeImports(this);
-  /** Access users: shop4's owner (its company has that one domain) and one whose company has none. */
+  /**
+   * Access users: shop4's company (that one domain) has an owner, an admin, a viewer and one whose
+   * access is off; another company has two domains (shop9, shop12), another a NEW one (shop1), and one none.
+   */
   readonly ownerUsers = new Map<string, FakeOwnerUser>([
-    [
-      'own_shop',
-      { id: 'own_shop', email: 'olga@shop4.example.com', name: 'Olga Owner', role: 'OWNER', companyId: 'comp_4' },
-    ],
-    ['own_empty', { id: 'own_empty', email: 'ed@nowhere.example', name: null, role: 'VIEWER', companyId: 'comp_none' }],
+    ownerUser('own_shop', 'olga@shop4.example.com', 'Olga Owner', 'OWNER', 'comp_4', { createdAt: seed.daysAgo(90) }),
+    ownerUser('own_admin', 'adam@shop4.example.com', 'Adam Admin', 'ADMIN', 'comp_4'),
+    ownerUser('own_viewer', 'vera@shop4.example.com', 'Vera Viewer', 'VIEWER', 'comp_4', {
+      lastSignInAt: seed.daysAgo(6),
+    }),
+    ownerUser('own_off', 'otto@shop4.example.com', null, 'VIEWER', 'comp_4', { access: false, lastSignInAt: null }),
+    ownerUser('own_multi', 'mia@multi.example.com', 'Mia Many', 'OWNER', MULTI_COMPANY),
+    ownerUser('own_new', 'nils@shop1.example.com', 'Nils New', 'OWNER', 'comp_1'),
+    ownerUser('own_empty', 'ed@nowhere.example', null, 'VIEWER', 'comp_none'),
   ]);
+  /** The owner console's domains and users (fake-owner.ts). */
+  readonly ownerConsole = new FakeOwnerConsole(this);
   readonly ownerSessions = new Map<string, FakeOwnerSession>();
   /** Owner sign-in tokens by hash -> access user id (kept apart from the partner users' tokens, as the gateway's audience). */
   private readonly ownerTokens = new Map<string, string>();
@@ -195,7 +234,8 @@ export class FakeState {
   }
 
   answer(operationId: string, ctx: Ctx): Answer {
-    const handler = (this.handlers as Record<string, (c: Ctx) => Answer>)[operationId];
+    const handler =
+      (this.handlers as Record<string, (c: Ctx) => Answer>)[operationId] ?? this.ownerConsole.handlers[operationId];
     if (!handler) throw new AppError('SERVICE.UNAVAILABLE', 503, `The fake does not answer ${operationId}.`);
     return handler(ctx);
   }

@@ -1,34 +1,40 @@
+import { Link, Navigate } from 'react-router';
+import { routes } from '../../routes';
 import { DataState } from '../../ui/data-state';
 import { PageHeader } from '../../ui/misc';
-import { Tabs } from '../../ui/tabs';
-import { WidgetSnippet } from '../../ui/widget-snippet';
-import { INSTALL_STEPS } from './install-steps';
-import { useOwnerSession } from './session';
+import { useOwnerAccess } from './access';
+import { OwnerMain } from './frame';
 
-/** The console's home: each of the customer's domains (from the session) with its snippet and install steps. */
+/** The console's home: the owner picks one of their websites; with only one, it opens at once. */
 export default function OwnerHomePage() {
-  // The guard (owner-console.tsx) shows this screen only with a session.
-  const session = useOwnerSession().data!;
+  const { session } = useOwnerAccess();
   const partner = session.partner.name;
+  const [only] = session.domains;
+  if (session.domains.length === 1)
+    return <Navigate to={routes.owner.section({ domainId: only.id, section: 'install' })} replace />;
   return (
-    <>
+    <OwnerMain>
       <PageHeader
         title="Your websites"
-        description={`Install ${partner}'s privacy widget on each of your websites: copy its snippet, then follow the steps for your site builder.`}
+        description={`Choose a website to install ${partner}'s privacy widget, change its look, and see its scans and consent records.`}
       />
       <DataState
         loading={false}
         empty={session.domains.length === 0}
         emptyTitle="No websites yet"
-        emptyText={`When ${partner} adds a website to your account, its snippet shows here.`}
+        emptyText={`When ${partner} adds a website to your account, it shows here.`}
       >
-        {session.domains.map((domain) => (
-          <WidgetSnippet key={domain.id} title={domain.hostname} code={domain.privacy_widget}>
-            <h3 className="install-title">How to install</h3>
-            <Tabs label={`Install steps for ${domain.hostname}`} tabs={INSTALL_STEPS} />
-          </WidgetSnippet>
-        ))}
+        <ul className="site-list">
+          {session.domains.map((domain) => (
+            <li key={domain.id}>
+              <Link className="site-link" to={routes.owner.section({ domainId: domain.id, section: 'install' })}>
+                <span className="site-host">{domain.hostname}</span>
+                <span className="muted">Install, appearance, scans, consent records</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
       </DataState>
-    </>
+    </OwnerMain>
   );
 }
