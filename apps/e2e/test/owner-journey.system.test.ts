@@ -75,7 +75,10 @@ describe("the site owner's first visit (Chromium, real platform)", () => {
     // Before the snippet is on the site the check says so; after, it passes.
     await writeLocalSite(hostname, homePage(''));
     await page.getByRole('button', { name: 'Check installation' }).click();
-    await page.getByRole('status').getByText('Check finished: Not found').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .getByText('Check finished: The snippet is not on the home page.')
+      .waitFor({ timeout: 30_000 });
     await writeLocalSite(hostname, homePage(copied));
     await page.getByRole('button', { name: 'Check installation' }).click();
     await page.getByRole('status').getByText('Check finished: The widget is installed.').waitFor({ timeout: 30_000 });

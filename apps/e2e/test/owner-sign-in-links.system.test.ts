@@ -72,9 +72,10 @@ describe("the owner console's sign-in links (asked for on the console, e-mailed 
 
     const page = await newPortalPage(browser);
     await page.goto(link!);
-    await page.getByRole('heading', { level: 1, name: 'Your websites' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Install the widget' }).waitFor();
+    expect(page.url()).toBe(portalUrl(sys, `/owner/domains/${d.id}/install`));
     await page.getByRole('banner').getByText(partnerName, { exact: true }).waitFor();
-    await page.getByRole('region', { name: d.hostname }).waitFor();
+    await page.getByRole('navigation', { name: 'Website' }).getByText(d.hostname).waitFor();
     await page.context().close();
 
     // The account owner became the customer's OWNER, as the partner sees them.

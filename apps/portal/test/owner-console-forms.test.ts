@@ -9,7 +9,7 @@ import {
   radiusPx,
   type InstanceProperty,
 } from '../src/features/owner-console/appearance/draft';
-import { previewLook } from '../src/features/owner-console/appearance/preview-theme';
+import { widgetLook } from '@platform/contracts';
 import {
   changesOf as companyChanges,
   countryName,
@@ -28,7 +28,7 @@ const look = {
 describe('the appearance preview', () => {
   it('when the values are valid, then it uses them as the widget does (white text on a dark colour)', () => {
     expect(
-      previewLook({
+      widgetLook({
         ...look,
         primary_color: '#0a7a3b',
         border_radius: '2rem',
@@ -46,7 +46,7 @@ describe('the appearance preview', () => {
   });
 
   it('when a colour is light, then the buttons get black text; a text colour too light on white is replaced', () => {
-    expect(previewLook({ ...look, primary_color: '#ffd700', text_color: '#aaaaaa' })).toMatchObject({
+    expect(widgetLook({ ...look, primary_color: '#ffd700', text_color: '#aaaaaa' })).toMatchObject({
       primary: '#ffd700',
       onPrimary: '#000000',
       text: '#1f2937',
@@ -55,7 +55,7 @@ describe('the appearance preview', () => {
 
   it('when values are invalid, then the widget’s defaults stand in for them', () => {
     expect(
-      previewLook({
+      widgetLook({
         primary_color: 'blue',
         text_color: '',
         widget_font: 'x;y',

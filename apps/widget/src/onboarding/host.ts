@@ -1,7 +1,7 @@
 // Where an onboarding widget draws: the element the page marks (data-onboarding-<widget>, or the
 // script's data-target selector), else a new one right after the script. Its markup and styles
 // live in an open shadow root, so the page's CSS cannot reach in and ours cannot leak out.
-import { buttonColors } from '../widget/theme';
+import { buttonColors } from '@platform/contracts/widget-look';
 import { CSS } from './styles';
 
 export interface Embed {

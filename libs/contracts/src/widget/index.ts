@@ -1,2 +1,3 @@
 export * from './widget.schema';
 export * from './widget.routes';
+export * from './look';

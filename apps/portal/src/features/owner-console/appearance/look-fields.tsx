@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { describedBy, Frame, SelectField, TextField } from '../../../ui/field';
 import { CUSTOM_FONT, FONT_PRESETS, presetOf, radiusPx, type AppearanceDraft } from './draft';
-import { contrast, DEFAULT_TEXT, isHex, longHex, previewLook } from './preview-theme';
+import { contrast, DEFAULT_TEXT_COLOR, isHexColor, longHex, widgetLook } from '@platform/contracts';
 
 type Edit = (change: Partial<AppearanceDraft>) => void;
 interface Props {
@@ -48,16 +48,16 @@ function ColorField(props: {
 
 /** What the widget will make of the colours (it keeps text readable): said under the field it concerns. */
 function colourHints(draft: AppearanceDraft) {
-  const look = previewLook(draft);
-  const text = isHex(draft.text_color) ? longHex(draft.text_color) : undefined;
+  const look = widgetLook(draft);
+  const text = isHexColor(draft.text_color) ? longHex(draft.text_color) : undefined;
   return {
     primary:
-      isHex(draft.primary_color) && look.onPrimary === '#000000'
+      isHexColor(draft.primary_color) && look.onPrimary === '#000000'
         ? 'Buttons get black text: it reads better on this colour.'
         : 'Buttons and switches. Like #1a56db.',
     text:
       text && contrast(text, '#ffffff') < 4.5
-        ? `Too light to read on white: the widget uses ${DEFAULT_TEXT} instead.`
+        ? `Too light to read on white: the widget uses ${DEFAULT_TEXT_COLOR} instead.`
         : 'Text on the white notice. Like #1f2937.',
   };
 }

@@ -7,7 +7,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import { Section } from '../../../ui/misc';
 import { Tabs } from '../../../ui/tabs';
 import type { AppearanceDraft } from './draft';
-import { previewLook, type PreviewLook } from './preview-theme';
+import { widgetLook, type WidgetLook } from '@platform/contracts';
 import './widget-preview.css';
 
 const NOTICE_TEXT =
@@ -23,7 +23,7 @@ const CENTER_TABS: [keyof AppearanceDraft | null, string][] = [
   ['display_dpo', 'Data protection officer'],
 ];
 
-const varsOf = (look: PreviewLook) =>
+const varsOf = (look: WidgetLook) =>
   ({
     '--pw-primary': look.primary,
     '--pw-on-primary': look.onPrimary,
@@ -40,7 +40,7 @@ function Stage({
 }: {
   hostname: string;
   label: string;
-  look: PreviewLook;
+  look: WidgetLook;
   children: ReactNode;
 }) {
   return (
@@ -65,7 +65,7 @@ const Btn = ({ ghost, children }: { ghost?: boolean; children: string }) => (
   <span className={ghost ? 'wp-ghost' : 'wp-btn'}>{children}</span>
 );
 
-function Notice({ look }: { look: PreviewLook }) {
+function Notice({ look }: { look: WidgetLook }) {
   return (
     <div className={`wp wp-classic wp-${look.position}`}>
       <p className="wp-title">Your privacy choices</p>
@@ -115,7 +115,7 @@ function Center({ draft }: { draft: AppearanceDraft }) {
 const SIDE = { left: 'bottom left', right: 'bottom right' };
 
 export function WidgetPreview({ draft, hostname }: { draft: AppearanceDraft; hostname: string }) {
-  const look = previewLook(draft);
+  const look = widgetLook(draft);
   const colours = `buttons ${look.primary} with ${look.onPrimary} text, text ${look.text}, corners ${look.radius}`;
   const notice = draft.has_scripts ? (
     <Stage
