@@ -1,10 +1,9 @@
 import { sql, type Kysely } from '@platform/db';
-import { createMailQueueRecipientIndex } from '@platform/mail';
+import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
 import { importMigrations } from './imports.migration';
-import { createMailQueue } from './mail-queue.migration';
 import { onboardingMigrations } from './onboarding.migration';
 
 /**
@@ -18,7 +17,7 @@ export const migrations: Record<string, ServiceMigration> = {
       await createProperties(db);
       await createDomains(db);
       await createSubdomains(db);
-      await createMailQueue(db);
+      await createMailQueueTable(db);
     },
   },
   '2026_11_22_0002_hostname_search': {
