@@ -20,7 +20,7 @@ const COLUMNS: ListColumn[] = [
   { label: 'When' },
   { label: 'Choice' },
   { label: 'Type', className: 'hide-sm' },
-  { label: 'Country' },
+  { label: 'Country', className: 'hide-sm' },
   { label: 'Receipt', className: 'hide-sm' },
   { label: 'Details', hidden: true },
 ];
@@ -41,7 +41,7 @@ function RecordRow({ record, onOpen }: { record: ConsentRecord; onOpen: () => vo
         <Badge tone={STATUS_TONES[record.receipt_status]}>{STATUS_LABELS[record.receipt_status]}</Badge>
       </td>
       <td className="hide-sm">{TYPE_LABELS[record.receipt_type]}</td>
-      <td>{record.country ?? '—'}</td>
+      <td className="hide-sm">{record.country ?? '—'}</td>
       <td className="hide-sm">
         <code className="receipt-id">{record.receipt_id}</code>
       </td>
