@@ -49,7 +49,32 @@ describe('instance company and property through the gateway (instance:read, inst
     expect(put.status).toBe(200);
     expect(put.body.result).toMatchObject({ name: 'Instance AB', address: { country: 'SE', city: 'Malmö' } });
     const domain = await sys.call(partner, 'GET', `/portal/domains/${d.id}`);
-    expect(domain.body.result.property.company).toEqual(put.body.result);
+    // The domain's company is the spec's Company: the instance company without its DPO.
+    const { dpo, ...specCompany } = put.body.result;
+    expect([dpo, domain.body.result.property.company]).toEqual([null, specCompany]);
+  });
+
+  it('when the DPO is set by PUT, then the company read and the widget show it; dpo null clears it', async () => {
+    const d = await createDomain(partner);
+    const settings = async () =>
+      (
+        await sys.call(undefined, 'GET', `/widget/v1/properties/${d.propertyId}/settings`, undefined, {
+          origin: `https://${d.hostname}`,
+        })
+      ).body.result.dpo;
+    expect(await settings()).toBeNull();
+    const put = await sys.call(partner, 'PUT', `/portal/instance/company?domain_id=${d.id}`, {
+      dpo: { name: 'Privacy Team', email: 'DPO@Example.org' },
+    });
+    expect(put.status).toBe(200);
+    const dpo = { name: 'Privacy Team', email: 'dpo@example.org' };
+    const read = await sys.call(partner, 'GET', `/portal/instance/company?domain_id=${d.id}`);
+    expect(instanceCompanySchema.strict().parse(read.body.result).dpo).toEqual(dpo);
+    expect(await settings()).toEqual(dpo);
+    const bad = await sys.call(partner, 'PUT', `/portal/instance/company?domain_id=${d.id}`, { dpo: { email: 'x' } });
+    expect([bad.status, bad.body]).toEqual([400, envelope('VALIDATION.INVALID', 400)]);
+    await sys.call(partner, 'PUT', `/portal/instance/company?domain_id=${d.id}`, { dpo: null });
+    expect(await settings()).toBeNull();
   });
 
   it('when the property changes by merchant_id, then a signed property.updated lists the changed fields and the widget shows the colour', async () => {

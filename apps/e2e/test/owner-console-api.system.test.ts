@@ -84,8 +84,15 @@ describe("the owner console's API (owner sessions through the gateway)", () => {
     });
     expect(settings.body.result).toMatchObject(change);
 
-    const company = await owner.call('PUT', at(d, 'company'), { name: 'Owner AB', address: { city: 'Malmö' } });
-    expect(instanceCompanySchema.strict().parse(company.body.result)).toMatchObject({ name: 'Owner AB' });
+    const company = await owner.call('PUT', at(d, 'company'), {
+      name: 'Owner AB',
+      address: { city: 'Malmö' },
+      dpo: { name: 'Owner DPO', email: 'DPO@Owner.example' },
+    });
+    expect(instanceCompanySchema.strict().parse(company.body.result)).toMatchObject({
+      name: 'Owner AB',
+      dpo: { name: 'Owner DPO', email: 'dpo@owner.example' },
+    });
     expect((await owner.call('GET', at(d, 'company'))).body.result).toEqual(company.body.result);
     const audit = await (
       await sys.db()
@@ -97,7 +104,7 @@ describe("the owner console's API (owner sessions through the gateway)", () => {
     const by = { actor_type: 'OWNER', actor_id: owner.userId, actor_label: owner.email };
     expect(audit.rows).toEqual([
       { kind: 'property.updated', ...by, fields: ['primary_color', 'widget_position'] },
-      { kind: 'company.updated', ...by, fields: ['address', 'name'] },
+      { kind: 'company.updated', ...by, fields: ['address', 'dpo', 'name'] },
     ]);
   });
 

@@ -1,5 +1,5 @@
-// The owner console's Company: the company, address and account owner's details, a save of what changed
-// (nested as the contract's body), the contract's field errors at their fields, and a VIEWER's read-only view.
+// The owner console's Company: the company, address, account owner's and DPO details, a save of what
+// changed (nested as the contract's body), the contract's field errors at their fields, and a VIEWER's read-only view.
 import { PHONE, DESKTOP, portalTestBed } from './support/browser';
 import { checkScreen } from './support/screen';
 
@@ -30,13 +30,42 @@ describe('owner console: company', () => {
     expect(await page.getByLabel('Country code').inputValue()).toBe('FR');
   });
 
+  it('when the owner sets the data protection officer, then dpo is sent; emptying a field sends null for it', async () => {
+    const page = await bed.page({ userId: null, ownerId: 'own_shop' });
+    await page.goto(bed.api.url(COMPANY));
+    const dpoName = page.getByLabel('DPO name');
+    await dpoName.waitFor();
+    expect([await dpoName.inputValue(), await page.getByLabel('DPO e-mail').inputValue()]).toEqual(['', '']);
+    await dpoName.fill('Privacy team');
+    await page.getByLabel('DPO e-mail').fill('DPO@Shop4.example');
+    await checkScreen(bed, page, 'desktop-owner-company-dpo');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').getByText('Saved. Your privacy center shows the new details.').waitFor();
+    await page.reload();
+    await dpoName.waitFor();
+    expect([await dpoName.inputValue(), await page.getByLabel('DPO e-mail').inputValue()]).toEqual([
+      'Privacy team',
+      'dpo@shop4.example',
+    ]);
+    await dpoName.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').getByText('Saved. Your privacy center shows the new details.').waitFor();
+    expect(puts().map((c) => c.body)).toEqual([
+      { dpo: { name: 'Privacy team', email: 'dpo@shop4.example' } },
+      { dpo: { name: null } },
+    ]);
+    expect(await page.getByLabel('DPO e-mail').inputValue()).toBe('dpo@shop4.example');
+  });
+
   it('when a field breaks the contract’s rules, then each error shows at its field and nothing is sent', async () => {
     const page = await bed.page({ userId: null, ownerId: 'own_admin' });
     await page.goto(bed.api.url(COMPANY));
     await page.getByLabel('Contact e-mail').fill('not-an-address');
     await page.getByLabel('Country code').fill('XX');
+    await page.getByLabel('DPO e-mail').fill('dpo-at-example');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('must be an e-mail address').waitFor();
+    await page.getByText('must be an e-mail address').first().waitFor();
+    expect(await page.getByLabel('DPO e-mail').getAttribute('aria-invalid')).toBe('true');
     await page.getByText('must be an ISO 3166-1 alpha-2 code').waitFor();
     expect(await page.getByLabel('Country code').getAttribute('aria-invalid')).toBe('true');
     // Focus goes to the first field in error.

@@ -1,7 +1,7 @@
 // The owner console's pure parts: the preview's copy of the widget's theme rules (apps/widget/src/widget/
 // theme.ts: keep both in step), the appearance and company forms' partial bodies, and the cookie
 // declaration's HTML (escaped: a scanned cookie's name is the site's text, not ours).
-import type { Company, CookieDeclaration } from '@platform/contracts';
+import type { CookieDeclaration, InstanceCompany } from '@platform/contracts';
 import {
   changesOf as appearanceChanges,
   draftOf,
@@ -105,12 +105,13 @@ describe('the appearance form', () => {
 });
 
 describe('the company form', () => {
-  const saved: Company = {
+  const saved: InstanceCompany = {
     id: 'comp_4',
     name: 'Shop 4 GmbH',
     email: 'owner4@example.com',
     address: { country: 'DE', city: 'Berlin', address: 'Hauptstr. 1', postal_code: '10115', phone_number: '' },
     owner: { id: 'own_4', email: 'owner4@example.com', first_name: 'Olga', last_name: 'Owner' },
+    dpo: { name: 'Privacy team', email: null },
   };
 
   it('when fields change, then the body nests them as the contract does; a blank country is left out', () => {
@@ -121,6 +122,16 @@ describe('the company form', () => {
       owner: { last_name: 'Ortiz' },
     });
     expect(companyChanges(companyDraft(saved), saved)).toEqual({});
+  });
+
+  it('when the DPO changes, then dpo holds only what changed; an emptied field is null', () => {
+    const draft = { ...companyDraft(saved), dpo_name: ' ', dpo_email: 'dpo@example.com' };
+    expect(companyChanges(draft, saved)).toEqual({ dpo: { name: null, email: 'dpo@example.com' } });
+    expect(
+      companyChanges({ ...companyDraft({ ...saved, dpo: null }), dpo_name: 'Ada' }, { ...saved, dpo: null }),
+    ).toEqual({
+      dpo: { name: 'Ada' },
+    });
   });
 
   it('names a country by its code', () => {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
+import { addCompanyDpo } from './company-dpo.migration';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
 import { importMigrations } from './imports.migration';
@@ -165,6 +166,8 @@ export const migrations: Record<string, ServiceMigration> = {
   ...importMigrations,
   // The onboarding widgets' registrations and scans (see onboarding.migration.ts).
   ...onboardingMigrations,
+  // The customer's DPO (see company-dpo.migration.ts).
+  '2026_12_01_0001_company_dpo': { up: addCompanyDpo },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

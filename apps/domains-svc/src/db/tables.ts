@@ -29,6 +29,8 @@ export interface CompaniesTable {
   criterias: string[];
   sector_id: string | null;
   industry_id: string | null;
+  dpo_name: string | null;
+  dpo_email: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -65,6 +65,8 @@ export async function findCompany(db: Kysely<DomainsDb>, partnerId: string, id: 
       'owner_email',
       'owner_first_name',
       'owner_last_name',
+      'dpo_name',
+      'dpo_email',
     ])
     .where('id', '=', id)
     .where('partner_id', '=', partnerId)

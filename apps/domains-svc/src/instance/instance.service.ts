@@ -1,6 +1,6 @@
 import { inTransaction } from '@platform/db';
 import {
-  type Company,
+  type InstanceCompany,
   type InstanceQuery,
   type PropertyEntityData,
   type UpdateInstanceCompanyBody,
@@ -47,14 +47,22 @@ async function customerDomain(
   return domain;
 }
 
-export async function getInstanceCompany(ctx: Pick<DomainsContext, 'db'>, partnerId: string, q: InstanceQuery) {
-  const domain = await customerDomain(ctx.db, partnerId, q);
-  return toCompany(await findCompany(ctx.db, partnerId, domain.company_id));
+/** The spec's Company and the DPO (null when neither its name nor its e-mail is set). */
+function toInstanceCompany(row: CompanyRow): InstanceCompany {
+  const dpo = row.dpo_name === null && row.dpo_email === null ? null : { name: row.dpo_name, email: row.dpo_email };
+  return { ...toCompany(row), dpo };
 }
 
-/** The body's fields as company columns (the spec's Company nests address and owner). */
+export async function getInstanceCompany(ctx: Pick<DomainsContext, 'db'>, partnerId: string, q: InstanceQuery) {
+  const domain = await customerDomain(ctx.db, partnerId, q);
+  return toInstanceCompany(await findCompany(ctx.db, partnerId, domain.company_id));
+}
+
+/** The body's fields as company columns (the spec's Company nests address and owner; `dpo: null` clears both). */
 function companyColumns(body: UpdateInstanceCompanyBody): Partial<Omit<CompanyRow, 'id' | 'owner_id' | 'owner_email'>> {
   return {
+    dpo_name: body.dpo === null ? null : body.dpo?.name,
+    dpo_email: body.dpo === null ? null : body.dpo?.email,
     name: body.name,
     email: body.email,
     country: body.address?.country,
@@ -81,13 +89,14 @@ export async function updateInstanceCompany(
   partnerId: string,
   q: InstanceQuery,
   body: UpdateInstanceCompanyBody,
-): Promise<Company> {
+): Promise<InstanceCompany> {
   return inTransaction(ctx.db, async (trx) => {
     const domain = await customerDomain(trx, partnerId, q, true);
     const current = await findCompany(trx, partnerId, domain.company_id);
-    const changes = changedFields(current, companyColumns(body)) as Record<string, string>;
+    // A DPO change takes the company's path too: domain.changed for each of the company's domains.
+    const changes = changedFields(current, companyColumns(body)) as Record<string, string | null>;
     await applySettingChanges(trx, domain, { company: changes, settings: {} });
-    return toCompany({ ...current, ...changes });
+    return toInstanceCompany({ ...current, ...changes });
   });
 }
 

@@ -56,6 +56,15 @@ export function publicCompany(row: WidgetSettingsRow): WidgetSettings['company']
   };
 }
 
+/**
+ * The company's DPO when the widget shows it (display_dpo) and it is on file; otherwise null, and
+ * the widget's DPO view says none is on file.
+ */
+function publicDpo(row: WidgetSettingsRow): WidgetSettings['dpo'] {
+  if (!row.display_dpo || (row.dpo_name === null && row.dpo_email === null)) return null;
+  return { name: row.dpo_name, email: row.dpo_email };
+}
+
 export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
   // What the latest completed scan found ([] before the first: nothing is guessed).
   const consented = {
@@ -82,8 +91,7 @@ export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
     ...consented,
     consent_revision: consentRevision(consented),
     company: publicCompany(row),
-    // No DPO contact is stored for a property yet: the widget says so plainly.
-    dpo: null,
+    dpo: publicDpo(row),
   };
 }
 

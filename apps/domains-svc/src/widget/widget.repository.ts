@@ -48,6 +48,8 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
       'c.address_2',
       'c.postal_code',
       'c.phone_number',
+      'c.dpo_name',
+      'c.dpo_email',
     ])
     .where('d.property_id', '=', propertyId)
     .executeTakeFirst();

@@ -7,11 +7,11 @@ import {
   FINDING_CATEGORIES,
   RECEIPT_STATUSES,
   categoryPurpose,
-  type Company,
   type ConsentRecord,
   type CookieDeclaration,
   type CookieFinding,
   type DomainDetail,
+  type InstanceCompany,
   type PropertyEntityData,
   type ScanReport,
 } from '@platform/contracts';
@@ -43,9 +43,10 @@ export function property(d: DomainDetail): PropertyEntityData {
   };
 }
 
-export const company = (d: DomainDetail): Company => ({
+export const company = (d: DomainDetail): InstanceCompany => ({
   ...structuredClone(d.property.company),
   id: d.instance_company_id,
+  dpo: null,
 });
 
 const cookie = (

@@ -6,9 +6,9 @@ import {
   accessRoleAtLeast,
   errorObject,
   type AccessUser,
-  type Company,
   type DomainDetail,
   type InstallCheckStatus,
+  type InstanceCompany,
   type PropertyEntityData,
   type ScanReport,
 } from '@platform/contracts';
@@ -49,7 +49,7 @@ const DEFAULT_INSTALL: Record<DomainDetail['status'], InstallCheckStatus> = {
 
 export class FakeOwnerConsole {
   private readonly properties = new Map<string, PropertyEntityData>();
-  private readonly companies = new Map<string, Company>();
+  private readonly companies = new Map<string, InstanceCompany>();
   /** The latest scan per domain (its progress advances one step per read, as the imports' does). */
   readonly scans = new Map<string, ScanReport>();
   /** A test may set a domain's install check outcome; by default it follows the domain's status. */
@@ -163,10 +163,15 @@ export class FakeOwnerConsole {
     getOwnerCompany: ({ owner, params }) => ok(this.companyOf(this.domainOf(owner, params.domainId))),
     updateOwnerCompany: ({ owner, params, body }) => {
       const c = this.companyOf(this.domainOf(owner, params.domainId));
-      const { address, owner: person, ...top } = body as { address?: Json; owner?: Json };
+      const { address, owner: person, dpo, ...top } = body as { address?: Json; owner?: Json; dpo?: Json | null };
       Object.assign(c, top);
       Object.assign(c.address, address ?? {});
       Object.assign(c.owner, person ?? {});
+      // As domains-svc: dpo null clears both; a DPO with neither field set is null.
+      if (dpo !== undefined) {
+        const next = (dpo === null ? null : { name: null, email: null, ...c.dpo, ...dpo }) as InstanceCompany['dpo'];
+        c.dpo = next && (next.name !== null || next.email !== null) ? next : null;
+      }
       return ok(c);
     },
     checkOwnerInstall: ({ owner, params }) => {

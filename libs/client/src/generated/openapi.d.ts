@@ -2020,6 +2020,29 @@ export interface components {
             /** @description Domains activated that week (the widget's first page view) */
             activated: number;
         };
+        InstanceCompany: {
+            id: string;
+            name: string;
+            email: string;
+            address: {
+                country: string;
+                city: string;
+                address: string;
+                postal_code: string;
+                phone_number: string;
+            };
+            owner: {
+                id: string;
+                email: string;
+                first_name: string;
+                last_name: string;
+            };
+            /** @description The company's data protection officer, shown by the widget's DPO view (display_dpo) */
+            dpo: {
+                name: string | null;
+                email: string | null;
+            } | null;
+        };
         UpdateInstanceCompany: {
             name?: string;
             /**
@@ -2038,6 +2061,11 @@ export interface components {
                 first_name?: string;
                 last_name?: string;
             };
+            /** @description The data protection officer: a field absent stays, null clears it; `dpo: null` clears both */
+            dpo?: {
+                name?: string | null;
+                email?: string | null;
+            } | null;
         };
         InstanceProperty: {
             id: string;
@@ -5447,7 +5475,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        result: components["schemas"]["Company"];
+                        result: components["schemas"]["InstanceCompany"];
                     };
                 };
             };
@@ -5544,7 +5572,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        result: components["schemas"]["Company"];
+                        result: components["schemas"]["InstanceCompany"];
                     };
                 };
             };
@@ -11895,7 +11923,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        result: components["schemas"]["Company"];
+                        result: components["schemas"]["InstanceCompany"];
                     };
                 };
             };
@@ -11971,7 +11999,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        result: components["schemas"]["Company"];
+                        result: components["schemas"]["InstanceCompany"];
                     };
                 };
             };

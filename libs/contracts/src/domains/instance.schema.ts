@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { singleLine } from '../common';
 import { CUSTOMER_REQUIRED, customerQueryFields } from '../consent/consent-record.schema';
+import { emailSchema } from '../identity/identity.schema';
 import { companySchema, createDomainFieldsSchema, updateDomainBodySchema } from './domain.schema';
 import { propertyEntityDataSchema } from './domain-events';
 
@@ -17,8 +19,19 @@ export const exactlyOneCustomer = (q: { merchant_id?: string; domain_id?: string
 export const instanceQuerySchema = z.object(customerQueryFields).superRefine(exactlyOneCustomer);
 export type InstanceQuery = z.output<typeof instanceQuerySchema>;
 
-/** The spec's Company, as GET /portal/instance/company answers it. */
-export const instanceCompanySchema = companySchema;
+/**
+ * The spec's Company (left as the spec has it) and the customer's data protection officer, as
+ * GET /portal/instance/company answers it; `dpo` is null when neither name nor e-mail is set.
+ */
+export const instanceCompanySchema = companySchema
+  .extend({
+    dpo: z
+      .object({ name: z.string().nullable(), email: z.string().nullable() })
+      .nullable()
+      .meta({ description: "The company's data protection officer, shown by the widget's DPO view (display_dpo)" }),
+  })
+  .meta({ id: 'InstanceCompany' });
+export type InstanceCompany = z.infer<typeof instanceCompanySchema>;
 
 // The company fields keep the domain create/update rules: one rule per field.
 const update = updateDomainBodySchema.shape;
@@ -43,6 +56,17 @@ export const updateInstanceCompanyBodySchema = z
       .object({ first_name: create.account_first_name, last_name: create.account_last_name })
       .partial()
       .optional(),
+    dpo: z
+      .object({
+        name: singleLine(z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters')).nullable(),
+        email: emailSchema.nullable(),
+      })
+      .partial()
+      .nullable()
+      .optional()
+      .meta({
+        description: 'The data protection officer: a field absent stays, null clears it; `dpo: null` clears both',
+      }),
   })
   .meta({ id: 'UpdateInstanceCompany' });
 export type UpdateInstanceCompanyBody = z.output<typeof updateInstanceCompanyBodySchema>;

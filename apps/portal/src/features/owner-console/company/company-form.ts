@@ -1,6 +1,6 @@
-// The company form's state: the spec's Company as flat fields, their paths in the PUT body, and the
-// partial body of what changed (the owner's id and e-mail are the account's, not editable here).
-import type { Company, UpdateInstanceCompanyBody } from '@platform/contracts';
+// The company form's state: the spec's Company and the DPO as flat fields, their paths in the PUT
+// body, and the partial body of what changed (the owner's id and e-mail are the account's).
+import type { InstanceCompany, UpdateInstanceCompanyBody } from '@platform/contracts';
 
 export interface CompanyDraft {
   name: string;
@@ -12,6 +12,8 @@ export interface CompanyDraft {
   country: string;
   first_name: string;
   last_name: string;
+  dpo_name: string;
+  dpo_email: string;
 }
 type Key = keyof CompanyDraft;
 
@@ -25,10 +27,19 @@ interface FieldSpec {
 
 const ADDRESS: Key[] = ['phone_number', 'address', 'postal_code', 'city', 'country'];
 const OWNER: Key[] = ['first_name', 'last_name'];
+// The DPO's fields in the body are dpo.name and dpo.email.
+const DPO = { dpo_name: 'name', dpo_email: 'email' } as const;
+const isDpo = (key: Key): key is keyof typeof DPO => key in DPO;
 
 /** The field's path in the body, as the schema and the API name its errors ("address.country"). */
 export const pathOf = (key: Key) =>
-  ADDRESS.includes(key) ? `address.${key}` : OWNER.includes(key) ? `owner.${key}` : key;
+  ADDRESS.includes(key)
+    ? `address.${key}`
+    : OWNER.includes(key)
+      ? `owner.${key}`
+      : isDpo(key)
+        ? `dpo.${DPO[key]}`
+        : key;
 
 export const GROUPS: { title: string; description: string; fields: FieldSpec[] }[] = [
   {
@@ -65,18 +76,41 @@ export const GROUPS: { title: string; description: string; fields: FieldSpec[] }
       { key: 'last_name', label: 'Last name', autoComplete: 'family-name' },
     ],
   },
+  {
+    title: 'Data protection officer',
+    description:
+      'Whom visitors can ask about their personal data. The privacy center shows it when its Data protection officer page is on (see Appearance).',
+    fields: [
+      { key: 'dpo_name', label: 'DPO name', autoComplete: 'off', hint: 'A person or a team, like “Privacy team”' },
+      {
+        key: 'dpo_email',
+        label: 'DPO e-mail',
+        autoComplete: 'off',
+        type: 'email',
+        hint: 'Leave both empty if you have none',
+      },
+    ],
+  },
 ];
 
-export const draftOf = (c: Company): CompanyDraft => ({
+export const draftOf = (c: InstanceCompany): CompanyDraft => ({
   name: c.name,
   email: c.email,
   ...c.address,
   first_name: c.owner.first_name,
   last_name: c.owner.last_name,
+  dpo_name: c.dpo?.name ?? '',
+  dpo_email: c.dpo?.email ?? '',
 });
 
+/** The DPO's changed fields; a field emptied is sent as null (it clears it). */
+function dpoChanges(draft: CompanyDraft, before: CompanyDraft) {
+  const keys = (Object.keys(DPO) as (keyof typeof DPO)[]).filter((k) => draft[k].trim() !== before[k]);
+  return Object.fromEntries(keys.map((k) => [DPO[k], draft[k].trim() === '' ? null : draft[k]]));
+}
+
 /** The changed fields as the PUT's partial body (a country cannot be emptied: left out when blank). */
-export function changesOf(draft: CompanyDraft, saved: Company): UpdateInstanceCompanyBody {
+export function changesOf(draft: CompanyDraft, saved: InstanceCompany): UpdateInstanceCompanyBody {
   const before = draftOf(saved);
   const changed = (keys: Key[]) =>
     Object.fromEntries(
@@ -86,10 +120,12 @@ export function changesOf(draft: CompanyDraft, saved: Company): UpdateInstanceCo
     );
   const address = changed(ADDRESS);
   const owner = changed(OWNER);
+  const dpo = dpoChanges(draft, before);
   return {
     ...changed(['name', 'email']),
     ...(Object.keys(address).length ? { address } : {}),
     ...(Object.keys(owner).length ? { owner } : {}),
+    ...(Object.keys(dpo).length ? { dpo } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
-// Company: the company and account owner details the privacy center and the consent records show,
-// shared by the company's websites. Save sends what changed; a VIEWER sees the form read-only.
-import { updateInstanceCompanyBodySchema, type Company } from '@platform/contracts';
+// Company: the company, account owner and DPO details the privacy center and the consent records
+// show, shared by the company's websites. Save sends what changed; a VIEWER sees the form read-only.
+import { updateInstanceCompanyBodySchema, type InstanceCompany } from '@platform/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../../api/client';
@@ -18,7 +18,7 @@ import { changesOf, countryName, draftOf, GROUPS, pathOf, type CompanyDraft } fr
 const updateRoute = ownerRoute('updateOwnerCompany');
 
 /** The form's draft, errors and status, and its save: the changed fields, checked with the contract's schema. */
-function useCompanyForm(saved: Company, domainId: string) {
+function useCompanyForm(saved: InstanceCompany, domainId: string) {
   const client = useQueryClient();
   const [draft, setDraft] = useState(() => draftOf(saved));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -53,7 +53,7 @@ function useCompanyForm(saved: Company, domainId: string) {
   return { draft, errors, status, save, dirty, edit, submit, discard };
 }
 
-function CompanyForm({ saved, domainId }: { saved: Company; domainId: string }) {
+function CompanyForm({ saved, domainId }: { saved: InstanceCompany; domainId: string }) {
   const writable = useOwnerAccess().may(updateRoute);
   const { draft, errors, status, save, dirty, edit, submit, discard } = useCompanyForm(saved, domainId);
   const hintOf = (key: keyof CompanyDraft, hint?: string) =>
