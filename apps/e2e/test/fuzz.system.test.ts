@@ -2,6 +2,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { isOwnerRoute, ROUTES, type RouteSpec } from '@platform/contracts';
+import { partnerAdmin } from './support/onboarding';
 import { sharedSystem, type Partner, type System } from './support/system';
 
 /** What a partner can read back about one domain and its list: compared before and after a fuzz run. */
@@ -281,12 +282,19 @@ describe('fuzzing every text field of every route with text PostgreSQL cannot st
     ).body.result;
     [domainId, propertyId] = [created.id, created.instance_property_id];
     snapshot = () => storedState(sys, partner, domainId);
+    // The onboarding widgets answer only for a partner that turned them on, to a page on an allowed origin.
+    const on = { enabled: true, allowed_origins: [`https://${host}`], primary_color: null };
+    await (await partnerAdmin(sys, partner)).widgets({ registration: on, scan: on });
   });
   afterAll(() => sys?.close());
 
   const pathOf = (route: RouteSpec) =>
-    route.path.replace('{domainId}', domainId).replace('{subdomain}', `a.${host}`).replace('{propertyId}', propertyId);
-  /** A public (widget) route answers only to a page on the property's hostname. */
+    route.path
+      .replace('{domainId}', domainId)
+      .replace('{subdomain}', `a.${host}`)
+      .replace('{propertyId}', propertyId)
+      .replace('{partnerId}', partner.id);
+  /** A public (widget) route answers only to a page on the property's hostname (the onboarding widgets': an allowed origin). */
   const headersOf = (route: RouteSpec): Record<string, string> =>
     route.access === 'public' ? { origin: `https://${host}` } : {};
   /** A body that is valid but for the field under test, so only the text check can refuse it. */

@@ -55,7 +55,7 @@ describe('the owner console (Chromium, real platform)', () => {
     expect(page.url()).toBe(portalUrl(sys, `/owner/domains/${domain.id}/install`));
     await page.getByRole('banner').getByText(partnerName, { exact: true }).waitFor();
     await page.getByRole('banner').getByText(`olga@${hostname}`).waitFor();
-    expect(await page.getByLabel('Widget snippet').first().textContent()).toBe(domain.privacy_widget);
+    expect(await page.locator('pre[aria-label="Widget snippet"]').textContent()).toBe(domain.privacy_widget);
     await page.getByRole('tab', { name: 'Google Tag Manager' }).click();
     await checkScreen(page, 'owner-home');
 
