@@ -14,6 +14,7 @@ import { companyView, dpoView } from './company';
 import { docsView } from './docs';
 import { el, root, whenBody } from './dom';
 import { dsarForm } from './dsar';
+import { holdEmbeds } from './embeds';
 import { renderNotice } from './notice';
 import { CSS } from './styles';
 import { theme } from './theme';
@@ -59,6 +60,7 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
     openCenter(shadow, tabsFor(s, tabs), view, showNotice);
   };
   firstDecision(s, pw, keeper, showNotice);
+  holdEmbeds(s, look.vars + CSS, { consent: () => pw._.consent, allow: (c) => choose({ ...pw._.consent, [c]: true }) });
   const queued = pw._.queue.splice(0);
   if (queued.length) pw.open(queued[queued.length - 1]);
 }

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CONSENT_CATEGORIES } from '@platform/contracts';
-import { sitePage } from './site-page';
+import { embedsPage, sitePage } from './site-page';
 
 export const DIST = path.resolve(__dirname, '../../../../dist/apps/widget');
 export const SITE = 'shop.example.test';
@@ -78,6 +78,8 @@ export class FakePlatform {
   readonly receipts: Recorded[] = [];
   readonly requests: Recorded[] = [];
   readonly views: Recorded[] = [];
+  /** Embedded frames served (host:port and path), e.g. a held YouTube embed once it loads. */
+  readonly frames: string[] = [];
   private server = http.createServer((req, res) => this.handle(req, res));
   port = 0;
 
@@ -112,6 +114,10 @@ export class FakePlatform {
       res.end(body);
     };
     if (url.pathname.startsWith('/site/')) return this.site(url, send);
+    if (/^\/(maps\/)?embed\//.test(url.pathname)) {
+      this.frames.push((req.headers['x-forwarded-host'] || req.headers.host) + url.pathname);
+      return send(200, '<!doctype html><html lang="en"><title>Embed</title><p>Embedded player</p></html>', 'text/html');
+    }
     if (url.pathname === '/widget/v1/' + PROPERTY_ID + '/loader.js') return this.loader(send);
     const asset = /^\/widget\/v1\/assets\/([\w.-]+\.js)$/.exec(url.pathname);
     if (asset) return send(200, readFileSync(path.join(DIST, asset[1]), 'utf8'), 'text/javascript');
@@ -140,6 +146,7 @@ export class FakePlatform {
   private site(url: URL, send: (s: number, b: string, t?: string) => void) {
     if (url.pathname === '/site/marketing.js')
       return send(200, 'window.marketingRan = (window.marketingRan || 0) + 1;', 'text/javascript');
+    if (url.pathname === '/site/embeds.html') return send(200, embedsPage(this.snippet(), this.port), 'text/html');
     send(200, sitePage(this.snippet(url.searchParams.get('api') || undefined)), 'text/html');
   }
 

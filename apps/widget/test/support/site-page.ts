@@ -32,3 +32,27 @@ ${snippet}
 </body>
 </html>`;
 }
+
+// A page with embeds marked the way issue 28 asks (no src: data-src and data-category): two YouTube
+// videos (marketing) and a Google Maps map (functional), served by the fake platform on `port` under
+// hostnames Chromium maps to 127.0.0.1.
+export function embedsPage(snippet: string, port: number): string {
+  const frame = (id: string, category: string, src: string, size: string) =>
+    `<iframe id="${id}" data-category="${category}" data-src="${src}" ${size} title="${id}"></iframe>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+${snippet}
+<meta charset="utf-8">
+<title>Example Shop: videos</title>
+</head>
+<body>
+<main>
+  <h1>Our videos</h1>
+  ${frame('v1', 'marketing', `https://www.youtube.com:${port}/embed/one`, 'width="560" height="315"')}
+  ${frame('v2', 'marketing', `https://www.youtube-nocookie.com:${port}/embed/two`, 'width="400" height="225"')}
+  ${frame('m1', 'functional', `https://www.google.com:${port}/maps/embed/map`, '')}
+</main>
+</body>
+</html>`;
+}

@@ -1,3 +1,4 @@
 export * from './widget.schema';
 export * from './widget.routes';
 export * from './look';
+export * from './embeds';
