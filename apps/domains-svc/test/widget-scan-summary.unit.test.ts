@@ -8,7 +8,7 @@ describe("the scan widget's summary", () => {
         { url: 'https://b/y.js', host: 'b', category: 'marketing', vendor: 'Meta' },
         { url: 'https://s.example.com/app.js', host: 's.example.com', category: 'functional', vendor: null },
       ],
-      iframes: [{ url: 'https://v/e', host: 'v', category: 'marketing' }],
+      iframes: [{ url: 'https://v/e', host: 'v', category: 'marketing', marked: false }],
       cookies: [
         {
           name: '_ga',

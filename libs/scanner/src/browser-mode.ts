@@ -1,6 +1,7 @@
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { BrowserHost } from './browser';
 import { MainNavigation, routeBrowserRequests } from './browser-routing';
+import { MARKED_IFRAMES } from './findings';
 import { offSiteNavigation, pageHeldBrowser, pageTimeout, ScanError, tooManyRedirects } from './errors';
 import { untilAborted, within, type ModeSession, type PageVisit, type ScanRun } from './session';
 import { httpUrl, isSameSite, pageLinks } from './site';
@@ -12,6 +13,7 @@ const CLOSE_MS = 5_000;
 
 const LINKS = `Array.from(document.querySelectorAll('a[href], area[href]'), (a) => a.href)`;
 const IFRAME_SOURCES = `Array.from(document.querySelectorAll('iframe[src], frame[src]'), (f) => f.src)`;
+const MARKED_SOURCES = `Array.from(document.querySelectorAll('${MARKED_IFRAMES}'), (f) => f.getAttribute('data-src'))`;
 
 /**
  * browser mode: a fresh context per scan (no cookies, no cache) in the Scanner's Chromium, every
@@ -204,6 +206,11 @@ async function loadAndRead(
     httpUrl(src, finalUrl),
   );
   sources.forEach((src) => src && run.findings.addIframe(src, finalUrl));
+  const marked = (await page.evaluate(MARKED_SOURCES).catch(() => [])) as string[];
+  marked.forEach((src) => {
+    const u = httpUrl(src, finalUrl);
+    if (u) run.findings.addIframe(u, finalUrl, true);
+  });
   const html = /^(text\/html|application\/xhtml\+xml)\b/i.test(
     (await response?.headerValue('content-type').catch(() => null)) ?? 'text/html',
   );

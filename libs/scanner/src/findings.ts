@@ -9,6 +9,9 @@ import {
 import type { Classifier } from './classify';
 import { isFirstParty, normalHost } from './site';
 
+/** Iframes held for consent (the widget's marking): they load nothing, their URL is in data-src. */
+export const MARKED_IFRAMES = 'iframe[data-category][data-src]:not([src])';
+
 /** A cookie as a mode saw it, before classification. */
 export interface SeenCookie {
   name: string;
@@ -35,10 +38,15 @@ export class FindingsCollector {
     this.scripts.set(url.href, { url: url.href, host: normalHost(url.hostname), category, vendor });
   }
 
-  addIframe(url: URL, pageUrl: string): void {
-    if (this.iframes.has(url.href)) return;
+  /** `marked`: held for consent (data-category, data-src, no src). Seen anywhere unmarked, it is reported unmarked. */
+  addIframe(url: URL, pageUrl: string, marked = false): void {
+    const seen = this.iframes.get(url.href);
+    if (seen) {
+      seen.marked &&= marked;
+      return;
+    }
     const { category } = this.classifier.request(url.href, 'sub_frame', pageUrl);
-    this.iframes.set(url.href, { url: url.href, host: normalHost(url.hostname), category });
+    this.iframes.set(url.href, { url: url.href, host: normalHost(url.hostname), category, marked });
   }
 
   /** The latest sighting of a cookie (name and domain) wins: its expiry may have moved. */

@@ -1,6 +1,7 @@
 import { loadBuffer } from 'cheerio';
 import { jarCookieStore, newCookieJar, seenCookie } from './cookie-jar';
 import { guardedFetch, headerValue, type FetchContext } from './fetch';
+import { MARKED_IFRAMES } from './findings';
 import type { ModeSession, PageVisit, ScanRun } from './session';
 import { httpUrl, pageLinks } from './site';
 
@@ -65,6 +66,8 @@ export function httpSession(run: ScanRun): ModeSession {
       const iframes = resolved('iframe[src], frame[src]', 'src');
       scripts.forEach((u) => run.findings.addScript(u, page.url));
       iframes.forEach((u) => run.findings.addIframe(u, page.url));
+      // Held for consent: listed as marked, not fetched (a visitor's browser does not load them either).
+      resolved(MARKED_IFRAMES, 'data-src').forEach((u) => run.findings.addIframe(u, page.url, true));
       await fetchSubresources([...scripts, ...iframes], signal);
       const hrefs = $('a[href], area[href]')
         .map((_, el) => $(el).attr('href') ?? '')

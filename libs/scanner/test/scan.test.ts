@@ -116,13 +116,22 @@ describe.each<[ScanMode]>([['http'], ['browser']])('scanner, %s mode, against lo
     expect(new Set(sent)).toEqual(new Set([USER_AGENT]));
   });
 
-  it('when a page embeds an iframe, then it is found and classified by its host', async () => {
+  it('when a page embeds an iframe, then it is found, classified by its host and reported marked or not', async () => {
     const result = await scanner.scan({ hostname: 'site.test' });
     expect(result.findings.iframes).toContainEqual({
       url: 'https://www.youtube.com/embed/xyz',
       host: 'www.youtube.com',
       category: 'functional',
+      marked: false,
     });
+    // Held for consent (data-category, data-src): listed, never loaded.
+    expect(result.findings.iframes).toContainEqual(
+      expect.objectContaining({
+        url: 'https://player.vimeo.com/video/76979871',
+        host: 'player.vimeo.com',
+        marked: true,
+      }),
+    );
   });
 
   it('when findings are counted, then each distinct script, cookie and iframe counts once in its category', async () => {

@@ -32,7 +32,7 @@ const numberedPage = (n: number) => `<h1>page ${n}</h1><a href="/p${n + 1}">next
  * The local sites, by Host (every name is mapped to 127.0.0.1 by connect-to, nothing is resolved):
  * - site.test `/`: a server cookie (Set-Cookie), scripts from www.google-analytics.com,
  *   connect.facebook.net and itself (`/app.js` sets `_ga` with document.cookie and adds a Hotjar
- *   script), a YouTube iframe, links to /p1, blog.site.test, other.test, a PDF, mailto:;
+ *   script), a YouTube iframe, a Vimeo iframe marked for consent (data-src), links to /p1, blog.site.test, other.test, a PDF, mailto:;
  * - connect.facebook.net's script answers with a third-party cookie (`fr` on .facebook.net);
  * - loop.test redirects forever; big.test answers 300 kB; bomb.test a 1 kB gzip of 4 MB;
  *   slow.test never answers; refused.test redirects to a name that resolves to 10.0.0.1,
@@ -49,6 +49,7 @@ const HOSTS: Record<string, Record<string, Handler>> = {
          <script src="https://connect.facebook.net/en_US/fbevents.js"></script>
          <script src="/app.js"></script>
          <iframe src="https://www.youtube.com/embed/xyz"></iframe>
+         <iframe data-category="marketing" data-src="https://player.vimeo.com/video/76979871"></iframe>
          <a href="/p1">one</a> <a href="https://blog.site.test/">blog</a> <a href="https://other.test/">elsewhere</a>
          <a href="/report.pdf">pdf</a> <a href="mailto:a@site.test">mail</a> <a href="#top">top</a>`,
         { 'set-cookie': ['session_id=abc; Path=/; HttpOnly', 'prefs=dark; Path=/; Max-Age=86400'] },

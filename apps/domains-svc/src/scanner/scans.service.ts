@@ -20,6 +20,12 @@ export const noFindings = (): ScanFindings => ({
   counts: Object.fromEntries(FINDING_CATEGORIES.map((c) => [c, 0])) as ScanFindings['counts'],
 });
 
+/** Scans made before iframes carried `marked` saw only iframes that loaded (a real src): unmarked. */
+const withMarks = (f: ScanFindings): ScanFindings => ({
+  ...f,
+  iframes: f.iframes.map((i) => ({ ...i, marked: i.marked ?? false })),
+});
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toScanReport(row: ScanRow): ScanReport {
@@ -32,7 +38,7 @@ export function toScanReport(row: ScanRow): ScanReport {
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
     pages: row.pages as string[],
-    findings: (row.findings as ScanFindings | null) ?? noFindings(),
+    findings: withMarks((row.findings as ScanFindings | null) ?? noFindings()),
     errors: row.errors as ScanError[],
     created_at: row.created_at.toISOString(),
   };

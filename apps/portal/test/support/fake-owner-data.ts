@@ -100,7 +100,12 @@ export function scanReport(d: DomainDetail, id = `scan_${d.id}`, finishedAt = da
     },
   ];
   const iframes = [
-    { url: 'https://www.youtube.com/embed/x1y2z3', host: 'www.youtube.com', category: 'marketing' as const },
+    {
+      url: 'https://www.youtube.com/embed/x1y2z3',
+      host: 'www.youtube.com',
+      category: 'marketing' as const,
+      marked: false,
+    },
   ];
   const counts = zeroCounts();
   for (const f of [...cookies, ...scripts, ...iframes]) counts[f.category] = (counts[f.category] ?? 0) + 1;

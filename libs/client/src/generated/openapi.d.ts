@@ -1951,6 +1951,8 @@ export interface components {
                     host: string;
                     /** @enum {string} */
                     category: "necessary" | "functional" | "analytics" | "marketing" | "unclassified";
+                    /** @description true: the iframe is held for consent (data-category and data-src, no src: the widget loads it once its category is granted). false: it loads with the page, before any choice (mark it: see the widget docs, Embeds) */
+                    marked: boolean;
                 }[];
                 /** @description Distinct scripts, cookies and iframes per category */
                 counts: {

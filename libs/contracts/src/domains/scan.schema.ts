@@ -41,7 +41,16 @@ export const cookieFindingSchema = z.object({
 });
 export type CookieFinding = z.infer<typeof cookieFindingSchema>;
 
-export const iframeFindingSchema = z.object({ url: z.string(), host: z.string(), category: findingCategorySchema });
+export const iframeFindingSchema = z.object({
+  url: z.string(),
+  host: z.string(),
+  category: findingCategorySchema,
+  marked: z.boolean().meta({
+    description:
+      'true: the iframe is held for consent (data-category and data-src, no src: the widget loads it once its category is ' +
+      'granted). false: it loads with the page, before any choice (mark it: see the widget docs, Embeds)',
+  }),
+});
 export type IframeFinding = z.infer<typeof iframeFindingSchema>;
 
 export const scanFindingsSchema = z.object({
