@@ -153,7 +153,10 @@ export class FakePlatform {
   private site(url: URL, send: (s: number, b: string, t?: string) => void) {
     if (url.pathname === '/site/marketing.js')
       return send(200, 'window.marketingRan = (window.marketingRan || 0) + 1;', 'text/javascript');
-    const snippet = this.snippet(url.searchParams.get('api') || undefined, url.searchParams.get('property') || undefined);
+    const snippet = this.snippet(
+      url.searchParams.get('api') || undefined,
+      url.searchParams.get('property') || undefined,
+    );
     send(200, sitePage(snippet), 'text/html');
   }
 

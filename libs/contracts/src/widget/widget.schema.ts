@@ -106,7 +106,9 @@ export const widgetSettingsSchema = z
     consent_max_age_days: z
       .number()
       .int()
-      .meta({ description: 'Days a choice stands; an older one is asked again (as is one of another consent_revision)' }),
+      .meta({
+        description: 'Days a choice stands; an older one is asked again (as is one of another consent_revision)',
+      }),
   })
   .meta({ id: 'WidgetSettings' });
 export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
