@@ -146,7 +146,8 @@ describe('instance endpoints: the company and property of a domain or merchant',
     );
     expect(events).toHaveLength(1);
     expect(events[0].params).toEqual({ property_id: d.propertyId, ...expected });
-    expect(events[0].entity.data).toEqual(res.body.result);
+    // The event's data is the spec's property: the answer adds only how long a choice stands.
+    expect(res.body.result).toEqual({ ...events[0].entity.data, consent_max_age_days: 365 });
     // The widget's next view shows the new colours, font, radius and side.
     expect(await settings(d)).toMatchObject({
       primary_color: '#0a7a3b',

@@ -34,6 +34,25 @@ describe('the widget public routes: what settings reveal and which page views co
     h.visit(`https://${d.host}`, 'POST', `/widget/v1/properties/${d.propertyId}/views`, body);
   const statusOf = async (id: string) => (await h.call(p, 'GET', `/portal/domains/${id}`)).body.result.status;
 
+  it("when settings are read, then they carry the hostname's registrable domain and the max age, which the instance property sets", async () => {
+    const d = await createDomain();
+    const settings = async () =>
+      (await h.visit(`https://${d.host}`, 'GET', `/widget/v1/properties/${d.propertyId}/settings`)).body
+        .result as WidgetSettings;
+    expect(await settings()).toMatchObject({ cookie_domain: 'example.com', consent_max_age_days: 365 });
+    const put = (days: unknown) =>
+      h.call(p, 'PUT', `/portal/instance/property?domain_id=${d.id}`, { consent_max_age_days: days });
+    expect((await put(0)).status).toBe(400);
+    expect((await put(731)).status).toBe(400);
+    const res = await put(30);
+    expect(res.status).toBe(200);
+    expect(res.body.result.consent_max_age_days).toBe(30);
+    expect((await h.call(p, 'GET', `/portal/instance/property?domain_id=${d.id}`)).body.result).toMatchObject({
+      consent_max_age_days: 30,
+    });
+    expect((await settings()).consent_max_age_days).toBe(30);
+  });
+
   it('when display_company is true, then the settings carry every company detail the company tab shows', async () => {
     const d = await createDomain();
     expect(await companyOf(d)).toEqual({

@@ -3,7 +3,7 @@
 // (`<script type="text/plain" data-category="...">`) whose category is granted as the page parses,
 // and loads the widget bundle asynchronously. If the API is down nothing else happens: marked
 // scripts stay blocked and the page works.
-import { load, type StoredChoice } from './shared/store';
+import { fresh, load, loadChoice } from './shared/store';
 import { consentOf, type Consent, type LoaderState, type PublicApi } from './shared/types';
 
 type Win = Window & { dataLayer?: unknown[]; PrivacyWidget?: PublicApi };
@@ -33,10 +33,12 @@ const found = /^(.*)\/widget\/v1\/([^/?#]+)\/loader\.js/.exec((me && me.src) || 
 if (found && !win.PrivacyWidget) start(found[1], decodeURIComponent(found[2]));
 
 function start(base: string, id: string) {
-  // A choice stands unless the bundle has since seen a newer consent revision (then it asks again).
-  const saved = load<StoredChoice>(id, 'choice');
+  // A choice (the site-wide cookie, else this origin's storage) stands unless the bundle has since
+  // seen a newer consent revision or it is older than the property's max age (then it asks again).
+  const saved = loadChoice(id);
   const seen = load<string>(id, 'rev');
-  const stored = saved && saved.c && (!seen || seen === saved.rev) ? saved : null;
+  const max = load<number>(id, 'max') || 365;
+  const stored = saved && saved.c && (!seen || seen === saved.rev) && fresh(saved, max) ? saved : null;
   const pw: LoaderState = {
     id,
     base,

@@ -2,6 +2,7 @@ import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
 import { addCompanyDpo } from './company-dpo.migration';
+import { addConsentMaxAge } from './consent-max-age.migration';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
 import { importMigrations } from './imports.migration';
@@ -168,6 +169,8 @@ export const migrations: Record<string, ServiceMigration> = {
   ...onboardingMigrations,
   // The customer's DPO (see company-dpo.migration.ts).
   '2026_12_01_0001_company_dpo': { up: addCompanyDpo },
+  // How long a visitor's choice stands (see consent-max-age.migration.ts).
+  '2026_12_02_0001_consent_max_age': { up: addConsentMaxAge },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

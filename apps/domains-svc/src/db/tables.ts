@@ -58,6 +58,8 @@ export interface PropertiesTable {
   has_continuous_scanning: Generated<boolean>;
   has_vendor_logo: Generated<boolean>;
   default_notice_type: string;
+  /** Days a visitor's choice stands before the widget asks again (1..730). */
+  consent_max_age_days: Generated<number>;
   /** What the latest completed scan found, as the widget shows it. */
   scan_cookies: ColumnType<unknown, string | undefined, string>;
   scan_data_collection: ColumnType<unknown, string | undefined, string>;

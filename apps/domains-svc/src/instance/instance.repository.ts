@@ -82,3 +82,4 @@ export async function findProperty(db: Kysely<DomainsDb>, partnerId: string, id:
     .where('partner_id', '=', partnerId)
     .executeTakeFirstOrThrow();
 }
+export type PropertyRow = Awaited<ReturnType<typeof findProperty>>;

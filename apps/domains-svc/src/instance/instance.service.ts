@@ -1,8 +1,8 @@
 import { inTransaction } from '@platform/db';
 import {
   type InstanceCompany,
+  type InstanceProperty,
   type InstanceQuery,
-  type PropertyEntityData,
   type UpdateInstanceCompanyBody,
   type UpdateInstancePropertyBody,
 } from '@platform/contracts';
@@ -21,7 +21,14 @@ import {
   findProperty,
   type CompanyRow,
   type CustomerDomain,
+  type PropertyRow,
 } from './instance.repository';
+
+/** The event's property data and how long a visitor's choice stands (not in the event). */
+const toInstanceProperty = (row: PropertyRow): InstanceProperty => ({
+  ...propertyEntityData(row),
+  consent_max_age_days: row.consent_max_age_days,
+});
 
 /**
  * The domain the query names: domain_id, or the one domain linked to merchant_id (several: 409
@@ -104,9 +111,9 @@ export async function getInstanceProperty(
   ctx: Pick<DomainsContext, 'db'>,
   partnerId: string,
   q: InstanceQuery,
-): Promise<PropertyEntityData> {
+): Promise<InstanceProperty> {
   const domain = await customerDomain(ctx.db, partnerId, q);
-  return propertyEntityData(await findProperty(ctx.db, partnerId, domain.property_id));
+  return toInstanceProperty(await findProperty(ctx.db, partnerId, domain.property_id));
 }
 
 /** A change goes through the domain update's path: property.updated lists each changed field. */
@@ -115,12 +122,12 @@ export async function updateInstanceProperty(
   partnerId: string,
   q: InstanceQuery,
   body: UpdateInstancePropertyBody,
-): Promise<PropertyEntityData> {
+): Promise<InstanceProperty> {
   return inTransaction(ctx.db, async (trx) => {
     const domain = await customerDomain(trx, partnerId, q, true);
     const current = await findProperty(trx, partnerId, domain.property_id);
-    const changes = changedFields(current, body) as Record<string, string | boolean>;
+    const changes = changedFields(current, body) as Record<string, string | boolean | number>;
     const updated = await applySettingChanges(trx, domain, { company: {}, settings: changes });
-    return propertyEntityData(updated ?? current);
+    return toInstanceProperty(updated ?? current);
   });
 }

@@ -7,6 +7,7 @@ import {
   type WidgetSettings,
 } from '@platform/contracts';
 import { notFound } from '@platform/http';
+import { registrableDomain } from './cookie-domain';
 import { findWidgetSettingsRow, type WidgetSettingsRow } from './widget.repository';
 import type { DomainsContext } from '../context';
 
@@ -92,6 +93,8 @@ export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
     consent_revision: consentRevision(consented),
     company: publicCompany(row),
     dpo: publicDpo(row),
+    cookie_domain: registrableDomain(row.hostname),
+    consent_max_age_days: row.consent_max_age_days,
   };
 }
 

@@ -36,6 +36,7 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
       'p.has_accessibility',
       'p.display_company',
       'p.display_dpo',
+      'p.consent_max_age_days',
       'p.scan_cookies',
       'p.scan_data_collection',
       'c.name as company_name',

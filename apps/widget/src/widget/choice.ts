@@ -1,7 +1,8 @@
-// A visitor's choice: stored per property with the consent revision, made effective through the
+// A visitor's choice: stored per property with the consent revision in a cookie on the site's
+// registrable domain (this origin's storage when cookies are off), made effective through the
 // loader (Consent Mode + script revival + event) and sent as a receipt (resent later if the API
 // was down, with the same nonce so the server can refuse a double).
-import { load, save, type StoredChoice } from '../shared/store';
+import { cookieName, fresh, load, loadChoice, save, toCookie, type StoredChoice } from '../shared/store';
 import { consentOf, type Choices, type LoaderState } from '../shared/types';
 import type { WidgetSettings } from '@platform/contracts';
 import type { Api } from './api';
@@ -27,13 +28,40 @@ export class ChoiceKeeper {
   ) {}
 
   stored(): StoredChoice | null {
-    return load<StoredChoice>(this.pw.id, 'choice');
+    return loadChoice(this.pw.id);
   }
 
-  /** A choice answering the property's current revision. */
+  /** Days a choice stands (the settings', 12 months from an API that does not send it yet). */
+  maxAge(): number {
+    return this.settings.consent_max_age_days || 365;
+  }
+
+  /** A choice answering the property's current revision, younger than its max age. */
   current(): StoredChoice | null {
     const c = this.stored();
-    return c && c.rev === this.settings.consent_revision ? c : null;
+    return c && c.rev === this.settings.consent_revision && fresh(c, this.maxAge()) ? c : null;
+  }
+
+  /**
+   * Keeps a choice in the cookie (Domain: the registrable domain when this page is on it, so the
+   * property's hostname and subdomains share it; expiring with the choice); when cookies are off,
+   * in this origin's storage. A stored copy is dropped once the cookie holds, so there is one truth.
+   */
+  private keep(entry: StoredChoice): void {
+    const { cookie_domain: domain } = this.settings;
+    const host = location.hostname;
+    const onDomain = domain && (host === domain || host.endsWith('.' + domain));
+    const seconds = Math.max(0, Math.floor((entry.at + this.maxAge() * 864e5 - Date.now()) / 1000));
+    document.cookie =
+      cookieName(this.pw.id) +
+      '=' +
+      toCookie(entry) +
+      '; Path=/; SameSite=Lax; Max-Age=' +
+      seconds +
+      (onDomain ? '; Domain=' + domain : '') +
+      (location.protocol === 'https:' ? '; Secure' : '');
+    const held = this.stored();
+    save(this.pw.id, 'choice', held && held.nonce === entry.nonce && held.at === entry.at ? null : entry);
   }
 
   visitor(): string {
@@ -56,7 +84,7 @@ export class ChoiceKeeper {
       sent: !sendReceipt,
       nonce: randomId(24),
     };
-    save(this.pw.id, 'choice', entry);
+    this.keep(entry);
     this.pw.apply(consentOf(entry.c), true);
     if (sendReceipt) this.send(entry);
   }
@@ -94,6 +122,6 @@ export class ChoiceKeeper {
 
   private markSent(nonce?: string): void {
     const c = this.stored();
-    if (c && c.nonce === nonce) save(this.pw.id, 'choice', { ...c, sent: true });
+    if (c && c.nonce === nonce) this.keep({ ...c, sent: true });
   }
 }

@@ -34,7 +34,9 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
   const look = theme(s);
   const shadow = root(look.vars + CSS);
   const keeper = new ChoiceKeeper(pw._, api, s);
-  save(pw._.id, 'rev', s.consent_revision); // tells the next page's loader whether a stored choice is stale
+  // Tell the next page's loader whether a stored choice is stale (another revision, or too old).
+  save(pw._.id, 'rev', s.consent_revision);
+  save(pw._.id, 'max', keeper.maxAge());
   if (s.has_accessibility) applyA11y(pw._.id);
   let notice: HTMLElement | null = null;
   const choose = (c: Choices) => {

@@ -15,7 +15,8 @@ import { FakePlatform, SITE } from './fake-platform';
 
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 
-export const launch = () => launchChromium([SITE]);
+/** Chromium resolving the fake site (and `hosts`, with their subdomains) to 127.0.0.1. */
+export const launch = (hosts: string[] = []) => launchChromium([SITE, ...hosts]);
 export const visitor = newVisitor;
 export const booted = widgetBooted;
 export const screenshot = (page: Page, name: string) => saveScreenshot(page, ARTIFACTS, name);
@@ -38,12 +39,12 @@ export function eventually<T>(read: () => T | Promise<T>, check: (v: T) => boole
  * What every widget browser test file sets up: one Chromium for the file, a fresh fake platform
  * for each test, and a visitor (a new browser context, closed after the test or at the next one).
  */
-export function widgetTestBed() {
+export function widgetTestBed(hosts: string[] = []) {
   let browser: Browser;
   let platform: FakePlatform;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await launch(hosts);
   });
   afterAll(() => browser.close());
   beforeEach(async () => {

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CONSENT_CATEGORIES } from '@platform/contracts';
+import { getDomain } from 'tldts';
 import { embedsPage, sitePage } from './site-page';
 
 export const DIST = path.resolve(__dirname, '../../../../dist/apps/widget');
@@ -21,6 +22,7 @@ export interface Recorded {
 }
 
 export function defaultSettings(overrides: Json = {}): Json {
+  const hostname = (overrides.hostname as string | undefined) ?? SITE;
   return {
     property_id: PROPERTY_ID,
     hostname: SITE,
@@ -55,12 +57,17 @@ export function defaultSettings(overrides: Json = {}): Json {
       phone_number: null,
     },
     dpo: null,
+    // As domains-svc computes it (widget/cookie-domain.ts).
+    cookie_domain: getDomain(hostname, { allowPrivateDomains: true }) || null,
+    consent_max_age_days: 365,
     ...overrides,
   };
 }
 
 export class FakePlatform {
   settings: Json = defaultSettings();
+  /** More properties by id (each its own settings, hostname and snippet); receipts are recorded together. */
+  readonly others: Record<string, Json> = {};
   /** Anything but 200 simulates an outage of the settings endpoint. */
   settingsStatus = 200;
   /** Settings requests answered, whatever the status (a test may wait on it). */
@@ -98,13 +105,17 @@ export class FakePlatform {
     return 'http://127.0.0.1:' + this.port;
   }
 
-  /** The customer's page, on the property's hostname (Chromium maps it to 127.0.0.1). */
-  pageUrl(name = 'index.html', host = SITE): string {
-    return 'http://' + host + ':' + this.port + '/site/' + name;
+  /** The customer's page, on the property's hostname (Chromium maps it to 127.0.0.1); `property` picks the snippet's. */
+  pageUrl(name = 'index.html', host = SITE, property?: string): string {
+    return 'http://' + host + ':' + this.port + '/site/' + name + (property ? '?property=' + property : '');
   }
 
-  snippet(base = this.apiBase): string {
-    return '<script src="' + base + '/widget/v1/' + PROPERTY_ID + '/loader.js"></script>';
+  snippet(base = this.apiBase, property = PROPERTY_ID): string {
+    return '<script src="' + base + '/widget/v1/' + property + '/loader.js"></script>';
+  }
+
+  private settingsOf(id: string): Json | undefined {
+    return id === PROPERTY_ID ? this.settings : this.others[id];
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -118,12 +129,14 @@ export class FakePlatform {
       this.frames.push((req.headers['x-forwarded-host'] || req.headers.host) + url.pathname);
       return send(200, '<!doctype html><html lang="en"><title>Embed</title><p>Embedded player</p></html>', 'text/html');
     }
-    if (url.pathname === '/widget/v1/' + PROPERTY_ID + '/loader.js') return this.loader(send);
+    const loader = /^\/widget\/v1\/([^/]+)\/loader\.js$/.exec(url.pathname);
+    if (loader && this.settingsOf(loader[1])) return this.loader(send);
     const asset = /^\/widget\/v1\/assets\/([\w.-]+\.js)$/.exec(url.pathname);
     if (asset) return send(200, readFileSync(path.join(DIST, asset[1]), 'utf8'), 'text/javascript');
     const m = /^\/widget\/v1\/properties\/([^/]+)\/(settings|views|receipts|requests)$/.exec(url.pathname);
-    if (!m || m[1] !== PROPERTY_ID) return send(404, JSON.stringify({ error: { code: 'NOT_FOUND', status: 404 } }));
-    const cors = this.cors(req.headers.origin);
+    const settings = m && this.settingsOf(m[1]);
+    if (!m || !settings) return send(404, JSON.stringify({ error: { code: 'NOT_FOUND', status: 404 } }));
+    const cors = this.cors(req.headers.origin, settings.hostname as string);
     if (req.method === 'OPTIONS') {
       return send(cors ? 204 : 403, '', 'text/plain', {
         ...cors,
@@ -132,7 +145,7 @@ export class FakePlatform {
       });
     }
     if (m[2] === 'settings') {
-      void (this.settingsGate || Promise.resolve()).then(() => this.settingsAnswer(req, send, cors));
+      void (this.settingsGate || Promise.resolve()).then(() => this.settingsAnswer(req, send, cors, m[1]));
       return;
     }
     if (!cors) return send(403, JSON.stringify({ error: { code: 'WIDGET.ORIGIN_NOT_ALLOWED', status: 403 } }));
@@ -147,7 +160,11 @@ export class FakePlatform {
     if (url.pathname === '/site/marketing.js')
       return send(200, 'window.marketingRan = (window.marketingRan || 0) + 1;', 'text/javascript');
     if (url.pathname === '/site/embeds.html') return send(200, embedsPage(this.snippet(), this.port), 'text/html');
-    send(200, sitePage(this.snippet(url.searchParams.get('api') || undefined)), 'text/html');
+    const snippet = this.snippet(
+      url.searchParams.get('api') || undefined,
+      url.searchParams.get('property') || undefined,
+    );
+    send(200, sitePage(snippet), 'text/html');
   }
 
   private loader(send: (s: number, b: string, t?: string, h?: http.OutgoingHttpHeaders) => void) {
@@ -156,14 +173,14 @@ export class FakePlatform {
     send(200, code, 'text/javascript', { 'cache-control': 'public, max-age=300' });
   }
 
-  private cors(origin: string | undefined): http.OutgoingHttpHeaders | null {
+  private cors(origin: string | undefined, hostname: string): http.OutgoingHttpHeaders | null {
     let host = '';
     try {
       host = new URL(origin || '').hostname;
     } catch {
       return null;
     }
-    if (host !== SITE && !host.endsWith('.' + SITE)) return null;
+    if (host !== hostname && !host.endsWith('.' + hostname)) return null;
     return { 'access-control-allow-origin': origin, vary: 'Origin' };
   }
 
@@ -171,6 +188,7 @@ export class FakePlatform {
     req: http.IncomingMessage,
     send: (s: number, b: string, t?: string, h?: http.OutgoingHttpHeaders) => void,
     cors: http.OutgoingHttpHeaders | null,
+    id: string,
   ) {
     this.settingsServed++;
     if (this.settingsStatus !== 200)
@@ -180,7 +198,7 @@ export class FakePlatform {
         'application/json',
         cors || {},
       );
-    const body = JSON.stringify({ result: this.settings });
+    const body = JSON.stringify({ result: this.settingsOf(id) });
     const etag = '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
     const headers = { ...(cors || {}), etag, 'cache-control': 'no-cache' };
     const fresh = req.headers['if-none-match'] === etag;

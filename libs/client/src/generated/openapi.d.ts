@@ -2091,6 +2091,8 @@ export interface components {
             company_id: string;
             activated_at: string | null;
             created_at: string;
+            /** @description Days a visitor's choice stands before the widget asks again (1..730, default 365) */
+            consent_max_age_days: number;
         };
         UpdateInstanceProperty: {
             /** @description The property's name (its hostname at create) */
@@ -2113,6 +2115,8 @@ export interface components {
             has_welcome_message?: boolean;
             /** @description Rescan the site every SCAN_RESCAN_INTERVAL_MS (7 days) */
             has_continuous_scanning?: boolean;
+            /** @description Days a visitor's choice stands before the widget asks again (1..730, default 365) */
+            consent_max_age_days?: number;
         };
         Product: {
             id: number;
@@ -2381,6 +2385,10 @@ export interface components {
                 name: string | null;
                 email: string | null;
             } | null;
+            /** @description The registrable domain of hostname (Public Suffix List, private suffixes included): the widget keeps the visitor's choice in a cookie on it, so the property's hostname and its subdomains share it. null for a hostname without one (an IP address, a public suffix): the cookie is the page's host only */
+            cookie_domain: string | null;
+            /** @description Days a choice stands; an older one is asked again (as is one of another consent_revision) */
+            consent_max_age_days: number;
         };
         OnboardingWidgetConfig: {
             partner_name: string;

@@ -100,8 +100,23 @@ const borderRadiusSchema = z
   })
   .meta({ description: 'A number (px) or `<n>px`, `<n>rem`, `<n>em`; stored as text like `8px`' });
 
-/** The property as property.updated's data carries it: GET /portal/instance/property answers it. */
-export const instancePropertySchema = propertyEntityDataSchema.meta({ id: 'InstanceProperty' });
+/** How long a visitor's choice stands before the widget asks again: 1 day to 2 years, 12 months by default. */
+export const CONSENT_MAX_AGE_DAYS = { min: 1, max: 730, default: 365 } as const;
+const consentMaxAgeDaysSchema = z
+  .number()
+  .int()
+  .min(CONSENT_MAX_AGE_DAYS.min)
+  .max(CONSENT_MAX_AGE_DAYS.max)
+  .meta({ description: "Days a visitor's choice stands before the widget asks again (1..730, default 365)" });
+
+/**
+ * The property as property.updated's data carries it, and how long a choice stands (not in the
+ * event: its data is the spec's): GET /portal/instance/property answers it.
+ */
+export const instancePropertySchema = propertyEntityDataSchema
+  .extend({ consent_max_age_days: consentMaxAgeDaysSchema })
+  .meta({ id: 'InstanceProperty' });
+export type InstanceProperty = z.infer<typeof instancePropertySchema>;
 
 /** PUT /portal/instance/property: any writable field of the property (colours as the domain update takes them). */
 export const updateInstancePropertyBodySchema = z
@@ -125,6 +140,7 @@ export const updateInstancePropertyBodySchema = z
       .boolean()
       .optional()
       .meta({ description: 'Rescan the site every SCAN_RESCAN_INTERVAL_MS (7 days)' }),
+    consent_max_age_days: consentMaxAgeDaysSchema.optional(),
   })
   .meta({ id: 'UpdateInstanceProperty' });
 export type UpdateInstancePropertyBody = z.output<typeof updateInstancePropertyBodySchema>;

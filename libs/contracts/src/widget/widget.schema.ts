@@ -99,6 +99,13 @@ export const widgetSettingsSchema = z
       .meta({ description: "The cookies the site's latest scan found ([] before the first scan)" }),
     company: widgetCompanySchema,
     dpo: z.object({ name: nullableString, email: nullableString }).nullable(),
+    cookie_domain: nullableString.meta({
+      description:
+        "The registrable domain of hostname (Public Suffix List, private suffixes included): the widget keeps the visitor's choice in a cookie on it, so the property's hostname and its subdomains share it. null for a hostname without one (an IP address, a public suffix): the cookie is the page's host only",
+    }),
+    consent_max_age_days: z.number().int().meta({
+      description: 'Days a choice stands; an older one is asked again (as is one of another consent_revision)',
+    }),
   })
   .meta({ id: 'WidgetSettings' });
 export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;

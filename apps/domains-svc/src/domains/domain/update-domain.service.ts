@@ -64,7 +64,7 @@ export async function updateDomain(ctx: DomainsContext, partnerId: string, domai
 export async function applySettingChanges(
   trx: DomainsDatabase,
   domain: { partner_id: string; id: string; company_id: string; property_id: string },
-  changes: { company: Record<string, string | null>; settings: Record<string, string | boolean> },
+  changes: { company: Record<string, string | null>; settings: Record<string, string | boolean | number> },
 ) {
   const companyChanged = Object.keys(changes.company).length > 0;
   if (!companyChanged && Object.keys(changes.settings).length === 0) return undefined;
