@@ -2,9 +2,8 @@ import { createUserBodySchema, USER_ROLES } from '@platform/contracts';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/errors';
 import { apiFieldErrors, formValues, validate, type FieldErrors } from '../../forms';
-import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
-import { FormMessage, SelectField, TextField } from '../../ui/field';
+import { InviteFields } from '../../ui/invite-fields';
 import { useInviteUser } from './hooks';
 import { ROLE_LABELS } from './roles';
 
@@ -29,22 +28,13 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
       description="They get an e-mail with a sign-in link."
     >
       <form onSubmit={submit} noValidate>
-        <TextField label="E-mail address" name="email" type="email" required autoFocus error={errors.email} />
-        <TextField label="Name (optional)" name="name" error={errors.name} />
-        <SelectField
-          label="Role"
-          name="role"
-          options={USER_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
-          defaultValue="DEVELOPER"
-          error={errors.role}
+        <InviteFields
+          roles={USER_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+          defaultRole="DEVELOPER"
+          errors={errors}
+          pending={invite.isPending}
+          onCancel={onClose}
         />
-        {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
-        <div className="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={invite.isPending} busyLabel="Inviting…">
-            Send invitation
-          </Button>
-        </div>
       </form>
     </Dialog>
   );

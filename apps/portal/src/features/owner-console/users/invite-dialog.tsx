@@ -2,9 +2,8 @@ import { inviteAccessUserBodySchema, type AccessRole } from '@platform/contracts
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../api/client';
 import { apiFieldErrors, formValues, validate, type FieldErrors } from '../../../forms';
-import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
-import { FormMessage, SelectField, TextField } from '../../../ui/field';
+import { InviteFields } from '../../../ui/invite-fields';
 import { ownerErrorMessage } from '../api';
 import { ROLE_HINTS, ROLE_LABELS } from '../access';
 import { useInviteOwnerUser } from './hooks';
@@ -32,22 +31,13 @@ export function InviteDialog({ open, roles, onClose }: { open: boolean; roles: A
   return (
     <Dialog open={open} title="Invite a user" onClose={close} description="They get an e-mail with a sign-in link.">
       <form onSubmit={submit} noValidate>
-        <TextField label="E-mail address" name="email" type="email" required autoFocus error={errors.email} />
-        <TextField label="Name (optional)" name="name" error={errors.name} />
-        <SelectField
-          label="Role"
-          name="role"
-          options={roles.map((r) => ({ value: r, label: `${ROLE_LABELS[r]}: ${ROLE_HINTS[r]}` }))}
-          defaultValue="VIEWER"
-          error={errors.role}
+        <InviteFields
+          roles={roles.map((r) => ({ value: r, label: `${ROLE_LABELS[r]}: ${ROLE_HINTS[r]}` }))}
+          defaultRole="VIEWER"
+          errors={errors}
+          pending={invite.isPending}
+          onCancel={close}
         />
-        {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
-        <div className="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={invite.isPending} busyLabel="Inviting…">
-            Send invitation
-          </Button>
-        </div>
       </form>
     </Dialog>
   );
