@@ -1,4 +1,5 @@
 import type { FindingCategory } from '../domains/scan.schema';
+import { CATEGORY_TEXT_KEYS, WIDGET_TEXTS, type Language } from '../widget/texts';
 
 /** The categories a visitor chooses; `necessary` is always granted and never asked. */
 export const OPTIONAL_CATEGORIES = ['functional', 'analytics', 'marketing'] as const;
@@ -16,47 +17,42 @@ export interface CategoryText {
   is_profiling: boolean;
 }
 
+/** Each category's legal facts (its words are the catalogue's, libs/contracts/src/widget/texts). */
+const CATEGORY_LEGAL: Record<FindingCategory, Pick<CategoryText, 'legal_base' | 'is_profiling'>> = {
+  necessary: { legal_base: 'LEGITIMATE_INTEREST', is_profiling: false },
+  functional: { legal_base: 'CONSENT', is_profiling: false },
+  analytics: { legal_base: 'CONSENT', is_profiling: false },
+  marketing: { legal_base: 'CONSENT', is_profiling: true },
+  unclassified: { legal_base: 'CONSENT', is_profiling: false },
+};
+
 /**
  * The one wording of every category. The widget's settings (domains-svc), the scan feed's
  * data_collection and the consent records all read it, so a signed receipt states the very texts
  * the visitor was shown. A changed text changes `consent_revision`: visitors are asked again.
  */
-export const CATEGORY_TEXTS: Record<FindingCategory, CategoryText> = {
-  necessary: {
-    label: 'Necessary',
-    description: 'Needed for the site to work (security, your privacy choices). Always on.',
-    legal_base: 'LEGITIMATE_INTEREST',
-    is_profiling: false,
-  },
-  functional: {
-    label: 'Functional',
-    description: 'Remembers settings such as language and improves features.',
-    legal_base: 'CONSENT',
-    is_profiling: false,
-  },
-  analytics: {
-    label: 'Analytics',
-    description: 'Measures how the site is used so it can be improved.',
-    legal_base: 'CONSENT',
-    is_profiling: false,
-  },
-  marketing: {
-    label: 'Marketing',
-    description: 'Personalised advertising, and sale or sharing of personal data with partners.',
-    legal_base: 'CONSENT',
-    is_profiling: true,
-  },
-  unclassified: {
-    label: 'Not classified',
-    description: 'Found on the site; no source names its purpose yet.',
-    legal_base: 'CONSENT',
-    is_profiling: false,
-  },
-};
+export const CATEGORY_TEXTS: Record<FindingCategory, CategoryText> = categoryTexts('en');
 
-/** A category's purpose in the spec's data_collection shape, with `status` (ACTIVE, GRANTED, DENIED). */
-export function categoryPurpose(category: FindingCategory, status: string) {
-  const text = CATEGORY_TEXTS[category];
+/** The categories' texts in a language of the widget's catalogue (English is CATEGORY_TEXTS). */
+export function categoryTexts(language: Language): Record<FindingCategory, CategoryText> {
+  const texts = WIDGET_TEXTS[language] || WIDGET_TEXTS.en;
+  const of = (category: FindingCategory): CategoryText => ({
+    label: texts[CATEGORY_TEXT_KEYS[category].label],
+    description: texts[CATEGORY_TEXT_KEYS[category].description],
+    ...CATEGORY_LEGAL[category],
+  });
+  return {
+    necessary: of('necessary'),
+    functional: of('functional'),
+    analytics: of('analytics'),
+    marketing: of('marketing'),
+    unclassified: of('unclassified'),
+  };
+}
+
+/** A category's purpose in the spec's data_collection shape, with `status` (ACTIVE, GRANTED, DENIED), in `language`. */
+export function categoryPurpose(category: FindingCategory, status: string, language: Language = 'en') {
+  const text = language === 'en' ? CATEGORY_TEXTS[category] : categoryTexts(language)[category];
   return {
     category,
     is_primary: category === 'necessary',
