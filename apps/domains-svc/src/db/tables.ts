@@ -60,6 +60,10 @@ export interface PropertiesTable {
   default_notice_type: string;
   /** Days a visitor's choice stands before the widget asks again (1..730). */
   consent_max_age_days: Generated<number>;
+  /** The widget's language when the visitor's is none it speaks ('en' by default). */
+  default_language: Generated<string>;
+  /** The property's wording of widget texts: { [language]: { [key]: text } } (jsonb). */
+  text_overrides: ColumnType<unknown, string | undefined, string>;
   /** What the latest completed scan found, as the widget shows it. */
   scan_cookies: ColumnType<unknown, string | undefined, string>;
   scan_data_collection: ColumnType<unknown, string | undefined, string>;

@@ -83,3 +83,14 @@ export async function findProperty(db: Kysely<DomainsDb>, partnerId: string, id:
     .executeTakeFirstOrThrow();
 }
 export type PropertyRow = Awaited<ReturnType<typeof findProperty>>;
+
+/** Replaces a property's text overrides (validated by the contract) and answers the property. */
+export async function writeTextOverrides(db: Kysely<DomainsDb>, partnerId: string, id: string, overrides: object) {
+  return db
+    .updateTable('properties')
+    .set({ text_overrides: JSON.stringify(overrides), updated_at: new Date() })
+    .where('id', '=', id)
+    .where('partner_id', '=', partnerId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -4,7 +4,9 @@ import {
   type InstanceProperty,
   type InstanceQuery,
   type UpdateInstanceCompanyBody,
+  type TextOverrides,
   type UpdateInstancePropertyBody,
+  isLanguage,
 } from '@platform/contracts';
 import { AppError, notFound } from '@platform/http';
 import type { Kysely } from 'kysely';
@@ -19,15 +21,18 @@ import {
   findCustomerDomain,
   findMerchantDomainIds,
   findProperty,
+  writeTextOverrides,
   type CompanyRow,
   type CustomerDomain,
   type PropertyRow,
 } from './instance.repository';
 
-/** The event's property data and how long a visitor's choice stands (not in the event). */
+/** The event's property data and what is not in the event: how long a choice stands, the widget's language and texts. */
 const toInstanceProperty = (row: PropertyRow): InstanceProperty => ({
   ...propertyEntityData(row),
   consent_max_age_days: row.consent_max_age_days,
+  default_language: isLanguage(row.default_language) ? row.default_language : 'en',
+  text_overrides: (row.text_overrides ?? {}) as TextOverrides,
 });
 
 /**
@@ -125,8 +130,13 @@ export async function updateInstanceProperty(
 ): Promise<InstanceProperty> {
   return inTransaction(ctx.db, async (trx) => {
     const domain = await customerDomain(trx, partnerId, q, true);
-    const current = await findProperty(trx, partnerId, domain.property_id);
-    const changes = changedFields(current, body) as Record<string, string | boolean | number>;
+    const { text_overrides: overrides, ...settings } = body;
+    // The overrides are the widget's alone: written as a whole, never in property.updated (its data is the spec's).
+    const current =
+      overrides === undefined
+        ? await findProperty(trx, partnerId, domain.property_id)
+        : await writeTextOverrides(trx, partnerId, domain.property_id, overrides);
+    const changes = changedFields(current, settings) as Record<string, string | boolean | number>;
     const updated = await applySettingChanges(trx, domain, { company: {}, settings: changes });
     return toInstanceProperty(updated ?? current);
   });

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
   CONSENT_CATEGORIES,
+  baseLanguage,
+  categoryTexts,
+  isLanguage,
   noticeTypeSchema,
+  type Language,
   type DataCollectionItem,
   type WidgetCookie,
   type WidgetSettings,
@@ -66,8 +70,32 @@ function publicDpo(row: WidgetSettingsRow): WidgetSettings['dpo'] {
   return { name: row.dpo_name, email: row.dpo_email };
 }
 
-export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
+/** The language the widget renders: the visitor's when the widget speaks it, else the property's default. */
+export function settingsLanguage(row: Pick<WidgetSettingsRow, 'default_language'>, lang?: string): Language {
+  const fallback = isLanguage(row.default_language) ? row.default_language : 'en';
+  return baseLanguage(lang) ?? fallback;
+}
+
+/** The categories in `language` (the revision is computed over English: one revision for all languages). */
+function categoriesIn(language: Language): WidgetSettings['categories'] {
+  if (language === 'en') return CONSENT_CATEGORIES;
+  const texts = categoryTexts(language);
+  return CONSENT_CATEGORIES.map((c) => ({
+    ...c,
+    label: texts[c.name as keyof typeof texts].label,
+    description: texts[c.name as keyof typeof texts].description,
+  }));
+}
+
+/** The property's overrides in `language` (key -> text), as validated when they were written. */
+function overridesIn(row: Pick<WidgetSettingsRow, 'text_overrides'>, language: Language): Record<string, string> {
+  const all = (row.text_overrides || {}) as Partial<Record<Language, Record<string, string>>>;
+  return all[language] ?? {};
+}
+
+export function toWidgetSettings(row: WidgetSettingsRow, lang?: string): WidgetSettings {
   // What the latest completed scan found ([] before the first: nothing is guessed).
+  const language = settingsLanguage(row, lang);
   const consented = {
     has_scripts: row.has_scripts,
     categories: CONSENT_CATEGORIES,
@@ -90,11 +118,14 @@ export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
     display_company: row.display_company,
     display_dpo: row.display_dpo,
     ...consented,
+    categories: categoriesIn(language),
     consent_revision: consentRevision(consented),
     company: publicCompany(row),
     dpo: publicDpo(row),
     cookie_domain: registrableDomain(row.hostname),
     consent_max_age_days: row.consent_max_age_days,
+    language,
+    texts: overridesIn(row, language),
   };
 }
 
@@ -107,10 +138,11 @@ export interface WidgetSettingsAnswer {
 export async function widgetSettings(
   ctx: Pick<DomainsContext, 'db'>,
   propertyId: string,
+  lang?: string,
 ): Promise<WidgetSettingsAnswer> {
   const row = await findWidgetSettingsRow(ctx.db, propertyId);
   if (!row) throw notFound('property');
-  const body = { result: toWidgetSettings(row) };
+  const body = { result: toWidgetSettings(row, lang) };
   return { body, etag: `"${hash(JSON.stringify(body)).slice(0, 27)}"` };
 }
 

@@ -11,8 +11,9 @@ const SETTINGS_CACHE_CONTROL = 'no-cache';
 /** The widget's public calls; the chassis has already checked the property exists and the Origin is on its hostname. */
 export function widgetHandlers(ctx: DomainsContext): Handlers<(typeof widgetRoutes)[number], InternalCaller> {
   return {
-    getWidgetSettings: async ({ params, req }) => {
-      const { body, etag } = await widgetSettings(ctx, params.propertyId.toLowerCase());
+    getWidgetSettings: async ({ params, query, req }) => {
+      // The language is in the URL (?lang=), so each language's answer is cached on its own URL.
+      const { body, etag } = await widgetSettings(ctx, params.propertyId.toLowerCase(), query.lang);
       const headers = { ETag: etag, 'Cache-Control': SETTINGS_CACHE_CONTROL };
       if (matchesEtag(req.headers['if-none-match'], etag)) return reply(304, undefined, headers);
       return reply(200, body, headers);

@@ -37,6 +37,8 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
       'p.display_company',
       'p.display_dpo',
       'p.consent_max_age_days',
+      'p.default_language',
+      'p.text_overrides',
       'p.scan_cookies',
       'p.scan_data_collection',
       'c.name as company_name',

@@ -17,6 +17,8 @@ export interface LoaderState {
   /** open() calls made before the bundle took over. */
   queue: Array<string | undefined>;
   booted?: boolean;
+  /** Called by a language pack (lang-<language>.<hash>.js) with its texts. */
+  pack?(language: string, texts: Record<string, string>): void;
 }
 
 export interface PublicApi {

@@ -2,6 +2,7 @@
 // font, no animations. Remembered per site; applied through one style element the widget owns.
 import { load, save } from '../shared/store';
 import { el } from './dom';
+import { t } from './texts';
 
 export interface A11yPrefs {
   size: number;
@@ -59,11 +60,11 @@ export function a11yView(id: string): HTMLElement {
   return el(
     'div',
     {},
-    el('h3', {}, 'Accessibility'),
-    el('p', {}, 'These settings apply to this whole site and are remembered in this browser.'),
-    el('div', { class: 'field' }, el('label', { for: 'pw-a11y-size' }, 'Text size'), size),
-    check('contrast', 'Higher contrast'),
-    check('font', 'Readable font'),
-    check('still', 'Stop animations'),
+    el('h3', {}, t('tabA11y')),
+    el('p', {}, t('a11yBody')),
+    el('div', { class: 'field' }, el('label', { for: 'pw-a11y-size' }, t('a11ySize')), size),
+    check('contrast', t('a11yContrast')),
+    check('font', t('a11yFont')),
+    check('still', t('a11yStill')),
   );
 }

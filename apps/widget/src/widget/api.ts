@@ -13,9 +13,9 @@ export class Api {
     return this.base + '/widget/v1/properties/' + encodeURIComponent(this.id) + '/' + path;
   }
 
-  /** One request; the browser's HTTP cache revalidates it with the server's ETag. */
-  async settings(): Promise<WidgetSettings> {
-    const res = await fetch(this.url('settings'), { credentials: 'omit' });
+  /** One request per language (in the URL: its own cache entry); the browser's HTTP cache revalidates it with the server's ETag. */
+  async settings(lang?: string): Promise<WidgetSettings> {
+    const res = await fetch(this.url('settings') + (lang ? '?lang=' + lang : ''), { credentials: 'omit' });
     if (!res.ok) throw new Error('settings ' + res.status);
     return ((await res.json()) as { result: WidgetSettings }).result;
   }

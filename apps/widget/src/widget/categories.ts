@@ -3,8 +3,9 @@
 import type { WidgetCookie, WidgetSettings } from '@platform/contracts';
 import type { Choices } from '../shared/types';
 import { el } from './dom';
+import { t } from './texts';
 
-const expiry = (c: WidgetCookie) => (c.expires_at ? 'until ' + c.expires_at.slice(0, 10) : 'session');
+const expiry = (c: WidgetCookie) => (c.expires_at ? t('until', { date: c.expires_at.slice(0, 10) }) : t('session'));
 
 /** The cookies the site's scan found in one category (none: no list). Hooks: data-cc-cookie-list, data-cc-cookie="<name>". */
 function cookieList(s: WidgetSettings, category: string, label: string): HTMLElement | string {
@@ -15,7 +16,7 @@ function cookieList(s: WidgetSettings, category: string, label: string): HTMLEle
     {
       class: 'cookies',
       'data-cc-cookie-list': category,
-      'aria-label': 'Cookies: ' + label,
+      'aria-label': t('cookiesOf', { category: label }),
     },
     ...cookies.map((c) =>
       el(
@@ -58,16 +59,16 @@ export function categoryForm(
     );
   });
   // Cookies no source classifies: listed too (the visitor sees everything the site sets), with no switch of their own.
-  const other = cookieList(s, 'unclassified', 'Other');
-  if (other) rows.push(el('div', { class: 'cat' }, el('div', {}, 'Other cookies (not yet classified)', other)));
+  const other = cookieList(s, 'unclassified', t('other'));
+  if (other) rows.push(el('div', { class: 'cat' }, el('div', {}, t('otherCookies'), other)));
   const form = el(
     'form',
-    { 'aria-label': 'Consent categories' },
+    { 'aria-label': t('categoriesLabel') },
     ...rows,
     el(
       'div',
       { class: 'actions' },
-      el('button', { type: 'submit', class: 'btn', 'data-consent-action': 'save' }, 'Save choices'),
+      el('button', { type: 'submit', class: 'btn', 'data-consent-action': 'save' }, t('save')),
     ),
   );
   form.addEventListener('submit', (e) => {

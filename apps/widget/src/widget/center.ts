@@ -2,6 +2,7 @@
 // arrow keys, Home/End; focus trapped; Escape closes and focus returns where it was).
 import type { WidgetSettings } from '@platform/contracts';
 import { el, focused, trapFocus } from './dom';
+import { dir, lang, t } from './texts';
 
 export interface Tab {
   view: 'consent' | 'dsar' | 'docs' | 'accessibility' | 'company' | 'dpo';
@@ -45,13 +46,14 @@ function tabList(tabs: Tab[]) {
   buttons.forEach((b, i) => {
     b.addEventListener('click', () => select(i, true));
     b.addEventListener('keydown', (e) => {
-      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: buttons.length - 1 }[e.key];
+      const next = dir() === 'rtl' ? -1 : 1; // right to left: ArrowLeft moves to the next tab
+      const to = { ArrowRight: i + next, ArrowLeft: i - next, Home: 0, End: buttons.length - 1 }[e.key];
       if (to === undefined) return;
       e.preventDefault();
       select((to + buttons.length) % buttons.length, true);
     });
   });
-  const list = el('div', { role: 'tablist', 'aria-label': 'Privacy center sections' }, ...buttons);
+  const list = el('div', { role: 'tablist', 'aria-label': t('sections') }, ...buttons);
   return { list, panel, select };
 }
 
@@ -64,15 +66,17 @@ function dialogOf(tabs: { list: HTMLElement; panel: HTMLElement }, close: () => 
       'aria-modal': 'true',
       'aria-labelledby': 'pw-center-title',
       'data-privacy-center': true,
+      lang: lang(),
+      dir: dir(),
     },
     el(
       'div',
       { class: 'head' },
-      el('h2', { id: 'pw-center-title' }, 'Privacy center'),
+      el('h2', { id: 'pw-center-title' }, t('centerTitle')),
       el(
         'button',
-        { type: 'button', class: 'ghost', 'aria-label': 'Close the privacy center', onclick: close },
-        'Close',
+        { type: 'button', class: 'ghost', 'aria-label': t('closeLabel'), onclick: close },
+        t('close'),
       ),
     ),
     tabs.list,

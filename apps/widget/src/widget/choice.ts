@@ -6,6 +6,7 @@ import { cookieName, fresh, load, loadChoice, save, toCookie, type StoredChoice 
 import { consentOf, type Choices, type LoaderState } from '../shared/types';
 import type { WidgetSettings } from '@platform/contracts';
 import type { Api } from './api';
+import { lang } from './texts';
 
 export const WIDGET_VERSION = '1.0.0';
 
@@ -105,6 +106,7 @@ export class ChoiceKeeper {
         gpc: !!entry.gpc,
         widget_version: WIDGET_VERSION,
         nonce: entry.nonce as string,
+        language: lang(), // the record states the categories' texts in the language the visitor reads
       })
       .then(
         () => this.markSent(entry.nonce),

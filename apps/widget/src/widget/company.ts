@@ -1,6 +1,7 @@
 // Company details and the data protection officer, as the property's settings give them.
 import type { WidgetSettings } from '@platform/contracts';
 import { el, type Child } from './dom';
+import { t } from './texts';
 
 export function addressLine(a: WidgetSettings['company']['address'] | null | undefined): string {
   if (!a) return '';
@@ -13,7 +14,7 @@ const mail = (email: string | null | undefined): Child => email && el('a', { hre
 
 function list(rows: Array<[string, Child]>): HTMLElement {
   const shown = rows.filter(([, v]) => v);
-  if (shown.length === 0) return el('p', {}, 'No company details are on file.');
+  if (shown.length === 0) return el('p', {}, t('companyNone'));
   return el('dl', {}, ...shown.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
 }
 
@@ -22,14 +23,14 @@ export function companyView(s: WidgetSettings): HTMLElement {
   return el(
     'div',
     {},
-    el('h3', {}, 'Who is responsible for this site'),
+    el('h3', {}, t('companyTitle')),
     list([
-      ['Company', c && c.name],
-      ['Trade name', c && c.trade_name],
-      ['Address', addressLine(c && c.address)],
-      ['E-mail', mail(c && c.email)],
-      ['Phone', c && c.phone_number],
-      ['Website', s.hostname],
+      [t('companyName'), c && c.name],
+      [t('tradeName'), c && c.trade_name],
+      [t('address'), addressLine(c && c.address)],
+      [t('email'), mail(c && c.email)],
+      [t('phone'), c && c.phone_number],
+      [t('website'), s.hostname],
     ]),
   );
 }
@@ -40,12 +41,12 @@ export function dpoView(s: WidgetSettings): HTMLElement {
   return el(
     'div',
     {},
-    el('h3', {}, 'Data protection officer'),
+    el('h3', {}, t('tabDpo')),
     known
       ? list([
-          ['Name', d.name],
-          ['E-mail', mail(d.email)],
+          [t('personName'), d.name],
+          [t('email'), mail(d.email)],
         ])
-      : el('p', {}, 'No data protection officer is on file.'),
+      : el('p', {}, t('dpoNone')),
   );
 }

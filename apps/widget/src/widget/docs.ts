@@ -3,25 +3,23 @@
 import type { WidgetSettings } from '@platform/contracts';
 import { addressLine } from './company';
 import { el } from './dom';
+import { t } from './texts';
 
 function controller(s: WidgetSettings): string {
   const c = s.company;
-  const name = (c && (c.trade_name || c.name)) || 'The operator of ' + s.hostname;
+  const name = (c && (c.trade_name || c.name)) || t('docsOperator', { host: s.hostname });
   const where = addressLine(c && c.address);
-  return (
-    name + (where ? ' (' + where + ')' : '') + ' is responsible for the personal data processed on ' + s.hostname + '.'
-  );
+  return t('docsController', { name: name + (where ? ' (' + where + ')' : ''), host: s.hostname });
 }
 
 function collected(s: WidgetSettings): HTMLElement {
-  if (s.data_collection.length === 0)
-    return el('p', {}, 'No categories of personal data have been declared for this site yet.');
+  if (s.data_collection.length === 0) return el('p', {}, t('docsDataNone'));
   return el(
     'ul',
     {},
     ...s.data_collection.map((d) => {
-      const purposes = (d.purposes || []).map(
-        (p) => p.name + (p.legal_base ? ' (legal basis: ' + p.legal_base + ')' : ''),
+      const purposes = (d.purposes || []).map((p) =>
+        p.legal_base ? t('docsLegalBasis', { purpose: p.name, basis: p.legal_base }) : p.name,
       );
       const partners = (d.partners || []).map((p) => p.name);
       return el(
@@ -29,8 +27,8 @@ function collected(s: WidgetSettings): HTMLElement {
         {},
         el('strong', {}, d.name),
         d.description ? ': ' + d.description : '',
-        purposes.length ? '. Purposes: ' + purposes.join('; ') : '',
-        partners.length ? '. Shared with: ' + partners.join(', ') : '',
+        purposes.length ? '. ' + t('docsPurposes', { list: purposes.join('; ') }) : '',
+        partners.length ? '. ' + t('docsSharedWith', { list: partners.join(', ') }) : '',
         '.',
       );
     }),
@@ -40,37 +38,28 @@ function collected(s: WidgetSettings): HTMLElement {
 function contact(s: WidgetSettings): string {
   const email = s.company && s.company.email;
   const dpo = s.dpo && s.dpo.email;
-  return (
-    'To exercise your rights of access, deletion, correction or to opt out of the sale or sharing of your data, use the ' +
-    'requests tab of this privacy center' +
-    (email ? ' or write to ' + email : '') +
-    '.' +
-    (dpo ? ' You can reach the data protection officer at ' + dpo + '.' : '') +
-    ' You may also complain to your data protection authority.'
-  );
+  return [
+    t('docsRights'),
+    email ? t('docsWriteTo', { email }) : '',
+    dpo ? t('docsDpoAt', { email: dpo }) : '',
+    t('docsComplain'),
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 export function docsView(s: WidgetSettings): HTMLElement {
   return el(
     'div',
     {},
-    el('h3', {}, 'Privacy policy'),
+    el('h3', {}, t('docsPrivacy')),
     el('p', {}, controller(s)),
-    el('p', {}, 'We process the following personal data:'),
+    el('p', {}, t('docsDataIntro')),
     collected(s),
     el('p', {}, contact(s)),
-    el('h3', {}, 'Cookie policy'),
-    el(
-      'p',
-      {},
-      'This site uses cookies and similar technologies in these categories. Only necessary ones are used without your consent.',
-    ),
+    el('h3', {}, t('docsCookies')),
+    el('p', {}, t('docsCookiesBody')),
     el('ul', {}, ...s.categories.map((c) => el('li', {}, el('strong', {}, c.label), ': ' + c.description))),
-    el(
-      'p',
-      {},
-      'Your choice is stored in this browser and asked again when the site changes what it asks consent for. ' +
-        'You can change it at any time in the consent tab. A Global Privacy Control signal is honoured as an opt-out of sale and sharing.',
-    ),
+    el('p', {}, t('docsChoiceStored')),
   );
 }

@@ -4,12 +4,14 @@
 import type { DsarBody } from '@platform/contracts';
 import type { Api } from './api';
 import { el } from './dom';
+import type { TextKey } from '@platform/contracts/widget-texts';
+import { t } from './texts';
 
-const TYPES: Array<[DsarBody['type'], string]> = [
-  ['access', 'Access my personal data'],
-  ['deletion', 'Delete my personal data'],
-  ['correction', 'Correct my personal data'],
-  ['opt_out', 'Opt out of the sale or sharing of my personal data'],
+const TYPES: Array<[DsarBody['type'], TextKey]> = [
+  ['access', 'dsarAccess'],
+  ['deletion', 'dsarDeletion'],
+  ['correction', 'dsarCorrection'],
+  ['opt_out', 'dsarOptOut'],
 ];
 
 export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void): HTMLElement {
@@ -19,7 +21,7 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
   const type = el(
     'select',
     { name: 'type', id: 'pw-dsar-type' },
-    ...TYPES.map(([v, l]) => el('option', { value: v }, l)),
+    ...TYPES.map(([v, l]) => el('option', { value: v }, t(l))),
   );
   const email = el('input', {
     type: 'email',
@@ -31,15 +33,15 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
   });
   const name = el('input', { type: 'text', id: 'pw-dsar-name', name: 'name', autocomplete: 'name', maxlength: 200 });
   const message = el('textarea', { id: 'pw-dsar-message', name: 'message', rows: 3, maxlength: 2000 });
-  const submit = el('button', { type: 'submit', class: 'btn' }, 'Send request');
+  const submit = el('button', { type: 'submit', class: 'btn' }, t('dsarSend'));
   const form = el(
     'form',
     { 'aria-labelledby': 'pw-dsar-title' },
-    el('h3', { id: 'pw-dsar-title' }, 'Make a request about your personal data'),
-    field('Request', type),
-    field('E-mail address (required)', email),
-    field('Name (optional)', name),
-    field('Details (optional)', message),
+    el('h3', { id: 'pw-dsar-title' }, t('dsarTitle')),
+    field(t('dsarType'), type),
+    field(t('dsarEmail'), email),
+    field(t('dsarName'), name),
+    field(t('dsarDetails'), message),
     el('div', { class: 'actions' }, submit),
     status,
   );
@@ -49,16 +51,16 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
     if (name.value.trim()) body.name = name.value.trim();
     if (message.value.trim()) body.message = message.value.trim();
     submit.disabled = true;
-    status.textContent = 'Sending…';
+    status.textContent = t('dsarSending');
     api
       .request(body)
       .then(
         (r) => {
-          status.textContent = 'Your request was received. Reference: ' + r.request_id + '.';
+          status.textContent = t('dsarDone', { id: r.request_id });
           if (body.type === 'opt_out') onOptOut();
           form.reset();
         },
-        () => (status.textContent = 'Your request could not be sent. Please try again later.'),
+        () => (status.textContent = t('dsarFailed')),
       )
       .finally(() => (submit.disabled = false));
   });

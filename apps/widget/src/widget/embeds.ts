@@ -7,6 +7,7 @@ import { embedVendor } from '@platform/contracts/widget-embeds';
 import type { WidgetSettings } from '@platform/contracts';
 import type { Consent } from '../shared/types';
 import { el } from './dom';
+import { dir, lang, t } from './texts';
 
 const HELD = 'iframe[data-category][data-src]:not([src])';
 const PH_CSS =
@@ -70,7 +71,6 @@ function placeholder(
   on: { once: () => void; always: () => void },
 ): HTMLElement {
   const vendor = embedVendor(frame.getAttribute('data-src') || '', location.href);
-  const what = vendor ? 'This ' + vendor + ' content' : 'This embedded content';
   // The iframe's own box (border included), so the page's layout does not move when it loads.
   const width = frame.offsetWidth || Number(frame.getAttribute('width')) || 300;
   const height = frame.offsetHeight || Number(frame.getAttribute('height')) || 150;
@@ -97,13 +97,23 @@ function placeholder(
       el('style', {}, css + PH_CSS),
       el(
         'div',
-        { class: 'ph', role: 'group', 'aria-labelledby': id },
-        el('p', { id }, el('strong', {}, what + ' is held until you allow ' + categoryLabel + '.')),
+        { class: 'ph', role: 'group', 'aria-labelledby': id, lang: lang(), dir: dir() },
+        el(
+          'p',
+          { id },
+          el(
+            'strong',
+            {},
+            vendor
+              ? t('embedHeld', { vendor, category: categoryLabel })
+              : t('embedHeldAny', { category: categoryLabel }),
+          ),
+        ),
         el(
           'div',
           { class: 'actions' },
-          button('load-once', 'ghost', 'Load once', on.once),
-          button('always-allow', 'btn', 'Always allow ' + categoryLabel, on.always),
+          button('load-once', 'ghost', t('loadOnce'), on.once),
+          button('always-allow', 'btn', t('alwaysAllow', { category: categoryLabel }), on.always),
         ),
       ),
     );

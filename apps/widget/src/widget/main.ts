@@ -17,14 +17,16 @@ import { dsarForm } from './dsar';
 import { holdEmbeds } from './embeds';
 import { renderNotice } from './notice';
 import { CSS } from './styles';
+import { t, useLanguage, visitorLanguage } from './texts';
 import { theme } from './theme';
 
 const pw = (window as Window & { PrivacyWidget?: PublicApi }).PrivacyWidget;
 if (pw && pw._ && !pw._.booted) {
   pw._.booted = true;
   const api = new Api(pw._.base, pw._.id);
-  api.settings().then(
-    (s) => whenBody(() => boot(pw, api, s)),
+  // The visitor's language goes in the URL; the answer names the one to render (its pack loads first).
+  api.settings(visitorLanguage()).then(
+    (s) => useLanguage(pw._, s.language || 'en', s.texts || {}).then(() => whenBody(() => boot(pw, api, s))),
     () => undefined, // API down: scripts stay blocked, the page carries on
   );
 }
@@ -48,12 +50,12 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
     if (!notice && !keeper.current() && s.has_scripts) notice = renderNotice(shadow, s, look, pw._.consent, { choose });
   };
   const tabs: Record<Tab['view'], Tab> = {
-    consent: { view: 'consent', label: 'Consent preferences', render: () => consentTab(s, pw, choose) },
-    dsar: { view: 'dsar', label: 'Requests', render: () => dsarForm(api, () => keeper.visitor(), optOut) },
-    docs: { view: 'docs', label: 'Policies', render: () => docsView(s) },
-    accessibility: { view: 'accessibility', label: 'Accessibility', render: () => a11yView(pw._.id) },
-    company: { view: 'company', label: 'Company', render: () => companyView(s) },
-    dpo: { view: 'dpo', label: 'Data protection officer', render: () => dpoView(s) },
+    consent: { view: 'consent', label: t('tabConsent'), render: () => consentTab(s, pw, choose) },
+    dsar: { view: 'dsar', label: t('tabDsar'), render: () => dsarForm(api, () => keeper.visitor(), optOut) },
+    docs: { view: 'docs', label: t('tabDocs'), render: () => docsView(s) },
+    accessibility: { view: 'accessibility', label: t('tabA11y'), render: () => a11yView(pw._.id) },
+    company: { view: 'company', label: t('tabCompany'), render: () => companyView(s) },
+    dpo: { view: 'dpo', label: t('tabDpo'), render: () => dpoView(s) },
   };
   const optOut = () => keeper.decide({ ...pw._.consent, marketing: false }, gpcSignal(), false);
   pw.open = (view?: string) => {
@@ -79,13 +81,13 @@ function consentTab(s: WidgetSettings, pw: PublicApi, choose: (c: Choices) => vo
   const status = el('p', { role: 'status', 'aria-live': 'polite' });
   const form = categoryForm(s, pw._.consent, 'pw-c', (c) => {
     choose(c);
-    status.textContent = 'Your choices were saved.';
+    status.textContent = t('saved');
   });
   return el(
     'div',
     {},
-    el('h3', {}, 'Consent preferences'),
-    el('p', {}, 'Choose which categories this site may use.'),
+    el('h3', {}, t('tabConsent')),
+    el('p', {}, t('consentBody')),
     form,
     status,
   );

@@ -6,15 +6,13 @@ import type { WidgetSettings } from '@platform/contracts';
 import { categoryForm } from './categories';
 import { el } from './dom';
 import type { Theme } from './theme';
+import { dir, lang, t } from './texts';
 
 export interface NoticeActions {
   choose(c: Choices): void;
 }
 
 const ALL = (v: boolean): Choices => ({ functional: v, analytics: v, marketing: v });
-const TEXT =
-  'We and our partners use cookies and similar technologies for the purposes below. Necessary ones keep the site working; ' +
-  'the others run only if you allow them. You can change your choice at any time in the privacy center.';
 
 /** The notice's box: a corner box (CLASSIC, DISCRETE) on the theme's side, or a bar (FOOTER, TOP). */
 function noticeBox(s: WidgetSettings, look: Theme): HTMLElement {
@@ -28,6 +26,8 @@ function noticeBox(s: WidgetSettings, look: Theme): HTMLElement {
     'aria-describedby': 'pw-notice-text',
     'data-privacy-widget': true,
     'data-notice-type': s.notice_type,
+    lang: lang(),
+    dir: dir(),
   });
 }
 
@@ -48,7 +48,7 @@ export function renderNotice(
     el('button', { type: 'button', class: cls, 'data-consent-action': action, onclick: run }, label);
 
   const main = (refocus?: boolean) => {
-    const text = s.notice_type === 'DISCRETE' ? 'This site uses cookies only with your permission.' : TEXT;
+    const text = s.notice_type === 'DISCRETE' ? t('noticeBrief') : t('noticeBody');
     box.replaceChildren(
       el(
         'div',
@@ -56,15 +56,15 @@ export function renderNotice(
         el(
           'div',
           {},
-          el('h2', { id: 'pw-notice-title' }, 'Your privacy choices'),
+          el('h2', { id: 'pw-notice-title' }, t('noticeTitle')),
           el('p', { id: 'pw-notice-text' }, text),
         ),
         el(
           'div',
           { class: 'actions' },
-          button('reject', 'Reject all', 'btn', () => pick(ALL(false))),
-          button('accept', 'Accept all', 'btn', () => pick(ALL(true))),
-          button('settings', 'Settings', 'ghost', settings),
+          button('reject', t('rejectAll'), 'btn', () => pick(ALL(false))),
+          button('accept', t('acceptAll'), 'btn', () => pick(ALL(true))),
+          button('settings', t('settings'), 'ghost', settings),
         ),
       ),
     );
@@ -73,10 +73,10 @@ export function renderNotice(
   };
   const settings = () => {
     box.replaceChildren(
-      el('h2', { id: 'pw-notice-title' }, 'Choose what you allow'),
-      el('p', { id: 'pw-notice-text' }, 'Turn each category on or off, then save.'),
+      el('h2', { id: 'pw-notice-title' }, t('settingsTitle')),
+      el('p', { id: 'pw-notice-text' }, t('settingsBody')),
       categoryForm(s, current, 'pw-n', pick),
-      el('p', {}, el('button', { type: 'button', class: 'ghost', onclick: () => main(true) }, 'Back')),
+      el('p', {}, el('button', { type: 'button', class: 'ghost', onclick: () => main(true) }, t('back'))),
     );
     focusFirst();
   };

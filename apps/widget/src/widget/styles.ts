@@ -1,5 +1,6 @@
 // The widget's stylesheet (inside its shadow root only). `all: initial` stops the page's inherited
-// styles; every colour passes WCAG AA; focus is always visible.
+// styles; every colour passes WCAG AA; focus is always visible. Logical properties (inset-inline,
+// padding-inline) so a right-to-left language (dir="rtl" on the root) mirrors the layout and the corner.
 export const CSS = `
 :host{all:initial}
 *{box-sizing:border-box}
@@ -11,10 +12,10 @@ export const CSS = `
 .pw a{color:var(--pw-text);text-decoration:underline}
 .classic{bottom:20px;max-width:420px;width:calc(100% - 40px)}
 .discrete{bottom:16px;max-width:320px;width:calc(100% - 32px);padding:14px;font-size:14px}
-.footer,.top{left:0;right:0;border-radius:0;width:100%}
+.footer,.top{inset-inline:0;border-radius:0;width:100%}
 .footer{bottom:0}
 .top{top:0}
-.left{left:20px}.right{right:20px}
+.left{inset-inline-start:20px}.right{inset-inline-end:20px}
 .footer .row,.top .row{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between;max-width:1100px;margin:0 auto}
 .actions{display:flex;flex-wrap:wrap;gap:8px}
 button,input,select,textarea{font:inherit}
@@ -25,7 +26,7 @@ button,input,select,textarea{font:inherit}
 .cat{display:flex;gap:10px;align-items:flex-start;padding:8px 0;border-top:1px solid #ddd}
 .cat input{flex:none;width:20px;height:20px;margin:2px 0 0;accent-color:var(--pw-primary)}
 .cat small{display:block;color:#374151}
-.cookies{margin:4px 0 0;padding-left:18px;font-size:13px;color:#374151}
+.cookies{margin:4px 0 0;padding-inline-start:18px;font-size:13px;color:#374151}
 .overlay{position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:2147483647;display:flex;align-items:center;justify-content:center}
 .center{position:relative;max-width:720px;width:calc(100% - 32px);max-height:calc(100% - 32px);overflow:auto}
 .head{display:flex;justify-content:space-between;align-items:center;gap:8px}

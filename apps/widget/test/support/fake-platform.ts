@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { CONSENT_CATEGORIES } from '@platform/contracts';
+import { CONSENT_CATEGORIES, baseLanguage, categoryTexts, isLanguage, type Language } from '@platform/contracts';
 import { getDomain } from 'tldts';
 import { embedsPage, sitePage } from './site-page';
 
@@ -60,6 +60,8 @@ export function defaultSettings(overrides: Json = {}): Json {
     // As domains-svc computes it (widget/cookie-domain.ts).
     cookie_domain: getDomain(hostname, { allowPrivateDomains: true }) || null,
     consent_max_age_days: 365,
+    language: 'en',
+    texts: {},
     ...overrides,
   };
 }
@@ -85,6 +87,11 @@ export class FakePlatform {
   readonly receipts: Recorded[] = [];
   readonly requests: Recorded[] = [];
   readonly views: Recorded[] = [];
+  /** The property's default_language and text_overrides, answered per `?lang=` as domains-svc does. */
+  defaultLanguage: Language = 'en';
+  textOverrides: Partial<Record<Language, Record<string, string>>> = {};
+  /** The `lang` of each settings request ('' when none was sent). */
+  readonly settingsLangs: string[] = [];
   /** Embedded frames served (host:port and path), e.g. a held YouTube embed once it loads. */
   readonly frames: string[] = [];
   private server = http.createServer((req, res) => this.handle(req, res));
@@ -198,12 +205,30 @@ export class FakePlatform {
         'application/json',
         cors || {},
       );
-    const body = JSON.stringify({ result: this.settingsOf(id) });
+    const body = JSON.stringify({ result: this.inLanguage(this.settingsOf(id) as Json, req) });
     const etag = '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
     const headers = { ...(cors || {}), etag, 'cache-control': 'no-cache' };
     const fresh = req.headers['if-none-match'] === etag;
     this.settingsAnswers.push(fresh ? 304 : 200);
     send(fresh ? 304 : 200, fresh ? '' : body, 'application/json', headers);
+  }
+
+  /** The settings in the language domains-svc would answer (the query's lang if spoken, else the default). */
+  private inLanguage(settings: Json, req: http.IncomingMessage): Json {
+    const asked = new URL(req.url || '/', 'http://x').searchParams.get('lang') || '';
+    this.settingsLangs.push(asked);
+    const language = baseLanguage(asked) ?? (isLanguage(this.defaultLanguage) ? this.defaultLanguage : 'en');
+    const texts = categoryTexts(language);
+    // English: the settings' own categories (a test may reword them); another language: the catalogue's.
+    const categories =
+      language === 'en'
+        ? settings.categories
+        : (settings.categories as Array<{ name: keyof typeof texts }>).map((c) => ({
+            ...c,
+            label: texts[c.name].label,
+            description: texts[c.name].description,
+          }));
+    return { ...settings, categories, language, texts: this.textOverrides[language] ?? {} };
   }
 
   private write(kind: string, rec: Recorded, answer: (status: number, body: Json) => void) {

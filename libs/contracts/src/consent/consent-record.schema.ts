@@ -40,6 +40,9 @@ export const consentRecordMetaSchema = z.object({
   widget_version: z.string(),
   consent_revision: z.string(),
   gpc: z.boolean(),
+  language: z.string().optional().meta({
+    description: "The language the visitor read (purposes' names and descriptions are in it); absent on older records",
+  }),
 });
 
 export const consentRecordSchema = z

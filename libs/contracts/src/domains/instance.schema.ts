@@ -4,6 +4,13 @@ import { CUSTOMER_REQUIRED, customerQueryFields } from '../consent/consent-recor
 import { emailSchema } from '../identity/identity.schema';
 import { companySchema, createDomainFieldsSchema, updateDomainBodySchema } from './domain.schema';
 import { propertyEntityDataSchema } from './domain-events';
+import {
+  LANGUAGES,
+  OVERRIDABLE_TEXT_KEYS,
+  TEXT_OVERRIDE_MAX_LENGTH,
+  type Language,
+  type TextKey,
+} from '../widget/texts';
 
 /**
  * The customer an instance endpoint acts on: exactly one of `merchant_id` (the partner's
@@ -109,12 +116,52 @@ const consentMaxAgeDaysSchema = z
   .max(CONSENT_MAX_AGE_DAYS.max)
   .meta({ description: "Days a visitor's choice stands before the widget asks again (1..730, default 365)" });
 
+/** The widget's language when the visitor's is none it speaks (and for a visitor who states none). */
+const defaultLanguageSchema = z
+  .enum(LANGUAGES)
+  .meta({ description: "The widget's language when the visitor's browser names none it speaks (default en)" });
+
+/** One override: plain text (no markup), one paragraph at most; blank means the default text. */
+const overrideTextSchema = z
+  .string()
+  .trim()
+  .max(TEXT_OVERRIDE_MAX_LENGTH, `must be at most ${TEXT_OVERRIDE_MAX_LENGTH} characters`)
+  .refine((t) => !/[<>]/.test(t), 'may not contain < or > (plain text only)')
+  .refine((t) => !/[\u0000-\u001f\u007f]/.test(t), 'must be one line of plain text');
+
+/** The widget's texts a property changes, per language and key (libs/contracts/src/widget/texts). */
+export const textOverridesSchema = z
+  .partialRecord(
+    z.enum(LANGUAGES),
+    z.partialRecord(z.enum(OVERRIDABLE_TEXT_KEYS as [TextKey, ...TextKey[]]), overrideTextSchema),
+  )
+  .transform(dropBlankOverrides)
+  .meta({
+    description:
+      "The widget's texts overridden per language: { [language]: { [key]: text } } with the catalogue's keys (not the categories' texts, which consent records state)",
+  });
+export type TextOverrides = Partial<Record<Language, Partial<Record<TextKey, string>>>>;
+
+function dropBlankOverrides(all: TextOverrides): TextOverrides {
+  const kept: TextOverrides = {};
+  for (const [lang, texts] of Object.entries(all) as Array<[Language, Partial<Record<TextKey, string>>]>) {
+    const set = Object.entries(texts || {}).filter(([, t]) => t);
+    if (set.length > 0) kept[lang] = Object.fromEntries(set);
+  }
+  return kept;
+}
+
 /**
- * The property as property.updated's data carries it, and how long a choice stands (not in the
- * event: its data is the spec's): GET /portal/instance/property answers it.
+ * The property as property.updated's data carries it, and how long a choice stands, the widget's
+ * default language and its texts overridden per language (not in the event: its data is the
+ * spec's): GET /portal/instance/property answers it.
  */
 export const instancePropertySchema = propertyEntityDataSchema
-  .extend({ consent_max_age_days: consentMaxAgeDaysSchema })
+  .extend({
+    consent_max_age_days: consentMaxAgeDaysSchema,
+    default_language: defaultLanguageSchema,
+    text_overrides: textOverridesSchema,
+  })
   .meta({ id: 'InstanceProperty' });
 export type InstanceProperty = z.infer<typeof instancePropertySchema>;
 
@@ -141,6 +188,11 @@ export const updateInstancePropertyBodySchema = z
       .optional()
       .meta({ description: 'Rescan the site every SCAN_RESCAN_INTERVAL_MS (7 days)' }),
     consent_max_age_days: consentMaxAgeDaysSchema.optional(),
+    default_language: defaultLanguageSchema.optional(),
+    text_overrides: textOverridesSchema.optional().meta({
+      description:
+        'Replaces all of the overrides: { [language]: { [text key]: text } }; a blank text (or a missing key) is the default text',
+    }),
   })
   .meta({ id: 'UpdateInstanceProperty' });
 export type UpdateInstancePropertyBody = z.output<typeof updateInstancePropertyBodySchema>;

@@ -2,6 +2,7 @@ import { resultOf } from '../common';
 import { defineRoute } from '../routes';
 import {
   widgetPropertyParamsSchema,
+  widgetSettingsQuerySchema,
   widgetSettingsSchema,
   widgetViewAcceptedSchema,
   widgetViewBodySchema,
@@ -21,8 +22,11 @@ export const widgetRoutes = [
     summary: "A property's public widget settings",
     description:
       "No API key. Answers only to an Origin on the property's hostname or a subdomain (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise). " +
-      'Carries an ETag and Cache-Control: no-cache; If-None-Match with the current ETag answers 304 with no body.',
+      'Carries an ETag and Cache-Control: no-cache; If-None-Match with the current ETag answers 304 with no body. ' +
+      "`lang` picks the language (categories' texts and the property's text overrides in it; `language` names it): " +
+      'in the URL, not Accept-Language, so every language is its own cache entry and no Vary is needed.',
     params: widgetPropertyParamsSchema,
+    query: widgetSettingsQuerySchema,
     response: resultOf(widgetSettingsSchema),
     errors: ['RESOURCE.NOT_FOUND', 'WIDGET.ORIGIN_NOT_ALLOWED', 'RATE.LIMITED'],
   }),

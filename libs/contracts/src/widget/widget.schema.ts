@@ -1,9 +1,23 @@
 import { z } from 'zod';
 import { CATEGORY_TEXTS, CONSENT_CATEGORY_IDS } from '../consent/categories';
 import { noticeTypeSchema } from '../domains/domain.schema';
+import { LANGUAGES } from './texts/languages';
 
 /** Path of every property's public route: any string; one that names no property answers 404. */
 export const widgetPropertyParamsSchema = z.object({ propertyId: z.string().min(1).max(64) });
+
+/**
+ * The visitor's language as the widget detected it (navigator.languages, then the page's lang), in
+ * the URL so each language's answer is cached on its own URL. A language the widget does not speak
+ * (or none) is answered in the property's default_language: never an error.
+ */
+export const widgetSettingsQuerySchema = z.object({
+  lang: z
+    .string()
+    .max(35)
+    .optional()
+    .meta({ description: 'A BCP 47 tag, e.g. de or pt-BR (its base language is used)' }),
+});
 
 /** One consent category the widget offers, in the words the visitor reads; necessary is always granted. */
 export const consentCategorySchema = z.object({
@@ -105,6 +119,13 @@ export const widgetSettingsSchema = z
     }),
     consent_max_age_days: z.number().int().meta({
       description: 'Days a choice stands; an older one is asked again (as is one of another consent_revision)',
+    }),
+    language: z.enum(LANGUAGES).meta({
+      description:
+        "The language the widget renders: the query's lang when the widget speaks it (pt-BR -> pt), else the property's default_language. categories[] are in it",
+    }),
+    texts: z.record(z.string(), z.string()).meta({
+      description: "The property's overrides of the widget's texts in `language` (key -> text; {} when none)",
     }),
   })
   .meta({ id: 'WidgetSettings' });
