@@ -5,6 +5,7 @@ import {
   OPTIONAL_CATEGORIES,
   type DataCollectionItem,
   type DataController,
+  type Language,
   type ReceiptBody,
   type ReceiptStatus,
   type UnsignedConsentRecord,
@@ -40,7 +41,11 @@ export function honouredCategories(body: Pick<ReceiptBody, 'categories' | 'gpc'>
 }
 
 /** What the property collects, in the spec's shape: one purpose per category, with the visitor's answer. */
-function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['categories']): DataCollectionItem[] {
+function dataCollectionOf(
+  property: PropertyRow,
+  categories: ReceiptBody['categories'],
+  language: Language,
+): DataCollectionItem[] {
   const answer = { necessary: true, ...categories } as Record<string, boolean>;
   // What the scanner found (vendors, cookies), each purpose with the visitor's answer for its
   // category; nobody consents to unclassified technologies, so those read DENIED.
@@ -55,9 +60,10 @@ function dataCollectionOf(property: PropertyRow, categories: ReceiptBody['catego
       fields: [],
       partners: [],
       processors: [],
-      // The categories in the words the widget showed the visitor (one table, libs/contracts).
+      // The categories in the words the widget showed the visitor, in the language it showed them
+      // (one catalogue, libs/contracts).
       purposes: CONSENT_CATEGORY_IDS.map((category) =>
-        categoryPurpose(category, answer[category] ? 'GRANTED' : 'DENIED'),
+        categoryPurpose(category, answer[category] ? 'GRANTED' : 'DENIED', language),
       ),
     },
     ...scanned,
@@ -96,6 +102,8 @@ export interface RecordInput {
 /** The record as the API shows it, before it is signed. */
 export function buildRecord({ property, body, place, subjectData, now }: RecordInput): UnsignedConsentRecord {
   const categories = honouredCategories(body);
+  // Receipts from widgets older than the catalogue were read in English.
+  const language = body.language ?? 'en';
   return {
     receipt_id: newReceiptId(),
     receipt_type: body.receipt_type,
@@ -103,8 +111,8 @@ export function buildRecord({ property, body, place, subjectData, now }: RecordI
     country: place.country,
     region: place.region,
     jurisdiction: place.jurisdiction,
-    meta: { widget_version: body.widget_version, consent_revision: body.consent_revision, gpc: body.gpc },
-    data_collection: dataCollectionOf(property, categories),
+    meta: { widget_version: body.widget_version, consent_revision: body.consent_revision, gpc: body.gpc, language },
+    data_collection: dataCollectionOf(property, categories, language),
     data_controller: dataControllerOf(property),
     subject: body.subject,
     subject_auth: 'ANONYMOUS',
