@@ -721,7 +721,7 @@ export interface paths {
         };
         /**
          * A property's public widget settings
-         * @description No API key. Answers only to an Origin on the property's hostname or a subdomain (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise). Carries an ETag and Cache-Control: no-cache; If-None-Match with the current ETag answers 304 with no body.
+         * @description No API key. Answers only to an Origin on the property's hostname or a subdomain (403 WIDGET.ORIGIN_NOT_ALLOWED otherwise). Carries an ETag and Cache-Control: no-cache; If-None-Match with the current ETag answers 304 with no body. `lang` picks the language (categories' texts and the property's text overrides in it; `language` names it): in the URL, not Accept-Language, so every language is its own cache entry and no Vary is needed.
          */
         get: operations["getWidgetSettings"];
         put?: never;
@@ -2093,6 +2093,13 @@ export interface components {
             created_at: string;
             /** @description Days a visitor's choice stands before the widget asks again (1..730, default 365) */
             consent_max_age_days: number;
+            /**
+             * @description The widget's language when the visitor's browser names none it speaks (default en)
+             * @enum {string}
+             */
+            default_language: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "da" | "fi" | "cs" | "ro" | "el" | "ar" | "he";
+            /** @description The widget's texts overridden per language: { [language]: { [key]: text } } with the catalogue's keys (not the categories' texts, which consent records state) */
+            text_overrides: unknown;
         };
         UpdateInstanceProperty: {
             /** @description The property's name (its hostname at create) */
@@ -2117,6 +2124,17 @@ export interface components {
             has_continuous_scanning?: boolean;
             /** @description Days a visitor's choice stands before the widget asks again (1..730, default 365) */
             consent_max_age_days?: number;
+            /**
+             * @description The widget's language when the visitor's browser names none it speaks (default en)
+             * @enum {string}
+             */
+            default_language?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "da" | "fi" | "cs" | "ro" | "el" | "ar" | "he";
+            /** @description Replaces all of the overrides: { [language]: { [text key]: text } }; a blank text (or a missing key) is the default text */
+            text_overrides?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
         };
         Product: {
             id: number;
@@ -2389,6 +2407,15 @@ export interface components {
             cookie_domain: string | null;
             /** @description Days a choice stands; an older one is asked again (as is one of another consent_revision) */
             consent_max_age_days: number;
+            /**
+             * @description The language the widget renders: the query's lang when the widget speaks it (pt-BR -> pt), else the property's default_language. categories[] are in it
+             * @enum {string}
+             */
+            language: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "da" | "fi" | "cs" | "ro" | "el" | "ar" | "he";
+            /** @description The property's overrides of the widget's texts in `language` (key -> text; {} when none) */
+            texts: {
+                [key: string]: string;
+            };
         };
         OnboardingWidgetConfig: {
             partner_name: string;
@@ -2483,6 +2510,8 @@ export interface components {
                 widget_version: string;
                 consent_revision: string;
                 gpc: boolean;
+                /** @description The language the visitor read (purposes' names and descriptions are in it); absent on older records */
+                language?: string;
             };
             data_collection: {
                 name: string;
@@ -7598,7 +7627,10 @@ export interface operations {
     };
     getWidgetSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A BCP 47 tag, e.g. de or pt-BR (its base language is used) */
+                lang?: string;
+            };
             header?: never;
             path: {
                 propertyId: string;
@@ -8510,6 +8542,11 @@ export interface operations {
                     widget_version: string;
                     /** @description Unique per receipt: the same nonce again is refused (409) */
                     nonce: string;
+                    /**
+                     * @description The language the visitor read the notice in (the settings' `language`): the record states the categories' texts in it (default en)
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "da" | "fi" | "cs" | "ro" | "el" | "ar" | "he";
                 };
             };
         };
