@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
-export function launchChromium(siteHosts: string[]): Promise<Browser> {
+export function launchChromium(siteHosts: string[], extraArgs: string[] = []): Promise<Browser> {
   const maps = siteHosts.flatMap((h) => [`MAP ${h} 127.0.0.1`, `MAP *.${h} 127.0.0.1`]);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
@@ -19,6 +19,7 @@ export function launchChromium(siteHosts: string[]): Promise<Browser> {
       '--disable-gpu',
       '--disable-background-networking',
       `--host-resolver-rules=${[...maps, 'MAP * ~NOTFOUND', 'EXCLUDE 127.0.0.1'].join(', ')}`,
+      ...extraArgs, // e.g. --lang=de: the browser's languages (navigator.languages, Accept-Language)
     ],
   });
 }

@@ -171,7 +171,8 @@ export class FakePlatform {
       url.searchParams.get('api') || undefined,
       url.searchParams.get('property') || undefined,
     );
-    send(200, sitePage(snippet), 'text/html');
+    const lang = (url.searchParams.get('lang') || 'en').replace(/[^\w-]/g, '');
+    send(200, sitePage(snippet, lang, url.searchParams.get('dir') === 'rtl' ? 'rtl' : undefined), 'text/html');
   }
 
   private loader(send: (s: number, b: string, t?: string, h?: http.OutgoingHttpHeaders) => void) {

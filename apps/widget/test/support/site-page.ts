@@ -1,8 +1,9 @@
 // The customer's page: the snippet first in <head>, then scripts marked the way site owners mark
 // them (inline analytics, an external marketing file), and the page's own script that must always run.
-export function sitePage(snippet: string): string {
+// `lang` and `dir` are the page's <html> attributes (the widget reads lang when the browser's languages name none it speaks).
+export function sitePage(snippet: string, lang = 'en', dir?: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}"${dir ? ` dir="${dir}"` : ''}>
 <head>
 ${snippet}
 <meta charset="utf-8">
