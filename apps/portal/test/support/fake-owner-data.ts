@@ -12,12 +12,13 @@ import {
   type CookieFinding,
   type DomainDetail,
   type InstanceCompany,
+  type InstanceProperty,
   type PropertyEntityData,
   type ScanReport,
 } from '@platform/contracts';
 import { daysAgo, NOW } from './fake-data';
 
-export function property(d: DomainDetail): PropertyEntityData {
+export function property(d: DomainDetail): PropertyEntityData & Pick<InstanceProperty, 'default_language' | 'text_overrides'> {
   return {
     id: d.instance_property_id,
     name: d.hostname,
@@ -40,6 +41,8 @@ export function property(d: DomainDetail): PropertyEntityData {
     company_id: d.instance_company_id,
     activated_at: d.activated_at,
     created_at: d.created_at,
+    default_language: 'en',
+    text_overrides: {},
   };
 }
 

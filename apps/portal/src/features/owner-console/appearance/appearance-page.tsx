@@ -6,8 +6,9 @@ import { PageHeader } from '../../../ui/misc';
 import { useSectionDomain } from '../access';
 import { ownerKeys, ownerRoute } from '../api';
 import { AppearanceEditor } from './appearance-editor';
+import { TextsEditor } from './texts-editor';
 
-/** Appearance: the widget's look and features, with a live preview. */
+/** Appearance: the widget's look and features, with a live preview, and its texts per language. */
 export default function AppearancePage() {
   const domain = useSectionDomain();
   const property = useQuery({
@@ -22,6 +23,7 @@ export default function AppearancePage() {
       />
       <DataState {...queryState(property)} loadingLabel="Loading the widget’s settings…">
         {property.data && <AppearanceEditor key={domain.id} saved={property.data} domain={domain} />}
+        {property.data && <TextsEditor key={`texts-${domain.id}`} saved={property.data} domain={domain} />}
       </DataState>
     </>
   );
