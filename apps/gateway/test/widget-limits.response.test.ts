@@ -20,6 +20,7 @@ const PER_ADDRESS = 5;
 const PER_PROPERTY = 8;
 const MAX_ADDRESSES = 20;
 const BUNDLE = 'widget.0123abcd.js';
+const PACK = 'lang-de.0A1B2C3D.js';
 
 // The platform's route table, small public rate limits, the client address from X-Forwarded-For
 // (loopback is a trusted proxy), a stub domains-svc and a widget build of its own (a fixture
@@ -50,7 +51,8 @@ describe('public widget limits and static files', () => {
       path.join(distDir, BUNDLE),
       `window.PrivacyWidget={open:function(){}};\n${'/* padding */\n'.repeat(200)}`,
     );
-    await writeFile(path.join(distDir, 'manifest.json'), JSON.stringify({ widget: BUNDLE }));
+    await writeFile(path.join(distDir, PACK), `PrivacyWidget._.pack('de',{acceptAll:'Alle akzeptieren'});\n`);
+    await writeFile(path.join(distDir, 'manifest.json'), JSON.stringify({ widget: BUNDLE, lang: { de: PACK } }));
     suite = await startSuite();
     gateway = await startGateway(
       {
@@ -144,11 +146,15 @@ describe('public widget limits and static files', () => {
     expect(again.body.length).toBe(0);
   });
 
-  it('when the bundle is fetched by its hashed name, then it is immutable for a year; an unknown asset is 404 in the envelope', async () => {
+  it('when the bundle or a language pack is fetched by its hashed name, then it is immutable for a year; an unknown asset is 404 in the envelope', async () => {
     const bundle = await get(`/widget/v1/assets/${BUNDLE}`, { 'accept-encoding': 'gzip' });
     expect(bundle.status).toBe(200);
     expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(gunzipSync(bundle.body).toString()).toContain('window.PrivacyWidget');
+    // A language pack (fetched by the bundle only for a visitor in that language) is an immutable asset too.
+    const pack = await get(`/widget/v1/assets/${PACK}`);
+    expect([pack.status, pack.headers['cache-control']]).toEqual([200, 'public, max-age=31536000, immutable']);
+    expect(pack.body.toString()).toContain("pack('de'");
     const missing = await get('/widget/v1/assets/widget.ffffffff.js');
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body.toString())).toEqual(envelope('ROUTE.NOT_FOUND', 404));
