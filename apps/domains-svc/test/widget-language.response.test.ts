@@ -89,12 +89,16 @@ describe('the widget language: settings per language and text overrides', () => 
     ];
     for (const [text_overrides, path] of bad) {
       const res = await put(d, { text_overrides });
-      expect({ text_overrides, status: res.status, paths: issues(res) }).toEqual({ text_overrides, status: 400, paths: [path] });
+      expect({ text_overrides, status: res.status, paths: issues(res) }).toEqual({
+        text_overrides,
+        status: 400,
+        paths: [path],
+      });
     }
     expect((await settings(d, 'de')).texts).toEqual({ ok: 'Gut' });
   });
 
-  it("when another partner names the domain, then 404 and the overrides stay", async () => {
+  it('when another partner names the domain, then 404 and the overrides stay', async () => {
     const d = await createDomain();
     const other = h.partner();
     const res = await h.call(other, 'PUT', `/portal/instance/property?domain_id=${d.id}`, {

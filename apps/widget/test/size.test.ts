@@ -8,7 +8,10 @@ import { DIST } from './support/fake-platform';
 
 const gzipped = (file: string) => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
 const manifest = () =>
-  JSON.parse(readFileSync(path.join(DIST, 'manifest.json'), 'utf8')) as { widget: string; lang: Record<string, string> };
+  JSON.parse(readFileSync(path.join(DIST, 'manifest.json'), 'utf8')) as {
+    widget: string;
+    lang: Record<string, string>;
+  };
 const LANGUAGE_PACKS = ['ar', 'cs', 'da', 'de', 'el', 'es', 'fi', 'fr', 'he', 'it', 'nl', 'pl', 'pt', 'ro', 'sv'];
 
 describe('the built widget', () => {

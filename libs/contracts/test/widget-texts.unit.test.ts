@@ -17,10 +17,25 @@ import {
 const placeholders = (text: string) => (text.match(/\{\w+\}/g) || []).sort();
 
 describe('the widget texts catalogue', () => {
-  it('holds the issue\'s 16 languages, two of them right to left', () => {
-    expect([...LANGUAGES].sort()).toEqual(
-      ['ar', 'cs', 'da', 'de', 'el', 'en', 'es', 'fi', 'fr', 'he', 'it', 'nl', 'pl', 'pt', 'ro', 'sv'],
-    );
+  it("holds the issue's 16 languages, two of them right to left", () => {
+    expect([...LANGUAGES].sort()).toEqual([
+      'ar',
+      'cs',
+      'da',
+      'de',
+      'el',
+      'en',
+      'es',
+      'fi',
+      'fr',
+      'he',
+      'it',
+      'nl',
+      'pl',
+      'pt',
+      'ro',
+      'sv',
+    ]);
     expect(LANGUAGES.filter((l) => directionOf(l) === 'rtl')).toEqual(['ar', 'he']);
   });
 

@@ -18,7 +18,9 @@ import {
 } from '@platform/contracts';
 import { daysAgo, NOW } from './fake-data';
 
-export function property(d: DomainDetail): PropertyEntityData & Pick<InstanceProperty, 'default_language' | 'text_overrides'> {
+export function property(
+  d: DomainDetail,
+): PropertyEntityData & Pick<InstanceProperty, 'default_language' | 'text_overrides'> {
   return {
     id: d.instance_property_id,
     name: d.hostname,

@@ -73,11 +73,7 @@ function dialogOf(tabs: { list: HTMLElement; panel: HTMLElement }, close: () => 
       'div',
       { class: 'head' },
       el('h2', { id: 'pw-center-title' }, t('centerTitle')),
-      el(
-        'button',
-        { type: 'button', class: 'ghost', 'aria-label': t('closeLabel'), onclick: close },
-        t('close'),
-      ),
+      el('button', { type: 'button', class: 'ghost', 'aria-label': t('closeLabel'), onclick: close }, t('close')),
     ),
     tabs.list,
     tabs.panel,

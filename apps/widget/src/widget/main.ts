@@ -83,12 +83,5 @@ function consentTab(s: WidgetSettings, pw: PublicApi, choose: (c: Choices) => vo
     choose(c);
     status.textContent = t('saved');
   });
-  return el(
-    'div',
-    {},
-    el('h3', {}, t('tabConsent')),
-    el('p', {}, t('consentBody')),
-    form,
-    status,
-  );
+  return el('div', {}, el('h3', {}, t('tabConsent')), el('p', {}, t('consentBody')), form, status);
 }

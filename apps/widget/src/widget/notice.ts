@@ -53,12 +53,7 @@ export function renderNotice(
       el(
         'div',
         { class: 'row' },
-        el(
-          'div',
-          {},
-          el('h2', { id: 'pw-notice-title' }, t('noticeTitle')),
-          el('p', { id: 'pw-notice-text' }, text),
-        ),
+        el('div', {}, el('h2', { id: 'pw-notice-title' }, t('noticeTitle')), el('p', { id: 'pw-notice-text' }, text)),
         el(
           'div',
           { class: 'actions' },

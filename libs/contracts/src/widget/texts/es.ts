@@ -89,7 +89,8 @@ export const es: Texts = {
     'Este sitio usa cookies y tecnologías similares para funcionar y mejorar. Puede consultarlas en el centro de privacidad.',
   ok: 'Aceptar',
   catNecessary: 'Necesarias',
-  catNecessaryText: 'Imprescindibles para que el sitio funcione (seguridad, sus opciones de privacidad). Siempre activas.',
+  catNecessaryText:
+    'Imprescindibles para que el sitio funcione (seguridad, sus opciones de privacidad). Siempre activas.',
   catFunctional: 'Funcionales',
   catFunctionalText: 'Recuerdan ajustes como el idioma y mejoran las funciones.',
   catAnalytics: 'Analíticas',

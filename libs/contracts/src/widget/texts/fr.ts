@@ -70,7 +70,7 @@ export const fr: Texts = {
     "Pour exercer vos droits d'accès, d'effacement, de rectification ou pour vous opposer à la vente ou au partage de vos données, utilisez l'onglet Demandes de ce centre de confidentialité.",
   docsWriteTo: 'Vous pouvez aussi écrire à {email}.',
   docsDpoAt: 'Vous pouvez joindre le délégué à la protection des données à {email}.',
-  docsComplain: "Vous pouvez aussi introduire une réclamation auprès de votre autorité de protection des données.",
+  docsComplain: 'Vous pouvez aussi introduire une réclamation auprès de votre autorité de protection des données.',
   docsCookies: 'Politique relative aux cookies',
   docsCookiesBody:
     'Ce site utilise des cookies et des technologies similaires dans ces catégories. Seuls les cookies nécessaires sont utilisés sans votre consentement.',
@@ -89,7 +89,8 @@ export const fr: Texts = {
     "Ce site utilise des cookies et des technologies similaires pour fonctionner et s'améliorer. Vous pouvez les consulter dans le centre de confidentialité.",
   ok: 'OK',
   catNecessary: 'Nécessaires',
-  catNecessaryText: 'Indispensables au fonctionnement du site (sécurité, vos choix de confidentialité). Toujours actifs.',
+  catNecessaryText:
+    'Indispensables au fonctionnement du site (sécurité, vos choix de confidentialité). Toujours actifs.',
   catFunctional: 'Fonctionnels',
   catFunctionalText: 'Mémorisent des réglages comme la langue et améliorent les fonctionnalités.',
   catAnalytics: 'Mesure d’audience',

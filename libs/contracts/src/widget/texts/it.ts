@@ -67,7 +67,7 @@ export const it: Texts = {
   docsPurposes: 'Finalità: {list}',
   docsSharedWith: 'Condivisi con: {list}',
   docsRights:
-    "Per esercitare i tuoi diritti di accesso, cancellazione e rettifica o per opporti alla vendita o alla condivisione dei tuoi dati, usa la scheda Richieste di questo centro privacy.",
+    'Per esercitare i tuoi diritti di accesso, cancellazione e rettifica o per opporti alla vendita o alla condivisione dei tuoi dati, usa la scheda Richieste di questo centro privacy.',
   docsWriteTo: 'Puoi anche scrivere a {email}.',
   docsDpoAt: 'Puoi contattare il responsabile della protezione dei dati a {email}.',
   docsComplain: "Puoi anche presentare reclamo all'autorità per la protezione dei dati.",

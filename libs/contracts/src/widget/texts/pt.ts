@@ -89,7 +89,8 @@ export const pt: Texts = {
     'Este site usa cookies e tecnologias semelhantes para funcionar e melhorar. Pode consultá-los no centro de privacidade.',
   ok: 'OK',
   catNecessary: 'Necessários',
-  catNecessaryText: 'Indispensáveis ao funcionamento do site (segurança, as suas escolhas de privacidade). Sempre ativos.',
+  catNecessaryText:
+    'Indispensáveis ao funcionamento do site (segurança, as suas escolhas de privacidade). Sempre ativos.',
   catFunctional: 'Funcionais',
   catFunctionalText: 'Memorizam definições como o idioma e melhoram funcionalidades.',
   catAnalytics: 'Analíticos',

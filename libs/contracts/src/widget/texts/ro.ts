@@ -89,7 +89,8 @@ export const ro: Texts = {
     'Acest site folosește cookie-uri și tehnologii similare pentru a funcționa și a se îmbunătăți. Le poți vedea în centrul de confidențialitate.',
   ok: 'OK',
   catNecessary: 'Necesare',
-  catNecessaryText: 'Necesare pentru funcționarea site-ului (securitate, opțiunile tale de confidențialitate). Mereu active.',
+  catNecessaryText:
+    'Necesare pentru funcționarea site-ului (securitate, opțiunile tale de confidențialitate). Mereu active.',
   catFunctional: 'Funcționale',
   catFunctionalText: 'Rețin setări precum limba și îmbunătățesc funcțiile.',
   catAnalytics: 'Analitice',
