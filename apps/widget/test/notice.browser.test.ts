@@ -116,6 +116,7 @@ describe('script blocking and choices', () => {
       gpc: false,
       widget_version: expect.any(String),
       nonce: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
+      language: 'en', // the language the visitor read (the settings' language)
     });
     const all = { necessary: true, functional: true, analytics: true, marketing: true };
     expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual(all);
