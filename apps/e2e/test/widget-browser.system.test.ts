@@ -217,7 +217,7 @@ describe('the widget on a customer site (Chromium)', () => {
     const d = await createDomain('stolen');
     const p = await (await newVisitor(browser, { gpc: true })).newPage();
     const [asked] = await Promise.all([
-      p.waitForRequest((r) => r.url().endsWith('/settings')),
+      p.waitForRequest((r) => new URL(r.url()).pathname.endsWith('/settings')),
       p.goto(`${pageUrl(OTHER_SITE)}?as=${d.hostname}`),
     ]);
     const answer = await asked.response();

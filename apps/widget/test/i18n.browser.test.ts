@@ -6,7 +6,7 @@
 import { WIDGET_TEXTS } from '@platform/contracts';
 import { launchChromium } from '@platform/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { booted, eventually, seriousViolations } from './support/browser';
+import { booted, computed, eventually, seriousViolations } from './support/browser';
 import { FakePlatform, SITE } from './support/fake-platform';
 
 const NOTICE = '[data-privacy-widget]';
@@ -91,7 +91,7 @@ describe('the visitor language', () => {
     expect(await x(page, 'reject')).toBeGreaterThan(await x(page, 'accept'));
     const box = (await page.locator(NOTICE).boundingBox())!;
     expect(box.x).toBeLessThan(100);
-    expect(await page.locator(NOTICE).evaluate((n) => getComputedStyle(n).direction)).toBe('rtl');
+    expect((await computed(page.locator(NOTICE), ['direction']))[0]).toBe('rtl');
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/i18n-ar-notice.png` });
     await booted(page);
