@@ -1,6 +1,6 @@
-// Data subject requests: access, deletion, correction, opt-out of sale or sharing. The server
-// stores the request and e-mails the company's owner; an opt-out is also a receipt there, so here it
-// only turns marketing off locally.
+// Data subject requests: access, deletion, correction, opt-out of sale or sharing, portability. The
+// server stores the request and e-mails the requester a confirmation link (nobody acts on it before);
+// an opt-out is also a receipt there at once, so here it only turns marketing off locally.
 import type { DsarBody } from '@platform/contracts';
 import type { Api } from './api';
 import { el } from './dom';
@@ -10,6 +10,7 @@ const TYPES: Array<[DsarBody['type'], string]> = [
   ['deletion', 'Delete my personal data'],
   ['correction', 'Correct my personal data'],
   ['opt_out', 'Opt out of the sale or sharing of my personal data'],
+  ['portability', 'Get a copy of my personal data to take elsewhere'],
 ];
 
 export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void): HTMLElement {
@@ -54,7 +55,8 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
       .request(body)
       .then(
         (r) => {
-          status.textContent = 'Your request was received. Reference: ' + r.request_id + '.';
+          status.textContent =
+            'Check your e-mail: we sent ' + body.email + ' a link to confirm your request. Reference: ' + r.request_id + '.';
           if (body.type === 'opt_out') onOptOut();
           form.reset();
         },
