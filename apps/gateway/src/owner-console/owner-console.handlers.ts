@@ -19,7 +19,7 @@ type UsersRoute = Extract<
   OwnerConsoleRoute,
   { operationId: 'listOwnerUsers' | 'inviteOwnerUser' | 'updateOwnerUser' | 'deleteOwnerUser' }
 >;
-type DomainRoute = Exclude<OwnerConsoleRoute, UsersRoute | { operationId: OwnerRequestsRoute['operationId'] }>;
+type DomainRoute = Exclude<OwnerConsoleRoute, UsersRoute | OwnerRequestsRoute>;
 
 /** What the owner console's handlers need (part of GatewayRouteDeps). */
 export interface OwnerConsoleDeps {
