@@ -89,7 +89,7 @@ describe('owner console: requests inbox', () => {
     await shot(page, 'dsar-portal-phone');
     await table(page).getByRole('button', { name: /^Details of request/ }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Data subject request' });
-    await dialog.getByText('History').waitFor();
+    await dialog.getByText('History', { exact: true }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Complete' }).count()).toBe(0);
     await checkScreen(bed, page, 'phone-owner-request');
     await page.setViewportSize(DESKTOP);
