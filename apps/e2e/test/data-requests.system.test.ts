@@ -86,7 +86,7 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
     await visitor.goto(pageUrl(d.hostname));
     await widgetBooted(visitor);
     await visitor.evaluate("PrivacyWidget.open('dsar')");
-    await visitor.getByLabel('Request').selectOption('portability');
+    await visitor.getByLabel('Request', { exact: true }).selectOption('portability');
     await visitor.getByLabel('E-mail address (required)').fill(email);
     await visitor.getByLabel('Details (optional)').fill('Please send me my orders as a file.');
     await visitor.getByRole('button', { name: 'Send request' }).click();
@@ -166,10 +166,20 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
   it('when a VIEWER or a write without the CSRF token works a request, then 403 and it stays as it was; another domain of the account answers 404', async () => {
     const d = await createDomain('roles');
     const email = `roles-${SUFFIX}@example.net`;
-    const answer = await sys.call(undefined, 'POST', `/widget/v1/properties/${d.instance_property_id}/requests`, {
-      type: 'access',
-      email,
-    }, { origin: `https://${d.hostname}` });
+    // Once consent-svc has learned the property (domain.created reaches it over the bus).
+    const answer = await waitFor(
+      async () => {
+        const res = await sys.call(
+          undefined,
+          'POST',
+          `/widget/v1/properties/${d.instance_property_id}/requests`,
+          { type: 'access', email },
+          { origin: `https://${d.hostname}` },
+        );
+        return res.status === 404 ? undefined : res;
+      },
+      { what: 'the property in consent-svc' },
+    );
     expect(answer.status).toBe(202);
     const link = await confirmLinkFor(email);
     const token = CONFIRM_LINK.exec(link)![1];
