@@ -35,7 +35,12 @@ const SEED: [DsarType, DsarStatus, number, number | null][] = [
   ['access', 'EXPIRED', 5, null],
 ];
 
+/** Newest first, as consent-svc lists them. */
 function seed(d: DomainDetail): DataRequest[] {
+  return seedOf(d).sort((a, b) => b.created_at.localeCompare(a.created_at));
+}
+
+function seedOf(d: DomainDetail): DataRequest[] {
   return SEED.map(([type, status, ago, due], i) => ({
     request_id: `DSR_${d.id.replace(/\W/g, '')}${String(i).padStart(24, '0')}`.slice(0, 36),
     domain_id: d.id,

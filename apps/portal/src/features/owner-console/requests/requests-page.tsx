@@ -17,7 +17,7 @@ import { dueDay, REQUEST_STATUS_LABELS, REQUEST_STATUS_TONES, REQUEST_TYPE_LABEL
 import { RequestDialog } from './request-dialog';
 
 const COLUMNS: ListColumn[] = [
-  { label: 'Received' },
+  { label: 'Received', className: 'hide-sm' },
   { label: 'Type' },
   { label: 'Status' },
   { label: 'Due' },
@@ -32,7 +32,7 @@ const STATUS_OPTIONS = [
 function RequestRow({ request: r, onOpen }: { request: DataRequest; onOpen: () => void }) {
   return (
     <tr className={r.overdue ? 'request-overdue' : undefined} data-request-id={r.request_id}>
-      <td>{formatDate(r.created_at)}</td>
+      <td className="hide-sm">{formatDate(r.created_at)}</td>
       <td>{REQUEST_TYPE_LABELS[r.type]}</td>
       <td>
         <Badge tone={REQUEST_STATUS_TONES[r.status]}>{REQUEST_STATUS_LABELS[r.status]}</Badge>
