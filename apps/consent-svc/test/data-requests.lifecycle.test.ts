@@ -39,14 +39,21 @@ describe('data subject requests: confirmed by e-mail, due by the law of the plac
     });
   const confirm = (token: string) => c.widget('POST', '/widget/v1/requests/confirmations', { body: { token } });
   const mailsTo = (to: string) =>
-    c.db.selectFrom('mail_queue').select(['kind', 'subject', 'text_body']).where('to_address', '=', to).orderBy('id').execute();
-  const tokenIn = async (to: string) => LINK.exec((await mailsTo(to)).find((m) => m.kind === 'dsar-confirm')!.text_body)![1];
+    c.db
+      .selectFrom('mail_queue')
+      .select(['kind', 'subject', 'text_body'])
+      .where('to_address', '=', to)
+      .orderBy('id')
+      .execute();
+  const tokenIn = async (to: string) =>
+    LINK.exec((await mailsTo(to)).find((m) => m.kind === 'dsar-confirm')!.text_body)![1];
   const events = async (requestId: string) =>
     (
       await sql<{ event: string }>`SELECT message->'payload'->>'event' AS event FROM outbox
         WHERE message->>'aggregate_id' = ${requestId} ORDER BY id`.execute(c.db)
     ).rows.map((r) => r.event);
-  const row = (id: string) => c.db.selectFrom('data_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const row = (id: string) =>
+    c.db.selectFrom('data_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('when a visitor sends a request, then only the requester gets one e-mail with a link (its token kept as a hash) and nobody else hears of it until the link is opened', async () => {
     const { owner, domain } = await newDomain();
@@ -75,7 +82,12 @@ describe('data subject requests: confirmed by e-mail, due by the law of the plac
     const due = new Date(confirmed.body.result.due_at).getTime();
     const verifiedAt = (await row(id)).verified_at!.getTime();
     expect(due - verifiedAt).toBe(30 * DAY); // Berlin: the GDPR's month
-    expect(confirmed.body.result).toMatchObject({ request_id: id, status: 'VERIFIED', type: 'portability', hostname: domain.hostname });
+    expect(confirmed.body.result).toMatchObject({
+      request_id: id,
+      status: 'VERIFIED',
+      type: 'portability',
+      hostname: domain.hostname,
+    });
     expect((await mailsTo(owner)).map((m) => m.kind)).toEqual(['dsar']);
     expect(await events(id)).toEqual(['data_request.verified']);
     // Opened again (a second tab, a mail scanner): the same answer, no second e-mail or event.
@@ -122,7 +134,12 @@ describe('data subject requests: confirmed by e-mail, due by the law of the plac
     expect((await patch(id, { status: 'IN_PROGRESS' })).body.result.status).toBe('IN_PROGRESS');
     const done = await patch(id, { status: 'COMPLETED', note: 'Your data is attached to this e-mail.' });
     expect(done.body.result).toMatchObject({ status: 'COMPLETED', closed_at: expect.any(String), overdue: false });
-    expect(done.body.result.history.map((h: { kind: string }) => h.kind)).toEqual(['received', 'verified', 'status', 'status']);
+    expect(done.body.result.history.map((h: { kind: string }) => h.kind)).toEqual([
+      'received',
+      'verified',
+      'status',
+      'status',
+    ]);
     const closing = (await mailsTo(email)).find((m) => m.kind === 'dsar-closed')!;
     expect(closing.subject).toBe(`Your privacy request to ${domain.hostname} has been completed`);
     expect(closing.text_body).toContain('Your data is attached to this e-mail.');

@@ -4,7 +4,7 @@ import { startConsent, type ConsentTest } from './support';
 
 const DAY = 86_400_000;
 
-describe("data subject requests as the partner reads them: paginated, filtered by status and due date, only its own", () => {
+describe('data subject requests as the partner reads them: paginated, filtered by status and due date, only its own', () => {
   let c: ConsentTest;
   beforeAll(async () => {
     c = await startConsent({ DSAR_PER_CLIENT_PER_HOUR: '1000' });
@@ -21,7 +21,11 @@ describe("data subject requests as the partner reads them: paginated, filtered b
       body: { type: 'access', email },
     });
     if (confirm) {
-      const mail = await c.db.selectFrom('mail_queue').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow();
+      const mail = await c.db
+        .selectFrom('mail_queue')
+        .select('text_body')
+        .where('to_address', '=', email)
+        .executeTakeFirstOrThrow();
       const token = /#token=([\w-]+)/.exec(mail.text_body)![1];
       await c.widget('POST', '/widget/v1/requests/confirmations', { body: { token } });
     }

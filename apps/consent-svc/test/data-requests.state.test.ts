@@ -44,7 +44,9 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
         .where('id', '=', id)
         .execute(),
     ).toEqual([{ id, type: 'access', email: 'visitor@example.net', name: 'Vera Visitor', receipt_id: null }]);
-    const link = await smtp.waitForMessage((m) => m.to.includes('visitor@example.net') && m.decoded.includes('#token='));
+    const link = await smtp.waitForMessage(
+      (m) => m.to.includes('visitor@example.net') && m.decoded.includes('#token='),
+    );
     expect(link.subject).toBe(`Confirm your privacy request to ${domain.hostname}`);
     const token = /#token=([\w-]+)/.exec(link.decoded)![1];
     const confirmed = await c.widget('POST', '/widget/v1/requests/confirmations', { body: { token } });

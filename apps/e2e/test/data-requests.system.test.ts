@@ -42,7 +42,9 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
   const hook = (event: string, requestId: string) =>
     waitFor(
       () =>
-        receiver.received.find((r) => r.path === '/dsar' && r.body.includes(requestId) && r.body.includes(`"${event}"`)),
+        receiver.received.find(
+          (r) => r.path === '/dsar' && r.body.includes(requestId) && r.body.includes(`"${event}"`),
+        ),
       { timeoutMs: 20_000, what: `${event} webhook` },
     );
   const confirmLinkFor = async (email: string) => {
@@ -120,7 +122,13 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
     const list = await listOf(partner, d.id);
     expect(list.status).toBe(200);
     const [request] = list.body.result;
-    expect(request).toMatchObject({ type: 'portability', status: 'VERIFIED', email, hostname: d.hostname, overdue: false });
+    expect(request).toMatchObject({
+      type: 'portability',
+      status: 'VERIFIED',
+      email,
+      hostname: d.hostname,
+      overdue: false,
+    });
     expect(request.due_at.slice(0, 10)).toBe(due);
     const verified = JSON.parse((await hook('data_request.verified', request.request_id)).body);
     expect(verified).toMatchObject({
@@ -132,10 +140,15 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
     expect((await listOf(stranger, d.id)).body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
 
     // The owner's console: the inbox lists it with its due date; the owner completes it with a note.
-    const provisioned = await sys.arrange(partner, 'POST', `/portal/instance/access/users/provision?domain_id=${d.id}`, {
-      email: `olga@${d.hostname}`,
-      role: 'ADMIN',
-    });
+    const provisioned = await sys.arrange(
+      partner,
+      'POST',
+      `/portal/instance/access/users/provision?domain_id=${d.id}`,
+      {
+        email: `olga@${d.hostname}`,
+        role: 'ADMIN',
+      },
+    );
     const inbox = await newPortalPage(browser);
     await inbox.goto(provisioned.body.result.sign_in_url as string);
     await inbox.getByRole('heading', { level: 1, name: 'Install the widget' }).waitFor();
@@ -155,7 +168,10 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
     await dialog.getByText('Completed', { exact: true }).waitFor();
     await settled(inbox);
 
-    const reply = await sys.smtp.waitForMessage((m) => m.to.includes(email) && /has been completed/.test(m.subject), 20_000);
+    const reply = await sys.smtp.waitForMessage(
+      (m) => m.to.includes(email) && /has been completed/.test(m.subject),
+      20_000,
+    );
     expect(reply.decoded).toContain('Your orders are attached as a CSV file.');
     const closed = JSON.parse((await hook('data_request.closed', request.request_id)).body);
     expect(closed.params).toMatchObject({ request_id: request.request_id, status: 'COMPLETED' });
@@ -190,10 +206,16 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
     expect((await viewer.call('GET', path)).body.result).toMatchObject({ request_id: id, status: 'VERIFIED' });
     expect((await viewer.call('PATCH', path, { status: 'IN_PROGRESS' })).body.error.code).toBe('AUTH.FORBIDDEN');
     const admin = await ownerSession(sys, partner, d.id, { email: `ada@${d.hostname}`, role: 'ADMIN' });
-    expect((await admin.call('PATCH', path, { status: 'IN_PROGRESS' }, { csrf: false })).body.error.code).toBe('AUTH.CSRF');
+    expect((await admin.call('PATCH', path, { status: 'IN_PROGRESS' }, { csrf: false })).body.error.code).toBe(
+      'AUTH.CSRF',
+    );
     const moved = await admin.call('PATCH', path, { status: 'IN_PROGRESS', note: 'Looking it up' });
     expect(moved.body.result).toMatchObject({ status: 'IN_PROGRESS' });
-    expect(moved.body.result.history.at(-1)).toMatchObject({ kind: 'status', note: 'Looking it up', actor: expect.stringMatching(/^owner:/) });
+    expect(moved.body.result.history.at(-1)).toMatchObject({
+      kind: 'status',
+      note: 'Looking it up',
+      actor: expect.stringMatching(/^owner:/),
+    });
     const other = await createDomain('other');
     expect((await admin.call('GET', `/portal/owner/domains/${other.id}/requests/${id}`)).status).toBe(404);
   });

@@ -87,7 +87,10 @@ describe('owner console: requests inbox', () => {
     await table(page).locator('tbody tr').first().waitFor();
     await checkScreen(bed, page, 'phone-owner-requests');
     await shot(page, 'dsar-portal-phone');
-    await table(page).getByRole('button', { name: /^Details of request/ }).first().click();
+    await table(page)
+      .getByRole('button', { name: /^Details of request/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Data subject request' });
     await dialog.getByText('History', { exact: true }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Complete' }).count()).toBe(0);

@@ -1,5 +1,11 @@
 import { hashToken } from '@platform/auth';
-import { DSAR_DEADLINES, type ConfirmedDataRequest, type DsarDeadlineRule, type DsarType, type DsarStatus } from '@platform/contracts';
+import {
+  DSAR_DEADLINES,
+  type ConfirmedDataRequest,
+  type DsarDeadlineRule,
+  type DsarType,
+  type DsarStatus,
+} from '@platform/contracts';
 import { inTransaction, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
 import { enqueueMail } from '@platform/mail';
@@ -14,7 +20,12 @@ const DAY_MS = 86_400_000;
 const linkInvalid = () => new AppError('DATA_REQUEST.LINK_INVALID');
 
 /** Whether the owner's e-mail of this request may go out now: under the property's and the owner's hourly limits. */
-async function withinMailLimits(trx: Kysely<ConsentDb>, limits: ConsentContext['dsarMailLimits'], row: RequestRow, owner: string) {
+async function withinMailLimits(
+  trx: Kysely<ConsentDb>,
+  limits: ConsentContext['dsarMailLimits'],
+  row: RequestRow,
+  owner: string,
+) {
   const recent = await lockAndCountRecentMails(trx, { partnerId: row.partner_id, propertyId: row.property_id, owner });
   return recent.byProperty < limits.perPropertyPerHour && recent.byOwner < limits.perOwnerPerHour;
 }
@@ -48,10 +59,19 @@ export async function confirmDataRequest(
     const row = hit && (await findRequestById(trx, hit.id, true));
     if (!row || row.status === 'EXPIRED') throw linkInvalid();
     if (row.status !== 'RECEIVED') return answerOf(row);
-    const expires = await trx.selectFrom('data_requests').select('confirm_expires_at').where('id', '=', row.id).executeTakeFirstOrThrow();
+    const expires = await trx
+      .selectFrom('data_requests')
+      .select('confirm_expires_at')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     if (!expires.confirm_expires_at || expires.confirm_expires_at <= now) throw linkInvalid();
     const rule = DSAR_DEADLINES[row.deadline_rule as DsarDeadlineRule];
-    const verified: RequestRow = { ...row, status: 'VERIFIED', verified_at: now, due_at: new Date(now.getTime() + rule.days * DAY_MS) };
+    const verified: RequestRow = {
+      ...row,
+      status: 'VERIFIED',
+      verified_at: now,
+      due_at: new Date(now.getTime() + rule.days * DAY_MS),
+    };
     const mail = verifiedMail(verified);
     const held = mail !== undefined && !(await withinMailLimits(trx, ctx.dsarMailLimits, verified, mail.to));
     await trx

@@ -13,7 +13,12 @@ export const scopeOf = (partnerId: string, q: { merchant_id?: string; domain_id?
 });
 
 /** A page of the scope's requests, newest first, with their histories; another partner's domain or merchant: 404. */
-export async function listDataRequests(db: Kysely<ConsentDb>, partnerId: string, query: ListDataRequestsQuery, now = new Date()) {
+export async function listDataRequests(
+  db: Kysely<ConsentDb>,
+  partnerId: string,
+  query: ListDataRequestsQuery,
+  now = new Date(),
+) {
   const scope = scopeOf(partnerId, query);
   if (!(await scopeExists(db, scope))) throw notFound('domain');
   const filters = {

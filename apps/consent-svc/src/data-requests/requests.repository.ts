@@ -71,7 +71,12 @@ export async function listRequests(
   if (f.status) q = q.where('r.status', '=', f.status);
   if (f.dueBefore) q = q.where('r.due_at', '<', f.dueBefore);
   if (f.dueAfter) q = q.where('r.due_at', '>=', f.dueAfter);
-  return q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').offset(window.offset).limit(window.limitPlusOne).execute();
+  return q
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .offset(window.offset)
+    .limit(window.limitPlusOne)
+    .execute();
 }
 
 /** One request of the scope, or undefined (another domain's, another partner's). */

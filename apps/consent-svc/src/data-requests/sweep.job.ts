@@ -55,10 +55,19 @@ async function remind(trx: Kysely<ConsentDb>, days: number, now: Date) {
     const row = (await findRequestById(trx, id))!;
     // Reminded for this day counts for the farther days too: one first seen inside 1 day never hears "7 days".
     const reminded = [...row.reminded_days, ...DSAR_REMINDER_DAYS.filter((d) => d >= days)];
-    await trx.updateTable('data_requests').set({ reminded_days: [...new Set(reminded)] }).where('id', '=', id).execute();
+    await trx
+      .updateTable('data_requests')
+      .set({ reminded_days: [...new Set(reminded)] })
+      .where('id', '=', id)
+      .execute();
     const mail = reminderMail(row, days);
     if (mail) mails.push(mail);
-    history.push({ requestId: id, kind: 'reminded', note: `${days} day${days === 1 ? '' : 's'} before the due date`, at: now });
+    history.push({
+      requestId: id,
+      kind: 'reminded',
+      note: `${days} day${days === 1 ? '' : 's'} before the due date`,
+      at: now,
+    });
   }
   await addHistory(trx, history);
   await enqueueMail<ConsentDb>(trx, mails);

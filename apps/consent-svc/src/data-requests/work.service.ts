@@ -12,7 +12,14 @@ import { enqueueMail } from '@platform/mail';
 import type { RecordScope } from '../db/records.repository';
 import type { ConsentDb } from '../db/tables';
 import { closingMail } from './mails';
-import { addHistory, findScopedRequest, historyOf, scopeExists, type HistoryEntry, type RequestRow } from './requests.repository';
+import {
+  addHistory,
+  findScopedRequest,
+  historyOf,
+  scopeExists,
+  type HistoryEntry,
+  type RequestRow,
+} from './requests.repository';
 import { toDataRequest, writeRequestEvent } from './wire';
 
 const DAY_MS = 86_400_000;

@@ -72,8 +72,7 @@ export async function receiveDataRequest(
       { propertyId: property.property_id, clientHash, email: body.email },
       now,
     );
-    const receiptId =
-      body.type === 'opt_out' ? await optOutReceipt(ctx, trx, { ...input, requestId }) : null;
+    const receiptId = body.type === 'opt_out' ? await optOutReceipt(ctx, trx, { ...input, requestId }) : null;
     await insertDataRequest(trx, {
       id: requestId,
       property,

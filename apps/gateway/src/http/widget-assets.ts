@@ -46,8 +46,14 @@ export class WidgetAssets {
   );
   /** A data subject request's confirmation page and its script (data-requests/request-confirm-page.ts). */
   private readonly requestPages = new Map([
-    [REQUEST_CONFIRM_PAGE_PATH, statics.staticFile(Buffer.from(REQUEST_CONFIRM_PAGE_HTML), statics.CONTENT_TYPES.html, LOADER_CACHE_CONTROL)],
-    [REQUEST_CONFIRM_SCRIPT_PATH, statics.staticFile(Buffer.from(REQUEST_CONFIRM_SCRIPT), statics.CONTENT_TYPES.js, LOADER_CACHE_CONTROL)],
+    [
+      REQUEST_CONFIRM_PAGE_PATH,
+      statics.staticFile(Buffer.from(REQUEST_CONFIRM_PAGE_HTML), statics.CONTENT_TYPES.html, LOADER_CACHE_CONTROL),
+    ],
+    [
+      REQUEST_CONFIRM_SCRIPT_PATH,
+      statics.staticFile(Buffer.from(REQUEST_CONFIRM_SCRIPT), statics.CONTENT_TYPES.js, LOADER_CACHE_CONTROL),
+    ],
   ]);
 
   constructor(dir: string) {

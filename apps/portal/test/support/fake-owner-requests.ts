@@ -68,7 +68,8 @@ const NEXT: Partial<Record<DsarStatus, DsarStatus[]>> = {
   VERIFIED: ['IN_PROGRESS', 'COMPLETED', 'REJECTED'],
   IN_PROGRESS: ['COMPLETED', 'REJECTED'],
 };
-const refused = () => new AppError('DATA_REQUEST.INVALID_TRANSITION', 409, "The request's status does not allow this change.");
+const refused = () =>
+  new AppError('DATA_REQUEST.INVALID_TRANSITION', 409, "The request's status does not allow this change.");
 
 export class FakeOwnerRequests {
   private readonly byDomain = new Map<string, DataRequest[]>();
@@ -94,7 +95,13 @@ export class FakeOwnerRequests {
       r.extended_at = NOW.toISOString();
       r.extension_reason = body.extend.reason;
       r.overdue = false;
-      r.history.push({ at: NOW.toISOString(), kind: 'extended', status: null, note: body.extend.reason, actor: 'owner:x' });
+      r.history.push({
+        at: NOW.toISOString(),
+        kind: 'extended',
+        status: null,
+        note: body.extend.reason,
+        actor: 'owner:x',
+      });
     }
     if (body.status) {
       if (!(NEXT[r.status] ?? []).includes(body.status)) throw refused();
@@ -103,8 +110,15 @@ export class FakeOwnerRequests {
         r.closed_at = NOW.toISOString();
         r.overdue = false;
       }
-      r.history.push({ at: NOW.toISOString(), kind: 'status', status: body.status, note: body.note ?? null, actor: 'owner:x' });
-    } else if (body.note) r.history.push({ at: NOW.toISOString(), kind: 'note', status: null, note: body.note, actor: 'owner:x' });
+      r.history.push({
+        at: NOW.toISOString(),
+        kind: 'status',
+        status: body.status,
+        note: body.note ?? null,
+        actor: 'owner:x',
+      });
+    } else if (body.note)
+      r.history.push({ at: NOW.toISOString(), kind: 'note', status: null, note: body.note, actor: 'owner:x' });
   }
 
   readonly handlers: Record<string, (ctx: Ctx) => Answer> = {

@@ -56,7 +56,11 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
       .then(
         (r) => {
           status.textContent =
-            'Check your e-mail: we sent ' + body.email + ' a link to confirm your request. Reference: ' + r.request_id + '.';
+            'Check your e-mail: we sent ' +
+            body.email +
+            ' a link to confirm your request. Reference: ' +
+            r.request_id +
+            '.';
           if (body.type === 'opt_out') onOptOut();
           form.reset();
         },

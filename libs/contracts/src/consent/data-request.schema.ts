@@ -48,7 +48,10 @@ export const dataRequestEventSchema = z.object({
   kind: z.enum(['received', 'verified', 'status', 'extended', 'note', 'reminded', 'overdue', 'expired']),
   status: dsarStatusSchema.nullable(),
   note: z.string().nullable(),
-  actor: z.string().nullable().meta({ description: 'Who did it: owner:<id>, or null for the requester or the platform' }),
+  actor: z
+    .string()
+    .nullable()
+    .meta({ description: 'Who did it: owner:<id>, or null for the requester or the platform' }),
 });
 
 /** A data subject request as partners and owners read it. */
@@ -63,11 +66,17 @@ export const dataRequestSchema = z
     email: z.string(),
     name: z.string().nullable(),
     message: z.string().nullable(),
-    jurisdiction: z.string().nullable().meta({ description: "The law of the requester's place (GeoIP), e.g. GDPR, CCPA" }),
+    jurisdiction: z
+      .string()
+      .nullable()
+      .meta({ description: "The law of the requester's place (GeoIP), e.g. GDPR, CCPA" }),
     deadline_rule: z.enum(['GDPR', 'US_STATE']),
     created_at: z.string(),
     verified_at: z.string().nullable(),
-    due_at: z.string().nullable().meta({ description: 'From verification: 30 days (GDPR-like), 45 (US state laws), plus any extension' }),
+    due_at: z
+      .string()
+      .nullable()
+      .meta({ description: 'From verification: 30 days (GDPR-like), 45 (US state laws), plus any extension' }),
     extended_at: z.string().nullable(),
     extension_reason: z.string().nullable(),
     overdue: z.boolean().meta({ description: 'Open past its due date' }),
@@ -101,7 +110,10 @@ export type OwnerDataRequestsQuery = z.output<typeof ownerDataRequestsQuerySchem
 export const updateDataRequestBodySchema = z
   .object({
     status: z.enum(['IN_PROGRESS', 'COMPLETED', 'REJECTED']).optional(),
-    extend: z.object({ reason: z.string().trim().min(1).max(500) }).strict().optional(),
+    extend: z
+      .object({ reason: z.string().trim().min(1).max(500) })
+      .strict()
+      .optional(),
     note: z
       .string()
       .trim()

@@ -11,7 +11,8 @@ import { ownerDomainParamsSchema } from './owner-console.schema';
 
 const console = { service: 'gateway', access: 'owner', tag: 'Owner console' } as const;
 const domain: ErrorCode[] = ['AUTH.SESSION_REQUIRED', 'AUTH.FORBIDDEN', 'SERVICE.UNAVAILABLE', 'RESOURCE.NOT_FOUND'];
-const ONE_DOMAIN = "One of the signed-in customer's domains; any other domain id (or another domain's request) answers 404.";
+const ONE_DOMAIN =
+  "One of the signed-in customer's domains; any other domain id (or another domain's request) answers 404.";
 const requestParams = ownerDomainParamsSchema.extend(dataRequestIdParamsSchema.shape);
 
 /** The console's inbox of data subject requests: VIEWER reads, ADMIN works them (the partner routes' rules). */

@@ -88,12 +88,20 @@ function Actions({ request: r, domainId }: { request: DataRequest; domainId: str
             Start work
           </Button>
         )}
-        <Button variant="primary" onClick={() => send({ status: 'COMPLETED', ...withNote })} disabled={update.isPending}>
+        <Button
+          variant="primary"
+          onClick={() => send({ status: 'COMPLETED', ...withNote })}
+          disabled={update.isPending}
+        >
           Complete
         </Button>
         <Button
           variant="danger"
-          onClick={() => (note.trim() ? send({ status: 'REJECTED', note: note.trim() }) : setError('Say why in the note: the requester is told.'))}
+          onClick={() =>
+            note.trim()
+              ? send({ status: 'REJECTED', note: note.trim() })
+              : setError('Say why in the note: the requester is told.')
+          }
           disabled={update.isPending}
         >
           Reject
@@ -104,8 +112,16 @@ function Actions({ request: r, domainId }: { request: DataRequest; domainId: str
       </div>
       {!r.extended_at && (
         <div className="actions-row">
-          <TextField label="Reason for an extension" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
-          <Button onClick={() => send({ extend: { reason: reason.trim() } })} disabled={update.isPending || !reason.trim()}>
+          <TextField
+            label="Reason for an extension"
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+          />
+          <Button
+            onClick={() => send({ extend: { reason: reason.trim() } })}
+            disabled={update.isPending || !reason.trim()}
+          >
             Extend deadline ({r.deadline_rule === 'US_STATE' ? '+45' : '+60'} days)
           </Button>
         </div>

@@ -86,7 +86,11 @@ export default function RequestsPage() {
           loadingLabel="Loading requests…"
           empty={rows.length === 0}
           emptyTitle={raw.status ? 'No requests match' : 'No requests yet'}
-          emptyText={raw.status ? 'Try another status.' : 'Requests sent from the widget’s form appear here once the visitor confirms them by e-mail.'}
+          emptyText={
+            raw.status
+              ? 'Try another status.'
+              : 'Requests sent from the widget’s form appear here once the visitor confirms them by e-mail.'
+          }
           table={{ label: 'Data subject requests', columns: COLUMNS }}
           after={
             <Pagination
