@@ -34,12 +34,13 @@ export const DSAR_CONFIRM_TTL_HOURS = 24;
 /** The owner's reminders, days before the due date (each sent once). */
 export const DSAR_REMINDER_DAYS = [7, 1] as const;
 
+/** A date or date-time a filter compares due dates with (years 1000..9999: what PostgreSQL and JS both read alike). */
 const isoDate = () =>
   z
     .string()
     .max(40)
     .refine(
-      (s) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
+      (s) => /^[1-9]\d{3}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
       'must be an ISO 8601 date or date-time',
     );
 
