@@ -50,7 +50,7 @@ describe('data subject requests: confirmed by e-mail, due by the law of the plac
   const events = async (requestId: string) =>
     (
       await sql<{ event: string }>`SELECT message->'payload'->>'event' AS event FROM outbox
-        WHERE message->>'aggregate_id' = ${requestId} ORDER BY id`.execute(c.db)
+        WHERE message->>'aggregate_id' = ${requestId} ORDER BY created_at`.execute(c.db)
     ).rows.map((r) => r.event);
   const row = (id: string) =>
     c.db.selectFrom('data_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -75,8 +75,11 @@ describe('data subject requests as the partner reads them: paginated, filtered b
     expect((await stranger.get(`/portal/instance/company/requests?domain_id=${own.id}`)).body.result).toEqual([]);
     const none = await owner.get('/portal/instance/company/requests');
     expect(none.status).toBe(400);
-    const bad = await owner.get(`/portal/instance/company/requests?domain_id=${domain.id}&status=DONE&due_before=soon`);
+    const bad = await owner.get(
+      `/portal/instance/company/requests?domain_id=${domain.id}&status=DONE&due_before=soon&due_after=0000-01-01`,
+    );
     expect(bad.body.error.data.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'query.due_after',
       'query.due_before',
       'query.status',
     ]);
