@@ -179,7 +179,7 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
     expect((await listOf(partner, d.id, '&status=VERIFIED')).body.result).toHaveLength(0);
   });
 
-  it('when a VIEWER or a write without the CSRF token works a request, then 403 and it stays as it was; another domain of the account answers 404', async () => {
+  it('when a VIEWER or a write without the CSRF token works a request, then 403 and it stays as it was; an ADMIN moves it (in the audit log); another domain of the account answers 404', async () => {
     const d = await createDomain('roles');
     const email = `roles-${SUFFIX}@example.net`;
     // Once consent-svc has learned the property (domain.created reaches it over the bus).
@@ -216,6 +216,18 @@ describe('data subject requests: the form, the e-mailed confirmation, the partne
       note: 'Looking it up',
       actor: expect.stringMatching(/^owner:/),
     });
+    // The partner's audit log names the owner and the fields they sent, never the note.
+    const audit = await (
+      await sys.db()
+    ).query(
+      `SELECT kind, actor_id, details->'fields' AS fields, details::text AS text FROM gateway.audit_events
+        WHERE partner_id = $1 AND actor_id = $2`,
+      [partner.id, admin.userId],
+    );
+    expect(audit.rows).toEqual([
+      { kind: 'data_request.updated', actor_id: admin.userId, fields: ['note', 'status'], text: expect.any(String) },
+    ]);
+    expect(audit.rows[0].text).not.toContain('Looking it up');
     const other = await createDomain('other');
     expect((await admin.call('GET', `/portal/owner/domains/${other.id}/requests/${id}`)).status).toBe(404);
   });

@@ -142,7 +142,7 @@ export class OwnerDomains {
   }
 
   /** In the change's keyed transaction when there is one (a retry replays the answer, never a second event). */
-  private async audit(
+  async audit(
     owner: SignedInOwner,
     kind: AuditKind,
     target: { type: string; id: string },

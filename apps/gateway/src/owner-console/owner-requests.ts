@@ -19,7 +19,8 @@ function ownerOf(caller: GatewayCaller): SignedInOwner {
 /**
  * The console's inbox of data subject requests: the domain is first made sure to be the signed-in
  * customer's (OwnerDomains.domainOf: any other is 404), then consent-svc's partner routes are
- * called for it as the partner with keyId owner:<id>, which the request's history names.
+ * called for it as the partner with keyId owner:<id>, which the request's history names; a change
+ * is also in the partner's audit log.
  */
 export function ownerRequestHandlers(domains: OwnerDomains): Handlers<OwnerRequestsRoute, GatewayCaller> {
   return {
@@ -50,12 +51,15 @@ export function ownerRequestHandlers(domains: OwnerDomains): Handlers<OwnerReque
     updateOwnerRequest: async ({ params, body, caller }) => {
       const owner = ownerOf(caller);
       const domain = await domains.domainOf(owner, params.domainId);
-      return domains.consent.call(updateRequest, {
+      const answer = await domains.consent.call(updateRequest, {
         as: ownerCallAs(owner),
         params: { requestId: params.requestId },
         query: { domain_id: domain.id },
         body,
       });
+      // The partner's audit log names the owner and what they did (status, extend, note), never the texts.
+      await domains.audit(owner, 'data_request.updated', { type: 'data_request', id: params.requestId }, domain, body);
+      return answer;
     },
   };
 }

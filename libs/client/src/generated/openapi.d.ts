@@ -2841,7 +2841,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated";
+            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated" | "data_request.updated";
             actor: {
                 /** @enum {string} */
                 type: "USER" | "API_KEY" | "OPERATOR" | "OWNER";
@@ -11103,7 +11103,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only this actor's events (a user or key id) */
                 actor_id?: string;
-                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated";
+                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated" | "data_request.updated";
             };
             header?: never;
             path?: never;
