@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { env, listenOf } from '@platform/config';
-import { consentPublicRoutes, consentRecordRoutes, consentStatsRoutes } from '@platform/contracts';
+import { defaultUrlOf, env, listenOf } from '@platform/config';
+import {
+  consentPublicRoutes,
+  consentRecordRoutes,
+  consentStatsRoutes,
+  dataRequestPublicRoutes,
+  dataRequestRoutes,
+} from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
+import { dataRequestHandlers } from './data-requests/data-requests.handlers';
+import { dataRequestSweepJob } from './data-requests/sweep.job';
 import { migrations } from './db/migrations';
 import { RecordWriter } from './db/record-writer';
 import { SCHEMA, type ConsentDb } from './db/tables';
@@ -33,9 +41,25 @@ const consentConfig = {
   DSAR_MAIL_PER_OWNER_PER_HOUR: z.coerce.number().int().min(0).default(60),
   /** How often held requests are summarised: one e-mail per property. */
   DSAR_SUMMARY_EVERY_MS: env.durationMs(60 * 60_000),
+  /** Requests one client address may send per hour (all properties); past it 429. */
+  DSAR_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(0).default(5),
+  /** Requests one property takes per hour; past it 429. */
+  DSAR_PER_PROPERTY_PER_HOUR: z.coerce.number().int().min(0).default(100),
+  /** Requests (so confirmation e-mails) for one requester address on one property per hour; past it 429. */
+  DSAR_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(3),
+  /** How often deadlines are swept: unconfirmed requests expired, reminders, overdue marks. */
+  DSAR_SWEEP_EVERY_MS: env.durationMs(60_000),
+  /** The gateway's public base URL: the requester's confirmation link opens its page. */
+  WIDGET_BASE_URL: z.string().url().default(defaultUrlOf('gateway')),
 };
 
-const routes = [...consentRecordRoutes, ...consentStatsRoutes, ...consentPublicRoutes];
+const routes = [
+  ...consentRecordRoutes,
+  ...consentStatsRoutes,
+  ...consentPublicRoutes,
+  ...dataRequestRoutes,
+  ...dataRequestPublicRoutes,
+];
 
 type Context = ConsentContext & { mailer: ReturnType<typeof createMailTransport> };
 
@@ -59,15 +83,27 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
       perPropertyPerHour: config.DSAR_MAIL_PER_PROPERTY_PER_HOUR,
       perOwnerPerHour: config.DSAR_MAIL_PER_OWNER_PER_HOUR,
     },
+    dsarLimits: {
+      perClientPerHour: config.DSAR_PER_CLIENT_PER_HOUR,
+      perPropertyPerHour: config.DSAR_PER_PROPERTY_PER_HOUR,
+      perAddressPerHour: config.DSAR_PER_ADDRESS_PER_HOUR,
+    },
+    widgetBaseUrl: config.WIDGET_BASE_URL,
   }),
   routes,
-  handlers: (ctx) => ({ ...recordHandlers(ctx.db), ...receiptStatsHandlers(ctx.db), ...widgetHandlers(ctx) }),
+  handlers: (ctx) => ({
+    ...recordHandlers(ctx.db),
+    ...receiptStatsHandlers(ctx.db),
+    ...widgetHandlers(ctx),
+    ...dataRequestHandlers(ctx),
+  }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => propertyHostnameLookup(ctx.db, propertyId),
   consumers: (ctx) => [ctx.domainEvents],
   jobs: (ctx, { config, logger }) => [
     ...mailJobs<ConsentDb>(ctx.mailer, logger.child({ subsystem: 'mail' }), mailJobOptions(config)),
     heldRequestsJob(config.DSAR_SUMMARY_EVERY_MS),
+    dataRequestSweepJob(config.DSAR_SWEEP_EVERY_MS),
   ],
   closeContext: (ctx) => ctx.mailer.close(),
 };

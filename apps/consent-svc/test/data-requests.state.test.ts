@@ -16,7 +16,7 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
 
   const requestsPath = (propertyId: string) => `/widget/v1/properties/${propertyId}/requests`;
 
-  it("when a visitor asks for access, then 202 with a DSR_ id, the request is stored and the company's owner gets an e-mail naming it", async () => {
+  it("when a visitor asks for access and confirms by the e-mailed link, then the request is stored and the company's owner gets an e-mail naming it and its due date", async () => {
     const p = c.partner();
     const domain = await c.domain(p.id, { owner_email: 'dpo@shop.example.com' });
     const res = await c.widget('POST', requestsPath(domain.property_id), {
@@ -30,7 +30,11 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
     });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
-      result: { request_id: expect.stringMatching(/^DSR_[0-9a-f]{32}$/), status: 'received' },
+      result: {
+        request_id: expect.stringMatching(/^DSR_[0-9a-f]{32}$/),
+        status: 'RECEIVED',
+        confirm_by: expect.any(String),
+      },
     });
     const id = res.body.result.request_id;
     expect(
@@ -40,9 +44,17 @@ describe('data subject requests: stored, e-mailed to the company owner, an opt-o
         .where('id', '=', id)
         .execute(),
     ).toEqual([{ id, type: 'access', email: 'visitor@example.net', name: 'Vera Visitor', receipt_id: null }]);
-    const mail = await smtp.waitForMessage((m) => m.decoded.includes(id));
-    expect(mail.to).toEqual(['dpo@shop.example.com']);
-    expect(mail.subject).toBe(`Data subject request (access) for ${domain.hostname}`);
+    const link = await smtp.waitForMessage(
+      (m) => m.to.includes('visitor@example.net') && m.decoded.includes('#token='),
+    );
+    expect(link.subject).toBe(`Confirm your privacy request to ${domain.hostname}`);
+    const token = /#token=([\w-]+)/.exec(link.decoded)![1];
+    const confirmed = await c.widget('POST', '/widget/v1/requests/confirmations', { body: { token } });
+    expect(confirmed.status).toBe(200);
+    const mail = await smtp.waitForMessage((m) => m.decoded.includes(id) && m.to.includes('dpo@shop.example.com'));
+    expect(mail.subject).toBe(
+      `Data subject request (access) for ${domain.hostname}, due ${String(confirmed.body.result.due_at).slice(0, 10)}`,
+    );
     expect(mail.decoded).toContain('visitor@example.net');
   });
 

@@ -148,7 +148,7 @@ describe('webhooks through the gateway, to real local receivers', () => {
     await receiver?.close();
   });
 
-  it("when event types are asked for, then every public event of the spec is listed with a description, its body's JSON Schema and an example that its schema accepts, and no internal one", async () => {
+  it("when event types are asked for, then every public event (the spec's and the data subject requests') is listed with a description, its body's JSON Schema and an example that its schema accepts, and no internal one", async () => {
     const res = await sys.call(partner, 'GET', '/portal/webhooks/event-types');
     expect(res.status).toBe(200);
     const types = res.body.result as {
@@ -167,6 +167,9 @@ describe('webhooks through the gateway, to real local receivers', () => {
       'property.activation.reminder.day7',
       'property.activation.reminder.day14',
       'property.activation.reminder.day30',
+      'data_request.verified',
+      'data_request.overdue',
+      'data_request.closed',
     ]);
     for (const t of types) {
       expect(t.description.length).toBeGreaterThan(10);

@@ -60,7 +60,7 @@ describe('the privacy center', () => {
     await page.getByLabel('E-mail address (required)').fill('visitor@mail.example.test');
     await page.getByLabel('Name (optional)').fill('Vera Visitor');
     await page.getByRole('button', { name: 'Send request' }).click();
-    await page.getByText(/Your request was received\. Reference: DSR_/).waitFor();
+    await page.getByText(/Check your e-mail: we sent .+ a link to confirm your request\. Reference: DSR_/).waitFor();
     expect(bed.platform.requests).toHaveLength(1);
     expect(bed.platform.requests[0].body).toEqual({
       type: 'opt_out',

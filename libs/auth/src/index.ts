@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+export { hashToken, newToken } from './link-tokens';
 
 /** What a service learns about the caller from the gateway's internal token. */
 export interface InternalCaller {

@@ -8,6 +8,7 @@ import { merchantRoutes } from './merchants/merchants.routes';
 import { identityRoutes } from './identity';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 import { consentStatsRoutes } from './consent/consent-stats.routes';
+import { dataRequestPublicRoutes, dataRequestRoutes } from './consent/data-request.routes';
 import { subscriptionStatsRoutes } from './billing/subscription-stats.routes';
 import { webhookStatsRoutes } from './webhooks/webhook-stats.routes';
 
@@ -21,6 +22,8 @@ export const ROUTES: RouteSpec[] = [
   ...onboardingRoutes,
   ...consentRecordRoutes,
   ...consentPublicRoutes,
+  ...dataRequestRoutes,
+  ...dataRequestPublicRoutes,
   ...subscriptionStatsRoutes,
   ...webhookStatsRoutes,
   ...consentStatsRoutes,

@@ -67,6 +67,14 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'The confirmation link is invalid or has expired; register the website again.',
   },
+  'DATA_REQUEST.LINK_INVALID': {
+    status: 404,
+    message: 'The confirmation link is invalid or has expired; send the request again.',
+  },
+  'DATA_REQUEST.INVALID_TRANSITION': {
+    status: 409,
+    message: "The request's status does not allow this change.",
+  },
   'RECEIPT.REPLAYED': { status: 400, message: 'A receipt with this nonce was already recorded.' },
   'REQUEST.TOO_LARGE': { status: 413, message: 'The request body is too large.' },
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { status: 415, message: 'The request body must be application/json.' },

@@ -14,6 +14,11 @@ import {
 import type { EventDefinition, EventMessageOf } from './events';
 import { subscriptionChangedEventSchema } from './billing/subscription.schema';
 import { merchantChangedEventSchema } from './merchants/merchant-events';
+import {
+  dataRequestClosedEventSchema,
+  dataRequestOverdueEventSchema,
+  dataRequestVerifiedEventSchema,
+} from './consent/data-request.events';
 
 /**
  * Every event on the bus, public and internal, by name (= routing key): the one place a
@@ -64,6 +69,22 @@ export const EVENT_REGISTRY = {
     visibility: 'public',
     description: "The property's website has been inactive for 30 days.",
     schema: reminderDay30EventSchema,
+  },
+  'data_request.verified': {
+    visibility: 'public',
+    description:
+      "A data subject request was confirmed by the requester's e-mailed link: it is VERIFIED and its due date runs.",
+    schema: dataRequestVerifiedEventSchema,
+  },
+  'data_request.overdue': {
+    visibility: 'public',
+    description: 'A data subject request is still open (VERIFIED or IN_PROGRESS) past its due date.',
+    schema: dataRequestOverdueEventSchema,
+  },
+  'data_request.closed': {
+    visibility: 'public',
+    description: 'A data subject request was closed (COMPLETED or REJECTED); the requester was e-mailed the reply.',
+    schema: dataRequestClosedEventSchema,
   },
   'subscription.changed': {
     visibility: 'internal',

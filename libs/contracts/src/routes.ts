@@ -93,6 +93,8 @@ export const AUDIT_KINDS = [
   // The owner console's changes to the customer's property (widget) and company.
   'property.updated',
   'company.updated',
+  // The owner console's work on a data subject request (status, extension, note).
+  'data_request.updated',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -126,6 +126,7 @@ describe('OpenAPI parameter types', () => {
         'inviteOwnerUser',
         'updateOwnerUser',
         'deleteOwnerUser',
+        'updateOwnerRequest',
       ].sort(),
     );
     for (const route of ROUTES) {

@@ -1,11 +1,23 @@
 import type { DsarBody } from '@platform/contracts';
 import { sql, type Kysely } from '@platform/db';
+import type { VisitorPlace } from '../domain/geoip';
 import type { PropertyRow } from './properties.repository';
 import type { ConsentDb } from './tables';
 
 export async function insertDataRequest(
   db: Kysely<ConsentDb>,
-  r: { id: string; property: PropertyRow; body: DsarBody; receiptId: string | null; held: boolean },
+  r: {
+    id: string;
+    property: PropertyRow;
+    body: DsarBody;
+    receiptId: string | null;
+    tokenHash: Buffer;
+    confirmBy: Date;
+    clientHash: Buffer | null;
+    place: VisitorPlace;
+    deadlineRule: 'GDPR' | 'US_STATE';
+    now: Date;
+  },
 ) {
   await db
     .insertInto('data_requests')
@@ -20,13 +32,20 @@ export async function insertDataRequest(
       message: r.body.message ?? null,
       subject: r.body.subject ?? null,
       receipt_id: r.receiptId,
-      held: r.held,
+      status: 'RECEIVED',
+      token_hash: r.tokenHash,
+      confirm_expires_at: r.confirmBy,
+      client_hash: r.clientHash,
+      country: r.place.country,
+      jurisdiction: r.place.jurisdiction,
+      deadline_rule: r.deadlineRule,
+      created_at: r.now,
     })
     .execute();
 }
 
 /**
- * The request e-mails queued one by one in the last hour: for this property, and to this owner's
+ * The owner's request e-mails queued one by one in the last hour (one per verified request): for this property, and to this owner's
  * address from any property. Takes transaction-scoped locks on both first (always property, then
  * owner), so concurrent requests count each other and a flood cannot slip past the limit.
  */
@@ -40,7 +59,7 @@ export async function lockAndCountRecentMails(
     SELECT
       (SELECT count(*) FROM data_requests
         WHERE partner_id = ${p.partnerId} AND property_id = ${p.propertyId} AND NOT held
-          AND created_at > now() - interval '1 hour') AS by_property,
+          AND verified_at > now() - interval '1 hour') AS by_property,
       (SELECT count(*) FROM mail_queue
         WHERE to_address = ${p.owner} AND kind = 'dsar' AND created_at > now() - interval '1 hour') AS by_owner`.execute(
     trx,

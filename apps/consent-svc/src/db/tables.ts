@@ -61,11 +61,41 @@ export interface DataRequestsTable {
   /** When a held request was named in the owner's summary e-mail. */
   summarised_at: Date | null;
   created_at: Generated<Date>;
+  /** DsarStatus (libs/contracts). */
+  status: Generated<string>;
+  /** SHA-256 of the confirmation link's token, until the link is used or expires. */
+  token_hash: Buffer | null;
+  confirm_expires_at: Date | null;
+  /** SHA-256 of the client address, for the per-client throttle (the address itself is never stored). */
+  client_hash: Buffer | null;
+  country: string | null;
+  jurisdiction: string | null;
+  /** DsarDeadlineRule: GDPR (30 days + 60) or US_STATE (45 + 45). */
+  deadline_rule: Generated<string>;
+  verified_at: Date | null;
+  due_at: Date | null;
+  extended_at: Date | null;
+  extension_reason: string | null;
+  /** The reminder days (days before due) already e-mailed to the owner. */
+  reminded_days: Generated<number[]>;
+  overdue_at: Date | null;
+  closed_at: Date | null;
+}
+
+export interface DataRequestHistoryTable {
+  id: Generated<string>;
+  request_id: string;
+  at: Generated<Date>;
+  kind: string;
+  status: string | null;
+  note: string | null;
+  actor: string | null;
 }
 
 export interface ConsentDb {
   properties: PropertiesTable;
   records: RecordsTable;
   data_requests: DataRequestsTable;
+  data_request_history: DataRequestHistoryTable;
   mail_queue: MailQueueTable;
 }

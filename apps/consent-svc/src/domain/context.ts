@@ -1,5 +1,6 @@
 import type { Kysely } from '@platform/db';
 import type { ConsumerSpec } from '@platform/service';
+import type { DsarLimits } from '../data-requests/throttle';
 import type { RecordWriter } from '../db/record-writer';
 import type { ConsentDb } from '../db/tables';
 import type { GeoIp } from './geoip';
@@ -17,4 +18,8 @@ export interface ConsentContext {
   domainEvents: ConsumerSpec<ConsentDb>;
   /** Data subject request e-mails sent one by one per hour at most; the rest are held for the summary. */
   dsarMailLimits: { perPropertyPerHour: number; perOwnerPerHour: number };
+  /** Requests taken per hour (past them: 429). */
+  dsarLimits: DsarLimits;
+  /** Where the gateway serves the widget's pages: the requester's confirmation link starts with it. */
+  widgetBaseUrl: string;
 }

@@ -17,7 +17,7 @@ import { widgetScript } from '../domains/domain/widget-snippet';
 import { rememberPartnerName } from '../domains/mail/partner-name';
 import { findPartnerDomainId, onboardingCaller } from './onboarding-partner';
 import { confirmUrl, registrationMail } from './registration-mail';
-import { hashToken, newToken } from './tokens';
+import { hashToken, newToken } from '@platform/auth';
 import {
   findRegistrationForUpdate,
   insertRegistration,

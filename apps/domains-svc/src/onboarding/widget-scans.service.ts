@@ -17,7 +17,7 @@ import { reportWidgetScans } from '../scanner/widget-scan-report';
 import { widgetScanSummaryOf } from '../scanner/widget-scan-summary';
 import { findWidgetScan, insertWidgetScan } from '../scanner/widget-scans.repository';
 import { findPartnerDomainId, onboardingCaller } from './onboarding-partner';
-import { hashToken, newToken } from './tokens';
+import { hashToken, newToken } from '@platform/auth';
 
 /** The partner's create settings apply to its lead, but for required fields: a lead is no more than an address. */
 const leadCaller = (partner: OnboardingPartner) => ({

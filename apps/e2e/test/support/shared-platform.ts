@@ -67,7 +67,7 @@ async function startLocalSites(dir: string): Promise<{ port: number; close(): Pr
 
 /**
  * The settings of the platform every suite shares: no rate limit (nor failed-authentication
- * throttle, nor public (widget, onboarding widgets) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
+ * throttle, nor public (widget, onboarding widgets, data subject requests) limits: every suite calls from 127.0.0.1) in the way of fuzzing and bursts, fast webhook
  * retries, and the tests as a trusted proxy (a suite may name a visitor's address in X-Forwarded-For).
  * A suite that needs other settings tests them at the component that reads them, or starts a platform of its own.
  */
@@ -81,6 +81,9 @@ export const SHARED_ENV = {
   ONBOARDING_SCANS_PER_ADDRESS: '1000000',
   ONBOARDING_SCANS_PER_PARTNER: '1000000',
   ONBOARDING_SCANS_PER_HOSTNAME: '1000000',
+  DSAR_PER_CLIENT_PER_HOUR: '1000000',
+  DSAR_PER_PROPERTY_PER_HOUR: '1000000',
+  DSAR_PER_ADDRESS_PER_HOUR: '1000000',
   ...FAST_WEBHOOKS,
   ...LOCAL_SCANS,
 };

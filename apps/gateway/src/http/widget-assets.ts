@@ -8,6 +8,13 @@ import {
   CONFIRM_PAGE_PATH,
   ONBOARDING_SCRIPT_PATH,
 } from '../onboarding/confirm-page';
+import {
+  REQUEST_CONFIRM_HEADERS,
+  REQUEST_CONFIRM_PAGE_HTML,
+  REQUEST_CONFIRM_PAGE_PATH,
+  REQUEST_CONFIRM_SCRIPT,
+  REQUEST_CONFIRM_SCRIPT_PATH,
+} from '../data-requests/request-confirm-page';
 
 /** The placeholder in loader.js the gateway replaces with the bundle's hashed file name (agreed with apps/widget). */
 export const BUNDLE_PLACEHOLDER = '__WIDGET_BUNDLE__';
@@ -37,6 +44,17 @@ export class WidgetAssets {
     statics.CONTENT_TYPES.html,
     LOADER_CACHE_CONTROL,
   );
+  /** A data subject request's confirmation page and its script (data-requests/request-confirm-page.ts). */
+  private readonly requestPages = new Map([
+    [
+      REQUEST_CONFIRM_PAGE_PATH,
+      statics.staticFile(Buffer.from(REQUEST_CONFIRM_PAGE_HTML), statics.CONTENT_TYPES.html, LOADER_CACHE_CONTROL),
+    ],
+    [
+      REQUEST_CONFIRM_SCRIPT_PATH,
+      statics.staticFile(Buffer.from(REQUEST_CONFIRM_SCRIPT), statics.CONTENT_TYPES.js, LOADER_CACHE_CONTROL),
+    ],
+  ]);
 
   constructor(dir: string) {
     const manifestFile = path.join(dir, 'manifest.json');
@@ -56,7 +74,9 @@ export class WidgetAssets {
       LOADER_PATH.test(pathname) ||
       ASSET_PATH.test(pathname) ||
       ONBOARDING_SCRIPT_PATH.test(pathname) ||
-      pathname === CONFIRM_PAGE_PATH
+      pathname === CONFIRM_PAGE_PATH ||
+      pathname === REQUEST_CONFIRM_PAGE_PATH ||
+      pathname === REQUEST_CONFIRM_SCRIPT_PATH
     );
   }
 
@@ -64,6 +84,8 @@ export class WidgetAssets {
   serve(req: IncomingMessage, res: ServerResponse, pathname: string) {
     if (!statics.readsOnly(req, res)) return;
     if (pathname === CONFIRM_PAGE_PATH) return statics.sendStatic(req, res, this.confirmPage, CONFIRM_PAGE_HEADERS);
+    const requestPage = this.requestPages.get(pathname);
+    if (requestPage) return statics.sendStatic(req, res, requestPage, REQUEST_CONFIRM_HEADERS);
     const script = ONBOARDING_SCRIPT_PATH.exec(pathname);
     if (script) return statics.sendStatic(req, res, this.onboarding.get(`${script[1]}.js`), WIDGET_HEADERS);
     const asset = ASSET_PATH.exec(pathname);

@@ -11,6 +11,7 @@ import { sessionRequired } from '../http/gateway-caller';
 import { ownerActor, type SignedInOwner } from '../identity/signed-in-owner';
 import type { AccessActor, AccessUsersService } from '../owner-access/access-users.service';
 import type { OwnerDomains } from './owner-domains';
+import { ownerRequestHandlers, type OwnerRequestsRoute } from './owner-requests';
 import { recordsCsv } from './records-csv';
 
 export type OwnerConsoleRoute = (typeof ownerConsoleRoutes)[number];
@@ -18,7 +19,7 @@ type UsersRoute = Extract<
   OwnerConsoleRoute,
   { operationId: 'listOwnerUsers' | 'inviteOwnerUser' | 'updateOwnerUser' | 'deleteOwnerUser' }
 >;
-type DomainRoute = Exclude<OwnerConsoleRoute, UsersRoute>;
+type DomainRoute = Exclude<OwnerConsoleRoute, UsersRoute | OwnerRequestsRoute>;
 
 /** What the owner console's handlers need (part of GatewayRouteDeps). */
 export interface OwnerConsoleDeps {
@@ -112,5 +113,9 @@ function userHandlers(users: AccessUsersService): Handlers<UsersRoute, GatewayCa
 
 /** The owner console's operations (access 'owner'): the session and its role were checked by the dispatcher. */
 export function ownerConsoleHandlers(deps: OwnerConsoleDeps): Handlers<OwnerConsoleRoute, GatewayCaller> {
-  return { ...domainHandlers(deps.ownerDomains), ...userHandlers(deps.accessUsers) };
+  return {
+    ...domainHandlers(deps.ownerDomains),
+    ...userHandlers(deps.accessUsers),
+    ...ownerRequestHandlers(deps.ownerDomains),
+  };
 }

@@ -51,6 +51,11 @@ export interface OwnerDomainsDeps {
 export class OwnerDomains {
   constructor(private readonly deps: OwnerDomainsDeps) {}
 
+  /** consent-svc, for the console's other features on a domain (owner-requests.ts). */
+  get consent(): ServiceCaller {
+    return this.deps.consent;
+  }
+
   /** The customer's domain, or 404 RESOURCE.NOT_FOUND as domains-svc answers an unknown one. */
   async domainOf(owner: SignedInOwner, domainId: string): Promise<DomainDetail> {
     const { result } = await this.deps.domains.call(getDomain, { as: ownerCallAs(owner), params: { domainId } });
@@ -137,7 +142,7 @@ export class OwnerDomains {
   }
 
   /** In the change's keyed transaction when there is one (a retry replays the answer, never a second event). */
-  private async audit(
+  async audit(
     owner: SignedInOwner,
     kind: AuditKind,
     target: { type: string; id: string },

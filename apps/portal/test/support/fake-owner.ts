@@ -70,7 +70,7 @@ export class FakeOwnerConsole {
   }
 
   /** One of the signed-in customer's domains; any other id is a 404, as on the gateway. */
-  private domainOf(owner: FakeOwnerSession | undefined, domainId: string): DomainDetail {
+  domainOf(owner: FakeOwnerSession | undefined, domainId: string): DomainDetail {
     const d = this.state.domains.find((x) => x.id === domainId);
     if (!d || !owner || d.instance_company_id !== this.userOf(owner).companyId) throw notFound();
     return d;

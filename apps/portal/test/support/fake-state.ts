@@ -22,6 +22,7 @@ import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 import { AppError, newToken } from './fake-errors';
 import { FakeImports, templateCsv } from './fake-imports';
 import { FakeOwnerConsole } from './fake-owner';
+import { FakeOwnerRequests } from './fake-owner-requests';
 import * as seed from './fake-data';
 
 export interface FakeSession {
@@ -176,6 +177,8 @@ export class FakeState {
   ]);
   /** The owner console's domains and users (fake-owner.ts). */
   readonly ownerConsole = new FakeOwnerConsole(this);
+  /** The owner console's data subject requests (fake-owner-requests.ts). */
+  readonly ownerRequests = new FakeOwnerRequests(this.ownerConsole);
   readonly ownerSessions = new Map<string, FakeOwnerSession>();
   /** Owner sign-in tokens by hash -> access user id (kept apart from the partner users' tokens, as the gateway's audience). */
   private readonly ownerTokens = new Map<string, string>();
@@ -235,7 +238,9 @@ export class FakeState {
 
   answer(operationId: string, ctx: Ctx): Answer {
     const handler =
-      (this.handlers as Record<string, (c: Ctx) => Answer>)[operationId] ?? this.ownerConsole.handlers[operationId];
+      (this.handlers as Record<string, (c: Ctx) => Answer>)[operationId] ??
+      this.ownerConsole.handlers[operationId] ??
+      this.ownerRequests.handlers[operationId];
     if (!handler) throw new AppError('SERVICE.UNAVAILABLE', 503, `The fake does not answer ${operationId}.`);
     return handler(ctx);
   }

@@ -1,6 +1,6 @@
-// Data subject requests: access, deletion, correction, opt-out of sale or sharing. The server
-// stores the request and e-mails the company's owner; an opt-out is also a receipt there, so here it
-// only turns marketing off locally.
+// Data subject requests: access, deletion, correction, opt-out of sale or sharing, portability. The
+// server stores the request and e-mails the requester a confirmation link (nobody acts on it before);
+// an opt-out is also a receipt there at once, so here it only turns marketing off locally.
 import type { DsarBody } from '@platform/contracts';
 import type { Api } from './api';
 import { el } from './dom';
@@ -12,6 +12,7 @@ const TYPES: Array<[DsarBody['type'], TextKey]> = [
   ['deletion', 'dsarDeletion'],
   ['correction', 'dsarCorrection'],
   ['opt_out', 'dsarOptOut'],
+  ['portability', 'dsarPortability'],
 ];
 
 export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void): HTMLElement {
@@ -56,7 +57,7 @@ export function dsarForm(api: Api, visitor: () => string, onOptOut: () => void):
       .request(body)
       .then(
         (r) => {
-          status.textContent = t('dsarDone', { id: r.request_id });
+          status.textContent = t('dsarDone', { email: body.email, id: r.request_id });
           if (body.type === 'opt_out') onOptOut();
           form.reset();
         },

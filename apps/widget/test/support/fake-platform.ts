@@ -239,7 +239,12 @@ export class FakePlatform {
     }
     if (kind === 'requests') {
       this.requests.push(rec);
-      return answer(202, { request_id: 'DSR_' + randomBytes(8).toString('hex'), status: 'received' });
+      const confirmBy = new Date(Date.now() + 86_400_000).toISOString();
+      return answer(202, {
+        request_id: 'DSR_' + randomBytes(8).toString('hex'),
+        status: 'RECEIVED',
+        confirm_by: confirmBy,
+      });
     }
     this.receiptPosts++;
     const status = this.receiptStatusesFirst.shift() ?? this.receiptStatus;

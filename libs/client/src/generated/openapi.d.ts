@@ -972,6 +972,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/instance/company/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List data subject requests
+         * @description `merchant_id` or `domain_id` is required (400 otherwise). A domain or merchant that is not the partner's: 404. Newest first; filter by `status` and by due date (`due_before`, `due_after`: ISO 8601).
+         */
+        get: operations["listDataRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/instance/company/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a data subject request with its history
+         * @description `merchant_id` or `domain_id` is required (400 otherwise). A domain or merchant that is not the partner's: 404. The request must belong to it (404 otherwise).
+         */
+        get: operations["getDataRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Work a data subject request: move its status, extend its deadline once, add a note
+         * @description `merchant_id` or `domain_id` is required (400 otherwise). A domain or merchant that is not the partner's: 404. VERIFIED -> IN_PROGRESS -> COMPLETED or REJECTED (a rejection needs a note). Closing e-mails the requester the note and emits data_request.closed. One extension per request (+60 days under GDPR-like laws, +45 under US state laws), with its reason. A move the status does not allow (or a second extension): 409.
+         */
+        patch: operations["updateDataRequest"];
+        trace?: never;
+    };
+    "/widget/v1/requests/confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a data subject request with the token of the requester's e-mailed link
+         * @description The request becomes VERIFIED and its due date is set; the same token again answers the same. An unknown, used-up or expired token: 404 DATA_REQUEST.LINK_INVALID.
+         */
+        post: operations["confirmDataRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/stats/subscriptions": {
         parameters: {
             query?: never;
@@ -1610,6 +1674,50 @@ export interface paths {
          * @description Only an OWNER may grant or take OWNER (403 otherwise); the last OWNER with access cannot be demoted or turned off (409 ACCESS_USER.LAST_OWNER). Access off ends their sessions at once.
          */
         patch: operations["updateOwnerUser"];
+        trace?: never;
+    };
+    "/portal/owner/domains/{domainId}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domain's data subject requests, newest first
+         * @description One of the signed-in customer's domains; any other domain id (or another domain's request) answers 404. Filters: status, due_before, due_after.
+         */
+        get: operations["listOwnerRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/owner/domains/{domainId}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A data subject request with its history
+         * @description One of the signed-in customer's domains; any other domain id (or another domain's request) answers 404.
+         */
+        get: operations["getOwnerRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a request on, extend its deadline, or add a note
+         * @description One of the signed-in customer's domains; any other domain id (or another domain's request) answers 404. The rules of PATCH /portal/instance/company/requests/{requestId}.
+         */
+        patch: operations["updateOwnerRequest"];
         trace?: never;
     };
 }
@@ -2582,6 +2690,42 @@ export interface components {
                 use: "sig";
             }[];
         };
+        DataRequest: {
+            /** @description DSR_ and 32 hex characters */
+            request_id: string;
+            domain_id: string;
+            property_id: string;
+            hostname: string;
+            /** @enum {string} */
+            type: "access" | "deletion" | "correction" | "opt_out" | "portability";
+            /** @enum {string} */
+            status: "RECEIVED" | "VERIFIED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "EXPIRED";
+            email: string;
+            name: string | null;
+            message: string | null;
+            /** @description The law of the requester's place (GeoIP), e.g. GDPR, CCPA */
+            jurisdiction: string | null;
+            /** @enum {string} */
+            deadline_rule: "GDPR" | "US_STATE";
+            created_at: string;
+            verified_at: string | null;
+            /** @description From verification: 30 days (GDPR-like), 45 (US state laws), plus any extension */
+            due_at: string | null;
+            extended_at: string | null;
+            extension_reason: string | null;
+            /** @description Open past its due date */
+            overdue: boolean;
+            closed_at: string | null;
+            history: {
+                at: string;
+                /** @enum {string} */
+                kind: "received" | "verified" | "status" | "extended" | "note" | "reminded" | "overdue" | "expired";
+                status: ("RECEIVED" | "VERIFIED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "EXPIRED") | null;
+                note: string | null;
+                /** @description Who did it: owner:<id>, or null for the requester or the platform */
+                actor: string | null;
+            }[];
+        };
         SubscriptionStats: {
             /** @description Every product of the catalogue, in its order, with 0 counts when the partner has none */
             by_product: components["schemas"]["ProductSubscriptionStats"][];
@@ -2726,7 +2870,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated";
+            kind: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated" | "data_request.updated";
             actor: {
                 /** @enum {string} */
                 type: "USER" | "API_KEY" | "OPERATOR" | "OWNER";
@@ -8649,7 +8793,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "access" | "deletion" | "correction" | "opt_out";
+                    type: "access" | "deletion" | "correction" | "opt_out" | "portability";
                     /** Format: email */
                     email: string;
                     name?: string;
@@ -8668,8 +8812,10 @@ export interface operations {
                     "application/json": {
                         result: {
                             request_id: string;
-                            /** @constant */
-                            status: "received";
+                            /** @enum {string} */
+                            status: "RECEIVED";
+                            /** @description The e-mailed link works until then; unconfirmed, the request expires */
+                            confirm_by: string;
                         };
                     };
                 };
@@ -8777,6 +8923,413 @@ export interface operations {
             };
             /** @description AUTH.FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDataRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Results per page, 1 to 100 */
+                limit?: number;
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+                status?: "RECEIVED" | "VERIFIED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "EXPIRED";
+                /** @description Only requests due before this date (ISO 8601) */
+                due_before?: string;
+                /** @description Only requests due at or after this date (ISO 8601) */
+                due_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        result: components["schemas"]["DataRequest"][];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDataRequest: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DataRequest"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateDataRequest: {
+        parameters: {
+            query?: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "IN_PROGRESS" | "COMPLETED" | "REJECTED";
+                    extend?: {
+                        reason: string;
+                    };
+                    /** @description Kept in the history; on COMPLETED or REJECTED it is the reply e-mailed to the requester */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DataRequest"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DATA_REQUEST.INVALID_TRANSITION; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    confirmDataRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            request_id: string;
+                            /** @enum {string} */
+                            type: "access" | "deletion" | "correction" | "opt_out" | "portability";
+                            hostname: string;
+                            /** @enum {string} */
+                            status: "RECEIVED" | "VERIFIED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "EXPIRED";
+                            due_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DATA_REQUEST.LINK_INVALID */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10587,7 +11140,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only this actor's events (a user or key id) */
                 actor_id?: string;
-                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated";
+                kind?: "session.signed_in" | "user.invited" | "user.updated" | "user.removed" | "api_key.created" | "api_key.rolled" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "domain.deleted" | "domain.deactivated" | "email_template.updated" | "email_template.reset" | "settings.updated" | "access_user.invited" | "access_user.provisioned" | "access_user.updated" | "access_user.removed" | "property.updated" | "company.updated" | "data_request.updated";
             };
             header?: never;
             path?: never;
@@ -12919,6 +13472,286 @@ export interface operations {
                 };
             };
             /** @description ACCESS_USER.LAST_OWNER; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOwnerRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Results per page, 1 to 100 */
+                limit?: number;
+                status?: "RECEIVED" | "VERIFIED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "EXPIRED";
+                /** @description Only requests due before this date (ISO 8601) */
+                due_before?: string;
+                /** @description Only requests due at or after this date (ISO 8601) */
+                due_after?: string;
+            };
+            header?: never;
+            path: {
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        result: components["schemas"]["DataRequest"][];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.SESSION_REQUIRED; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOwnerRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: string;
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DataRequest"];
+                    };
+                };
+            };
+            /** @description AUTH.SESSION_REQUIRED; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateOwnerRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours replays the first answer (header Idempotent-Replayed: true) instead of running it again; with another request, 409 IDEMPOTENCY.KEY_REUSED; while the first is still running, 409 IDEMPOTENCY.IN_PROGRESS. Keys are per partner; answers with status 5xx are not kept. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                domainId: string;
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "IN_PROGRESS" | "COMPLETED" | "REJECTED";
+                    extend?: {
+                        reason: string;
+                    };
+                    /** @description Kept in the history; on COMPLETED or REJECTED it is the reply e-mailed to the requester */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["DataRequest"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.SESSION_REQUIRED; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.CSRF; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DATA_REQUEST.INVALID_TRANSITION; IDEMPOTENCY.KEY_REUSED; IDEMPOTENCY.IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;

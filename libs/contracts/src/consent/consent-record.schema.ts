@@ -90,7 +90,7 @@ export const customerQueryFields = {
   domain_id: filterText().optional().meta({ description: 'The domain whose records to read' }),
 };
 
-const requireOwner = (q: { merchant_id?: string; domain_id?: string }, ctx: z.RefinementCtx) => {
+export const requireOwner = (q: { merchant_id?: string; domain_id?: string }, ctx: z.RefinementCtx) => {
   if (q.merchant_id === undefined && q.domain_id === undefined) {
     ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: CUSTOMER_REQUIRED });
     ctx.addIssue({ code: 'custom', path: ['domain_id'], message: CUSTOMER_REQUIRED });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { singleLine } from '../common';
 import { receiptTypeSchema } from './consent-record.schema';
 import { LANGUAGES } from '../widget/texts/languages';
+import { dsarStatusSchema, dsarTypeSchema } from './data-request.schema';
 
 /** A token the widget makes: a visitor id or a nonce. */
 const token = (what: string) =>
@@ -62,11 +63,9 @@ export const receiptBodySchema = z.object({
 });
 export type ReceiptBody = z.output<typeof receiptBodySchema>;
 
-export const DSAR_TYPES = ['access', 'deletion', 'correction', 'opt_out'] as const;
-
 /** A data subject request from the privacy center. */
 export const dsarBodySchema = z.object({
-  type: z.enum(DSAR_TYPES),
+  type: dsarTypeSchema,
   email: singleLine(z.email().max(254)),
   name: singleLine(z.string().trim().min(1).max(200)).optional(),
   message: z.string().trim().max(2000).optional(),
@@ -74,7 +73,12 @@ export const dsarBodySchema = z.object({
 });
 export type DsarBody = z.output<typeof dsarBodySchema>;
 
-export const dsarAnswerSchema = z.object({ request_id: z.string(), status: z.literal('received') });
+/** The form's answer: stored as RECEIVED; nothing happens until the requester opens the e-mailed link. */
+export const dsarAnswerSchema = z.object({
+  request_id: z.string(),
+  status: dsarStatusSchema.extract(['RECEIVED']),
+  confirm_by: z.string().meta({ description: 'The e-mailed link works until then; unconfirmed, the request expires' }),
+});
 export type DsarAnswer = z.infer<typeof dsarAnswerSchema>;
 
 /** A public Ed25519 key of record signatures (RFC 8037). */

@@ -3,6 +3,7 @@ import { auditEventRoutes } from './audit-events.routes';
 import { authRoutes } from './auth.routes';
 import { accessUserRoutes, ownerSessionRoutes } from './owner-access.routes';
 import { ownerConsoleRoutes } from './owner-console.routes';
+import { ownerRequestRoutes } from './owner-requests.routes';
 import { settingsRoutes } from './settings.routes';
 import { userRoutes } from './users.routes';
 
@@ -15,6 +16,7 @@ export {
   auditEventRoutes,
   authRoutes,
   ownerConsoleRoutes,
+  ownerRequestRoutes,
   ownerSessionRoutes,
   settingsRoutes,
   userRoutes,

@@ -24,6 +24,7 @@ import {
   ownerRecordsQuerySchema,
   ownerUsersQuerySchema,
 } from './owner-console.schema';
+import { ownerRequestRoutes } from './owner-requests.routes';
 
 const console = { service: 'gateway', access: 'owner', tag: 'Owner console' } as const;
 const viewer = { ...console, ownerRole: 'VIEWER' } as const;
@@ -207,4 +208,6 @@ export const ownerConsoleRoutes = [
     response: resultOf(deletedSchema),
     errors: [...session, 'AUTH.CSRF', 'RESOURCE.NOT_FOUND', 'ACCESS_USER.LAST_OWNER'],
   }),
+  // The inbox of data subject requests (owner-requests.routes.ts).
+  ...ownerRequestRoutes,
 ] satisfies RouteSpec[];

@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** A link's or a status's token: 32 random bytes, URL-safe; only its hash is stored. */
+/**
+ * An e-mailed link's token (a registration's, a data subject request's) or a status token: 32
+ * random bytes, URL-safe. Only its SHA-256 is stored, so a database reader cannot use a link.
+ */
 export const newToken = () => randomBytes(32).toString('base64url');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest();
