@@ -10,7 +10,7 @@ import {
   type UnsignedConsentRecord,
 } from '@platform/contracts';
 import type { PropertyRow } from '../db/properties.repository';
-import type { VisitorPlace } from './geoip';
+import type { VisitorPlace } from '@platform/geo';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

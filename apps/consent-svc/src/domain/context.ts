@@ -2,7 +2,7 @@ import type { Kysely } from '@platform/db';
 import type { ConsumerSpec } from '@platform/service';
 import type { RecordWriter } from '../db/record-writer';
 import type { ConsentDb } from '../db/tables';
-import type { GeoIp } from './geoip';
+import type { GeoIp } from '@platform/geo';
 import type { LiveProperties } from './live-properties';
 import type { RecordSigner } from './record-signer';
 

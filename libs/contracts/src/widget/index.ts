@@ -2,3 +2,4 @@ export * from './widget.schema';
 export * from './widget.routes';
 export * from './look';
 export * from './embeds';
+export * from './regime';
