@@ -1,6 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
+import { addReceiptRegime } from './receipt-regime.migration';
 
 /** Forward-only migrations of the `consent` schema (the pool's search_path is the schema); the chassis adds its own tables. */
 export const migrations: Record<string, ServiceMigration> = {
@@ -101,4 +102,6 @@ export const migrations: Record<string, ServiceMigration> = {
       );
     },
   },
+  // The regime each record's notice followed, beside its jurisdiction (see receipt-regime.migration.ts).
+  '2026_12_03_0001_receipt_regime': { up: addReceiptRegime },
 };

@@ -10,7 +10,7 @@ import {
   type UnsignedConsentRecord,
 } from '@platform/contracts';
 import type { PropertyRow } from '../db/properties.repository';
-import type { VisitorPlace } from '@platform/geo';
+import { regimeOf, type VisitorPlace } from '@platform/geo';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -103,7 +103,13 @@ export function buildRecord({ property, body, place, subjectData, now }: RecordI
     country: place.country,
     region: place.region,
     jurisdiction: place.jurisdiction,
-    meta: { widget_version: body.widget_version, consent_revision: body.consent_revision, gpc: body.gpc },
+    meta: {
+      widget_version: body.widget_version,
+      consent_revision: body.consent_revision,
+      gpc: body.gpc,
+      // The notice the widget showed (the property may pin one); else the one the visitor's place is owed.
+      regime: body.regime ?? regimeOf(place),
+    },
     data_collection: dataCollectionOf(property, categories),
     data_controller: dataControllerOf(property),
     subject: body.subject,

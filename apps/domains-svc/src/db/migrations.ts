@@ -3,6 +3,7 @@ import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/m
 import type { ServiceMigration } from '@platform/service';
 import { addCompanyDpo } from './company-dpo.migration';
 import { addConsentMaxAge } from './consent-max-age.migration';
+import { addPropertyRegime } from './property-regime.migration';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
 import { importMigrations } from './imports.migration';
@@ -171,6 +172,8 @@ export const migrations: Record<string, ServiceMigration> = {
   '2026_12_01_0001_company_dpo': { up: addCompanyDpo },
   // How long a visitor's choice stands (see consent-max-age.migration.ts).
   '2026_12_02_0001_consent_max_age': { up: addConsentMaxAge },
+  // The property's regime and Consent Mode switches (see property-regime.migration.ts).
+  '2026_12_03_0001_property_regime': { up: addPropertyRegime },
 };
 
 /** 2026_01_01_0002_domains: companies, which a domain and its property belong to. */

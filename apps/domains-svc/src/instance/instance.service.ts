@@ -24,10 +24,13 @@ import {
   type PropertyRow,
 } from './instance.repository';
 
-/** The event's property data and how long a visitor's choice stands (not in the event). */
+/** The event's property data, how long a visitor's choice stands, the regime and Consent Mode switches (not in the event). */
 const toInstanceProperty = (row: PropertyRow): InstanceProperty => ({
   ...propertyEntityData(row),
   consent_max_age_days: row.consent_max_age_days,
+  regime: row.regime as InstanceProperty['regime'],
+  ads_data_redaction: row.ads_data_redaction,
+  url_passthrough: row.url_passthrough,
 });
 
 /**

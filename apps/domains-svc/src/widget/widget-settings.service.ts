@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import {
   CONSENT_CATEGORIES,
   noticeTypeSchema,
+  REGIMES,
+  type Regime,
   type DataCollectionItem,
   type WidgetCookie,
   type WidgetSettings,
@@ -66,7 +68,13 @@ function publicDpo(row: WidgetSettingsRow): WidgetSettings['dpo'] {
   return { name: row.dpo_name, email: row.dpo_email };
 }
 
-export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
+/** The regime a visitor gets: the property's pinned one, else the one of the visitor's place. */
+export function visitorRegime(pinned: string, ofPlace: Regime): Regime {
+  return (REGIMES as readonly string[]).includes(pinned) ? (pinned as Regime) : ofPlace;
+}
+
+/** The settings a visitor whose place has the regime `ofPlace` gets (the same for every visitor of that regime). */
+export function toWidgetSettings(row: WidgetSettingsRow, ofPlace: Regime = 'OPT_IN'): WidgetSettings {
   // What the latest completed scan found ([] before the first: nothing is guessed).
   const consented = {
     has_scripts: row.has_scripts,
@@ -95,6 +103,8 @@ export function toWidgetSettings(row: WidgetSettingsRow): WidgetSettings {
     dpo: publicDpo(row),
     cookie_domain: registrableDomain(row.hostname),
     consent_max_age_days: row.consent_max_age_days,
+    regime: visitorRegime(row.regime, ofPlace),
+    consent_mode: { ads_data_redaction: row.ads_data_redaction, url_passthrough: row.url_passthrough },
   };
 }
 
@@ -104,13 +114,15 @@ export interface WidgetSettingsAnswer {
   etag: string;
 }
 
+/** The answer for a visitor whose place has the regime `ofPlace` (the ETag differs per regime: it hashes the body). */
 export async function widgetSettings(
   ctx: Pick<DomainsContext, 'db'>,
   propertyId: string,
+  ofPlace: Regime = 'OPT_IN',
 ): Promise<WidgetSettingsAnswer> {
   const row = await findWidgetSettingsRow(ctx.db, propertyId);
   if (!row) throw notFound('property');
-  const body = { result: toWidgetSettings(row) };
+  const body = { result: toWidgetSettings(row, ofPlace) };
   return { body, etag: `"${hash(JSON.stringify(body)).slice(0, 27)}"` };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { singleLine } from '../common';
 import { receiptTypeSchema } from './consent-record.schema';
+import { REGIMES } from '../widget/regime';
 
 /** A token the widget makes: a visitor id or a nonce. */
 const token = (what: string) =>
@@ -54,6 +55,10 @@ export const receiptBodySchema = z.object({
     .regex(WIDGET_VERSION_PATTERN, 'must be a version such as 1.0.0')
     .meta({ description: 'The widget build that sent it (MAJOR.MINOR.PATCH)' }),
   nonce: token('nonce').meta({ description: 'Unique per receipt: the same nonce again is refused (409)' }),
+  regime: z.enum(REGIMES).optional().meta({
+    description:
+      "The regime the notice followed (the settings' regime, which the property may pin); unset: the regime of the visitor's place",
+  }),
 });
 export type ReceiptBody = z.output<typeof receiptBodySchema>;
 

@@ -4,6 +4,7 @@ import { CUSTOMER_REQUIRED, customerQueryFields } from '../consent/consent-recor
 import { emailSchema } from '../identity/identity.schema';
 import { companySchema, createDomainFieldsSchema, updateDomainBodySchema } from './domain.schema';
 import { propertyEntityDataSchema } from './domain-events';
+import { PROPERTY_REGIMES } from '../widget/regime';
 
 /**
  * The customer an instance endpoint acts on: exactly one of `merchant_id` (the partner's
@@ -109,12 +110,29 @@ const consentMaxAgeDaysSchema = z
   .max(CONSENT_MAX_AGE_DAYS.max)
   .meta({ description: "Days a visitor's choice stands before the widget asks again (1..730, default 365)" });
 
+/** The notice the property's visitors get: AUTO (from each visitor's place) or one regime for everyone. */
+const propertyRegimeSchema = z.enum(PROPERTY_REGIMES).meta({
+  description:
+    "AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor",
+});
+const adsDataRedactionSchema = z.boolean().meta({
+  description: "Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true)",
+});
+const urlPassthroughSchema = z.boolean().meta({
+  description: "Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false)",
+});
+
 /**
- * The property as property.updated's data carries it, and how long a choice stands (not in the
- * event: its data is the spec's): GET /portal/instance/property answers it.
+ * The property as property.updated's data carries it, how long a choice stands, the regime and the
+ * Consent Mode switches (not in the event: its data is the spec's): GET /portal/instance/property answers it.
  */
 export const instancePropertySchema = propertyEntityDataSchema
-  .extend({ consent_max_age_days: consentMaxAgeDaysSchema })
+  .extend({
+    consent_max_age_days: consentMaxAgeDaysSchema,
+    regime: propertyRegimeSchema,
+    ads_data_redaction: adsDataRedactionSchema,
+    url_passthrough: urlPassthroughSchema,
+  })
   .meta({ id: 'InstanceProperty' });
 export type InstanceProperty = z.infer<typeof instancePropertySchema>;
 
@@ -141,6 +159,9 @@ export const updateInstancePropertyBodySchema = z
       .optional()
       .meta({ description: 'Rescan the site every SCAN_RESCAN_INTERVAL_MS (7 days)' }),
     consent_max_age_days: consentMaxAgeDaysSchema.optional(),
+    regime: propertyRegimeSchema.optional(),
+    ads_data_redaction: adsDataRedactionSchema.optional(),
+    url_passthrough: urlPassthroughSchema.optional(),
   })
   .meta({ id: 'UpdateInstanceProperty' });
 export type UpdateInstancePropertyBody = z.output<typeof updateInstancePropertyBodySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_TEXTS, CONSENT_CATEGORY_IDS } from '../consent/categories';
 import { noticeTypeSchema } from '../domains/domain.schema';
+import { REGIMES } from './regime';
 
 /** Path of every property's public route: any string; one that names no property answers 404. */
 export const widgetPropertyParamsSchema = z.object({ propertyId: z.string().min(1).max(64) });
@@ -106,6 +107,13 @@ export const widgetSettingsSchema = z
     consent_max_age_days: z.number().int().meta({
       description: 'Days a choice stands; an older one is asked again (as is one of another consent_revision)',
     }),
+    regime: z.enum(REGIMES).meta({
+      description:
+        "The notice this visitor gets: the property's pinned regime, else the one of the visitor's place (GeoIP of the address; unknown: OPT_IN). OPT_IN: nothing optional before a choice; OPT_OUT: everything runs until the visitor opts out of sale/sharing; NOTICE_ONLY: a notice, everything runs",
+    }),
+    consent_mode: z
+      .object({ ads_data_redaction: z.boolean(), url_passthrough: z.boolean() })
+      .meta({ description: "Google Consent Mode's switches the loader sets (gtag('set', ...))" }),
   })
   .meta({ id: 'WidgetSettings' });
 export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
