@@ -146,8 +146,14 @@ describe('instance endpoints: the company and property of a domain or merchant',
     );
     expect(events).toHaveLength(1);
     expect(events[0].params).toEqual({ property_id: d.propertyId, ...expected });
-    // The event's data is the spec's property: the answer adds only how long a choice stands.
-    expect(res.body.result).toEqual({ ...events[0].entity.data, consent_max_age_days: 365 });
+    // The event's data is the spec's property: the answer adds how long a choice stands, the regime and Consent Mode's switches.
+    expect(res.body.result).toEqual({
+      ...events[0].entity.data,
+      consent_max_age_days: 365,
+      regime: 'AUTO',
+      ads_data_redaction: true,
+      url_passthrough: false,
+    });
     // The widget's next view shows the new colours, font, radius and side.
     expect(await settings(d)).toMatchObject({
       primary_color: '#0a7a3b',

@@ -116,10 +116,12 @@ describe('instance company and property through the gateway (instance:read, inst
       widget_position: 'BOTTOM_RIGHT',
       has_welcome_message: true,
     });
-    // The event's data is the spec's property; the answer adds the widget's re-consent age.
+    // The event's data is the spec's property; the answer adds the widget's re-consent age, regime and Consent Mode switches.
     expect(payload.entity.kind).toBe('property');
     expect(payload.entity.data).not.toHaveProperty('consent_max_age_days');
-    expect({ ...payload.entity.data, consent_max_age_days: put.body.result.consent_max_age_days }).toEqual(
+    expect(payload.entity.data).not.toHaveProperty('regime');
+    const { consent_max_age_days, regime, ads_data_redaction, url_passthrough } = put.body.result;
+    expect({ ...payload.entity.data, consent_max_age_days, regime, ads_data_redaction, url_passthrough }).toEqual(
       put.body.result,
     );
     const settings = await sys.call(undefined, 'GET', `/widget/v1/properties/${d.propertyId}/settings`, undefined, {

@@ -4,7 +4,7 @@ import type { WidgetSettings } from '@platform/contracts';
 import { el, focused, trapFocus } from './dom';
 
 export interface Tab {
-  view: 'consent' | 'dsar' | 'docs' | 'accessibility' | 'company' | 'dpo';
+  view: 'consent' | 'optout' | 'dsar' | 'docs' | 'accessibility' | 'company' | 'dpo';
   label: string;
   render(): Node;
 }
@@ -12,6 +12,8 @@ export interface Tab {
 export function tabsFor(s: WidgetSettings, all: Record<Tab['view'], Tab>): Tab[] {
   const on: Record<Tab['view'], boolean> = {
     consent: true,
+    // Where the law is an opt-out: "Do Not Sell or Share" as its own view.
+    optout: s.regime === 'OPT_OUT',
     dsar: s.has_dsar,
     docs: s.has_docs,
     accessibility: s.has_accessibility,

@@ -105,6 +105,8 @@ export class ChoiceKeeper {
         gpc: !!entry.gpc,
         widget_version: WIDGET_VERSION,
         nonce: entry.nonce as string,
+        // The notice the visitor answered (the property may pin one); recorded beside the jurisdiction.
+        ...(this.settings.regime ? { regime: this.settings.regime } : {}),
       })
       .then(
         () => this.markSent(entry.nonce),
