@@ -7,7 +7,7 @@ export const OPT_OUT_TEXT = {
   tab: 'Do Not Sell or Share',
   intro:
     'We and our advertising partners may sell or share your personal information for targeted advertising. ' +
-    'You can opt out: marketing and advertising technologies then stop on this site, on this page and every later one.',
+    'You can opt out: marketing and advertising technologies then no longer load on this site.',
   done: 'You have opted out of the sale and sharing of your personal information.',
   gpc: 'Your browser sends Global Privacy Control: you are opted out.',
 };
