@@ -30,7 +30,9 @@ describe("the widget settings' regime", () => {
     h.call(p, 'PUT', `/portal/instance/property?domain_id=${d.id}`, body);
   const cacheCount = async (result: 'hit' | 'miss') => {
     const text = await (await fetch(`${h.adminUrl}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('widget_settings_cache_total{') && l.includes(`result="${result}"`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('widget_settings_cache_total{') && l.includes(`result="${result}"`));
     return line ? Number(line.split(' ').pop()) : 0;
   };
 

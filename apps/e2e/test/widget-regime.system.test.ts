@@ -35,7 +35,9 @@ interface ConsentRecord {
 }
 
 /** The customer's page: the snippet first, then a marked analytics and a marked marketing script. */
-const page = (snippet: string) => `<!doctype html><html lang="en"><head>${snippet}<meta charset="utf-8"><title>Shop</title>
+const page = (
+  snippet: string,
+) => `<!doctype html><html lang="en"><head>${snippet}<meta charset="utf-8"><title>Shop</title>
 <script type="text/plain" data-category="analytics">window.analyticsRan = (window.analyticsRan || 0) + 1;</script>
 <script type="text/plain" data-category="marketing">window.marketingRan = (window.marketingRan || 0) + 1;</script>
 </head><body><main><h1>Shop</h1><p>Products.</p></main></body></html>`;
@@ -64,10 +66,13 @@ describe("the visitor's regime on a customer site (Chromium)", () => {
     (await sys.arrange(partner, 'GET', `/portal/instance/company/records?domain_id=${d.id}`)).body
       .result as ConsentRecord[];
   const oneRecord = (d: Domain) =>
-    waitFor(async () => {
-      const list = await records(d);
-      return list.length === 1 ? list[0] : undefined;
-    }, { what: 'one consent record' });
+    waitFor(
+      async () => {
+        const list = await records(d);
+        return list.length === 1 ? list[0] : undefined;
+      },
+      { what: 'one consent record' },
+    );
   /** A visitor at `address`: every call to the platform carries it as the proxy's X-Forwarded-For. */
   const visitorAt = async (address: string, opts: { gpc?: boolean } = {}) => {
     const context = await newVisitor(browser, opts);
@@ -153,7 +158,9 @@ describe("the visitor's regime on a customer site (Chromium)", () => {
     expect(await notice(first).count()).toBe(0);
     await waitFor(() => inPage<number | undefined>(first, 'window.analyticsRan'), { what: 'analytics runs' });
     const next = await open(context, d);
-    await waitFor(() => inPage<number | undefined>(next, 'window.analyticsRan'), { what: 'analytics on the next page' });
+    await waitFor(() => inPage<number | undefined>(next, 'window.analyticsRan'), {
+      what: 'analytics on the next page',
+    });
     expect(await inPage(first, 'window.marketingRan ?? null')).toBeNull();
     expect(await inPage(next, 'window.marketingRan ?? null')).toBeNull();
   });
@@ -170,7 +177,11 @@ describe("the visitor's regime on a customer site (Chromium)", () => {
     await saveScreenshot(p, SHOTS, 'regime-notice-only');
     expect(await widgetAxeViolations(p)).toEqual([]);
     await p.locator('[data-consent-action="ok"]').click();
-    expect(await oneRecord(d)).toMatchObject({ jurisdiction: 'GDPR', receipt_status: 'ALLOWED', meta: { regime: 'NOTICE_ONLY' } });
+    expect(await oneRecord(d)).toMatchObject({
+      jurisdiction: 'GDPR',
+      receipt_status: 'ALLOWED',
+      meta: { regime: 'NOTICE_ONLY' },
+    });
 
     await pin('OPT_IN');
     const la = await open(await visitorAt(SAMPLE_ADDRESSES.losAngeles), d);

@@ -72,7 +72,11 @@ function shortNotice(box: HTMLElement, s: WidgetSettings, act: NoticeActions): v
         'div',
         { class: 'actions' },
         optOut && optOutButton('btn', done(act.optOut)),
-        el('button', { type: 'button', class: 'btn', 'data-consent-action': 'ok', onclick: done(act.acknowledge) }, REGIME_TEXT.ok),
+        el(
+          'button',
+          { type: 'button', class: 'btn', 'data-consent-action': 'ok', onclick: done(act.acknowledge) },
+          REGIME_TEXT.ok,
+        ),
       ),
     ),
   );

@@ -18,7 +18,11 @@ export const optOutButton = (cls: string, run: () => void) =>
 
 /** The privacy center's view: what opting out means, the control, and whether the visitor has. */
 export function optOutView(optedOut: () => boolean, gpc: boolean, optOut: () => void): HTMLElement {
-  const status = el('p', { role: 'status', 'aria-live': 'polite' }, optedOut() ? (gpc ? OPT_OUT_TEXT.gpc : OPT_OUT_TEXT.done) : '');
+  const status = el(
+    'p',
+    { role: 'status', 'aria-live': 'polite' },
+    optedOut() ? (gpc ? OPT_OUT_TEXT.gpc : OPT_OUT_TEXT.done) : '',
+  );
   return el(
     'div',
     {},

@@ -116,10 +116,12 @@ const propertyRegimeSchema = z.enum(PROPERTY_REGIMES).meta({
     "AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor",
 });
 const adsDataRedactionSchema = z.boolean().meta({
-  description: "Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true)",
+  description:
+    "Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true)",
 });
 const urlPassthroughSchema = z.boolean().meta({
-  description: "Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false)",
+  description:
+    "Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false)",
 });
 
 /**
