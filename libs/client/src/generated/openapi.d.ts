@@ -2093,6 +2093,15 @@ export interface components {
             created_at: string;
             /** @description Days a visitor's choice stands before the widget asks again (1..730, default 365) */
             consent_max_age_days: number;
+            /**
+             * @description AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor
+             * @enum {string}
+             */
+            regime: "AUTO" | "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
+            /** @description Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true) */
+            ads_data_redaction: boolean;
+            /** @description Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false) */
+            url_passthrough: boolean;
         };
         UpdateInstanceProperty: {
             /** @description The property's name (its hostname at create) */
@@ -2117,6 +2126,15 @@ export interface components {
             has_continuous_scanning?: boolean;
             /** @description Days a visitor's choice stands before the widget asks again (1..730, default 365) */
             consent_max_age_days?: number;
+            /**
+             * @description AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor
+             * @enum {string}
+             */
+            regime?: "AUTO" | "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
+            /** @description Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true) */
+            ads_data_redaction?: boolean;
+            /** @description Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false) */
+            url_passthrough?: boolean;
         };
         Product: {
             id: number;
@@ -2389,6 +2407,16 @@ export interface components {
             cookie_domain: string | null;
             /** @description Days a choice stands; an older one is asked again (as is one of another consent_revision) */
             consent_max_age_days: number;
+            /**
+             * @description The notice this visitor gets: the property's pinned regime, else the one of the visitor's place (GeoIP of the address; unknown: OPT_IN). OPT_IN: nothing optional before a choice; OPT_OUT: everything runs until the visitor opts out of sale/sharing; NOTICE_ONLY: a notice, everything runs
+             * @enum {string}
+             */
+            regime: "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
+            /** @description Google Consent Mode's switches the loader sets (gtag('set', ...)) */
+            consent_mode: {
+                ads_data_redaction: boolean;
+                url_passthrough: boolean;
+            };
         };
         OnboardingWidgetConfig: {
             partner_name: string;
@@ -2483,6 +2511,11 @@ export interface components {
                 widget_version: string;
                 consent_revision: string;
                 gpc: boolean;
+                /**
+                 * @description The notice the visitor answered: OPT_IN, OPT_OUT or NOTICE_ONLY (absent on records made before regimes)
+                 * @enum {string}
+                 */
+                regime?: "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
             };
             data_collection: {
                 name: string;
@@ -8510,6 +8543,11 @@ export interface operations {
                     widget_version: string;
                     /** @description Unique per receipt: the same nonce again is refused (409) */
                     nonce: string;
+                    /**
+                     * @description The regime the notice followed (the settings' regime, which the property may pin); unset: the regime of the visitor's place
+                     * @enum {string}
+                     */
+                    regime?: "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
                 };
             };
         };
