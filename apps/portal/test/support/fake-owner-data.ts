@@ -17,7 +17,7 @@ import {
 } from '@platform/contracts';
 import { daysAgo, NOW } from './fake-data';
 
-export function property(d: DomainDetail): PropertyEntityData {
+export function property(d: DomainDetail): PropertyEntityData & InstancePropertyExtras {
   return {
     id: d.instance_property_id,
     name: d.hostname,
@@ -40,7 +40,17 @@ export function property(d: DomainDetail): PropertyEntityData {
     company_id: d.instance_company_id,
     activated_at: d.activated_at,
     created_at: d.created_at,
+    regime: 'AUTO',
+    ads_data_redaction: true,
+    url_passthrough: false,
   };
+}
+
+/** The instance property's fields beyond the event's data that the console edits. */
+interface InstancePropertyExtras {
+  regime: 'AUTO' | 'OPT_IN' | 'OPT_OUT' | 'NOTICE_ONLY';
+  ads_data_redaction: boolean;
+  url_passthrough: boolean;
 }
 
 export const company = (d: DomainDetail): InstanceCompany => ({
