@@ -124,6 +124,7 @@ describe('script blocking and choices', () => {
       gpc: false,
       widget_version: expect.any(String),
       nonce: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
+      regime: 'OPT_IN', // the settings' regime: the notice the visitor answered
     });
     const all = { necessary: true, functional: true, analytics: true, marketing: true };
     expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual(all);

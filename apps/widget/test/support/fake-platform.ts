@@ -60,6 +60,8 @@ export function defaultSettings(overrides: Json = {}): Json {
     // As domains-svc computes it (widget/cookie-domain.ts).
     cookie_domain: getDomain(hostname, { allowPrivateDomains: true }) || null,
     consent_max_age_days: 365,
+    regime: 'OPT_IN',
+    consent_mode: { ads_data_redaction: true, url_passthrough: false },
     ...overrides,
   };
 }
@@ -200,7 +202,7 @@ export class FakePlatform {
       );
     const body = JSON.stringify({ result: this.settingsOf(id) });
     const etag = '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
-    const headers = { ...(cors || {}), etag, 'cache-control': 'no-cache' };
+    const headers = { ...(cors || {}), etag, 'cache-control': 'private, no-cache' };
     const fresh = req.headers['if-none-match'] === etag;
     this.settingsAnswers.push(fresh ? 304 : 200);
     send(fresh ? 304 : 200, fresh ? '' : body, 'application/json', headers);
