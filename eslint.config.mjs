@@ -67,11 +67,11 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // widget-look (the look's rules), widget-embeds (the embeds' vendors) and widget-texts (English and the language rules), no zod, are the runtime files it shares.
+              // widget-look (the look's rules), widget-embeds (the embeds' vendors), widget-texts (English and the language rules) and widget-regime (the regimes' regions), no zod, are the runtime files it shares.
               regex: '^@platform/contracts$',
               allowTypeImports: true,
               message:
-                'The widget imports only types from @platform/contracts (`import type`), never its code (but @platform/contracts/widget-look, widget-embeds and widget-texts).',
+                'The widget imports only types from @platform/contracts (`import type`), never its code (but @platform/contracts/widget-look, widget-embeds, widget-texts and widget-regime).',
             },
             {
               group: ['@platform/*', '!@platform/contracts', 'node:*', 'express', 'pg', 'kysely', 'amqplib', 'zod'],

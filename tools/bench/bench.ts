@@ -74,6 +74,8 @@ async function main() {
       ...fairShareEnv(),
       PUBLIC_RATE_LIMIT_PER_ADDRESS: '100000000',
       PUBLIC_RATE_LIMIT_PER_PROPERTY: '100000000',
+      // The bench is the widget visitors' proxy: X-Forwarded-For names each visitor (the regime mix).
+      TRUSTED_PROXIES: 'loopback',
       EVENTS_EXCHANGE: `${dbName}.events`,
       ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     },
@@ -233,7 +235,7 @@ async function main() {
         nginx,
         reads('direct', direct, false).find((s) => s.name === 'direct get by id'),
       ),
-      ...(await widgetScenarios(databaseUrl, me.id, platform.urls.gateway)),
+      ...(await widgetScenarios(databaseUrl, me.id, platform.urls.gateway, platform.adminUrls['domains-svc'])),
       ...(!ONLY || ONLY.test('portal domains screen')
         ? await portalScenarios(platform.urls.gateway, deepKey, () =>
             platform.admin(
@@ -255,10 +257,12 @@ async function main() {
 
     const results: Result[] = [];
     for (const s of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
+      const report = s.observe ? await s.observe() : undefined;
       const r = await runScenario(s, DURATION_SEC);
       console.log(
         `  ${r.name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, non-2xx ${r.non2xx} (first: ${r.firstFailure})` : ''}`,
       );
+      if (report) console.log(`    ${await report()}`);
       results.push(r);
     }
     const byName = new Map(results.map((r) => [r.name, r]));

@@ -14,6 +14,10 @@ export interface Scenario {
   connections?: number;
   /** A fresh Idempotency-Key per request with this prefix (keyed writes). */
   idempotencyKeyPrefix?: string;
+  /** Headers of request n on top of `headers` (e.g. each property's Origin, a visitor's X-Forwarded-For). */
+  headersFor?: (n: number) => Record<string, string>;
+  /** Runs just before the scenario (warm-up included); its answer runs after it and says what to print. */
+  observe?: () => Promise<() => Promise<string>>;
 }
 
 export interface Result {
@@ -44,11 +48,12 @@ export async function runScenario(s: Scenario, durationSec: number, warmupSec = 
       },
       setupRequest: (req: autocannon.Request) => {
         n += 1;
-        const keyed =
-          s.idempotencyKeyPrefix === undefined
-            ? {}
-            : { headers: { ...req.headers, 'idempotency-key': `${s.idempotencyKeyPrefix}-${n}` } };
-        return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}), ...keyed };
+        const extra = {
+          ...(s.headersFor ? s.headersFor(n) : {}),
+          ...(s.idempotencyKeyPrefix === undefined ? {} : { 'idempotency-key': `${s.idempotencyKeyPrefix}-${n}` }),
+        };
+        const headers = Object.keys(extra).length > 0 ? { headers: { ...req.headers, ...extra } } : {};
+        return { ...req, path: s.paths[n % s.paths.length], ...(s.body ? { body: s.body(n) } : {}), ...headers };
       },
     },
   ];

@@ -15,7 +15,7 @@ import { migrations } from './db/migrations';
 import { RecordWriter } from './db/record-writer';
 import { SCHEMA, type ConsentDb } from './db/tables';
 import type { ConsentContext } from './domain/context';
-import { GeoIp } from './domain/geoip';
+import { GeoIp } from '@platform/geo';
 import { heldRequestsJob } from './domain/held-requests.job';
 import { LiveProperties, LIVE_PROPERTY_TTL_MS } from './domain/live-properties';
 import { propertyHostnameLookup } from './domain/receipts.service';

@@ -25,6 +25,7 @@ describe('receipts stored by group commit', () => {
     signature: 'sig',
     nonce,
     created_at: new Date().toISOString(),
+    regime: 'OPT_IN',
     ...overrides,
   });
   const storedNonces = async (property: string) =>

@@ -38,6 +38,10 @@ export const domainsConfig = {
    * and {domain_name} are filled in. Unset: the owner console's sign-in for the domain (ownerConsoleApprovalUrl).
    */
   ACTIVATION_APPROVAL_URL: z.string().min(1).optional(),
+  /** How long a built answer may serve: each answer checks the property's change stamp, so this only drops idle entries. */
+  WIDGET_SETTINGS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Settings answers kept at most (property × regime); the oldest goes first. */
+  WIDGET_SETTINGS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(50_000),
   ...scannerConfig,
   ...importsConfig,
 };

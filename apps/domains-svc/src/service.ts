@@ -1,4 +1,6 @@
 import type { Transporter } from 'nodemailer';
+import { Counter } from 'prom-client';
+import { GeoIp } from '@platform/geo';
 import type { HomePageReader } from '@platform/scanner';
 import type { Logger } from '@platform/observability';
 import { listenOf } from '@platform/config';
@@ -37,6 +39,7 @@ import { scanScheduleJob } from './scanner/scan-schedule.job';
 import { ScanWorker, type ScanEngine } from './scanner/scan-worker';
 import { scanHandlers } from './scanner/scans.handlers';
 import { domainStatsHandlers } from './stats/domain-stats.handlers';
+import { WidgetSettingsCache } from './widget/settings-cache';
 import { widgetHandlers } from './widget/widget.handlers';
 import { findPropertyHostname } from './widget/widget.repository';
 
@@ -55,6 +58,10 @@ export interface DomainsServiceContext extends DomainsContext {
   merchantEvents: ConsumerSpec<DomainsDb>;
   /** The install check's reader of home pages (its own guarded outbound client). */
   homePages: HomePageReader;
+  /** The visitor's place from their address (the widget settings' regime). */
+  geo: GeoIp;
+  /** The built widget settings per property × regime (widget/settings-cache.ts). */
+  widgetSettings: WidgetSettingsCache;
 }
 
 type Runtime = ServiceRuntime<DomainsDb, DomainsConfig>;
@@ -64,7 +71,23 @@ export interface DomainsServiceOptions {
   scanEngine?: (config: ScannerConfig) => ScanEngine;
 }
 
-function domainsContext({ config, db, call, logger }: Runtime): DomainsServiceContext {
+/** The settings cache, counting hits and misses in the service's metrics (widget_settings_cache_total). */
+function settingsCache(config: DomainsConfig, { metrics }: Runtime): WidgetSettingsCache {
+  const lookups = new Counter({
+    name: 'widget_settings_cache_total',
+    help: 'Widget settings answers from the in-process cache (hit) or built (miss)',
+    labelNames: ['result'],
+    registers: [metrics.registry],
+  });
+  return new WidgetSettingsCache({
+    ttlMs: config.WIDGET_SETTINGS_CACHE_TTL_MS,
+    maxEntries: config.WIDGET_SETTINGS_CACHE_MAX_ENTRIES,
+    counters: { hit: () => lookups.inc({ result: 'hit' }), miss: () => lookups.inc({ result: 'miss' }) },
+  });
+}
+
+function domainsContext(runtime: Runtime): DomainsServiceContext {
+  const { config, db, call, logger } = runtime;
   const billing = billingClient(() => call('billing'));
   const catalogue = new CatalogueView({
     load: () => loadCatalogueSnapshot(db),
@@ -80,6 +103,8 @@ function domainsContext({ config, db, call, logger }: Runtime): DomainsServiceCo
     mailer: createMailTransport(config),
     merchantEvents: merchantEventsConsumer(),
     homePages: homePageReaderFromConfig(config),
+    geo: new GeoIp(),
+    widgetSettings: settingsCache(config, runtime),
   };
 }
 
@@ -155,7 +180,7 @@ export const createDomainsService = (
     ...subdomainHandlers(ctx),
     ...subscriptionHandlers(ctx),
     ...emailTemplateHandlers(ctx),
-    ...widgetHandlers(ctx),
+    ...widgetHandlers(ctx, { geo: ctx.geo, settings: ctx.widgetSettings }),
     ...domainStatsHandlers(ctx),
     ...instanceHandlers(ctx),
     ...importHandlers(ctx),

@@ -146,12 +146,16 @@ describe('instance endpoints: the company and property of a domain or merchant',
     );
     expect(events).toHaveLength(1);
     expect(events[0].params).toEqual({ property_id: d.propertyId, ...expected });
-    // The event's data is the spec's property: the answer adds how long a choice stands and the widget's language and texts.
+    // The event's data is the spec's property: the answer adds how long a choice stands, the widget's
+    // language and texts, the regime and Consent Mode's switches.
     expect(res.body.result).toEqual({
       ...events[0].entity.data,
       consent_max_age_days: 365,
       default_language: 'en',
       text_overrides: {},
+      regime: 'AUTO',
+      ads_data_redaction: true,
+      url_passthrough: false,
     });
     // The widget's next view shows the new colours, font, radius and side.
     expect(await settings(d)).toMatchObject({

@@ -116,13 +116,24 @@ describe('instance company and property through the gateway (instance:read, inst
       widget_position: 'BOTTOM_RIGHT',
       has_welcome_message: true,
     });
-    // The event's data is the spec's property; the answer adds the widget's re-consent age, language and texts.
+    // The event's data is the spec's property; the answer adds the widget's re-consent age, language,
+    // texts, regime and Consent Mode switches.
     expect(payload.entity.kind).toBe('property');
     expect(payload.entity.data).not.toHaveProperty('consent_max_age_days');
     expect(payload.entity.data).not.toHaveProperty('text_overrides');
-    const { consent_max_age_days, default_language, text_overrides } = put.body.result;
+    expect(payload.entity.data).not.toHaveProperty('regime');
+    const { consent_max_age_days, default_language, text_overrides, regime, ads_data_redaction, url_passthrough } =
+      put.body.result;
     expect([default_language, text_overrides]).toEqual(['en', {}]);
-    expect({ ...payload.entity.data, consent_max_age_days, default_language, text_overrides }).toEqual(put.body.result);
+    const extras = {
+      consent_max_age_days,
+      default_language,
+      text_overrides,
+      regime,
+      ads_data_redaction,
+      url_passthrough,
+    };
+    expect({ ...payload.entity.data, ...extras }).toEqual(put.body.result);
     const settings = await sys.call(undefined, 'GET', `/widget/v1/properties/${d.propertyId}/settings`, undefined, {
       origin: `https://${d.hostname}`,
     });

@@ -53,7 +53,7 @@ describe('public widget endpoints', () => {
     await sys?.close();
   });
 
-  it("when the widget asks for a property's settings from its hostname with no API key, then 200 with the settings, CORS for that origin alone, an ETag and Cache-Control: no-cache", async () => {
+  it("when the widget asks for a property's settings from its hostname with no API key, then 200 with the settings, CORS for that origin alone, an ETag and Cache-Control: private, no-cache (the answer follows the visitor's region)", async () => {
     const d = await createDomain({ default_notice_type: 'FOOTER', primary_color: '#112233' });
     const origin = `https://${d.hostname}`;
     const res = await visit('GET', settingsPath(d.instance_property_id), origin);
@@ -75,7 +75,7 @@ describe('public widget endpoints', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
     expect(res.headers.get('vary')).toMatch(/Origin/);
     expect(res.headers.get('etag')).toMatch(/^"[\w-]+"$/);
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('when the Origin is a subdomain of the hostname or names another port, then it is allowed', async () => {

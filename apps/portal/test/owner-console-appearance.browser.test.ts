@@ -37,6 +37,8 @@ describe('owner console: appearance', () => {
     await page.getByLabel('Font', { exact: true }).selectOption({ label: 'Georgia (serif)' });
     expect(await previewStyle(page, '.wp', 'font-family')).toMatch(/^Georgia, serif/);
     await page.getByLabel(/Privacy requests/).uncheck();
+    await page.getByLabel('Which notice visitors get').selectOption('OPT_IN');
+    await page.getByLabel(/Pass ad click information in links/).check();
     await page.getByRole('tab', { name: 'Privacy center' }).click();
     await page.locator('.wp-tab', { hasText: 'Policies' }).waitFor();
     expect(await page.locator('.wp-tab', { hasText: 'Requests' }).count()).toBe(0);
@@ -52,6 +54,8 @@ describe('owner console: appearance', () => {
         border_radius: '16px',
         widget_font: 'Georgia, serif',
         has_dsar: false,
+        regime: 'OPT_IN',
+        url_passthrough: true,
       },
     ]);
     expect(puts()[0].csrf).toBe([...bed.api.state.ownerSessions.values()][0].csrf);

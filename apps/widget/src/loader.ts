@@ -1,10 +1,12 @@
 // The loader the snippet loads synchronously, first in <head>. Before any tag runs it sets Google
-// Consent Mode v2 defaults (all denied), re-applies a stored choice, revives the marked scripts
+// Consent Mode v2 defaults (denied; granted in the US states with an opt-out law), re-applies a
+// stored choice (or, with none, what the visitor's regime allows as the last page learnt it), revives the marked scripts
 // (`<script type="text/plain" data-category="...">`) whose category is granted as the page parses,
 // and loads the widget bundle asynchronously. If the API is down nothing else happens: marked
 // scripts stay blocked and the page works.
+import { OPT_OUT_REGIONS } from '@platform/contracts/widget-regime';
 import { fresh, load, loadChoice } from './shared/store';
-import { consentOf, type Consent, type LoaderState, type PublicApi } from './shared/types';
+import { consentOf, openConsent, type Consent, type LoaderState, type ModeHint, type PublicApi } from './shared/types';
 
 type Win = Window & { dataLayer?: unknown[]; PrivacyWidget?: PublicApi };
 const win = window as Win;
@@ -24,6 +26,15 @@ const consentMode = (c: Consent) => ({
   ad_personalization: state(c.marketing),
 });
 const denied = consentOf({ functional: false, analytics: false, marketing: false });
+const gpc = (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+// Region defaults: where the law is an opt-out, Google tags may use storage until the visitor opts
+// out (GPC is one); elsewhere nothing until a choice. The more specific (region) default wins.
+gtag('consent', 'default', {
+  ...consentMode(openConsent(gpc)),
+  security_storage: 'granted',
+  region: OPT_OUT_REGIONS,
+  wait_for_update: 500,
+});
 gtag('consent', 'default', { ...consentMode(denied), security_storage: 'granted', wait_for_update: 500 });
 
 const BLOCKED = 'script[type="text/plain"][data-category]';
@@ -39,10 +50,17 @@ function start(base: string, id: string) {
   const seen = load<string>(id, 'rev');
   const max = load<number>(id, 'max') || 365;
   const stored = saved && saved.c && (!seen || seen === saved.rev) && fresh(saved, max) ? saved : null;
+  // What the last page's settings said (the regime, the Consent Mode switches): with no choice, an
+  // OPT_OUT or NOTICE_ONLY visitor's optional scripts run now, not only once the settings arrive.
+  const hint = load<ModeHint>(id, 'cm') || {};
+  if (hint.d !== undefined) gtag('set', 'ads_data_redaction', hint.d);
+  if (hint.u !== undefined) gtag('set', 'url_passthrough', hint.u);
+  const open = !stored && (hint.r === 'OPT_OUT' || hint.r === 'NOTICE_ONLY');
   const pw: LoaderState = {
     id,
     base,
-    consent: stored ? consentOf(stored.c) : denied,
+    gtag,
+    consent: stored ? consentOf(stored.c) : open ? openConsent(gpc) : denied,
     queue: [],
     apply(consent, announce) {
       pw.consent = consent;
@@ -65,7 +83,7 @@ function start(base: string, id: string) {
     fresh.text = old.text;
     if (old.parentNode) old.parentNode.replaceChild(fresh, old);
   }
-  if (stored) gtag('consent', 'update', consentMode(pw.consent));
+  if (stored || open) gtag('consent', 'update', consentMode(pw.consent));
   // While the page parses, an inline script is complete once something follows it. Only mutations
   // that add a script (or the node after one) trigger a sweep, so busy pages pay next to nothing.
   const complete = (s: HTMLScriptElement) => !!s.nextSibling || document.readyState !== 'loading';

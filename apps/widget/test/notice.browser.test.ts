@@ -1,6 +1,7 @@
 // The consent notice in real Chromium on a customer's page: notice types, script blocking until
 // consent, remembered choices, revisions, GPC, keyboard use, accessibility (axe-core).
 import type { Page } from 'playwright-core';
+import { OPT_OUT_REGIONS } from '@platform/contracts/widget-regime';
 import {
   booted,
   computed,
@@ -83,7 +84,13 @@ describe('script blocking and choices', () => {
       page,
       'JSON.parse(JSON.stringify(window.dataLayer.map((a) => Array.from(a))))',
     );
+    // Consent Mode v2 region defaults: granted where the law is an opt-out (US states), denied elsewhere.
     expect(defaults[0]).toEqual([
+      'consent',
+      'default',
+      expect.objectContaining({ ad_storage: 'granted', analytics_storage: 'granted', region: OPT_OUT_REGIONS }),
+    ]);
+    expect(defaults[1]).toEqual([
       'consent',
       'default',
       expect.objectContaining({
@@ -93,6 +100,7 @@ describe('script blocking and choices', () => {
         analytics_storage: 'denied',
       }),
     ]);
+    expect(defaults[1]).not.toHaveProperty('2.region');
 
     await page.locator('[data-consent-action="accept"]').click();
     await eventually(
@@ -117,6 +125,7 @@ describe('script blocking and choices', () => {
       widget_version: expect.any(String),
       nonce: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
       language: 'en', // the language the visitor read (the settings' language)
+      regime: 'OPT_IN', // the settings' regime: the notice the visitor answered
     });
     const all = { necessary: true, functional: true, analytics: true, marketing: true };
     expect(await evaluate(page, 'PrivacyWidget.getConsent()')).toEqual(all);

@@ -1,6 +1,6 @@
 import type { DsarBody } from '@platform/contracts';
 import { sql, type Kysely } from '@platform/db';
-import type { VisitorPlace } from '../domain/geoip';
+import type { VisitorPlace } from '@platform/geo';
 import type { PropertyRow } from './properties.repository';
 import type { ConsentDb } from './tables';
 

@@ -35,6 +35,7 @@ export function recordRow(
     signature,
     nonce: where.nonce,
     created_at: record.created_at,
+    regime: record.meta.regime ?? null,
   };
 }
 
@@ -50,6 +51,7 @@ const COLUMN_ARRAYS = {
   signature: 'text[]',
   nonce: 'text[]',
   created_at: 'timestamptz[]',
+  regime: 'text[]',
 } as const satisfies Record<keyof RecordRow, string>;
 const COLUMNS = Object.keys(COLUMN_ARRAYS) as (keyof RecordRow)[];
 

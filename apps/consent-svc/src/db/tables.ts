@@ -43,6 +43,8 @@ export interface RecordsTable {
   signature: string;
   nonce: string;
   created_at: Timestamp;
+  /** The record's meta.regime (null on records made before regimes): for reads by regime. */
+  regime: string | null;
 }
 
 export interface DataRequestsTable {

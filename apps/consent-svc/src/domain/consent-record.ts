@@ -11,7 +11,7 @@ import {
   type UnsignedConsentRecord,
 } from '@platform/contracts';
 import type { PropertyRow } from '../db/properties.repository';
-import type { VisitorPlace } from './geoip';
+import { regimeOf, type VisitorPlace } from '@platform/geo';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -111,7 +111,14 @@ export function buildRecord({ property, body, place, subjectData, now }: RecordI
     country: place.country,
     region: place.region,
     jurisdiction: place.jurisdiction,
-    meta: { widget_version: body.widget_version, consent_revision: body.consent_revision, gpc: body.gpc, language },
+    meta: {
+      widget_version: body.widget_version,
+      consent_revision: body.consent_revision,
+      gpc: body.gpc,
+      language,
+      // The notice the widget showed (the property may pin one); else the one the visitor's place is owed.
+      regime: body.regime ?? regimeOf(place),
+    },
     data_collection: dataCollectionOf(property, categories, language),
     data_controller: dataControllerOf(property),
     subject: body.subject,

@@ -3,7 +3,7 @@ import type { ConsumerSpec } from '@platform/service';
 import type { DsarLimits } from '../data-requests/throttle';
 import type { RecordWriter } from '../db/record-writer';
 import type { ConsentDb } from '../db/tables';
-import type { GeoIp } from './geoip';
+import type { GeoIp } from '@platform/geo';
 import type { LiveProperties } from './live-properties';
 import type { RecordSigner } from './record-signer';
 

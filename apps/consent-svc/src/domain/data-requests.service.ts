@@ -11,7 +11,7 @@ import { confirmationMail, confirmUrl } from '../data-requests/mails';
 import { addHistory } from '../data-requests/requests.repository';
 import { assertWithinLimits } from '../data-requests/throttle';
 import type { ConsentContext } from './context';
-import type { VisitorPlace } from './geoip';
+import type { VisitorPlace } from '@platform/geo';
 import { recordReceipt } from './receipts.service';
 
 /** DSR_ and 32 hex characters. */

@@ -4,6 +4,7 @@ import type { ServiceMigration } from '@platform/service';
 import { addCompanyDpo } from './company-dpo.migration';
 import { addConsentMaxAge } from './consent-max-age.migration';
 import { addTextOverrides } from './text-overrides.migration';
+import { addPropertyRegime } from './property-regime.migration';
 import { createEmailTemplateTables } from './email-templates.migration';
 import { addInvitedAt } from './invited-at.migration';
 import { importMigrations } from './imports.migration';
@@ -172,6 +173,8 @@ export const migrations: Record<string, ServiceMigration> = {
   '2026_12_01_0001_company_dpo': { up: addCompanyDpo },
   // How long a visitor's choice stands (see consent-max-age.migration.ts).
   '2026_12_02_0001_consent_max_age': { up: addConsentMaxAge },
+  // The property's regime and Consent Mode switches (see property-regime.migration.ts).
+  '2026_12_03_0001_property_regime': { up: addPropertyRegime },
   // The widget's default language and texts overridden per language (see text-overrides.migration.ts).
   '2026_12_03_0002_text_overrides': { up: addTextOverrides },
 };

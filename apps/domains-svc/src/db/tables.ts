@@ -64,6 +64,11 @@ export interface PropertiesTable {
   default_language: Generated<string>;
   /** The property's wording of widget texts: { [language]: { [key]: text } } (jsonb). */
   text_overrides: ColumnType<unknown, string | undefined, string>;
+  /** AUTO (each visitor's regime from their place) or the one regime every visitor gets. */
+  regime: Generated<string>;
+  /** Google Consent Mode's ads_data_redaction and url_passthrough, set by the widget's loader. */
+  ads_data_redaction: Generated<boolean>;
+  url_passthrough: Generated<boolean>;
   /** What the latest completed scan found, as the widget shows it. */
   scan_cookies: ColumnType<unknown, string | undefined, string>;
   scan_data_collection: ColumnType<unknown, string | undefined, string>;

@@ -27,12 +27,18 @@ import {
   type PropertyRow,
 } from './instance.repository';
 
-/** The event's property data and what is not in the event: how long a choice stands, the widget's language and texts. */
+/**
+ * The event's property data and what is not in the event: how long a choice stands, the widget's
+ * language and texts, the regime and the Consent Mode switches.
+ */
 const toInstanceProperty = (row: PropertyRow): InstanceProperty => ({
   ...propertyEntityData(row),
   consent_max_age_days: row.consent_max_age_days,
   default_language: isLanguage(row.default_language) ? row.default_language : 'en',
   text_overrides: (row.text_overrides ?? {}) as TextOverrides,
+  regime: row.regime as InstanceProperty['regime'],
+  ads_data_redaction: row.ads_data_redaction,
+  url_passthrough: row.url_passthrough,
 });
 
 /**

@@ -6,6 +6,8 @@ import {
   isLanguage,
   noticeTypeSchema,
   type Language,
+  REGIMES,
+  type Regime,
   type DataCollectionItem,
   type WidgetCookie,
   type WidgetSettings,
@@ -93,7 +95,16 @@ function overridesIn(row: Pick<WidgetSettingsRow, 'text_overrides'>, language: L
   return all[language] ?? {};
 }
 
-export function toWidgetSettings(row: WidgetSettingsRow, lang?: string): WidgetSettings {
+/** The regime a visitor gets: the property's pinned one, else the one of the visitor's place. */
+export function visitorRegime(pinned: string, ofPlace: Regime): Regime {
+  return (REGIMES as readonly string[]).includes(pinned) ? (pinned as Regime) : ofPlace;
+}
+
+/**
+ * The settings a visitor whose place has the regime `ofPlace` and who asks for `lang` gets (the same
+ * for every visitor of that regime and language).
+ */
+export function toWidgetSettings(row: WidgetSettingsRow, ofPlace: Regime = 'OPT_IN', lang?: string): WidgetSettings {
   // What the latest completed scan found ([] before the first: nothing is guessed).
   const language = settingsLanguage(row, lang);
   const consented = {
@@ -126,6 +137,8 @@ export function toWidgetSettings(row: WidgetSettingsRow, lang?: string): WidgetS
     consent_max_age_days: row.consent_max_age_days,
     language,
     texts: overridesIn(row, language),
+    regime: visitorRegime(row.regime, ofPlace),
+    consent_mode: { ads_data_redaction: row.ads_data_redaction, url_passthrough: row.url_passthrough },
   };
 }
 
@@ -135,14 +148,16 @@ export interface WidgetSettingsAnswer {
   etag: string;
 }
 
+/** The answer for a visitor whose place has the regime `ofPlace` (the ETag differs per regime: it hashes the body). */
 export async function widgetSettings(
   ctx: Pick<DomainsContext, 'db'>,
   propertyId: string,
+  ofPlace: Regime = 'OPT_IN',
   lang?: string,
 ): Promise<WidgetSettingsAnswer> {
   const row = await findWidgetSettingsRow(ctx.db, propertyId);
   if (!row) throw notFound('property');
-  const body = { result: toWidgetSettings(row, lang) };
+  const body = { result: toWidgetSettings(row, ofPlace, lang) };
   return { body, etag: `"${hash(JSON.stringify(body)).slice(0, 27)}"` };
 }
 

@@ -1,19 +1,35 @@
 import type { widgetRoutes } from '@platform/contracts';
+import { regimeOf, type GeoIp } from '@platform/geo';
 import { reply, type Handlers } from '@platform/http';
 import type { InternalCaller } from '@platform/auth';
 import type { DomainsContext } from '../context';
-import { matchesEtag, widgetSettings } from './widget-settings.service';
+import type { WidgetSettingsCache } from './settings-cache';
+import { matchesEtag } from './widget-settings.service';
 import { recordWidgetView } from './widget-views.service';
 
-/** A repeat view may keep the settings but must ask again (If-None-Match -> 304 when unchanged). */
-const SETTINGS_CACHE_CONTROL = 'no-cache';
+/**
+ * The answer depends on the visitor's address (the regime), which no request header names: private
+ * keeps shared caches (CDNs, proxies keyed by URL and Vary) from serving one region's answer to
+ * another; no-cache makes the browser revalidate (If-None-Match -> 304 while its regime's ETag holds).
+ */
+const SETTINGS_CACHE_CONTROL = 'private, no-cache';
+
+export interface WidgetDeps {
+  geo: GeoIp;
+  settings: WidgetSettingsCache;
+}
 
 /** The widget's public calls; the chassis has already checked the property exists and the Origin is on its hostname. */
-export function widgetHandlers(ctx: DomainsContext): Handlers<(typeof widgetRoutes)[number], InternalCaller> {
+export function widgetHandlers(
+  ctx: DomainsContext,
+  deps: WidgetDeps,
+): Handlers<(typeof widgetRoutes)[number], InternalCaller> {
   return {
-    getWidgetSettings: async ({ params, query, req }) => {
-      // The language is in the URL (?lang=), so each language's answer is cached on its own URL.
-      const { body, etag } = await widgetSettings(ctx, params.propertyId.toLowerCase(), query.lang);
+    // caller.clientIp: the visitor's address as the gateway forwarded it (looked up for the regime, never stored).
+    // The language is in the URL (?lang=), so each language's answer is cached on its own URL.
+    getWidgetSettings: async ({ params, query, req, caller }) => {
+      const ofPlace = regimeOf(deps.geo.lookup(caller.clientIp));
+      const { body, etag } = await deps.settings.answer(ctx, params.propertyId.toLowerCase(), ofPlace, query.lang);
       const headers = { ETag: etag, 'Cache-Control': SETTINGS_CACHE_CONTROL };
       if (matchesEtag(req.headers['if-none-match'], etag)) return reply(304, undefined, headers);
       return reply(200, body, headers);

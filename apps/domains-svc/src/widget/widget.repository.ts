@@ -39,6 +39,9 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
       'p.consent_max_age_days',
       'p.default_language',
       'p.text_overrides',
+      'p.regime',
+      'p.ads_data_redaction',
+      'p.url_passthrough',
       'p.scan_cookies',
       'p.scan_data_collection',
       'c.name as company_name',
@@ -58,6 +61,22 @@ export async function findWidgetSettingsRow(db: Kysely<DomainsDb>, propertyId: s
     .executeTakeFirst();
 }
 export type WidgetSettingsRow = NonNullable<Awaited<ReturnType<typeof findWidgetSettingsRow>>>;
+
+/**
+ * What changes whenever anything the settings are built from changes: the domain's, property's and
+ * company's updated_at (every write of them sets it; as text, to the microsecond), or undefined
+ * for no such property. One indexed read, much lighter than the settings' row.
+ */
+export async function findWidgetSettingsStamp(db: Kysely<DomainsDb>, propertyId: string) {
+  const row = await db
+    .selectFrom('domains as d')
+    .innerJoin('properties as p', 'p.id', 'd.property_id')
+    .innerJoin('companies as c', 'c.id', 'd.company_id')
+    .select(sql<string>`concat_ws('|', d.updated_at, p.updated_at, c.updated_at)`.as('stamp'))
+    .where('d.property_id', '=', propertyId)
+    .executeTakeFirst();
+  return row?.stamp;
+}
 
 /** A view's read: the domain's hostname (the page must be on it) and status (a view of an ACTIVE domain writes nothing). */
 export async function findViewedDomain(db: Kysely<DomainsDb>, propertyId: string) {

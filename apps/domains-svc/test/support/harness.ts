@@ -114,9 +114,15 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
   const call = (who: TestPartner | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
     act(base, method, path, { token: who?.token, body });
 
-  /** A widget request as the gateway forwards it: the public token and the page's Origin. */
-  const visit = (origin: string, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
-    act(base, method, path, { token: minter.mintPublic('domains'), body, headers: { origin } });
+  /** A widget request as the gateway forwards it: the public token, the page's Origin (and e.g. the visitor's X-Forwarded-For). */
+  const visit = (
+    origin: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> =>
+    act(base, method, path, { token: minter.mintPublic('domains'), body, headers: { origin, ...headers } });
 
   const outbox = async (partnerId: string, event?: string): Promise<OutboxRow[]> => {
     const { rows } = await sql<OutboxRow>`
@@ -135,6 +141,7 @@ export async function startDomainsSvc(env: NodeJS.ProcessEnv = {}, options: Doma
 
   return {
     base,
+    adminUrl: t.adminUrl,
     deps,
     smtp,
     context: t.service.context,

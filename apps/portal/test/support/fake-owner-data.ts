@@ -18,9 +18,7 @@ import {
 } from '@platform/contracts';
 import { daysAgo, NOW } from './fake-data';
 
-export function property(
-  d: DomainDetail,
-): PropertyEntityData & Pick<InstanceProperty, 'default_language' | 'text_overrides'> {
+export function property(d: DomainDetail): PropertyEntityData & InstancePropertyExtras {
   return {
     id: d.instance_property_id,
     name: d.hostname,
@@ -45,8 +43,17 @@ export function property(
     created_at: d.created_at,
     default_language: 'en',
     text_overrides: {},
+    regime: 'AUTO',
+    ads_data_redaction: true,
+    url_passthrough: false,
   };
 }
+
+/** The instance property's fields beyond the event's data that the console edits. */
+type InstancePropertyExtras = Pick<
+  InstanceProperty,
+  'default_language' | 'text_overrides' | 'regime' | 'ads_data_redaction' | 'url_passthrough'
+>;
 
 export const company = (d: DomainDetail): InstanceCompany => ({
   ...structuredClone(d.property.company),

@@ -14,6 +14,8 @@ export interface LoaderState {
   consent: Consent;
   /** Makes a consent effective: Consent Mode update, blocked scripts revived, event when `announce`. */
   apply(consent: Consent, announce: boolean): void;
+  /** gtag() on window.dataLayer (Consent Mode's `set` switches from the settings). */
+  gtag(...args: unknown[]): void;
   /** open() calls made before the bundle took over. */
   queue: Array<string | undefined>;
   booted?: boolean;
@@ -33,3 +35,13 @@ export const consentOf = (c: Choices): Consent => ({
   analytics: !!c.analytics,
   marketing: !!c.marketing,
 });
+
+/** Under OPT_OUT and NOTICE_ONLY with no choice: everything runs, but marketing (sale, sharing) stops under GPC. */
+export const openConsent = (gpc: boolean): Consent => consentOf({ functional: true, analytics: true, marketing: !gpc });
+
+/** What the bundle leaves for the next page's loader (key `cm`): the regime and the Consent Mode switches. */
+export interface ModeHint {
+  r?: string;
+  d?: boolean;
+  u?: boolean;
+}

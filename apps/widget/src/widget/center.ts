@@ -5,7 +5,7 @@ import { el, focused, trapFocus } from './dom';
 import { dir, lang, t } from './texts';
 
 export interface Tab {
-  view: 'consent' | 'dsar' | 'docs' | 'accessibility' | 'company' | 'dpo';
+  view: 'consent' | 'optout' | 'dsar' | 'docs' | 'accessibility' | 'company' | 'dpo';
   label: string;
   render(): Node;
 }
@@ -13,6 +13,8 @@ export interface Tab {
 export function tabsFor(s: WidgetSettings, all: Record<Tab['view'], Tab>): Tab[] {
   const on: Record<Tab['view'], boolean> = {
     consent: true,
+    // Where the law is an opt-out: "Do Not Sell or Share" as its own view.
+    optout: s.regime === 'OPT_OUT',
     dsar: s.has_dsar,
     docs: s.has_docs,
     accessibility: s.has_accessibility,

@@ -107,6 +107,8 @@ export class ChoiceKeeper {
         widget_version: WIDGET_VERSION,
         nonce: entry.nonce as string,
         language: lang(), // the record states the categories' texts in the language the visitor reads
+        // The notice the visitor answered (the property may pin one); recorded beside the jurisdiction.
+        ...(this.settings.regime ? { regime: this.settings.regime } : {}),
       })
       .then(
         () => this.markSent(entry.nonce),

@@ -1,10 +1,10 @@
 // The widget bundle, loaded by the loader. It reads the property's public settings (one cacheable
 // request), reports the page view while the property is not yet active, then either honours a
-// current choice, records a GPC opt-out, or shows the notice. window.PrivacyWidget.open() opens the
-// privacy center. Nothing here may break the page: every failure leaves scripts blocked, silently.
+// current choice, records a GPC opt-out, or shows the notice the visitor's regime calls for (see
+// firstDecision). window.PrivacyWidget.open() opens the privacy center. Nothing here may break the page: every failure leaves scripts blocked, silently.
 import type { WidgetSettings } from '@platform/contracts';
 import { save } from '../shared/store';
-import { consentOf, type Choices, type PublicApi } from '../shared/types';
+import { consentOf, openConsent, type Choices, type ModeHint, type PublicApi } from '../shared/types';
 import { a11yView, applyA11y } from './a11y';
 import { Api } from './api';
 import { categoryForm } from './categories';
@@ -16,6 +16,7 @@ import { el, root, whenBody } from './dom';
 import { dsarForm } from './dsar';
 import { holdEmbeds } from './embeds';
 import { renderNotice } from './notice';
+import { optOutView } from './optout';
 import { CSS } from './styles';
 import { t, useLanguage, visitorLanguage } from './texts';
 import { theme } from './theme';
@@ -39,6 +40,7 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
   // Tell the next page's loader whether a stored choice is stale (another revision, or too old).
   save(pw._.id, 'rev', s.consent_revision);
   save(pw._.id, 'max', keeper.maxAge());
+  consentModeSwitches(pw, s);
   if (s.has_accessibility) applyA11y(pw._.id);
   let notice: HTMLElement | null = null;
   const choose = (c: Choices) => {
@@ -46,11 +48,24 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
     notice = null;
     keeper.decide(c, gpcSignal());
   };
+  // Do Not Sell or Share: marketing (sale, sharing) refused, the rest as it stands; a receipt records it.
+  const refuse = () => {
+    if (notice) notice.remove();
+    notice = null;
+    keeper.decide({ ...pw._.consent, marketing: false }, gpcSignal());
+  };
+  const acknowledge = () => choose(pw._.consent);
   const showNotice = () => {
-    if (!notice && !keeper.current() && s.has_scripts) notice = renderNotice(shadow, s, look, pw._.consent, { choose });
+    if (!notice && !keeper.current() && s.has_scripts)
+      notice = renderNotice(shadow, s, look, pw._.consent, { choose, optOut: refuse, acknowledge });
   };
   const tabs: Record<Tab['view'], Tab> = {
     consent: { view: 'consent', label: t('tabConsent'), render: () => consentTab(s, pw, choose) },
+    optout: {
+      view: 'optout',
+      label: t('tabOptOut'),
+      render: () => optOutView(() => !!keeper.current() && !pw._.consent.marketing, gpcSignal(), refuse),
+    },
     dsar: { view: 'dsar', label: t('tabDsar'), render: () => dsarForm(api, () => keeper.visitor(), optOut) },
     docs: { view: 'docs', label: t('tabDocs'), render: () => docsView(s) },
     accessibility: { view: 'accessibility', label: t('tabA11y'), render: () => a11yView(pw._.id) },
@@ -69,12 +84,31 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
   if (queued.length) pw.open(queued[queued.length - 1]);
 }
 
-/** A current choice stands; else GPC opts out without asking; else nothing to block, or ask. */
+/**
+ * A current choice stands. Else, OPT_IN: GPC refuses everything optional without asking; nothing to
+ * block runs all; otherwise ask. OPT_OUT and NOTICE_ONLY: everything runs at once (but marketing,
+ * sale and sharing, under GPC: that opt-out is recorded without a click) and the notice says so.
+ */
 function firstDecision(s: WidgetSettings, pw: PublicApi, keeper: ChoiceKeeper, ask: () => void): void {
   if (keeper.current()) return keeper.resend();
-  if (gpcSignal()) return keeper.decide({ functional: false, analytics: false, marketing: false }, true);
+  const gpc = gpcSignal();
+  if (s.regime === 'OPT_OUT' || s.regime === 'NOTICE_ONLY') {
+    if (gpc) return keeper.decide(openConsent(true), true);
+    pw._.apply(openConsent(false), true);
+    return ask();
+  }
+  if (gpc) return keeper.decide({ functional: false, analytics: false, marketing: false }, true);
   if (!s.has_scripts) return pw._.apply(consentOf({ functional: true, analytics: true, marketing: true }), true);
   ask();
+}
+
+/** Consent Mode's switches from the settings, and the regime, kept for the next page's loader. */
+function consentModeSwitches(pw: PublicApi, s: WidgetSettings): void {
+  const mode = s.consent_mode;
+  const hint: ModeHint = { r: s.regime, d: mode && mode.ads_data_redaction, u: mode && mode.url_passthrough };
+  if (hint.d !== undefined) pw._.gtag('set', 'ads_data_redaction', hint.d);
+  if (hint.u !== undefined) pw._.gtag('set', 'url_passthrough', hint.u);
+  save(pw._.id, 'cm', hint);
 }
 
 function consentTab(s: WidgetSettings, pw: PublicApi, choose: (c: Choices) => void): HTMLElement {

@@ -1,15 +1,22 @@
-// The consent notice in the property's notice type. Accept all and Reject all share one style (equally
-// prominent); Settings swaps in the per-category form. Non-modal: the page stays usable and focus is
-// not taken; the widget's host is first in the body, so the notice comes first in tab order.
+// The consent notice in the property's notice type and the visitor's regime (data-regime). OPT_IN:
+// Accept all and Reject all share one style (equally prominent); Settings swaps in the per-category
+// form. OPT_OUT: a short notice with "Do Not Sell or Share" and OK. NOTICE_ONLY: information and OK.
+// Non-modal: the page stays usable and focus is not taken; the widget's host is first in the body,
+// so the notice comes first in tab order.
 import type { Choices } from '../shared/types';
 import type { WidgetSettings } from '@platform/contracts';
 import { categoryForm } from './categories';
 import { el } from './dom';
+import { optOutButton } from './optout';
 import type { Theme } from './theme';
 import { dir, lang, t } from './texts';
 
 export interface NoticeActions {
   choose(c: Choices): void;
+  /** Refuses sale and sharing (OPT_OUT's control). */
+  optOut(): void;
+  /** OK on an OPT_OUT or NOTICE_ONLY notice: the visitor has read it. */
+  acknowledge(): void;
 }
 
 const ALL = (v: boolean): Choices => ({ functional: v, analytics: v, marketing: v });
@@ -28,7 +35,39 @@ function noticeBox(s: WidgetSettings, look: Theme): HTMLElement {
     'data-notice-type': s.notice_type,
     lang: lang(),
     dir: dir(),
+    'data-regime': s.regime || 'OPT_IN',
   });
+}
+
+/** The OPT_OUT and NOTICE_ONLY notices: their sentence, the opt-out control (OPT_OUT) and OK. */
+function shortNotice(box: HTMLElement, s: WidgetSettings, act: NoticeActions): void {
+  const optOut = s.regime === 'OPT_OUT';
+  const done = (run: () => void) => () => {
+    box.remove();
+    run();
+  };
+  box.replaceChildren(
+    el(
+      'div',
+      { class: 'row' },
+      el(
+        'div',
+        {},
+        el('h2', { id: 'pw-notice-title' }, t('noticeTitle')),
+        el('p', { id: 'pw-notice-text' }, optOut ? t('optOutBody') : t('noticeOnlyBody')),
+      ),
+      el(
+        'div',
+        { class: 'actions' },
+        optOut && optOutButton('btn', done(act.optOut)),
+        el(
+          'button',
+          { type: 'button', class: 'btn', 'data-consent-action': 'ok', onclick: done(act.acknowledge) },
+          t('ok'),
+        ),
+      ),
+    ),
+  );
 }
 
 export function renderNotice(
@@ -39,6 +78,11 @@ export function renderNotice(
   act: NoticeActions,
 ): HTMLElement {
   const box = noticeBox(s, look);
+  if (s.regime === 'OPT_OUT' || s.regime === 'NOTICE_ONLY') {
+    shadow.append(box);
+    shortNotice(box, s, act);
+    return box;
+  }
   const close = () => box.remove();
   const pick = (c: Choices) => {
     close();

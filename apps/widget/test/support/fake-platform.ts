@@ -62,6 +62,8 @@ export function defaultSettings(overrides: Json = {}): Json {
     consent_max_age_days: 365,
     language: 'en',
     texts: {},
+    regime: 'OPT_IN',
+    consent_mode: { ads_data_redaction: true, url_passthrough: false },
     ...overrides,
   };
 }
@@ -208,7 +210,7 @@ export class FakePlatform {
       );
     const body = JSON.stringify({ result: this.inLanguage(this.settingsOf(id) as Json, req) });
     const etag = '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
-    const headers = { ...(cors || {}), etag, 'cache-control': 'no-cache' };
+    const headers = { ...(cors || {}), etag, 'cache-control': 'private, no-cache' };
     const fresh = req.headers['if-none-match'] === etag;
     this.settingsAnswers.push(fresh ? 304 : 200);
     send(fresh ? 304 : 200, fresh ? '' : body, 'application/json', headers);

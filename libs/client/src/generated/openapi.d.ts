@@ -2208,6 +2208,15 @@ export interface components {
             default_language: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "da" | "fi" | "cs" | "ro" | "el" | "ar" | "he";
             /** @description The widget's texts overridden per language: { [language]: { [key]: text } } with the catalogue's keys (not the categories' texts, which consent records state) */
             text_overrides: unknown;
+            /**
+             * @description AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor
+             * @enum {string}
+             */
+            regime: "AUTO" | "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
+            /** @description Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true) */
+            ads_data_redaction: boolean;
+            /** @description Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false) */
+            url_passthrough: boolean;
         };
         UpdateInstanceProperty: {
             /** @description The property's name (its hostname at create) */
@@ -2243,6 +2252,15 @@ export interface components {
                     [key: string]: string;
                 };
             };
+            /**
+             * @description AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor
+             * @enum {string}
+             */
+            regime?: "AUTO" | "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
+            /** @description Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true) */
+            ads_data_redaction?: boolean;
+            /** @description Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false) */
+            url_passthrough?: boolean;
         };
         Product: {
             id: number;
@@ -2524,6 +2542,16 @@ export interface components {
             texts: {
                 [key: string]: string;
             };
+            /**
+             * @description The notice this visitor gets: the property's pinned regime, else the one of the visitor's place (GeoIP of the address; unknown: OPT_IN). OPT_IN: nothing optional before a choice; OPT_OUT: everything runs until the visitor opts out of sale/sharing; NOTICE_ONLY: a notice, everything runs
+             * @enum {string}
+             */
+            regime: "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
+            /** @description Google Consent Mode's switches the loader sets (gtag('set', ...)) */
+            consent_mode: {
+                ads_data_redaction: boolean;
+                url_passthrough: boolean;
+            };
         };
         OnboardingWidgetConfig: {
             partner_name: string;
@@ -2620,6 +2648,11 @@ export interface components {
                 gpc: boolean;
                 /** @description The language the visitor read (purposes' names and descriptions are in it); absent on older records */
                 language?: string;
+                /**
+                 * @description The notice the visitor answered: OPT_IN, OPT_OUT or NOTICE_ONLY (absent on records made before regimes)
+                 * @enum {string}
+                 */
+                regime?: "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
             };
             data_collection: {
                 name: string;
@@ -8691,6 +8724,11 @@ export interface operations {
                      * @enum {string}
                      */
                     language?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "da" | "fi" | "cs" | "ro" | "el" | "ar" | "he";
+                    /**
+                     * @description The regime the notice followed (the settings' regime, which the property may pin); unset: the regime of the visitor's place
+                     * @enum {string}
+                     */
+                    regime?: "OPT_IN" | "OPT_OUT" | "NOTICE_ONLY";
                 };
             };
         };

@@ -3,6 +3,7 @@ import { paginationQuerySchema } from '../common';
 // The spec's data_collection item: the widget's settings carry the same shape.
 import { dataCollectionItemSchema } from '../widget/widget.schema';
 import { merchantIdText } from '../merchants/merchant-input';
+import { REGIMES } from '../widget/regime';
 
 export const RECEIPT_TYPES = ['COOKIE_CONSENT', 'AGE_CONFIRMATION', 'WIRETAPPING', 'VPPA'] as const;
 export const RECEIPT_STATUSES = ['ALLOWED', 'DENIED', 'PARTIAL'] as const;
@@ -42,6 +43,11 @@ export const consentRecordMetaSchema = z.object({
   gpc: z.boolean(),
   language: z.string().optional().meta({
     description: "The language the visitor read (purposes' names and descriptions are in it); absent on older records",
+  }),
+  // Beside the jurisdiction (the spec's record has no field for it; its meta's contents are ours).
+  regime: z.enum(REGIMES).optional().meta({
+    description:
+      'The notice the visitor answered: OPT_IN, OPT_OUT or NOTICE_ONLY (absent on records made before regimes)',
   }),
 });
 

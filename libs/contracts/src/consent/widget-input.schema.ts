@@ -3,6 +3,7 @@ import { singleLine } from '../common';
 import { receiptTypeSchema } from './consent-record.schema';
 import { LANGUAGES } from '../widget/texts/languages';
 import { dsarStatusSchema, dsarTypeSchema } from './data-request.schema';
+import { REGIMES } from '../widget/regime';
 
 /** A token the widget makes: a visitor id or a nonce. */
 const token = (what: string) =>
@@ -59,6 +60,10 @@ export const receiptBodySchema = z.object({
   language: z.enum(LANGUAGES).optional().meta({
     description:
       "The language the visitor read the notice in (the settings' `language`): the record states the categories' texts in it (default en)",
+  }),
+  regime: z.enum(REGIMES).optional().meta({
+    description:
+      "The regime the notice followed (the settings' regime, which the property may pin); unset: the regime of the visitor's place",
   }),
 });
 export type ReceiptBody = z.output<typeof receiptBodySchema>;

@@ -11,6 +11,7 @@ import {
   type Language,
   type TextKey,
 } from '../widget/texts';
+import { PROPERTY_REGIMES } from '../widget/regime';
 
 /**
  * The customer an instance endpoint acts on: exactly one of `merchant_id` (the partner's
@@ -151,16 +152,33 @@ function dropBlankOverrides(all: TextOverrides): TextOverrides {
   return kept;
 }
 
+/** The notice the property's visitors get: AUTO (from each visitor's place) or one regime for everyone. */
+const propertyRegimeSchema = z.enum(PROPERTY_REGIMES).meta({
+  description:
+    "AUTO (default): each visitor's regime from their address (GeoIP); OPT_IN, OPT_OUT or NOTICE_ONLY: that one for every visitor",
+});
+const adsDataRedactionSchema = z.boolean().meta({
+  description:
+    "Google Consent Mode's ads_data_redaction: ad clicks carry no identifiers while ad_storage is denied (default true)",
+});
+const urlPassthroughSchema = z.boolean().meta({
+  description:
+    "Google Consent Mode's url_passthrough: click ids pass in page URLs while storage is denied (default false)",
+});
+
 /**
- * The property as property.updated's data carries it, and how long a choice stands, the widget's
- * default language and its texts overridden per language (not in the event: its data is the
- * spec's): GET /portal/instance/property answers it.
+ * The property as property.updated's data carries it, how long a choice stands, the widget's default
+ * language and its texts overridden per language, the regime and the Consent Mode switches (not in the
+ * event: its data is the spec's): GET /portal/instance/property answers it.
  */
 export const instancePropertySchema = propertyEntityDataSchema
   .extend({
     consent_max_age_days: consentMaxAgeDaysSchema,
     default_language: defaultLanguageSchema,
     text_overrides: textOverridesSchema,
+    regime: propertyRegimeSchema,
+    ads_data_redaction: adsDataRedactionSchema,
+    url_passthrough: urlPassthroughSchema,
   })
   .meta({ id: 'InstanceProperty' });
 export type InstanceProperty = z.infer<typeof instancePropertySchema>;
@@ -193,6 +211,9 @@ export const updateInstancePropertyBodySchema = z
       description:
         'Replaces all of the overrides: { [language]: { [text key]: text } }; a blank text (or a missing key) is the default text',
     }),
+    regime: propertyRegimeSchema.optional(),
+    ads_data_redaction: adsDataRedactionSchema.optional(),
+    url_passthrough: urlPassthroughSchema.optional(),
   })
   .meta({ id: 'UpdateInstanceProperty' });
 export type UpdateInstancePropertyBody = z.output<typeof updateInstancePropertyBodySchema>;

@@ -3,3 +3,4 @@ export * from './widget.routes';
 export * from './look';
 export * from './embeds';
 export * from './texts';
+export * from './regime';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CATEGORY_TEXTS, CONSENT_CATEGORY_IDS } from '../consent/categories';
 import { noticeTypeSchema } from '../domains/domain.schema';
 import { LANGUAGES } from './texts/languages';
+import { REGIMES } from './regime';
 
 /** Path of every property's public route: any string; one that names no property answers 404. */
 export const widgetPropertyParamsSchema = z.object({ propertyId: z.string().min(1).max(64) });
@@ -127,6 +128,13 @@ export const widgetSettingsSchema = z
     texts: z.record(z.string(), z.string()).meta({
       description: "The property's overrides of the widget's texts in `language` (key -> text; {} when none)",
     }),
+    regime: z.enum(REGIMES).meta({
+      description:
+        "The notice this visitor gets: the property's pinned regime, else the one of the visitor's place (GeoIP of the address; unknown: OPT_IN). OPT_IN: nothing optional before a choice; OPT_OUT: everything runs until the visitor opts out of sale/sharing; NOTICE_ONLY: a notice, everything runs",
+    }),
+    consent_mode: z
+      .object({ ads_data_redaction: z.boolean(), url_passthrough: z.boolean() })
+      .meta({ description: "Google Consent Mode's switches the loader sets (gtag('set', ...))" }),
   })
   .meta({ id: 'WidgetSettings' });
 export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;

@@ -86,6 +86,9 @@ export const cs: Texts = {
   optOutBody:
     'Sdílíme osobní údaje s reklamními partnery, což zákon může považovat za prodej nebo sdílení. Můžete nesouhlasit: v tomto prohlížeči s tím přestaneme.',
   optOutButton: 'Nesouhlasím',
+  tabOptOut: 'Neprodávat ani nesdílet',
+  optOutDone: 'Vznesli jste námitku proti prodeji a sdílení svých osobních údajů.',
+  optOutGpc: 'Váš prohlížeč odesílá Global Privacy Control: námitka platí.',
   noticeOnlyBody:
     'Tento web používá soubory cookie a podobné technologie, aby fungoval a zlepšoval se. Můžete si je prohlédnout v centru ochrany soukromí.',
   ok: 'OK',

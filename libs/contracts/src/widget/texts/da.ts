@@ -86,6 +86,9 @@ export const da: Texts = {
   optOutBody:
     'Vi deler personoplysninger med annoncepartnere, hvilket loven kan regne som salg eller deling. Du kan gøre indsigelse: så stopper vi det for denne browser.',
   optOutButton: 'Gør indsigelse',
+  tabOptOut: 'Sælg eller del ikke',
+  optOutDone: 'Du har gjort indsigelse mod salg og deling af dine personoplysninger.',
+  optOutGpc: 'Din browser sender Global Privacy Control: din indsigelse gælder.',
   noticeOnlyBody:
     'Dette websted bruger cookies og lignende teknologier for at fungere og blive bedre. Du kan se dem i privatlivscentret.',
   ok: 'OK',

@@ -87,6 +87,9 @@ export const de: Texts = {
   optOutBody:
     'Wir geben personenbezogene Daten an Werbepartner weiter, was gesetzlich als Verkauf oder Weitergabe gelten kann. Sie können widersprechen: Wir beenden dies für diesen Browser.',
   optOutButton: 'Widersprechen',
+  tabOptOut: 'Nicht verkaufen oder weitergeben',
+  optOutDone: 'Sie haben dem Verkauf und der Weitergabe Ihrer personenbezogenen Daten widersprochen.',
+  optOutGpc: 'Ihr Browser sendet Global Privacy Control: Sie haben widersprochen.',
   noticeOnlyBody:
     'Diese Website verwendet Cookies und ähnliche Technologien, um zu funktionieren und besser zu werden. Sie können sie im Datenschutzcenter einsehen.',
   ok: 'OK',

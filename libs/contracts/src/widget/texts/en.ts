@@ -87,6 +87,9 @@ export const en = {
   optOutBody:
     'We share personal data with advertising partners, which the law may count as a sale or sharing. You can opt out: we will stop it for this browser.',
   optOutButton: 'Opt out',
+  tabOptOut: 'Do Not Sell or Share',
+  optOutDone: 'You have opted out of the sale and sharing of your personal information.',
+  optOutGpc: 'Your browser sends Global Privacy Control: you are opted out.',
   noticeOnlyBody:
     'This site uses cookies and similar technologies to work and to improve it. You can review them in the privacy center.',
   ok: 'OK',

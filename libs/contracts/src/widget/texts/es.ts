@@ -86,6 +86,9 @@ export const es: Texts = {
   optOutBody:
     'Compartimos datos personales con socios publicitarios, lo que la ley puede considerar una venta o cesión. Puede oponerse: dejaremos de hacerlo para este navegador.',
   optOutButton: 'Oponerme',
+  tabOptOut: 'No vender ni compartir',
+  optOutDone: 'Se ha opuesto a la venta y al intercambio de su información personal.',
+  optOutGpc: 'Su navegador envía Global Privacy Control: su oposición está registrada.',
   noticeOnlyBody:
     'Este sitio usa cookies y tecnologías similares para funcionar y mejorar. Puede consultarlas en el centro de privacidad.',
   ok: 'Aceptar',

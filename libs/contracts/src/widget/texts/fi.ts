@@ -86,6 +86,9 @@ export const fi: Texts = {
   optOutBody:
     'Jaamme henkilötietoja mainoskumppaneille, minkä laki voi katsoa myynniksi tai jakamiseksi. Voit kieltää sen: lopetamme sen tässä selaimessa.',
   optOutButton: 'Kiellä',
+  tabOptOut: 'Älä myy tai jaa',
+  optOutDone: 'Olet kieltänyt henkilötietojesi myynnin ja jakamisen.',
+  optOutGpc: 'Selaimesi lähettää Global Privacy Control -signaalin: kielto on voimassa.',
   noticeOnlyBody:
     'Tämä sivusto käyttää evästeitä ja vastaavia tekniikoita toimiakseen ja kehittyäkseen. Voit tarkastella niitä tietosuojakeskuksessa.',
   ok: 'OK',

@@ -87,6 +87,9 @@ export const fr: Texts = {
   optOutBody:
     'Nous partageons des données personnelles avec des partenaires publicitaires, ce que la loi peut considérer comme une vente ou un partage. Vous pouvez vous y opposer : nous y mettrons fin pour ce navigateur.',
   optOutButton: "M'opposer",
+  tabOptOut: 'Ne pas vendre ni partager',
+  optOutDone: 'Vous vous êtes opposé à la vente et au partage de vos informations personnelles.',
+  optOutGpc: 'Votre navigateur envoie Global Privacy Control : votre opposition est prise en compte.',
   noticeOnlyBody:
     "Ce site utilise des cookies et des technologies similaires pour fonctionner et s'améliorer. Vous pouvez les consulter dans le centre de confidentialité.",
   ok: 'OK',

@@ -87,6 +87,9 @@ export const it: Texts = {
   optOutBody:
     'Condividiamo dati personali con partner pubblicitari, cosa che la legge può considerare una vendita o una condivisione. Puoi opporti: smetteremo per questo browser.',
   optOutButton: 'Mi oppongo',
+  tabOptOut: 'Non vendere né condividere',
+  optOutDone: 'Ti sei opposto alla vendita e alla condivisione delle tue informazioni personali.',
+  optOutGpc: 'Il tuo browser invia Global Privacy Control: la tua opposizione è registrata.',
   noticeOnlyBody:
     'Questo sito usa cookie e tecnologie simili per funzionare e migliorare. Puoi consultarli nel centro privacy.',
   ok: 'OK',

@@ -86,6 +86,9 @@ export const nl: Texts = {
   optOutBody:
     'Wij delen persoonsgegevens met advertentiepartners; de wet kan dat als verkoop of delen aanmerken. U kunt bezwaar maken: dan stoppen we daarmee voor deze browser.',
   optOutButton: 'Bezwaar maken',
+  tabOptOut: 'Niet verkopen of delen',
+  optOutDone: 'U hebt bezwaar gemaakt tegen de verkoop en het delen van uw persoonsgegevens.',
+  optOutGpc: 'Uw browser stuurt Global Privacy Control: uw bezwaar is geregistreerd.',
   noticeOnlyBody:
     'Deze site gebruikt cookies en vergelijkbare technieken om te werken en beter te worden. U kunt ze bekijken in het privacycentrum.',
   ok: 'OK',

@@ -86,6 +86,9 @@ export const pl: Texts = {
   optOutBody:
     'Udostępniamy dane osobowe partnerom reklamowym, co prawo może uznać za sprzedaż lub udostępnianie. Możesz się sprzeciwić: zaprzestaniemy tego w tej przeglądarce.',
   optOutButton: 'Sprzeciwiam się',
+  tabOptOut: 'Nie sprzedawaj ani nie udostępniaj',
+  optOutDone: 'Sprzeciwiłeś się sprzedaży i udostępnianiu swoich danych osobowych.',
+  optOutGpc: 'Twoja przeglądarka wysyła sygnał Global Privacy Control: sprzeciw został zapisany.',
   noticeOnlyBody:
     'Ta strona używa plików cookie i podobnych technologii, aby działać i się rozwijać. Możesz je przejrzeć w centrum prywatności.',
   ok: 'OK',

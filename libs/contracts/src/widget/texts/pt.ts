@@ -86,6 +86,9 @@ export const pt: Texts = {
   optOutBody:
     'Partilhamos dados pessoais com parceiros de publicidade, o que a lei pode considerar venda ou partilha. Pode opor-se: deixaremos de o fazer neste navegador.',
   optOutButton: 'Opor-me',
+  tabOptOut: 'Não vender nem partilhar',
+  optOutDone: 'Opôs-se à venda e à partilha das suas informações pessoais.',
+  optOutGpc: 'O seu navegador envia Global Privacy Control: a sua oposição está registada.',
   noticeOnlyBody:
     'Este site usa cookies e tecnologias semelhantes para funcionar e melhorar. Pode consultá-los no centro de privacidade.',
   ok: 'OK',

@@ -86,6 +86,9 @@ export const ro: Texts = {
   optOutBody:
     'Partajăm date personale cu parteneri de publicitate, ceea ce legea poate considera vânzare sau partajare. Te poți opune: vom înceta pentru acest browser.',
   optOutButton: 'Mă opun',
+  tabOptOut: 'Nu vindeți și nu partajați',
+  optOutDone: 'V-ați opus vânzării și partajării informațiilor dumneavoastră personale.',
+  optOutGpc: 'Browserul dumneavoastră trimite Global Privacy Control: opoziția este înregistrată.',
   noticeOnlyBody:
     'Acest site folosește cookie-uri și tehnologii similare pentru a funcționa și a se îmbunătăți. Le poți vedea în centrul de confidențialitate.',
   ok: 'OK',

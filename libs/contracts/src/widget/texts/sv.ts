@@ -86,6 +86,9 @@ export const sv: Texts = {
   optOutBody:
     'Vi delar personuppgifter med annonspartner, vilket lagen kan räkna som försäljning eller delning. Du kan invända: då slutar vi med det för den här webbläsaren.',
   optOutButton: 'Invänd',
+  tabOptOut: 'Sälj eller dela inte',
+  optOutDone: 'Du har invänt mot försäljning och delning av dina personuppgifter.',
+  optOutGpc: 'Din webbläsare skickar Global Privacy Control: din invändning gäller.',
   noticeOnlyBody:
     'Den här webbplatsen använder cookies och liknande tekniker för att fungera och bli bättre. Du kan se dem i integritetscentret.',
   ok: 'OK',

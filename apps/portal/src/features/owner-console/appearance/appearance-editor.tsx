@@ -14,6 +14,7 @@ import { SaveBar } from '../save-bar';
 import { UnsavedChangesGuard } from '../unsaved-changes';
 import { changesOf, draftOf, FEATURE_GROUPS, type AppearanceDraft, type InstanceProperty } from './draft';
 import { LookFields } from './look-fields';
+import { RegimeFields } from './regime-fields';
 import { WidgetPreview } from './widget-preview';
 
 const updateRoute = ownerRoute('updateOwnerProperty');
@@ -90,6 +91,7 @@ export function AppearanceEditor({ saved, domain }: { saved: InstanceProperty; d
             <LookFields draft={draft} edit={edit} errors={errors} savedFont={saved.widget_font} />
           </Section>
           <Features draft={draft} edit={edit} />
+          <RegimeFields draft={draft} edit={edit} />
         </fieldset>
         {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
         <StatusMessage>{status}</StatusMessage>

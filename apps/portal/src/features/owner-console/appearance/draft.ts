@@ -52,11 +52,13 @@ export const FEATURE_GROUPS = [
 export type Flag = (typeof FEATURE_GROUPS)[number]['flags'][number]['key'];
 const FLAGS = FEATURE_GROUPS.flatMap((g) => g.flags.map((f) => f.key)) as Flag[];
 const LOOK = ['primary_color', 'text_color', 'widget_font', 'widget_position', 'border_radius'] as const;
+/** Which notice visitors get and Google Consent Mode's switches (regime-fields.tsx). */
+const REGIME = ['regime', 'ads_data_redaction', 'url_passthrough'] as const;
 
-export type AppearanceDraft = Pick<InstanceProperty, (typeof LOOK)[number] | Flag>;
+export type AppearanceDraft = Pick<InstanceProperty, (typeof LOOK)[number] | Flag | (typeof REGIME)[number]>;
 
 export const draftOf = (p: InstanceProperty): AppearanceDraft =>
-  Object.fromEntries([...LOOK, ...FLAGS].map((k) => [k, p[k]])) as AppearanceDraft;
+  Object.fromEntries([...LOOK, ...FLAGS, ...REGIME].map((k) => [k, p[k]])) as AppearanceDraft;
 
 /** The fields that differ from the saved property: the PUT's partial body. */
 export function changesOf(draft: AppearanceDraft, saved: InstanceProperty): Partial<AppearanceDraft> {

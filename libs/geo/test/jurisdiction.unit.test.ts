@@ -1,4 +1,4 @@
-import { jurisdictionOf } from '../src/domain/jurisdiction';
+import { jurisdictionOf } from '../src/jurisdiction';
 
 describe('jurisdiction from country and region', () => {
   it.each([
@@ -7,6 +7,8 @@ describe('jurisdiction from country and region', () => {
     ['GB', 'England', 'UK_GDPR'],
     ['US', 'California', 'CCPA'],
     ['US', 'Washington', null],
+    ['US', 'Texas', 'TDPSA'],
+    ['US', 'Rhode Island', 'RIDTPPA'],
     ['BR', 'Sao Paulo', 'LGPD'],
     ['CA', 'Ontario', 'PIPEDA'],
     ['AU', 'New South Wales', null],

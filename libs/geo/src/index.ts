@@ -1,0 +1,4 @@
+export * from './geoip';
+export * from './jurisdiction';
+export * from './regime';
+export * from './sample-addresses';
