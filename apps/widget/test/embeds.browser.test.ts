@@ -20,8 +20,8 @@ const framesServed = (n: number) =>
   );
 const consent = (page: Page) => evaluate<Record<string, boolean>>(page, 'PrivacyWidget.getConsent()');
 
-async function openEmbeds(): Promise<Page> {
-  const context = await bed.visitor();
+async function openEmbeds(opts: { gpc?: boolean } = {}): Promise<Page> {
+  const context = await bed.visitor(opts);
   // The embeds are https (youtube.com and google.com are HSTS-preloaded: Chromium would ask for https
   // anyway). Their requests are answered by the fake platform's plain HTTP port on 127.0.0.1.
   await context.route(/^https:\/\/[^/]+\/(maps\/)?embed\//, async (route) => {
@@ -109,6 +109,24 @@ describe('embeds behind placeholders', () => {
     expect(await page.locator(PH).count()).toBe(1); // the map (functional) stays held
     expect((await srcs(page)).m1).toBeNull();
     expect((await consent(page)).marketing).toBe(true);
+  });
+
+  it('under Global Privacy Control, "Always allow Marketing" says GPC keeps marketing off and loads nothing; "Load once" still loads', async () => {
+    const page = await openEmbeds({ gpc: true });
+    const youtube = page.locator(PH).first();
+    await youtube.locator('[data-consent-action="always-allow"]').click();
+    await youtube
+      .getByRole('status')
+      .getByText(
+        'Your browser sends Global Privacy Control, which keeps Marketing off on this site. Load once loads just this content.',
+      )
+      .waitFor();
+    expect((await consent(page)).marketing).toBe(false);
+    expect(await srcs(page)).toEqual({ v1: null, v2: null, m1: null });
+    expect(bed.platform.frames).toEqual([]);
+    expect(await seriousPlaceholderViolations(page)).toEqual([]);
+    await youtube.locator('[data-consent-action="load-once"]').click();
+    expect(await framesServed(1)).toEqual(['www.youtube.com:' + bed.platform.port + '/embed/one']);
   });
 
   it('all load after Accept all in the notice, and load at once on the next page', async () => {

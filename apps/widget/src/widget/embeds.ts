@@ -17,8 +17,11 @@ const PH_CSS =
 
 export interface EmbedHooks {
   consent(): Consent;
-  /** Grants one category the way the settings view does (stored, applied, receipt sent). */
-  allow(category: string): void;
+  /**
+   * Grants one category the way the settings view does (stored, applied, receipt sent); false when
+   * it cannot be granted here (marketing while the browser sends Global Privacy Control).
+   */
+  allow(category: string): boolean;
 }
 
 export function holdEmbeds(s: WidgetSettings, css: string, hooks: EmbedHooks): void {
@@ -68,7 +71,7 @@ function placeholder(
   id: string,
   css: string,
   categoryLabel: string,
-  on: { once: () => void; always: () => void },
+  on: { once: () => void; always: () => boolean },
 ): HTMLElement {
   const vendor = embedVendor(frame.getAttribute('data-src') || '', location.href);
   // The iframe's own box (border included), so the page's layout does not move when it loads.
@@ -85,6 +88,11 @@ function placeholder(
       height +
       'px',
   });
+  // Says why "Always allow" changed nothing (GPC keeps marketing off); "Load once" still works.
+  const status = el('div', { role: 'status', 'aria-live': 'polite' });
+  const always = () => {
+    if (!on.always()) status.textContent = t('embedGpc', { category: categoryLabel });
+  };
   const button = (action: string, cls: string, text: string, run: () => void) =>
     el(
       'button',
@@ -113,8 +121,9 @@ function placeholder(
           'div',
           { class: 'actions' },
           button('load-once', 'ghost', t('loadOnce'), on.once),
-          button('always-allow', 'btn', t('alwaysAllow', { category: categoryLabel }), on.always),
+          button('always-allow', 'btn', t('alwaysAllow', { category: categoryLabel }), always),
         ),
+        status,
       ),
     );
   return host;

@@ -79,7 +79,11 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
     openCenter(shadow, tabsFor(s, tabs), view, showNotice);
   };
   firstDecision(s, pw, keeper, showNotice);
-  holdEmbeds(s, look.vars + CSS, { consent: () => pw._.consent, allow: (c) => choose({ ...pw._.consent, [c]: true }) });
+  holdEmbeds(s, look.vars + CSS, {
+    consent: () => pw._.consent,
+    // GPC is a standing opt-out of sale and sharing: marketing is not granted while it is on.
+    allow: (c) => (c === 'marketing' && gpcSignal() ? false : (choose({ ...pw._.consent, [c]: true }), true)),
+  });
   const queued = pw._.queue.splice(0);
   if (queued.length) pw.open(queued[queued.length - 1]);
 }

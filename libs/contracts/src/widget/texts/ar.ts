@@ -81,6 +81,8 @@ export const ar: Texts = {
   embedHeldAny: 'هذا المحتوى المضمَّن محجوب حتى تسمح بفئة {category}.',
   loadOnce: 'تحميل مرة واحدة',
   alwaysAllow: 'السماح دائمًا بفئة {category}',
+  embedGpc:
+    'يرسل متصفحك إشارة Global Privacy Control، لذا تبقى {category} معطّلة على هذا الموقع. «تحميل مرة واحدة» يحمّل هذا المحتوى فقط.',
   optOutLink: 'لا تبيعوا معلوماتي الشخصية ولا تشاركوها',
   optOutTitle: 'لا تبيعوا معلوماتي الشخصية ولا تشاركوها',
   optOutBody:

@@ -81,6 +81,8 @@ export const cs: Texts = {
   embedHeldAny: 'Tento vložený obsah je zadržen, dokud nepovolíte kategorii {category}.',
   loadOnce: 'Načíst jednou',
   alwaysAllow: 'Vždy povolit: {category}',
+  embedGpc:
+    'Váš prohlížeč odesílá Global Privacy Control, proto {category} zůstává na tomto webu vypnuto. „Načíst jednou“ načte jen tento obsah.',
   optOutLink: 'Neprodávat ani nesdílet mé osobní údaje',
   optOutTitle: 'Neprodávat ani nesdílet mé osobní údaje',
   optOutBody:

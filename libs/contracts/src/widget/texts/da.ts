@@ -81,6 +81,8 @@ export const da: Texts = {
   embedHeldAny: 'Dette indlejrede indhold holdes tilbage, indtil du tillader {category}.',
   loadOnce: 'Indlæs én gang',
   alwaysAllow: 'Tillad altid {category}',
+  embedGpc:
+    'Din browser sender Global Privacy Control, så {category} forbliver slået fra på dette websted. "Indlæs én gang" indlæser kun dette indhold.',
   optOutLink: 'Sælg eller del ikke mine personoplysninger',
   optOutTitle: 'Sælg eller del ikke mine personoplysninger',
   optOutBody:

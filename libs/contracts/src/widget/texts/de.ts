@@ -82,6 +82,8 @@ export const de: Texts = {
   embedHeldAny: 'Dieser eingebettete Inhalt wird zurückgehalten, bis Sie {category} erlauben.',
   loadOnce: 'Einmal laden',
   alwaysAllow: '{category} immer erlauben',
+  embedGpc:
+    'Ihr Browser sendet Global Privacy Control; deshalb bleibt {category} auf dieser Website aus. „Einmal laden“ lädt nur diesen Inhalt.',
   optOutLink: 'Meine personenbezogenen Daten nicht verkaufen oder weitergeben',
   optOutTitle: 'Meine personenbezogenen Daten nicht verkaufen oder weitergeben',
   optOutBody:

@@ -82,6 +82,8 @@ export const en = {
   embedHeldAny: 'This embedded content is held until you allow {category}.',
   loadOnce: 'Load once',
   alwaysAllow: 'Always allow {category}',
+  embedGpc:
+    'Your browser sends Global Privacy Control, which keeps {category} off on this site. Load once loads just this content.',
   optOutLink: 'Do Not Sell or Share My Personal Information',
   optOutTitle: 'Do Not Sell or Share My Personal Information',
   optOutBody:

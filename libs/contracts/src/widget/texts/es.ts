@@ -81,6 +81,8 @@ export const es: Texts = {
   embedHeldAny: 'Este contenido insertado está bloqueado hasta que permita {category}.',
   loadOnce: 'Cargar una vez',
   alwaysAllow: 'Permitir siempre {category}',
+  embedGpc:
+    'Su navegador envía Global Privacy Control, que mantiene {category} desactivado en este sitio. «Cargar una vez» carga solo este contenido.',
   optOutLink: 'No vender ni compartir mi información personal',
   optOutTitle: 'No vender ni compartir mi información personal',
   optOutBody:

@@ -81,6 +81,8 @@ export const fi: Texts = {
   embedHeldAny: 'Tämä upotettu sisältö on pidätetty, kunnes sallit luokan {category}.',
   loadOnce: 'Lataa kerran',
   alwaysAllow: 'Salli aina: {category}',
+  embedGpc:
+    'Selaimesi lähettää Global Privacy Control -signaalin, joten {category} pysyy poissa käytöstä tällä sivustolla. ”Lataa kerran” lataa vain tämän sisällön.',
   optOutLink: 'Älä myy tai jaa henkilötietojani',
   optOutTitle: 'Älä myy tai jaa henkilötietojani',
   optOutBody:

@@ -82,6 +82,8 @@ export const fr: Texts = {
   embedHeldAny: "Ce contenu intégré est bloqué jusqu'à ce que vous autorisiez {category}.",
   loadOnce: 'Charger une fois',
   alwaysAllow: 'Toujours autoriser {category}',
+  embedGpc:
+    'Votre navigateur envoie Global Privacy Control, qui maintient {category} désactivé sur ce site. « Charger une fois » charge uniquement ce contenu.',
   optOutLink: 'Ne pas vendre ni partager mes informations personnelles',
   optOutTitle: 'Ne pas vendre ni partager mes informations personnelles',
   optOutBody:

@@ -80,6 +80,8 @@ export const he: Texts = {
   embedHeldAny: 'התוכן המוטמע הזה מעוכב עד שתאשר את {category}.',
   loadOnce: 'טעינה חד־פעמית',
   alwaysAllow: 'לאשר תמיד את {category}',
+  embedGpc:
+    'הדפדפן שלך שולח Global Privacy Control, ולכן {category} נשאר כבוי באתר הזה. "טעינה חד־פעמית" טוענת רק את התוכן הזה.',
   optOutLink: 'אל תמכרו ואל תשתפו את המידע האישי שלי',
   optOutTitle: 'אל תמכרו ואל תשתפו את המידע האישי שלי',
   optOutBody:

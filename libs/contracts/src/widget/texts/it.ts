@@ -82,6 +82,8 @@ export const it: Texts = {
   embedHeldAny: 'Questo contenuto incorporato è bloccato finché non consenti {category}.',
   loadOnce: 'Carica una volta',
   alwaysAllow: 'Consenti sempre {category}',
+  embedGpc:
+    'Il tuo browser invia Global Privacy Control, che mantiene {category} disattivato su questo sito. «Carica una volta» carica solo questo contenuto.',
   optOutLink: 'Non vendere né condividere le mie informazioni personali',
   optOutTitle: 'Non vendere né condividere le mie informazioni personali',
   optOutBody:

@@ -81,6 +81,8 @@ export const nl: Texts = {
   embedHeldAny: 'Deze ingesloten inhoud wordt tegengehouden tot u {category} toestaat.',
   loadOnce: 'Eenmalig laden',
   alwaysAllow: '{category} altijd toestaan',
+  embedGpc:
+    'Uw browser stuurt Global Privacy Control, waardoor {category} op deze site uit blijft. „Eenmalig laden” laadt alleen deze inhoud.',
   optOutLink: 'Mijn persoonsgegevens niet verkopen of delen',
   optOutTitle: 'Mijn persoonsgegevens niet verkopen of delen',
   optOutBody:

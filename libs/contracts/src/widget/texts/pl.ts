@@ -81,6 +81,8 @@ export const pl: Texts = {
   embedHeldAny: 'Ta osadzona treść jest wstrzymana, dopóki nie zezwolisz na kategorię {category}.',
   loadOnce: 'Załaduj raz',
   alwaysAllow: 'Zawsze zezwalaj: {category}',
+  embedGpc:
+    'Twoja przeglądarka wysyła Global Privacy Control, więc {category} pozostaje wyłączone w tej witrynie. „Załaduj raz” wczytuje tylko tę treść.',
   optOutLink: 'Nie sprzedawaj ani nie udostępniaj moich danych osobowych',
   optOutTitle: 'Nie sprzedawaj ani nie udostępniaj moich danych osobowych',
   optOutBody:

@@ -81,6 +81,8 @@ export const pt: Texts = {
   embedHeldAny: 'Este conteúdo incorporado está bloqueado até permitir {category}.',
   loadOnce: 'Carregar uma vez',
   alwaysAllow: 'Permitir sempre {category}',
+  embedGpc:
+    'O seu navegador envia Global Privacy Control, que mantém {category} desativado neste site. «Carregar uma vez» carrega apenas este conteúdo.',
   optOutLink: 'Não vender nem partilhar as minhas informações pessoais',
   optOutTitle: 'Não vender nem partilhar as minhas informações pessoais',
   optOutBody:

@@ -81,6 +81,8 @@ export const ro: Texts = {
   embedHeldAny: 'Acest conținut încorporat este blocat până când permiți {category}.',
   loadOnce: 'Încarcă o dată',
   alwaysAllow: 'Permite mereu {category}',
+  embedGpc:
+    'Browserul dumneavoastră trimite Global Privacy Control, așa că {category} rămâne dezactivat pe acest site. „Încarcă o dată” încarcă doar acest conținut.',
   optOutLink: 'Nu vindeți și nu partajați informațiile mele personale',
   optOutTitle: 'Nu vindeți și nu partajați informațiile mele personale',
   optOutBody:

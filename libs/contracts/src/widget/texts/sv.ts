@@ -81,6 +81,8 @@ export const sv: Texts = {
   embedHeldAny: 'Det här inbäddade innehållet hålls kvar tills du tillåter {category}.',
   loadOnce: 'Ladda en gång',
   alwaysAllow: 'Tillåt alltid {category}',
+  embedGpc:
+    'Din webbläsare skickar Global Privacy Control, så {category} förblir avstängt på den här webbplatsen. ”Ladda en gång” laddar bara detta innehåll.',
   optOutLink: 'Sälj eller dela inte mina personuppgifter',
   optOutTitle: 'Sälj eller dela inte mina personuppgifter',
   optOutBody:
