@@ -38,6 +38,8 @@ describe('owner console: appearance', () => {
     expect(await previewStyle(page, '.wp', 'font-family')).toMatch(/^Georgia, serif/);
     await page.getByLabel(/Privacy requests/).uncheck();
     await page.getByLabel('Which notice visitors get').selectOption('OPT_IN');
+    expect(await page.getByLabel('Ask again after').inputValue()).toBe('365');
+    await page.getByLabel('Ask again after').selectOption({ label: '13 months' });
     await page.getByLabel(/Pass ad click information in links/).check();
     await page.getByRole('tab', { name: 'Privacy center' }).click();
     await page.locator('.wp-tab', { hasText: 'Policies' }).waitFor();
@@ -55,6 +57,7 @@ describe('owner console: appearance', () => {
         widget_font: 'Georgia, serif',
         has_dsar: false,
         regime: 'OPT_IN',
+        consent_max_age_days: 395,
         url_passthrough: true,
       },
     ]);

@@ -43,6 +43,7 @@ export function property(d: DomainDetail): PropertyEntityData & InstanceProperty
     created_at: d.created_at,
     default_language: 'en',
     text_overrides: {},
+    consent_max_age_days: 365,
     regime: 'AUTO',
     ads_data_redaction: true,
     url_passthrough: false,
@@ -52,7 +53,7 @@ export function property(d: DomainDetail): PropertyEntityData & InstanceProperty
 /** The instance property's fields beyond the event's data that the console edits. */
 type InstancePropertyExtras = Pick<
   InstanceProperty,
-  'default_language' | 'text_overrides' | 'regime' | 'ads_data_redaction' | 'url_passthrough'
+  'consent_max_age_days' | 'default_language' | 'text_overrides' | 'regime' | 'ads_data_redaction' | 'url_passthrough'
 >;
 
 export const company = (d: DomainDetail): InstanceCompany => ({

@@ -52,8 +52,8 @@ export const FEATURE_GROUPS = [
 export type Flag = (typeof FEATURE_GROUPS)[number]['flags'][number]['key'];
 const FLAGS = FEATURE_GROUPS.flatMap((g) => g.flags.map((f) => f.key)) as Flag[];
 const LOOK = ['primary_color', 'text_color', 'widget_font', 'widget_position', 'border_radius'] as const;
-/** Which notice visitors get and Google Consent Mode's switches (regime-fields.tsx). */
-const REGIME = ['regime', 'ads_data_redaction', 'url_passthrough'] as const;
+/** Which notice visitors get, how long a choice stands and Google Consent Mode's switches (regime-fields.tsx). */
+const REGIME = ['regime', 'consent_max_age_days', 'ads_data_redaction', 'url_passthrough'] as const;
 
 export type AppearanceDraft = Pick<InstanceProperty, (typeof LOOK)[number] | Flag | (typeof REGIME)[number]>;
 

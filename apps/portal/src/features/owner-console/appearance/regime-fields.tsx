@@ -1,5 +1,6 @@
 // Which notice the site's visitors get (the property's regime: by their location, or one for
-// everyone) and Google Consent Mode's two switches the widget sets. See docs/widget.md.
+// everyone), how long a visitor's choice stands, and Google Consent Mode's two switches the widget
+// sets. See docs/widget.md.
 import { Checkbox, SelectField } from '../../../ui/field';
 import { Section } from '../../../ui/misc';
 import type { AppearanceDraft } from './draft';
@@ -11,6 +12,23 @@ const REGIME_OPTIONS: { value: AppearanceDraft['regime']; label: string }[] = [
   { value: 'NOTICE_ONLY', label: 'Inform only, everywhere' },
 ];
 
+/** Common re-consent periods (13 months is the longest the French CNIL accepts); the API takes any 1..730 days. */
+const MAX_AGES: Record<number, string> = {
+  30: '1 month',
+  90: '3 months',
+  180: '6 months',
+  365: '12 months (default)',
+  395: '13 months',
+  730: '24 months',
+};
+
+/** The periods offered, with the saved one when the API set another (e.g. 200 days). */
+function maxAgeOptions(current: number) {
+  const days = Object.keys(MAX_AGES).map(Number);
+  if (!days.includes(current)) days.push(current);
+  return days.sort((a, b) => a - b).map((d) => ({ value: String(d), label: MAX_AGES[d] ?? `${d} days` }));
+}
+
 export function RegimeFields({ draft, edit }: { draft: AppearanceDraft; edit: (c: Partial<AppearanceDraft>) => void }) {
   return (
     <Section title="Visitors' privacy laws">
@@ -20,6 +38,13 @@ export function RegimeFields({ draft, edit }: { draft: AppearanceDraft; edit: (c
         value={draft.regime}
         options={REGIME_OPTIONS}
         onChange={(e) => edit({ regime: e.target.value as AppearanceDraft['regime'] })}
+      />
+      <SelectField
+        label="Ask again after"
+        hint="A visitor's choice stands this long; then the notice asks again (and whenever what it asks consent for changes)."
+        value={String(draft.consent_max_age_days)}
+        options={maxAgeOptions(draft.consent_max_age_days)}
+        onChange={(e) => edit({ consent_max_age_days: Number(e.target.value) })}
       />
       <fieldset>
         <legend>Google Consent Mode</legend>
