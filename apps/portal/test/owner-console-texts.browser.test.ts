@@ -20,11 +20,13 @@ describe('owner console: widget texts per language', () => {
     const page = await bed.page({ userId: null, ownerId: 'own_shop' });
     await open(page);
     const form = texts(page);
+    await form.locator('summary', { hasText: 'Consent notice' }).click(); // the group opens, and stays open across languages
     await form.getByLabel('Language').selectOption({ label: 'Deutsch' });
     await form.getByText('Default: Alle akzeptieren').waitFor();
     await form.getByLabel('Accept all', { exact: true }).fill('Alles klar');
     await form.getByLabel('Language').selectOption({ label: 'العربية' });
-    expect(await form.locator('fieldset[lang="ar"]').getAttribute('dir')).toBe('rtl');
+    expect(await form.getByLabel('Reject all', { exact: true }).getAttribute('dir')).toBe('rtl');
+    expect(await form.getByLabel('Reject all', { exact: true }).getAttribute('lang')).toBe('ar');
     await form.getByLabel('Reject all', { exact: true }).fill('لا شكرًا');
     await checkScreen(bed, page, 'desktop-owner-texts');
     await form.getByRole('button', { name: 'Save texts' }).click();
@@ -41,10 +43,13 @@ describe('owner console: widget texts per language', () => {
     const page = await bed.page({ userId: null, ownerId: 'own_shop' });
     await open(page);
     const form = texts(page);
+    await form.locator('summary', { hasText: 'Consent notice' }).click();
     await form.getByLabel('Ok', { exact: true }).fill('<b>OK</b>');
+    await form.locator('summary', { hasText: 'Consent notice' }).click(); // closed again: the error opens it
     await form.getByRole('button', { name: 'Save texts' }).click();
     await form.getByText('may not contain < or > (plain text only)').waitFor();
     expect(await form.getByLabel('Ok', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.value === '<b>OK</b>');
     expect(puts()).toEqual([]);
   });
 

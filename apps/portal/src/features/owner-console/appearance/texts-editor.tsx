@@ -38,6 +38,18 @@ const labelOf = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/** Where a text shows, so ninety fields read as a few groups (closed until opened or holding an error). */
+const GROUPS: Array<{ title: string; match: RegExp }> = [
+  { title: 'Consent notice', match: /^(notice|rejectAll|acceptAll|settings|back$|save$|categoriesLabel|ok$)/ },
+  { title: 'Do Not Sell or Share', match: /^(optOut|tabOptOut)/ },
+  { title: 'Request form', match: /^dsar/ },
+  { title: 'Policies', match: /^docs/ },
+  { title: 'Company and DPO', match: /^(company|tradeName|address|email|phone|website|personName|dpoNone)/ },
+  { title: 'Held embeds', match: /^(embed|loadOnce|alwaysAllow)/ },
+  { title: 'Privacy center', match: /./ },
+];
+const groupOf = (key: string) => GROUPS.find((g) => g.match.test(key))!.title;
+
 /** Blank texts left out, empty languages dropped: what the PUT sends. */
 function cleaned(all: TextOverrides): TextOverrides {
   const kept: TextOverrides = {};
@@ -56,6 +68,9 @@ export function TextsEditor({ saved, domain }: { saved: InstanceProperty; domain
   const [draft, setDraft] = useState<TextOverrides>(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
+  // The groups the owner opened (kept across languages); a group holding an error opens by itself.
+  const [opened, setOpened] = useState<Record<string, boolean>>({});
+  const toggled = (title: string, open: boolean) => setOpened((o) => (o[title] === open ? o : { ...o, [title]: open }));
   const save = useMutation({
     mutationFn: async (text_overrides: TextOverrides) =>
       (await call(updateRoute, { params: { domainId: domain.id }, body: { text_overrides } })).result,
@@ -94,19 +109,46 @@ export function TextsEditor({ saved, domain }: { saved: InstanceProperty; domain
           onChange={(e) => setLang(e.target.value as Language)}
           options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
         />
-        <fieldset disabled={!writable} className="plain" lang={lang} dir={directionOf(lang)}>
-          {OVERRIDABLE_TEXT_KEYS.map((key) => (
-            <TextField
-              key={lang + key}
-              label={labelOf(key)}
-              value={draft[lang]?.[key] ?? ''}
-              placeholder={defaults[key]}
-              maxLength={TEXT_OVERRIDE_MAX_LENGTH}
-              hint={`Default: ${defaults[key]}`}
-              error={errors[`text_overrides.${lang}.${key}`]}
-              onChange={(e) => edit(key, e.target.value)}
-            />
-          ))}
+        <fieldset disabled={!writable} className="plain">
+          {GROUPS.map(({ title }) => {
+            const keys = OVERRIDABLE_TEXT_KEYS.filter((key) => groupOf(key) === title);
+            const changed = keys.filter((key) => draft[lang]?.[key]?.trim()).length;
+            const invalid = keys.some((key) => errors[`text_overrides.${lang}.${key}`]);
+            return (
+              <details
+                key={title}
+                className="text-group"
+                open={opened[title] || invalid}
+                onToggle={(e) => toggled(title, e.currentTarget.open)}
+              >
+                <summary>
+                  {title} <small>({changed ? `${changed} of ${keys.length} changed` : `${keys.length} texts`})</small>
+                </summary>
+                {keys.map((key) => (
+                  <TextField
+                    key={lang + key}
+                    // The text in its language's direction; the console's own words stay as they are.
+                    lang={lang}
+                    dir={directionOf(lang)}
+                    label={labelOf(key)}
+                    value={draft[lang]?.[key] ?? ''}
+                    placeholder={defaults[key]}
+                    maxLength={TEXT_OVERRIDE_MAX_LENGTH}
+                    hint={
+                      <>
+                        Default:{' '}
+                        <span lang={lang} dir={directionOf(lang)}>
+                          {defaults[key]}
+                        </span>
+                      </>
+                    }
+                    error={errors[`text_overrides.${lang}.${key}`]}
+                    onChange={(e) => edit(key, e.target.value)}
+                  />
+                ))}
+              </details>
+            );
+          })}
         </fieldset>
       </Section>
       {(errors.form || errors.text_overrides || errors[`text_overrides.${lang}`]) && (
