@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { env, listenOf } from '@platform/config';
-import { consentPublicRoutes, consentRecordRoutes, consentStatsRoutes } from '@platform/contracts';
+import {
+  consentFigurePublicRoutes,
+  consentFigureRoutes,
+  consentPublicRoutes,
+  consentRecordRoutes,
+  consentStatsRoutes,
+} from '@platform/contracts';
 import { createMailTransport, mailConfig, mailJobOptions, mailJobs } from '@platform/mail';
 import type { ServiceDefinition } from '@platform/service';
 import { migrations } from './db/migrations';
@@ -16,6 +22,8 @@ import { domainEventsConsumer } from './events/domain-events.consumer';
 import { recordHandlers } from './http/records.handlers';
 import { widgetHandlers } from './http/widget.handlers';
 import { receiptStatsHandlers } from './stats/receipt-stats';
+import { figureHandlers } from './figures/consent-figures';
+import { noticeViewHandlers } from './figures/notice-views.handlers';
 
 const consentConfig = {
   ...mailConfig,
@@ -33,9 +41,18 @@ const consentConfig = {
   DSAR_MAIL_PER_OWNER_PER_HOUR: z.coerce.number().int().min(0).default(60),
   /** How often held requests are summarised: one e-mail per property. */
   DSAR_SUMMARY_EVERY_MS: env.durationMs(60 * 60_000),
+  /** Records read per query by an export (one keyset page, written as one piece). */
+  EXPORT_PAGE_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
 };
 
-const routes = [...consentRecordRoutes, ...consentStatsRoutes, ...consentPublicRoutes];
+const routes = [
+  // Before the records' routes: /records/export is not a record id.
+  ...consentFigureRoutes,
+  ...consentRecordRoutes,
+  ...consentStatsRoutes,
+  ...consentPublicRoutes,
+  ...consentFigurePublicRoutes,
+];
 
 type Context = ConsentContext & { mailer: ReturnType<typeof createMailTransport> };
 
@@ -61,7 +78,13 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
     },
   }),
   routes,
-  handlers: (ctx) => ({ ...recordHandlers(ctx.db), ...receiptStatsHandlers(ctx.db), ...widgetHandlers(ctx) }),
+  handlers: (ctx, { config }) => ({
+    ...recordHandlers(ctx.db),
+    ...receiptStatsHandlers(ctx.db),
+    ...widgetHandlers(ctx),
+    ...figureHandlers(ctx.db, config.EXPORT_PAGE_SIZE),
+    ...noticeViewHandlers(ctx),
+  }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).
   propertyHostname: (ctx) => (propertyId) => propertyHostnameLookup(ctx.db, propertyId),
   consumers: (ctx) => [ctx.domainEvents],

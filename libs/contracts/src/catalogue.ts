@@ -8,6 +8,7 @@ import { merchantRoutes } from './merchants/merchants.routes';
 import { identityRoutes } from './identity';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 import { consentStatsRoutes } from './consent/consent-stats.routes';
+import { consentFigurePublicRoutes, consentFigureRoutes } from './consent/consent-figures.routes';
 import { subscriptionStatsRoutes } from './billing/subscription-stats.routes';
 import { webhookStatsRoutes } from './webhooks/webhook-stats.routes';
 
@@ -19,6 +20,9 @@ export const ROUTES: RouteSpec[] = [
   ...merchantRoutes,
   ...widgetRoutes,
   ...onboardingRoutes,
+  // Before the records' routes: /records/export is not a record id.
+  ...consentFigureRoutes,
+  ...consentFigurePublicRoutes,
   ...consentRecordRoutes,
   ...consentPublicRoutes,
   ...subscriptionStatsRoutes,

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from '@platform/db';
 import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/mail';
 import type { ServiceMigration } from '@platform/service';
+import { countersMigrations } from '../figures/counters.migration';
 
 /** Forward-only migrations of the `consent` schema (the pool's search_path is the schema); the chassis adds its own tables. */
 export const migrations: Record<string, ServiceMigration> = {
@@ -101,4 +102,5 @@ export const migrations: Record<string, ServiceMigration> = {
       );
     },
   },
+  ...countersMigrations,
 };

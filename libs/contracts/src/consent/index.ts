@@ -3,3 +3,4 @@ export * from './consent-record.schema';
 export * from './widget-input.schema';
 export * from './consent.routes';
 export * from './consent-stats.routes';
+export * from './consent-figures.routes';

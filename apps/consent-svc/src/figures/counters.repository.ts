@@ -1,0 +1,86 @@
+import { FIGURE_CATEGORIES, type ConsentDayFigures } from '@platform/contracts';
+import { sql, type Kysely } from '@platform/db';
+import type { ConsentDb } from '../db/tables';
+import { scopeDomains, type RecordScope } from '../db/records.repository';
+
+const granted = (category: string) =>
+  sql`count(*) FILTER (WHERE cookie AND (body->'subject_data'->'categories'->>${category})::boolean)`;
+
+/**
+ * The counters' upsert for the rows of the CTE `stored` (records.repository.ts's insert): one row
+ * per property and UTC day, in key order so two groups committing at once never wait on each
+ * other's rows in opposite orders (no deadlock). A cookie choice counts as accept all (ALLOWED),
+ * reject all (DENIED) or custom (PARTIAL), and once per category it granted; any receipt sent with
+ * Global Privacy Control is a GPC opt-out.
+ */
+export const COUNT_STORED = sql`
+  INSERT INTO consent_counters AS c (property_id, day, partner_id, domain_id, accept_all, reject_all, custom,
+    gpc_opt_outs, granted_functional, granted_analytics, granted_marketing)
+  SELECT property_id, (created_at AT TIME ZONE 'UTC')::date, min(partner_id), min(domain_id),
+    count(*) FILTER (WHERE cookie AND receipt_status = 'ALLOWED'),
+    count(*) FILTER (WHERE cookie AND receipt_status = 'DENIED'),
+    count(*) FILTER (WHERE cookie AND receipt_status = 'PARTIAL'),
+    count(*) FILTER (WHERE (body->'meta'->>'gpc')::boolean),
+    ${granted('functional')}, ${granted('analytics')}, ${granted('marketing')}
+  FROM (SELECT *, receipt_type = 'COOKIE_CONSENT' AS cookie FROM stored) s
+  GROUP BY 1, 2
+  ORDER BY 1, 2
+  ON CONFLICT (property_id, day) DO UPDATE SET
+    accept_all = c.accept_all + excluded.accept_all,
+    reject_all = c.reject_all + excluded.reject_all,
+    custom = c.custom + excluded.custom,
+    gpc_opt_outs = c.gpc_opt_outs + excluded.gpc_opt_outs,
+    granted_functional = c.granted_functional + excluded.granted_functional,
+    granted_analytics = c.granted_analytics + excluded.granted_analytics,
+    granted_marketing = c.granted_marketing + excluded.granted_marketing`;
+
+/** One notice shown on the property today (UTC): a counter raised, nothing about the visitor kept. */
+export async function countNoticeView(
+  db: Kysely<ConsentDb>,
+  p: { property_id: string; partner_id: string; domain_id: string },
+) {
+  await sql`
+    INSERT INTO consent_counters AS c (property_id, day, partner_id, domain_id, notice_views)
+    VALUES (${p.property_id}, (now() AT TIME ZONE 'UTC')::date, ${p.partner_id}, ${p.domain_id}, 1)
+    ON CONFLICT (property_id, day) DO UPDATE SET notice_views = c.notice_views + 1`.execute(db);
+}
+
+/** Whether the partner has a property on the domain or the merchant (another partner's: no). */
+export async function scopeExists(db: Kysely<ConsentDb>, scope: RecordScope): Promise<boolean> {
+  const domains = scopeDomains(scope);
+  if (!domains) return false;
+  const { rows } = await sql`
+    SELECT 1 FROM properties p WHERE p.partner_id = ${scope.partnerId} AND p.domain_id IN (SELECT d.id FROM ${domains})
+    LIMIT 1`.execute(db);
+  return rows.length > 0;
+}
+
+type DayRow = Omit<ConsentDayFigures, 'granted'> & Record<`granted_${(typeof FIGURE_CATEGORIES)[number]}`, number>;
+const sum = (column: string) => sql`sum(${sql.ref(column)})::float8 AS ${sql.ref(column)}`;
+const COUNTERS = [
+  'notice_views',
+  'accept_all',
+  'reject_all',
+  'custom',
+  'gpc_opt_outs',
+  ...FIGURE_CATEGORIES.map((c) => `granted_${c}`),
+];
+
+/**
+ * The counters of a range of days summed per day: for the scope's domains (undefined: every one
+ * of the partner's), from the counters' indexes (partner, domain, day) or (partner, day) alone.
+ */
+export async function countersPerDay(
+  db: Kysely<ConsentDb>,
+  scope: RecordScope,
+  range: { from: string; to: string },
+): Promise<DayRow[]> {
+  const domains = scopeDomains(scope);
+  const inScope = domains ? sql`AND c.domain_id IN (SELECT d.id FROM ${domains})` : sql``;
+  const { rows } = await sql<DayRow>`
+    SELECT c.day::text AS date, ${sql.join(COUNTERS.map(sum))}
+    FROM consent_counters c
+    WHERE c.partner_id = ${scope.partnerId} AND c.day BETWEEN ${range.from}::date AND ${range.to}::date ${inScope}
+    GROUP BY c.day`.execute(db);
+  return rows;
+}
