@@ -45,7 +45,9 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
     keeper.decide(c, gpcSignal());
   };
   const showNotice = () => {
-    if (!notice && !keeper.current() && s.has_scripts) notice = renderNotice(shadow, s, look, pw._.consent, { choose });
+    if (notice || keeper.current() || !s.has_scripts) return;
+    notice = renderNotice(shadow, s, look, pw._.consent, { choose });
+    api.noticeView();
   };
   const tabs: Record<Tab['view'], Tab> = {
     consent: { view: 'consent', label: 'Consent preferences', render: () => consentTab(s, pw, choose) },
