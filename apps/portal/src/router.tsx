@@ -18,6 +18,7 @@ const OWNER_SCREENS: Record<OwnerSection, () => PageModule> = {
   company: () => import('./features/owner-console/company/company-page'),
   scan: () => import('./features/owner-console/scan/scan-page'),
   records: () => import('./features/owner-console/records/records-page'),
+  figures: () => import('./features/owner-console/figures/figures-page'),
   users: () => import('./features/owner-console/users/users-page'),
 };
 

@@ -22,6 +22,7 @@ import type { ApiKey, AuditEvent, PartnerSettings } from '../../src/api/types';
 import { AppError, newToken } from './fake-errors';
 import { FakeImports, templateCsv } from './fake-imports';
 import { FakeOwnerConsole } from './fake-owner';
+import { domainFigures, fakeFigures } from './fake-figures';
 import * as seed from './fake-data';
 
 export interface FakeSession {
@@ -625,6 +626,9 @@ export class FakeState {
       });
     },
     getReceiptStats: ({ query }: Ctx) => ok(seed.receiptStats(Number(query.days))),
+    getPortfolioStats: ({ query }: Ctx) => ok(fakeFigures(String(query.from), String(query.to), this.domains.length)),
+    getPropertyStats: ({ query }: Ctx) =>
+      ok(domainFigures(this.domainOf(String(query.domain_id)), String(query.from), String(query.to))),
     createDomainImport: ({ body, session }: Ctx) => {
       const { status, result } = this.imports.create(body, session!.userId);
       return ok(result, status);

@@ -9,6 +9,7 @@ export const SECTION_GROUPS: { title: string; sections: { section: OwnerSection;
       { section: 'appearance', label: 'Appearance' },
       { section: 'scan', label: 'Scan and cookies' },
       { section: 'records', label: 'Consent records' },
+      { section: 'figures', label: 'Consent figures' },
     ],
   },
   {
