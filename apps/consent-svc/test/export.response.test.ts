@@ -67,7 +67,11 @@ describe('GET /portal/instance/company/records/export (streamed NDJSON or CSV)',
     );
     expect(out.lines).toBe(100_000);
     const [first, second] = out.first.map((line) => JSON.parse(line) as ConsentRecord);
-    expect(first).toMatchObject({ receipt_type: 'COOKIE_CONSENT', property_id: domain.property_id, subject: 'visitor-0' });
+    expect(first).toMatchObject({
+      receipt_type: 'COOKIE_CONSENT',
+      property_id: domain.property_id,
+      subject: 'visitor-0',
+    });
     expect(first.created_at).toBe('2026-03-01T00:00:00.000Z');
     expect(second.created_at).toBe('2026-03-01T00:00:00.500Z');
     expect(first.signature).toBe('sig-0');
@@ -81,16 +85,32 @@ describe('GET /portal/instance/company/records/export (streamed NDJSON or CSV)',
     const p = c.partner();
     const first = await c.domain(p.id, { merchants: ['m-exp'] });
     const second = await c.domain(p.id, { merchants: ['m-exp'] });
-    await seedRecords(c.db, { partnerId: p.id, propertyId: first.property_id, domainId: first.id }, 3, new Date('2026-04-01T10:00:00Z'));
-    await seedRecords(c.db, { partnerId: p.id, propertyId: second.property_id, domainId: second.id }, 2, new Date('2026-04-01T09:00:00Z'));
-    const out = await readExport(url('merchant_id=m-exp&from=2026-04-01&to=2026-04-01&format=csv'), c.tokenFor(p.id), 10);
+    await seedRecords(
+      c.db,
+      { partnerId: p.id, propertyId: first.property_id, domainId: first.id },
+      3,
+      new Date('2026-04-01T10:00:00Z'),
+    );
+    await seedRecords(
+      c.db,
+      { partnerId: p.id, propertyId: second.property_id, domainId: second.id },
+      2,
+      new Date('2026-04-01T09:00:00Z'),
+    );
+    const out = await readExport(
+      url('merchant_id=m-exp&from=2026-04-01&to=2026-04-01&format=csv'),
+      c.tokenFor(p.id),
+      10,
+    );
     expect(out.res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const rows = out.first.filter((line) => line !== '');
     expect(rows[0]).toBe(
       '\uFEFFreceipt_id,created_at,receipt_type,receipt_status,granted,denied,gpc,country,region,jurisdiction,property_id,subject,consent_revision,widget_version\r',
     );
     expect(rows).toHaveLength(6);
-    expect(rows[1]).toMatch(/^RCPT_\w+,2026-04-01T\d\d:00:00\.000Z,COOKIE_CONSENT,ALLOWED,necessary functional analytics marketing,,true,DE,Berlin,GDPR,/);
+    expect(rows[1]).toMatch(
+      /^RCPT_\w+,2026-04-01T\d\d:00:00\.000Z,COOKIE_CONSENT,ALLOWED,necessary functional analytics marketing,,true,DE,Berlin,GDPR,/,
+    );
     const byProperty = rows.slice(1).map((r) => r.split(',')[10]);
     // Domain by domain in id order, each oldest first (the second domain's records are older).
     const [a, b] = [
@@ -110,7 +130,12 @@ describe('GET /portal/instance/company/records/export (streamed NDJSON or CSV)',
       expect(res.status).toBe(404);
       expect(res.body).toEqual(envelope('RESOURCE.NOT_FOUND', 404));
     }
-    for (const q of ['from=2026-01-01&to=2026-01-02', 'domain_id=d&from=x&to=2026-01-02', 'domain_id=d&from=2026-01-02&to=2026-01-01', 'domain_id=d&from=2026-01-01&to=2026-01-02&format=xml']) {
+    for (const q of [
+      'from=2026-01-01&to=2026-01-02',
+      'domain_id=d&from=x&to=2026-01-02',
+      'domain_id=d&from=2026-01-02&to=2026-01-01',
+      'domain_id=d&from=2026-01-01&to=2026-01-02&format=xml',
+    ]) {
       const res = await p.get(`${EXPORT}?${q}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION.INVALID');

@@ -49,7 +49,9 @@ describe('consent figures: counters per property and day, read by domain, mercha
     });
     expect(again.status).toBe(400);
 
-    const stats = statsOf(await p.get(`/portal/instance/property/stats?domain_id=${domain.id}&from=${today()}&to=${today()}`));
+    const stats = statsOf(
+      await p.get(`/portal/instance/property/stats?domain_id=${domain.id}&from=${today()}&to=${today()}`),
+    );
     const expected = {
       notice_views: 3,
       accept_all: 2,
@@ -79,7 +81,9 @@ describe('consent figures: counters per property and day, read by domain, mercha
     await counters(other, p.id, '2026-01-02', 8);
     await counters(foreign, stranger.id, '2026-01-03', 16);
 
-    const byDomain = statsOf(await p.get(`/portal/instance/property/stats?domain_id=${first.id}&from=2025-12-31&to=2026-01-03`));
+    const byDomain = statsOf(
+      await p.get(`/portal/instance/property/stats?domain_id=${first.id}&from=2025-12-31&to=2026-01-03`),
+    );
     expect(byDomain.per_day.map((d) => [d.date, d.accept_all])).toEqual([
       ['2025-12-31', 0],
       ['2026-01-01', 1],
@@ -89,12 +93,16 @@ describe('consent figures: counters per property and day, read by domain, mercha
     expect(byDomain.totals).toMatchObject({ notice_views: 6, accept_all: 3, granted: { marketing: 3 } });
     expect(byDomain.opt_in_rate).toEqual({ functional: 0, analytics: 0, marketing: 1 });
 
-    const byMerchant = statsOf(await p.get('/portal/instance/property/stats?merchant_id=m-fig&from=2026-01-01&to=2026-01-03'));
+    const byMerchant = statsOf(
+      await p.get('/portal/instance/property/stats?merchant_id=m-fig&from=2026-01-01&to=2026-01-03'),
+    );
     expect(byMerchant.per_day.map((d) => d.accept_all)).toEqual([1, 0, 6]);
     const portfolio = statsOf(await p.get('/portal/stats/consent?from=2026-01-01&to=2026-01-03'));
     expect(portfolio.per_day.map((d) => d.accept_all)).toEqual([1, 8, 6]);
 
-    const quiet = statsOf(await p.get(`/portal/instance/property/stats?domain_id=${first.id}&from=2025-01-01&to=2025-01-02`));
+    const quiet = statsOf(
+      await p.get(`/portal/instance/property/stats?domain_id=${first.id}&from=2025-01-01&to=2025-01-02`),
+    );
     expect(quiet.totals.accept_all).toBe(0);
     expect(quiet.opt_in_rate).toEqual({ functional: null, analytics: null, marketing: null });
   });
@@ -134,7 +142,9 @@ describe('consent figures: counters per property and day, read by domain, mercha
     const domain = await c.domain(p.id);
     expect((await view(domain, 'https://evil.example')).status).toBe(403);
     expect((await view({ ...domain, property_id: randomUUID() })).status).toBe(404);
-    const stats = statsOf(await p.get(`/portal/instance/property/stats?domain_id=${domain.id}&from=${today()}&to=${today()}`));
+    const stats = statsOf(
+      await p.get(`/portal/instance/property/stats?domain_id=${domain.id}&from=${today()}&to=${today()}`),
+    );
     expect(stats.totals.notice_views).toBe(0);
   });
 });

@@ -59,7 +59,11 @@ describe('consent figures and the streamed export through the gateway', () => {
       granted: { functional: 2, analytics: 1, marketing: 0 },
     });
     expect(figures.opt_in_rate).toEqual({ functional: 1, analytics: 0.5, marketing: 0 });
-    const byMerchant = await sys.call(partner, 'GET', `/portal/instance/property/stats?merchant_id=${merchantId}&${range}`);
+    const byMerchant = await sys.call(
+      partner,
+      'GET',
+      `/portal/instance/property/stats?merchant_id=${merchantId}&${range}`,
+    );
     expect(byMerchant.body.result).toEqual(byDomain.body.result);
     const portfolio = await sys.call(partner, 'GET', `/portal/stats/consent?${range}`);
     expect(consentFiguresSchema.parse(portfolio.body.result).totals.custom).toBeGreaterThanOrEqual(2);
@@ -70,7 +74,11 @@ describe('consent figures and the streamed export through the gateway', () => {
 
     const foreign = await sys.call(other, 'GET', `/portal/instance/property/stats?domain_id=${d.id}&${range}`);
     expect([foreign.status, foreign.body]).toEqual([404, envelope('RESOURCE.NOT_FOUND', 404)]);
-    const bad = await sys.call(partner, 'GET', `/portal/instance/property/stats?domain_id=${d.id}&from=2026-13-01&to=x`);
+    const bad = await sys.call(
+      partner,
+      'GET',
+      `/portal/instance/property/stats?domain_id=${d.id}&from=2026-13-01&to=x`,
+    );
     expect(bad.status).toBe(400);
   });
 

@@ -25,7 +25,9 @@ describe('consent figures', () => {
     await card.getByText(/notice views, .* accept all, .* reject all, .* custom in the last 30 days\./).waitFor();
     await card.locator('.chart canvas').waitFor();
     // The fake checks the query (domain_id, from, to) with the route's own schema.
-    expect(bed.api.calls.find((c) => c.operationId === 'getPropertyStats')?.path).toBe('/portal/instance/property/stats');
+    expect(bed.api.calls.find((c) => c.operationId === 'getPropertyStats')?.path).toBe(
+      '/portal/instance/property/stats',
+    );
     await checkScreen(bed, page, 'desktop-domain-figures');
     await shot(page, 'domain-desktop');
 
@@ -70,7 +72,10 @@ describe('consent figures', () => {
     bed.api.failing.delete('getPropertyStats');
     bed.api.held.set('getPropertyStats', new Promise<void>((resolve) => (release = resolve)));
     await failed.getByRole('button', { name: 'Try again' }).click();
-    await failed.getByRole('status').filter({ hasText: 'Loading the consent figures of shop4.example.com…' }).waitFor({ state: 'attached' });
+    await failed
+      .getByRole('status')
+      .filter({ hasText: 'Loading the consent figures of shop4.example.com…' })
+      .waitFor({ state: 'attached' });
     release();
     await failed.getByText('Functional opt-in rate').waitFor();
   });
@@ -82,7 +87,9 @@ describe('consent figures', () => {
     await page.getByText('GPC opt-outs').first().waitFor();
     await page.locator('.chart canvas').waitFor();
     const csv = await page.getByRole('link', { name: 'Records of this period (CSV)' }).getAttribute('href');
-    expect(csv).toMatch(/^\/portal\/owner\/domains\/dom_0004\/records\/export\?from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d&format=csv$/);
+    expect(csv).toMatch(
+      /^\/portal\/owner\/domains\/dom_0004\/records\/export\?from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d&format=csv$/,
+    );
     await checkScreen(bed, page, 'desktop-owner-figures');
     await shot(page, 'owner-desktop');
 

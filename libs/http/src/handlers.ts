@@ -54,11 +54,7 @@ export interface HandlerInput<S extends RouteSpec, C> {
 }
 
 /** The route's response (sent with 200), or a Reply with another status; throw AppError for the contract's failures. */
-export type HandlerResult<S extends RouteSpec> =
-  | RouteResponse<S>
-  | Reply<RouteResponse<S>>
-  | StoredReply
-  | StreamReply;
+export type HandlerResult<S extends RouteSpec> = RouteResponse<S> | Reply<RouteResponse<S>> | StoredReply | StreamReply;
 
 export type Handler<S extends RouteSpec, C> = (
   input: HandlerInput<S, C>,

@@ -98,7 +98,11 @@ export class ServiceCaller {
    * retried: a body once flowing cannot be replayed). An error answer throws as call() does.
    */
   async stream<S extends RouteSpec>(spec: S, request: CallRequest<S>): Promise<Readable> {
-    const { as, params, query } = request as { as: CallAs; params?: Record<string, unknown>; query?: Record<string, unknown> };
+    const { as, params, query } = request as {
+      as: CallAs;
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+    };
     const caller: InternalCaller = {
       partnerId: as.partnerId,
       keyId: as.keyId,

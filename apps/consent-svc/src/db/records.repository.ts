@@ -1,7 +1,7 @@
 import type { ConsentRecord, ReceiptStatus, ReceiptType, UnsignedConsentRecord } from '@platform/contracts';
 import { sql, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
-import { COUNT_STORED } from '../figures/counters.repository';
+import { COUNT_STORED } from '../figures/count-stored';
 import type { ConsentDb, RecordsTable } from './tables';
 
 /** Which records a read may see: the partner's, through one domain or one merchant (or both). */

@@ -21,7 +21,11 @@ export function fakeFigures(from: string, to: string, scale: number): ConsentFig
       reject_all,
       custom,
       gpc_opt_outs: scale * (n % 3),
-      granted: { functional: accept_all + custom, analytics: accept_all + Math.floor(custom / 2), marketing: accept_all },
+      granted: {
+        functional: accept_all + custom,
+        analytics: accept_all + Math.floor(custom / 2),
+        marketing: accept_all,
+      },
     };
   });
   const totals = per_day.reduce(
@@ -37,7 +41,14 @@ export function fakeFigures(from: string, to: string, scale: number): ConsentFig
         marketing: t.granted.marketing + d.granted.marketing,
       },
     }),
-    { notice_views: 0, accept_all: 0, reject_all: 0, custom: 0, gpc_opt_outs: 0, granted: { functional: 0, analytics: 0, marketing: 0 } },
+    {
+      notice_views: 0,
+      accept_all: 0,
+      reject_all: 0,
+      custom: 0,
+      gpc_opt_outs: 0,
+      granted: { functional: 0, analytics: 0, marketing: 0 },
+    },
   );
   const choices = totals.accept_all + totals.reject_all + totals.custom;
   const rate = (n: number) => (choices === 0 ? null : n / choices);

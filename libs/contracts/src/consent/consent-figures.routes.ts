@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { emptyResultSchema, resultOf } from '../common';
 import { BODY_ERRORS, defineRoute, type RouteSpec } from '../routes';
-import { CUSTOMER_REQUIRED, customerQueryFields, receiptStatusSchema, receiptTypeSchema } from './consent-record.schema';
+import {
+  CUSTOMER_REQUIRED,
+  customerQueryFields,
+  receiptStatusSchema,
+  receiptTypeSchema,
+} from './consent-record.schema';
 import { propertyIdParamsSchema } from './widget-input.schema';
 
 /** A stats read covers this many days at most (a leap year). */
@@ -11,7 +16,8 @@ export const FIGURE_CATEGORIES = ['functional', 'analytics', 'marketing'] as con
 export type FigureCategory = (typeof FIGURE_CATEGORIES)[number];
 
 const DAY_MS = 86_400_000;
-const day = (what: string) => z.iso.date('must be a date YYYY-MM-DD').meta({ description: `${what} (UTC), YYYY-MM-DD` });
+const day = (what: string) =>
+  z.iso.date('must be a date YYYY-MM-DD').meta({ description: `${what} (UTC), YYYY-MM-DD` });
 const dateRange = { from: day('The first day'), to: day('The last day, included') };
 
 /** Days from `from` to `to`, both included (0 or less when to is before from). */
@@ -25,7 +31,8 @@ const checkRange = (q: { from: string; to: string }, ctx: z.RefinementCtx) => {
 };
 const requireCustomer = (q: { merchant_id?: string; domain_id?: string }, ctx: z.RefinementCtx) => {
   if (q.merchant_id !== undefined || q.domain_id !== undefined) return;
-  for (const path of ['merchant_id', 'domain_id']) ctx.addIssue({ code: 'custom', path: [path], message: CUSTOMER_REQUIRED });
+  for (const path of ['merchant_id', 'domain_id'])
+    ctx.addIssue({ code: 'custom', path: [path], message: CUSTOMER_REQUIRED });
 };
 
 /** The partner's whole portfolio (no customer named): a range of days. */
@@ -45,7 +52,9 @@ const countFields = {
   accept_all: count.meta({ description: 'Cookie choices granting every optional category' }),
   reject_all: count.meta({ description: 'Cookie choices refusing every optional category' }),
   custom: count.meta({ description: 'Cookie choices granting some optional categories' }),
-  gpc_opt_outs: count.meta({ description: 'Receipts sent with Global Privacy Control on (an opt-out of sale and sharing)' }),
+  gpc_opt_outs: count.meta({
+    description: 'Receipts sent with Global Privacy Control on (an opt-out of sale and sharing)',
+  }),
   granted: z
     .object({ functional: count, analytics: count, marketing: count })
     .meta({ description: 'Cookie choices that granted each optional category' }),
@@ -59,13 +68,15 @@ export const consentFiguresSchema = z
   .object({
     from: z.iso.date(),
     to: z.iso.date(),
-    per_day: z.array(consentDayFiguresSchema).meta({ description: 'Every day of the range, oldest first; a quiet day is 0' }),
+    per_day: z
+      .array(consentDayFiguresSchema)
+      .meta({ description: 'Every day of the range, oldest first; a quiet day is 0' }),
     totals: z.object(countFields).meta({ description: 'The range summed' }),
     opt_in_rate: z
       .object({ functional: z.number().nullable(), analytics: z.number().nullable(), marketing: z.number().nullable() })
       .meta({
         description:
-          'Per category, the share (0 to 1) of the range\'s cookie choices that granted it; null when there was no choice',
+          "Per category, the share (0 to 1) of the range's cookie choices that granted it; null when there was no choice",
       }),
   })
   .meta({ id: 'ConsentFigures' });
@@ -83,7 +94,8 @@ export const recordsExportQuerySchema = z
   })
   .superRefine(requireCustomer)
   .superRefine((q, ctx) => {
-    if (daysInRange(q.from, q.to) < 1) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    if (daysInRange(q.from, q.to) < 1)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
   });
 export type RecordsExportQuery = z.output<typeof recordsExportQuerySchema>;
 

@@ -23,8 +23,14 @@ export type OwnerRecordsQuery = z.output<typeof ownerRecordsQuerySchema>;
 export const ownerRecordsExportQuerySchema = z.object({
   receipt_type: receiptTypeSchema.optional(),
   receipt_status: receiptStatusSchema.optional(),
-  from: z.iso.date('must be a date YYYY-MM-DD').optional().meta({ description: 'The first day (UTC); default: the first record' }),
-  to: z.iso.date('must be a date YYYY-MM-DD').optional().meta({ description: 'The last day (UTC), included; default: today' }),
+  from: z.iso
+    .date('must be a date YYYY-MM-DD')
+    .optional()
+    .meta({ description: 'The first day (UTC); default: the first record' }),
+  to: z.iso
+    .date('must be a date YYYY-MM-DD')
+    .optional()
+    .meta({ description: 'The last day (UTC), included; default: today' }),
   format: z.enum(RECORDS_EXPORT_FORMATS).default('csv').meta({ description: 'csv (default) or ndjson' }),
 });
 export type OwnerRecordsExportQuery = z.output<typeof ownerRecordsExportQuerySchema>;

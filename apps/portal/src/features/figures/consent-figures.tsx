@@ -66,17 +66,29 @@ function FiguresTable({ f, label }: { f: ConsentFigures; label: string }) {
           <thead>
             <tr>
               <th scope="col">Day</th>
-              <th scope="col" className="num">Notice views</th>
-              <th scope="col" className="num">Accept all</th>
-              <th scope="col" className="num">Reject all</th>
-              <th scope="col" className="num">Custom</th>
-              <th scope="col" className="num">GPC opt-outs</th>
+              <th scope="col" className="num">
+                Notice views
+              </th>
+              <th scope="col" className="num">
+                Accept all
+              </th>
+              <th scope="col" className="num">
+                Reject all
+              </th>
+              <th scope="col" className="num">
+                Custom
+              </th>
+              <th scope="col" className="num">
+                GPC opt-outs
+              </th>
             </tr>
           </thead>
           <tbody>
             {[...f.per_day].reverse().map((d) => (
               <tr key={d.date}>
-                <th scope="row" className="nowrap">{d.date}</th>
+                <th scope="row" className="nowrap">
+                  {d.date}
+                </th>
                 <td className="num">{d.notice_views}</td>
                 <td className="num">{d.accept_all}</td>
                 <td className="num">{d.reject_all}</td>

@@ -8,13 +8,17 @@ export const useDomainFigures = (domainId: string, days: number) =>
   useQuery({
     queryKey: ['figures', 'domain', domainId, days],
     queryFn: async () =>
-      (await call(routeOf(consentFigureRoutes, 'getPropertyStats'), { query: { domain_id: domainId, ...rangeOf(days) } }))
-        .result,
+      (
+        await call(routeOf(consentFigureRoutes, 'getPropertyStats'), {
+          query: { domain_id: domainId, ...rangeOf(days) },
+        })
+      ).result,
   });
 
 /** All the partner's domains' figures summed. */
 export const usePortfolioFigures = (days: number) =>
   useQuery({
     queryKey: ['figures', 'portfolio', days],
-    queryFn: async () => (await call(routeOf(consentFigureRoutes, 'getPortfolioStats'), { query: rangeOf(days) })).result,
+    queryFn: async () =>
+      (await call(routeOf(consentFigureRoutes, 'getPortfolioStats'), { query: rangeOf(days) })).result,
   });
