@@ -1,4 +1,5 @@
 import { sql, type Kysely } from '@platform/db';
+import type { ConsentDb } from '../src/db/tables';
 
 /**
  * `n` records of one domain as the widget would have stored them, made by PostgreSQL
@@ -6,7 +7,7 @@ import { sql, type Kysely } from '@platform/db';
  * in turn, with a body shaped as a real record's (data collection, controller, subject data).
  */
 export async function seedRecords(
-  db: Kysely<unknown>,
+  db: Kysely<ConsentDb>,
   where: { partnerId: string; propertyId: string; domainId: string },
   n: number,
   start: Date,
@@ -22,7 +23,7 @@ export async function seedRecords(
 const SEED_PIECE = 20_000;
 
 async function seedPiece(
-  db: Kysely<unknown>,
+  db: Kysely<ConsentDb>,
   where: { partnerId: string; propertyId: string; domainId: string },
   { tag, from, to, start, everyMs }: { tag: string; from: number; to: number; start: Date; everyMs: number },
 ) {
