@@ -63,6 +63,9 @@ describe('consent figures: counters per property and day, read by domain, mercha
     expect(stats.per_day).toEqual([{ date: today(), ...expected }]);
     expect(stats.totals).toEqual(expected);
     expect(stats.opt_in_rate).toEqual({ functional: 4 / 5, analytics: 3 / 5, marketing: 2 / 5 });
+    // The partner's own row was raised in the same statements: its portfolio is this one domain.
+    const portfolio = statsOf(await p.get(`/portal/stats/consent?from=${today()}&to=${today()}`));
+    expect(portfolio.totals).toEqual(expected);
   });
 
   it('when a range spans days with and without counts, then every day is listed oldest first, zeros included, and totals sum them; merchant and portfolio add their domains; another partner is never counted', async () => {
@@ -72,9 +75,14 @@ describe('consent figures: counters per property and day, read by domain, mercha
     const other = await c.domain(p.id);
     const stranger = c.partner();
     const foreign = await c.domain(stranger.id, { merchants: ['m-fig'] });
-    const counters = (d: { property_id: string; id: string }, partnerId: string, day: string, n: number) =>
-      sql`INSERT INTO consent.consent_counters (property_id, day, partner_id, domain_id, notice_views, accept_all, granted_marketing)
+    // As receipts would have raised them: the property's row and its partner's.
+    const counters = async (d: { property_id: string; id: string }, partnerId: string, day: string, n: number) => {
+      await sql`INSERT INTO consent.consent_counters (property_id, day, partner_id, domain_id, notice_views, accept_all, granted_marketing)
           VALUES (${d.property_id}, ${day}::date, ${partnerId}, ${d.id}, ${n * 2}, ${n}, ${n})`.execute(c.db);
+      await sql`INSERT INTO consent.consent_partner_counters AS c (partner_id, day, notice_views, accept_all, granted_marketing)
+          VALUES (${partnerId}, ${day}::date, ${n * 2}, ${n}, ${n})
+          ON CONFLICT (partner_id, day) DO UPDATE SET accept_all = c.accept_all + excluded.accept_all`.execute(c.db);
+    };
     await counters(first, p.id, '2026-01-01', 1);
     await counters(first, p.id, '2026-01-03', 2);
     await counters(second, p.id, '2026-01-03', 4);

@@ -25,10 +25,24 @@ export const countersMigrations: Record<string, ServiceMigration> = {
           granted_marketing bigint NOT NULL DEFAULT 0,
           PRIMARY KEY (property_id, day)
         )`.execute(db);
-      // A domain's (or a merchant's domains') range of days, and the partner's whole portfolio.
+      // A domain's (or a merchant's domains') range of days.
       await sql`CREATE INDEX consent_counters_domain_day ON consent_counters (partner_id, domain_id, day)`.execute(db);
-      await sql`CREATE INDEX consent_counters_partner_day ON consent_counters (partner_id, day)`.execute(db);
-      // The export reads a domain's records oldest first by keyset (created_at, id) from records_domain_list.
+      // The partner's whole portfolio per day, raised with the properties' rows: a year is 365 rows,
+      // however many properties (summing 10,000 properties' year took seconds).
+      await sql`
+        CREATE TABLE consent_partner_counters (
+          partner_id text NOT NULL,
+          day date NOT NULL,
+          notice_views bigint NOT NULL DEFAULT 0,
+          accept_all bigint NOT NULL DEFAULT 0,
+          reject_all bigint NOT NULL DEFAULT 0,
+          custom bigint NOT NULL DEFAULT 0,
+          gpc_opt_outs bigint NOT NULL DEFAULT 0,
+          granted_functional bigint NOT NULL DEFAULT 0,
+          granted_analytics bigint NOT NULL DEFAULT 0,
+          granted_marketing bigint NOT NULL DEFAULT 0,
+          PRIMARY KEY (partner_id, day)
+        )`.execute(db);
     },
   },
 };

@@ -3,15 +3,21 @@ import { sql, type Kysely } from '@platform/db';
 import type { ConsentDb } from '../db/tables';
 import { scopeDomains, type RecordScope } from '../db/records.repository';
 
-/** One notice shown on the property today (UTC): a counter raised, nothing about the visitor kept. */
+/** One notice shown on the property today (UTC): its counters raised (and its partner's), nothing about the visitor kept. */
 export async function countNoticeView(
   db: Kysely<ConsentDb>,
   p: { property_id: string; partner_id: string; domain_id: string },
 ) {
+  const today = sql`(now() AT TIME ZONE 'UTC')::date`;
   await sql`
-    INSERT INTO consent_counters AS c (property_id, day, partner_id, domain_id, notice_views)
-    VALUES (${p.property_id}, (now() AT TIME ZONE 'UTC')::date, ${p.partner_id}, ${p.domain_id}, 1)
-    ON CONFLICT (property_id, day) DO UPDATE SET notice_views = c.notice_views + 1`.execute(db);
+    WITH counted AS (
+      INSERT INTO consent_counters AS c (property_id, day, partner_id, domain_id, notice_views)
+      VALUES (${p.property_id}, ${today}, ${p.partner_id}, ${p.domain_id}, 1)
+      ON CONFLICT (property_id, day) DO UPDATE SET notice_views = c.notice_views + 1
+    )
+    INSERT INTO consent_partner_counters AS c (partner_id, day, notice_views)
+    VALUES (${p.partner_id}, ${today}, 1)
+    ON CONFLICT (partner_id, day) DO UPDATE SET notice_views = c.notice_views + 1`.execute(db);
 }
 
 /** Whether the partner has a property on the domain or the merchant (another partner's: no). */
@@ -36,8 +42,8 @@ const COUNTERS = [
 ];
 
 /**
- * The counters of a range of days summed per day: for the scope's domains (undefined: every one
- * of the partner's), from the counters' indexes (partner, domain, day) or (partner, day) alone.
+ * The counters of a range of days summed per day: for the scope's domains from the properties'
+ * counters (index (partner, domain, day)), or with no scope the partner's own (one row a day).
  */
 export async function countersPerDay(
   db: Kysely<ConsentDb>,
@@ -45,11 +51,17 @@ export async function countersPerDay(
   range: { from: string; to: string },
 ): Promise<DayRow[]> {
   const domains = scopeDomains(scope);
-  const inScope = domains ? sql`AND c.domain_id IN (SELECT d.id FROM ${domains})` : sql``;
-  const { rows } = await sql<DayRow>`
-    SELECT c.day::text AS date, ${sql.join(COUNTERS.map(sum))}
-    FROM consent_counters c
-    WHERE c.partner_id = ${scope.partnerId} AND c.day BETWEEN ${range.from}::date AND ${range.to}::date ${inScope}
-    GROUP BY c.day`.execute(db);
+  const days = sql`c.day BETWEEN ${range.from}::date AND ${range.to}::date`;
+  const { rows } = domains
+    ? await sql<DayRow>`
+        SELECT c.day::text AS date, ${sql.join(COUNTERS.map(sum))}
+        FROM consent_counters c
+        WHERE c.partner_id = ${scope.partnerId} AND ${days} AND c.domain_id IN (SELECT d.id FROM ${domains})
+        GROUP BY c.day`.execute(db)
+    : await sql<DayRow>`
+        SELECT c.day::text AS date, ${sql.join(COUNTERS.map(sum))}
+        FROM consent_partner_counters c
+        WHERE c.partner_id = ${scope.partnerId} AND ${days}
+        GROUP BY c.day`.execute(db);
   return rows;
 }
