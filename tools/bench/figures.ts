@@ -125,7 +125,8 @@ async function seedExport(databaseUrl: string, partnerId: string) {
 /** A process's resident memory from its admin /metrics (prom-client's default metrics). */
 async function rssOf(adminUrl: string): Promise<number> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
-  return Number(/^process_resident_memory_bytes (\d+)/m.exec(text)?.[1] ?? NaN);
+  // e.g. process_resident_memory_bytes{service="consent-svc"} 123456789 (the registry's default label)
+  return Number(/^process_resident_memory_bytes(?:\{[^}]*\})? (\S+)/m.exec(text)?.[1] ?? NaN);
 }
 
 export interface ExportRow {
