@@ -72,7 +72,6 @@ export function figureScenarios(gateway: string, key: string) {
         (_, i) =>
           `/portal/instance/property/stats?domain_id=fig-${1 + ((i * 7919) % PROPERTIES)}&from=${from}&to=${to}`,
       ),
-      target: { p99Ms: 50 },
     },
     {
       name: `gateway figures stats, the portfolio's year (${PROPERTIES.toLocaleString('en')} properties)`,
