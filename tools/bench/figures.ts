@@ -134,8 +134,9 @@ export interface ExportRow {
   seconds: number;
   perSecond: number;
   mb: number;
-  gatewayRssMb: number;
-  consentRssMb: number;
+  /** Resident memory before the export -> its peak while it ran (MB). */
+  gatewayRssMb: string;
+  consentRssMb: string;
 }
 
 /** One export through the gateway, read as it comes (lines counted), the two processes' RSS sampled every 250 ms. */
@@ -145,7 +146,9 @@ async function exportOnce(
   format: 'ndjson' | 'csv',
 ): Promise<ExportRow> {
   const { from, to } = { from: isoDay(Date.now() - 30 * DAY_MS), to: isoDay(Date.now()) };
-  const peak = { gateway: 0, consent: 0 };
+  // Before: each process's resident memory at rest, to read the peak against.
+  const before = { gateway: await rssOf(urls.gatewayAdmin), consent: await rssOf(urls.consentAdmin) };
+  const peak = { ...before };
   const sampler = setInterval(() => {
     void rssOf(urls.gatewayAdmin).then((v) => (peak.gateway = Math.max(peak.gateway, v)));
     void rssOf(urls.consentAdmin).then((v) => (peak.consent = Math.max(peak.consent, v)));
@@ -175,8 +178,8 @@ async function exportOnce(
     seconds: Math.round(seconds * 10) / 10,
     perSecond: Math.round(records / seconds),
     mb: mb(bytes),
-    gatewayRssMb: mb(peak.gateway),
-    consentRssMb: mb(peak.consent),
+    gatewayRssMb: `${mb(before.gateway)} -> ${mb(peak.gateway)}`,
+    consentRssMb: `${mb(before.consent)} -> ${mb(peak.consent)}`,
   };
 }
 
@@ -198,7 +201,7 @@ export async function runExportBench(
 
 export const exportTable = (rows: ExportRow[]) =>
   [
-    '| export (through the gateway) | records | seconds | records/s | MB sent | gateway peak RSS | consent-svc peak RSS |',
+    '| export (through the gateway) | records | seconds | records/s | MB sent | gateway RSS before -> peak | consent-svc RSS before -> peak |',
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
