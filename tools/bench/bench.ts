@@ -19,6 +19,7 @@ import { runReminderBench } from './reminders';
 import { fairShareEnv, nginxScenario, printAnchor, runNoisyNeighbour, startNginx } from './fairness';
 import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
+import { exportTable, figureScenarios, runExportBench } from './figures';
 import { runScanBench, scanTable } from './scans';
 import { IMPORT_ROW_NAME, instancePropertyScenario, printInstanceProperty, runImportBench } from './imports';
 
@@ -120,6 +121,8 @@ async function main() {
       { gateway: platform.urls.gateway, consent: platform.urls['consent-svc'] },
       { key: me.key, publicToken: minter.mintPublic('consent') },
     );
+
+    const figures = figureScenarios(platform.urls.gateway, me.key);
 
     const reads = (name: string, target: { url: string; auth: string }, withTargets: boolean): Scenario[] =>
       [
@@ -251,9 +254,11 @@ async function main() {
           )
         : []),
       ...consent.scenarios,
+      ...figures.scenarios,
       { name: 'ceiling node:http', url: ceiling.url, headers: {}, paths: ['/'] },
     ];
     if (consent.scenarios.some((x) => !ONLY || ONLY.test(x.name))) await consent.seed(databaseUrl, me.id);
+    if (figures.scenarios.some((x) => !ONLY || ONLY.test(x.name))) await figures.seed(databaseUrl, me.id);
 
     const results: Result[] = [];
     for (const s of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
@@ -330,6 +335,15 @@ async function main() {
       const importRows = await runImportBench(platform.urls.gateway, partners[2].key);
       console.log('\n| imports | measured |\n|---|---|');
       for (const r of importRows) console.log(`| ${r.name} | ${r.value} |`);
+    }
+    if (!ONLY || ONLY.test('records export')) {
+      console.log('\nrecords export...');
+      const urls = {
+        gateway: platform.urls.gateway,
+        gatewayAdmin: platform.adminUrls.gateway,
+        consentAdmin: platform.adminUrls['consent-svc'],
+      };
+      console.log(`\n${exportTable(await runExportBench(urls, databaseUrl, partners[3]))}`);
     }
     if (!ONLY || ONLY.test('widget size')) printWidgetSizes(path.resolve(__dirname, '..', '..'));
     if (!ONLY || ONLY.test('portal first load')) printPortalFirstLoad(path.resolve(__dirname, '..', '..'));

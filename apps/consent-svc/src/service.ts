@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defaultUrlOf, env, listenOf } from '@platform/config';
 import {
+  consentFigurePublicRoutes,
+  consentFigureRoutes,
   consentPublicRoutes,
   consentRecordRoutes,
   consentStatsRoutes,
@@ -24,6 +26,8 @@ import { domainEventsConsumer } from './events/domain-events.consumer';
 import { recordHandlers } from './http/records.handlers';
 import { widgetHandlers } from './http/widget.handlers';
 import { receiptStatsHandlers } from './stats/receipt-stats';
+import { figureHandlers } from './figures/consent-figures';
+import { noticeViewHandlers } from './figures/notice-views.handlers';
 
 const consentConfig = {
   ...mailConfig,
@@ -51,12 +55,17 @@ const consentConfig = {
   DSAR_SWEEP_EVERY_MS: env.durationMs(60_000),
   /** The gateway's public base URL: the requester's confirmation link opens its page. */
   WIDGET_BASE_URL: z.string().url().default(defaultUrlOf('gateway')),
+  /** Records read per query by an export (one keyset page, written as one piece). */
+  EXPORT_PAGE_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
 };
 
 const routes = [
+  // Before the records' routes: /records/export is not a record id.
+  ...consentFigureRoutes,
   ...consentRecordRoutes,
   ...consentStatsRoutes,
   ...consentPublicRoutes,
+  ...consentFigurePublicRoutes,
   ...dataRequestRoutes,
   ...dataRequestPublicRoutes,
 ];
@@ -91,10 +100,12 @@ export const consentService: ServiceDefinition<ConsentDb, typeof consentConfig, 
     widgetBaseUrl: config.WIDGET_BASE_URL,
   }),
   routes,
-  handlers: (ctx) => ({
+  handlers: (ctx, { config }) => ({
     ...recordHandlers(ctx.db),
     ...receiptStatsHandlers(ctx.db),
     ...widgetHandlers(ctx),
+    ...figureHandlers(ctx.db, config.EXPORT_PAGE_SIZE),
+    ...noticeViewHandlers(ctx),
     ...dataRequestHandlers(ctx),
   }),
   // The widget's public routes answer only to an Origin on the property's hostname (or a subdomain).

@@ -1,10 +1,9 @@
-import { ownerConsoleRoutes, routeOf, type ConsentRecord } from '@platform/contracts';
+import { ownerConsoleRoutes, routeOf } from '@platform/contracts';
 import { AppError } from '@platform/http';
 import { senderOf } from '../src/http/gateway-routes';
 import { ownerRefusal } from '../src/http/session-requests';
 import type { SignedInOwner } from '../src/identity/signed-in-owner';
 import { assertKeepsAnOwner, assertMayTouchOwner } from '../src/owner-access/owner-rules';
-import { csvCell, RECORDS_CSV_HEADER, recordsCsv } from '../src/owner-console/records-csv';
 
 const owner = (role: SignedInOwner['role']): SignedInOwner => ({
   sessionId: 's-1',
@@ -67,51 +66,5 @@ describe('the owner console (pure parts)', () => {
     expect(codeOf(() => assertMayTouchOwner('ADMIN', { role: 'VIEWER', newRole: 'ADMIN' }))).toBe('ok');
     expect(codeOf(() => assertMayTouchOwner('OWNER', { role: 'OWNER', newRole: 'VIEWER' }))).toBe('ok');
     expect(codeOf(() => assertMayTouchOwner(undefined, { role: 'OWNER' }))).toBe('ok');
-  });
-
-  it.each([
-    ['plain', 'plain'],
-    ['a,b', '"a,b"'],
-    ['say "hi"', '"say ""hi"""'],
-    ['=HYPERLINK("http://x")', `"'=HYPERLINK(""http://x"")"`],
-    ['+1', `"'+1"`],
-    ['-abcdefghijklmnop', `"'-abcdefghijklmnop"`],
-    ['@SUM(A1)', `"'@SUM(A1)"`],
-    ['  =1+1', `"'  =1+1"`],
-    ['\tx', `"'\tx"`],
-    ['\rx', `"'\rx"`],
-    ['', ''],
-  ])('when a cell holds %j, then the CSV has %s', (value, expected) => {
-    expect(csvCell(value)).toBe(expected);
-  });
-
-  it('when records are exported, then a BOM, the header and a row per record with granted and denied categories', () => {
-    const record = {
-      receipt_id: 'RCPT_1',
-      receipt_type: 'COOKIE_CONSENT',
-      receipt_status: 'PARTIAL',
-      country: 'SE',
-      region: null,
-      jurisdiction: 'GDPR',
-      meta: { widget_version: '1.0.0', consent_revision: 'r1', gpc: false },
-      data_collection: [
-        {
-          purposes: ['necessary', 'functional', 'analytics', 'marketing'].map((category) => ({
-            category,
-            status: category === 'necessary' || category === 'functional' ? 'GRANTED' : 'DENIED',
-          })),
-        },
-      ],
-      subject: '-visitor-token-0001',
-      property_id: 'prop-1',
-      created_at: '2026-11-20T12:00:00.000Z',
-    } as unknown as ConsentRecord;
-    const text = recordsCsv([record]).toString('utf8');
-    expect(text.startsWith('\uFEFF')).toBe(true);
-    expect(text.slice(1).split('\r\n')).toEqual([
-      RECORDS_CSV_HEADER.join(','),
-      `RCPT_1,2026-11-20T12:00:00.000Z,COOKIE_CONSENT,PARTIAL,necessary functional,analytics marketing,false,SE,,GDPR,prop-1,"'-visitor-token-0001",r1,1.0.0`,
-      '',
-    ]);
   });
 });

@@ -19,6 +19,7 @@ const OWNER_SCREENS: Record<OwnerSection, () => PageModule> = {
   scan: () => import('./features/owner-console/scan/scan-page'),
   records: () => import('./features/owner-console/records/records-page'),
   requests: () => import('./features/owner-console/requests/requests-page'),
+  figures: () => import('./features/owner-console/figures/figures-page'),
   users: () => import('./features/owner-console/users/users-page'),
 };
 

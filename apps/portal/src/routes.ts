@@ -40,7 +40,16 @@ export const patterns = {
 } as const;
 
 /** The owner console's sections of one domain, in the order its navigation lists them; each is a path segment. */
-export const OWNER_SECTIONS = ['install', 'appearance', 'company', 'scan', 'records', 'requests', 'users'] as const;
+export const OWNER_SECTIONS = [
+  'install',
+  'appearance',
+  'company',
+  'scan',
+  'records',
+  'figures',
+  'requests',
+  'users',
+] as const;
 export type OwnerSection = (typeof OWNER_SECTIONS)[number];
 
 export const routes = {

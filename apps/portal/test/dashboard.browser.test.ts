@@ -20,7 +20,8 @@ describe('dashboard', () => {
       .getByText(/in the last 30 days\./)
       .waitFor();
     await settled(page);
-    expect(await page.locator('.chart canvas').count()).toBe(2);
+    // The funnel, the receipts and the portfolio's consent figures.
+    expect(await page.locator('.chart canvas').count()).toBe(3);
     await screenshot(page, 'desktop-dashboard-all');
     const called = bed.api.calls.map((c) => c.operationId);
     expect(STATS.every((op) => called.includes(op))).toBe(true);

@@ -9,6 +9,7 @@ import { identityRoutes } from './identity';
 import { consentPublicRoutes, consentRecordRoutes } from './consent/consent.routes';
 import { consentStatsRoutes } from './consent/consent-stats.routes';
 import { dataRequestPublicRoutes, dataRequestRoutes } from './consent/data-request.routes';
+import { consentFigurePublicRoutes, consentFigureRoutes } from './consent/consent-figures.routes';
 import { subscriptionStatsRoutes } from './billing/subscription-stats.routes';
 import { webhookStatsRoutes } from './webhooks/webhook-stats.routes';
 
@@ -20,6 +21,9 @@ export const ROUTES: RouteSpec[] = [
   ...merchantRoutes,
   ...widgetRoutes,
   ...onboardingRoutes,
+  // Before the records' routes: /records/export is not a record id.
+  ...consentFigureRoutes,
+  ...consentFigurePublicRoutes,
   ...consentRecordRoutes,
   ...consentPublicRoutes,
   ...dataRequestRoutes,

@@ -34,6 +34,8 @@ interface RouteSpecFields {
   upstreamTimeoutMs?: number;
   /** The success answer is a file of one of these media types (a download), not JSON. */
   download?: readonly string[];
+  /** The download is sent as it is read (chunked): the gateway pipes it through instead of holding the whole answer. */
+  streamed?: true;
   /** Whether a JSON body must be sent (defaults to true when body is set). */
   bodyRequired?: boolean;
   response: z.ZodType;

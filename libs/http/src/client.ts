@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { Breaker, DEFAULT_BREAKER, KeyedBreakers, type BreakerSettings } from './breaker';
 import {
@@ -41,6 +42,13 @@ export interface ServiceResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+}
+
+/** An answer whose body is read as it comes (a streamed download). */
+export interface ServiceStreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
 }
 
 /** A liveness check gets this long at most: a process that cannot answer it in a second is failing. */
@@ -95,6 +103,19 @@ export class ServiceClient {
   }
 
   /**
+   * A call whose answer's body is read as it comes (a streamed download): the deadline and the
+   * breakers count up to the answer's head; afterwards the body may take as long as it flows,
+   * failing only when no piece arrives for the deadline (undici's bodyTimeout, between pieces).
+   */
+  stream(req: ServiceRequest): Promise<ServiceStreamResponse> {
+    return this.fire(req, async () => {
+      const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+      const res = await this.pool.request({ ...requestOf(req), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    });
+  }
+
+  /**
    * For a write whose outcome matters after the caller stopped waiting (an idempotent request):
    * `answer` keeps the client's deadline and breaker, while the call itself may run up to
    * completionMs; `outcome` is the service's own answer whenever it arrives, or undefined when the
@@ -119,7 +140,7 @@ export class ServiceClient {
     };
   }
 
-  private async fire(req: ServiceRequest, send: () => Promise<ServiceResponse>): Promise<ServiceResponse> {
+  private async fire<T extends Omit<ServiceResponse, 'body'>>(req: ServiceRequest, send: () => Promise<T>): Promise<T> {
     const { name } = this.options;
     const partner = req.partnerId === undefined ? undefined : this.partners.get(req.partnerId);
     if (!this.shared.allows()) throw unavailable(`The ${name} service is unavailable; retry later.`, 'breaker open');
@@ -131,7 +152,7 @@ export class ServiceClient {
       );
     }
     const started = this.now();
-    let response: ServiceResponse;
+    let response: T;
     try {
       response = await withDeadline(send(), req.timeoutMs ?? this.timeoutMs);
     } catch (err) {
@@ -176,10 +197,7 @@ export class ServiceClient {
 
   private async send(req: ServiceRequest, timeoutMs: number, pool = this.pool): Promise<ServiceResponse> {
     const res = await pool.request({
-      method: req.method,
-      path: req.path,
-      headers: req.headers,
-      body: req.body,
+      ...requestOf(req),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -191,6 +209,13 @@ export class ServiceClient {
     await Promise.all([this.pool.close(), this.livenessPool.close()]);
   }
 }
+
+const requestOf = (req: ServiceRequest) => ({
+  method: req.method,
+  path: req.path,
+  headers: req.headers,
+  body: req.body,
+});
 
 function count(breaker: Breaker, verdict: Verdict['service'] | Verdict['partner']) {
   if (verdict === 'ok') breaker.success();

@@ -3,7 +3,8 @@ import { parse as parseQuery } from 'node:querystring';
 import { compileRoute, errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
 import { runWithContext, type Logger } from '@platform/observability';
 import { AppError, errorHeadersOf, errorObjectOf, issuesOf, sendError } from './errors';
-import { Reply, StoredReply, type Handlers } from './handlers';
+import { Reply, StoredReply, StreamReply, type Handlers } from './handlers';
+import { sendStream } from './stream-io';
 import { readJson, sendJson } from './json-io';
 import { readMultipart } from './multipart';
 import { hasBody } from './middleware';
@@ -104,6 +105,7 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
       caller,
       req,
     });
+    if (result instanceof StreamReply) return sendStream(res, result, options.logger);
     sendResult(res, spec, result, validateResponses ? options.logger : undefined);
   };
 

@@ -20,6 +20,19 @@ export class StoredReply {
   ) {}
 }
 
+/**
+ * A download sent as it is made (chunked): each piece of `source` is written when the client has
+ * taken the last (backpressure), so a large export never sits in memory. The status and headers
+ * go out with the first piece: a source that fails before it is answered as any error, one that
+ * fails later cuts the answer short (the client sees an incomplete transfer, never a false end).
+ */
+export class StreamReply {
+  constructor(
+    readonly headers: Record<string, string>,
+    readonly source: AsyncIterable<string | Uint8Array>,
+  ) {}
+}
+
 /** `return reply(201, { result }, { Location: ... })` from a handler; `reply(204)` and `reply(304)` answer no body. */
 export function reply(status: 204 | 304, body?: undefined, headers?: Record<string, string>): Reply<never>;
 export function reply<T>(status: 200 | 201 | 202, body: T, headers?: Record<string, string>): Reply<T>;
@@ -41,7 +54,7 @@ export interface HandlerInput<S extends RouteSpec, C> {
 }
 
 /** The route's response (sent with 200), or a Reply with another status; throw AppError for the contract's failures. */
-export type HandlerResult<S extends RouteSpec> = RouteResponse<S> | Reply<RouteResponse<S>> | StoredReply;
+export type HandlerResult<S extends RouteSpec> = RouteResponse<S> | Reply<RouteResponse<S>> | StoredReply | StreamReply;
 
 export type Handler<S extends RouteSpec, C> = (
   input: HandlerInput<S, C>,
@@ -65,4 +78,16 @@ export const fileReply = (filename: string, contentType: string, data: Uint8Arra
       'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '')}"`,
     },
     Buffer.from(data),
+  );
+
+/** A streamed download (a route with `streamed`): offered as a file of this name. */
+export const streamReply = (filename: string, contentType: string, source: AsyncIterable<string | Uint8Array>) =>
+  new StreamReply(
+    {
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '')}"`,
+      // An export is made for this caller now: never kept by a cache.
+      'cache-control': 'no-store',
+    },
+    source,
   );

@@ -10,3 +10,4 @@ export * from './client-errors';
 export * from './public-requests';
 export * from './request-id';
 export * from './server';
+export * from './stream-io';

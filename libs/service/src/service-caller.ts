@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { InternalTokenMinter, type InternalCaller } from '@platform/auth';
 import { ERROR_CATALOGUE, type ErrorCode, type RouteSpec, type ServiceName } from '@platform/contracts';
-import { AppError, ServiceClient, type ServiceRequest, type ServiceResponse } from '@platform/http';
+import type { Readable } from 'node:stream';
+import {
+  AppError,
+  ServiceClient,
+  type ServiceRequest,
+  type ServiceResponse,
+  type ServiceStreamResponse,
+} from '@platform/http';
 import { currentContext, REQUEST_ID_HEADER, type Logger } from '@platform/observability';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -86,17 +93,57 @@ export class ServiceCaller {
     return this.answer(spec, path, res);
   }
 
+  /**
+   * Calls a streamed download (a route with `streamed`): its body as it comes, to pipe on (never
+   * retried: a body once flowing cannot be replayed). An error answer throws as call() does.
+   */
+  async stream<S extends RouteSpec>(spec: S, request: CallRequest<S>): Promise<Readable> {
+    const { as, params, query } = request as {
+      as: CallAs;
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+    };
+    const caller: InternalCaller = {
+      partnerId: as.partnerId,
+      keyId: as.keyId,
+      permissions: spec.permission ? [spec.permission] : [],
+      requiredFields: [],
+    };
+    const path = `${fillPath(spec.path, params)}${queryString(query)}`;
+    let res: ServiceStreamResponse;
+    try {
+      res = await this.client.stream({
+        method: spec.method.toUpperCase() as 'GET',
+        path,
+        headers: this.headersFor(caller),
+        partnerId: caller.partnerId,
+        timeoutMs: spec.upstreamTimeoutMs,
+      });
+    } catch {
+      throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service is unavailable; retry later.`);
+    }
+    if (res.status === 200) return res.body;
+    const body = Buffer.concat((await res.body.toArray()) as Buffer[]);
+    this.answer(spec, path, { ...res, body, status: res.status >= 400 ? res.status : 502 });
+    throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service answered unreadably.`);
+  }
+
   close() {
     return this.client.close();
   }
 
-  private async send(caller: InternalCaller, req: Omit<ServiceRequest, 'headers'>): Promise<ServiceResponse> {
+  private headersFor(caller: InternalCaller): Record<string, string> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.minter.mint(caller, this.options.target)}`,
       accept: 'application/json',
     };
     const requestId = currentContext()?.requestId;
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+    return headers;
+  }
+
+  private async send(caller: InternalCaller, req: Omit<ServiceRequest, 'headers'>): Promise<ServiceResponse> {
+    const headers = this.headersFor(caller);
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const attempts = IDEMPOTENT.has(req.method) ? 1 + (this.options.retries ?? 2) : 1;
     for (let attempt = 1; ; attempt++) {

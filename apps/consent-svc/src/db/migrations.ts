@@ -3,6 +3,7 @@ import { createMailQueueRecipientIndex, createMailQueueTable } from '@platform/m
 import type { ServiceMigration } from '@platform/service';
 import { dsarLifecycleMigration } from './dsar-lifecycle.migration';
 import { addReceiptRegime } from './receipt-regime.migration';
+import { countersMigrations } from '../figures/counters.migration';
 
 /** Forward-only migrations of the `consent` schema (the pool's search_path is the schema); the chassis adds its own tables. */
 export const migrations: Record<string, ServiceMigration> = {
@@ -106,4 +107,5 @@ export const migrations: Record<string, ServiceMigration> = {
   // The regime each record's notice followed, beside its jurisdiction (see receipt-regime.migration.ts).
   '2026_12_03_0001_receipt_regime': { up: addReceiptRegime },
   '2026_12_03_0002_dsar_lifecycle': dsarLifecycleMigration,
+  ...countersMigrations,
 };

@@ -1,6 +1,7 @@
 import type { ConsentRecord, ReceiptStatus, ReceiptType, UnsignedConsentRecord } from '@platform/contracts';
 import { sql, type Kysely } from '@platform/db';
 import { AppError } from '@platform/http';
+import { COUNT_STORED_CTES } from '../figures/count-stored';
 import type { ConsentDb, RecordsTable } from './tables';
 
 /** Which records a read may see: the partner's, through one domain or one merchant (or both). */
@@ -58,15 +59,19 @@ const COLUMNS = Object.keys(COLUMN_ARRAYS) as (keyof RecordRow)[];
 /**
  * Stores rows in one statement (one array per column, so the statement's text is the same for any
  * number of rows) and answers the ids stored: a row whose nonce the property already holds (or an
- * earlier row of the same call holds) is skipped, not an error.
+ * earlier row of the same call holds) is skipped, not an error. The same statement (so the same
+ * transaction) raises the consent figures' counters by the rows stored (COUNT_STORED_CTES).
  */
 export async function storeRecords(db: Kysely<ConsentDb>, rows: RecordRow[]): Promise<Set<string>> {
   const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(COLUMN_ARRAYS[c])}`);
   const { rows: stored } = await sql<{ id: string }>`
-    INSERT INTO records (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
-    SELECT * FROM unnest(${sql.join(arrays)})
-    ON CONFLICT (property_id, nonce) DO NOTHING
-    RETURNING id`.execute(db);
+    WITH stored AS (
+      INSERT INTO records (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+      SELECT * FROM unnest(${sql.join(arrays)})
+      ON CONFLICT (property_id, nonce) DO NOTHING
+      RETURNING id, partner_id, property_id, domain_id, receipt_type, receipt_status, body, created_at
+    ), ${COUNT_STORED_CTES}
+    SELECT id FROM stored`.execute(db);
   return new Set(stored.map((r) => r.id));
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { errorObject, type ServiceName } from '@platform/contracts';
 import { AppError, isJsonContentType, sendError, type ServiceClient, type ServiceResponse } from '@platform/http';
@@ -28,6 +29,8 @@ export interface Forward {
   partnerId?: string;
   /** The route's own deadline (RouteSpec.upstreamTimeoutMs); default the client's. */
   timeoutMs?: number;
+  /** A streamed download (RouteSpec.streamed): its body is piped to the caller as it comes, never held. */
+  streamed?: boolean;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function forward(deps: ForwardDeps, req: IncomingMessage, res: Serv
   };
   const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
   try {
+    if (call.streamed) return await forwardStream(deps, res, call, { method, path: req.url ?? '/', headers });
     const upstream = await deps.upstreams[service].request({
       method,
       path: req.url ?? '/',
@@ -63,6 +67,36 @@ export async function forward(deps: ForwardDeps, req: IncomingMessage, res: Serv
     if (err instanceof AppError)
       deps.logger.warn({ upstream: service, code: err.code, requestId }, 'upstream call failed');
     throw err;
+  }
+}
+
+/**
+ * A streamed download: a success's body is piped to the caller with backpressure (the service
+ * writes no faster than the caller reads; a caller that goes away ends the service's answer too);
+ * any other answer is read whole and sent as usual.
+ */
+async function forwardStream(
+  deps: ForwardDeps,
+  res: ServerResponse,
+  call: Forward,
+  request: { method: Dispatcher.HttpMethod; path: string; headers: Record<string, string> },
+) {
+  const upstream = await deps.upstreams[call.service].stream({
+    ...request,
+    partnerId: call.partnerId,
+    timeoutMs: call.timeoutMs,
+  });
+  if (upstream.status !== 200) {
+    const body = Buffer.concat((await upstream.body.toArray()) as Buffer[]);
+    return sendUpstreamAnswer(res, { ...upstream, body });
+  }
+  copyHeaders(res, upstream.headers);
+  res.statusCode = 200;
+  try {
+    await pipeline(upstream.body, res);
+  } catch (err) {
+    // The caller left, or the service's answer broke off: either way the answer ends here, cut short.
+    deps.logger.warn({ upstream: call.service, requestId: call.requestId, err }, 'streamed answer ended early');
   }
 }
 
@@ -91,6 +125,14 @@ function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
   if (upstream.status >= 400 && !isJsonContentType(type)) {
     return sendError(res, errorObject(upstream.status >= 500 ? 'SERVICE.UNAVAILABLE' : 'SERVER.INTERNAL'));
   }
+  copyHeaders(res, headers);
+  res.statusCode = upstream.status;
+  res.setHeader('content-length', upstream.body.length);
+  res.end(upstream.body);
+}
+
+/** The service's end-to-end headers onto the caller's answer. */
+function copyHeaders(res: ServerResponse, headers: ServiceResponse['headers']) {
   const connection = headers.connection;
   // Fields named in Connection are hop-by-hop too; our services never send any, so skip the split.
   const named = connection
@@ -106,7 +148,4 @@ function sendUpstreamAnswer(res: ServerResponse, upstream: ServiceResponse) {
     if (value === undefined || NOT_COPIED.has(name) || named?.has(name)) continue;
     res.setHeader(name, value);
   }
-  res.statusCode = upstream.status;
-  res.setHeader('content-length', upstream.body.length);
-  res.end(upstream.body);
 }

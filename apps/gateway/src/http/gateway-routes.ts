@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { authRoutes, identityRoutes, SESSION_COOKIE, userRoutes, type RouteSpec } from '@platform/contracts';
-import { AppError, listPage, parseRequest, reply, sendResult, type Handlers } from '@platform/http';
+import {
+  AppError,
+  listPage,
+  parseRequest,
+  reply,
+  sendResult,
+  sendStream,
+  StreamReply,
+  type Handlers,
+} from '@platform/http';
 import type { KeyedSettings } from '@platform/service';
 import type { PortalKeysService } from '../api-keys/portal-keys.service';
 import { AuditRepository, auditEventView } from '../audit/audit.repository';
@@ -212,6 +221,8 @@ export function gatewayRouteRunner(deps: GatewayRouteDeps) {
     const result = await keyed.run(key, { req, spec, body: call.body, sender: senderOf(caller) }, async () =>
       handler({ ...parsed, caller, req }),
     );
+    // A streamed download (the owner's records export) is piped as it comes, never held.
+    if (result instanceof StreamReply) return sendStream(res, result);
     sendResult(res, spec, result, deps.checkAnswersWith);
   };
 }

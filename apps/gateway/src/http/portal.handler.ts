@@ -128,6 +128,7 @@ function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: Retur
         // This partner's time-outs and unavailable answers open only its own breaker for the service.
         partnerId,
         timeoutMs: spec.upstreamTimeoutMs,
+        streamed: spec.streamed === true,
       });
     } finally {
       shares.release(lane);

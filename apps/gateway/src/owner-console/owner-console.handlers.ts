@@ -1,18 +1,11 @@
-import {
-  OWNER_RECORDS_EXPORT_MAX,
-  PAGE_LIMIT_MAX,
-  type ConsentRecord,
-  type OwnerRecordsQuery,
-  type ownerConsoleRoutes,
-} from '@platform/contracts';
-import { fileReply, reply, type Handlers } from '@platform/http';
+import { RECORDS_EXPORT_MEDIA, type OwnerRecordsExportQuery, type ownerConsoleRoutes } from '@platform/contracts';
+import { reply, streamReply, type Handlers } from '@platform/http';
 import type { GatewayCaller } from '../http/gateway-caller';
 import { sessionRequired } from '../http/gateway-caller';
 import { ownerActor, type SignedInOwner } from '../identity/signed-in-owner';
 import type { AccessActor, AccessUsersService } from '../owner-access/access-users.service';
 import type { OwnerDomains } from './owner-domains';
 import { ownerRequestHandlers, type OwnerRequestsRoute } from './owner-requests';
-import { recordsCsv } from './records-csv';
 
 export type OwnerConsoleRoute = (typeof ownerConsoleRoutes)[number];
 type UsersRoute = Extract<
@@ -41,26 +34,16 @@ const accountOf = (owner: SignedInOwner): AccessActor => ({
   role: owner.role,
 });
 
-/**
- * The domain's consent records as CSV, newest first: every page of consent-svc's list (100 a
- * page) up to OWNER_RECORDS_EXPORT_MAX records; a record seen twice (a new one moved the pages
- * while they were read) is written once.
- */
+/** The domain's consent records, streamed from consent-svc as they are read (CSV unless NDJSON is asked). */
 async function exportRecords(
   domains: OwnerDomains,
   owner: SignedInOwner,
   domainId: string,
-  filters: Omit<OwnerRecordsQuery, 'page' | 'limit'>,
+  query: OwnerRecordsExportQuery,
 ) {
-  const domain = await domains.domainOf(owner, domainId);
-  const records = new Map<string, ConsentRecord>();
-  for (let page = 1; records.size < OWNER_RECORDS_EXPORT_MAX; page++) {
-    const { meta, result } = await domains.records(owner, domain, { ...filters, page, limit: PAGE_LIMIT_MAX });
-    for (const record of result) if (!records.has(record.receipt_id)) records.set(record.receipt_id, record);
-    if (meta.next_page === undefined) break;
-  }
-  const csv = recordsCsv([...records.values()].slice(0, OWNER_RECORDS_EXPORT_MAX));
-  return fileReply(`consent-records-${domain.hostname}.csv`, 'text/csv; charset=utf-8', csv);
+  const { domain, body } = await domains.exportRecords(owner, domainId, query);
+  const media = query.format === 'ndjson' ? RECORDS_EXPORT_MEDIA.ndjson : `${RECORDS_EXPORT_MEDIA.csv}; charset=utf-8`;
+  return streamReply(`consent-records-${domain.hostname}.${query.format}`, media, body);
 }
 
 /** The customer's domain: the widget, the company, the site check and scan, the records. */
@@ -92,6 +75,7 @@ function domainHandlers(domains: OwnerDomains): Handlers<DomainRoute, GatewayCal
       return domains.records(owner, await domains.domainOf(owner, params.domainId), query);
     },
     exportOwnerRecords: ({ params, query, caller }) => exportRecords(domains, ownerOf(caller), params.domainId, query),
+    getOwnerStats: async ({ params, query, caller }) => domains.stats(ownerOf(caller), params.domainId, query),
   };
 }
 

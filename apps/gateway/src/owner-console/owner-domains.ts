@@ -1,4 +1,5 @@
 import {
+  consentFigureRoutes,
   consentRecordRoutes,
   cookieDeclarationOf,
   domainRoutes,
@@ -8,6 +9,7 @@ import {
   type AuditKind,
   type CookieDeclaration,
   type DomainDetail,
+  type OwnerRecordsExportQuery,
   type OwnerRecordsQuery,
   type UpdateInstanceCompanyBody,
   type UpdateInstancePropertyBody,
@@ -28,6 +30,8 @@ const getScan = routeOf(scanRoutes, 'getDomainScan');
 const startScan = routeOf(scanRoutes, 'startDomainScan');
 const checkInstall = routeOf(scanRoutes, 'checkDomainInstall');
 const listRecords = routeOf(consentRecordRoutes, 'listRecords');
+const exportRecords = routeOf(consentFigureRoutes, 'exportRecords');
+const getStats = routeOf(consentFigureRoutes, 'getPropertyStats');
 
 // The owner's body as the console's route parsed it: the same schema the partner route takes.
 type PropertyChange = UpdateInstancePropertyBody;
@@ -139,6 +143,27 @@ export class OwnerDomains {
         receipt_status: query.receipt_status,
       },
     });
+  }
+
+  /** The domain's consent figures per day (consent-svc's counters). */
+  async stats(owner: SignedInOwner, domainId: string, range: { from: string; to: string }) {
+    const domain = await this.domainOf(owner, domainId);
+    return this.deps.consent.call(getStats, { as: ownerCallAs(owner), query: { domain_id: domain.id, ...range } });
+  }
+
+  /**
+   * The domain's records as consent-svc streams them (piped on, never held): the range defaults
+   * to every day from the domain's creation to today (UTC).
+   */
+  async exportRecords(owner: SignedInOwner, domainId: string, query: OwnerRecordsExportQuery) {
+    const domain = await this.domainOf(owner, domainId);
+    const from = query.from ?? domain.created_at.slice(0, 10);
+    const to = query.to ?? new Date(this.deps.now()).toISOString().slice(0, 10);
+    const body = await this.deps.consent.stream(exportRecords, {
+      as: ownerCallAs(owner),
+      query: { ...query, domain_id: domain.id, from, to },
+    });
+    return { domain, body };
   }
 
   /** In the change's keyed transaction when there is one (a retry replays the answer, never a second event). */

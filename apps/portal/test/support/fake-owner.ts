@@ -2,6 +2,7 @@
 // domain's property, company, install check, scan and records, and the company's access users, with
 // the gateway's rules (another company's domain: 404; the last owner with access: 409; only an owner
 // touches the owner role: 403). The role a route needs (ownerRole) is checked in fake-api.ts.
+import { domainFigures } from './fake-figures';
 import {
   accessRoleAtLeast,
   errorObject,
@@ -212,6 +213,8 @@ export class FakeOwnerConsole {
       body: data.recordsCsv(this.records(this.domainOf(owner, params.domainId), query)),
       contentType: 'text/csv; charset=utf-8',
     }),
+    getOwnerStats: ({ owner, params, query }) =>
+      ok(domainFigures(this.domainOf(owner, params.domainId), String(query.from), String(query.to))),
     listOwnerUsers: ({ owner }) => ok(this.usersOf(owner!).map(toAccessUser)),
     inviteOwnerUser: ({ owner, body }) => {
       if (body.role === 'OWNER' && this.userOf(owner!).role !== 'OWNER') throw ownersOnly();

@@ -23,6 +23,7 @@ import { AppError, newToken } from './fake-errors';
 import { FakeImports, templateCsv } from './fake-imports';
 import { FakeOwnerConsole } from './fake-owner';
 import { FakeOwnerRequests } from './fake-owner-requests';
+import { domainFigures, fakeFigures } from './fake-figures';
 import * as seed from './fake-data';
 
 export interface FakeSession {
@@ -630,6 +631,9 @@ export class FakeState {
       });
     },
     getReceiptStats: ({ query }: Ctx) => ok(seed.receiptStats(Number(query.days))),
+    getPortfolioStats: ({ query }: Ctx) => ok(fakeFigures(String(query.from), String(query.to), this.domains.length)),
+    getPropertyStats: ({ query }: Ctx) =>
+      ok(domainFigures(this.domainOf(String(query.domain_id)), String(query.from), String(query.to))),
     createDomainImport: ({ body, session }: Ctx) => {
       const { status, result } = this.imports.create(body, session!.userId);
       return ok(result, status);

@@ -24,6 +24,11 @@ export class Api {
     return this.post('views', { url: location.href.slice(0, 2000) });
   }
 
+  /** The notice was shown (counted for the consent figures): no body, so a simple request with no preflight. */
+  noticeView(): void {
+    fetch(this.url('notice-views'), { method: 'POST', credentials: 'omit', keepalive: true }).catch(() => undefined);
+  }
+
   receipt(body: ReceiptBody): Promise<unknown> {
     return this.post('receipts', body);
   }

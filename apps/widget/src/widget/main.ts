@@ -56,8 +56,9 @@ function boot(pw: PublicApi, api: Api, s: WidgetSettings): void {
   };
   const acknowledge = () => choose(pw._.consent);
   const showNotice = () => {
-    if (!notice && !keeper.current() && s.has_scripts)
-      notice = renderNotice(shadow, s, look, pw._.consent, { choose, optOut: refuse, acknowledge });
+    if (notice || keeper.current() || !s.has_scripts) return;
+    notice = renderNotice(shadow, s, look, pw._.consent, { choose, optOut: refuse, acknowledge });
+    api.noticeView();
   };
   const tabs: Record<Tab['view'], Tab> = {
     consent: { view: 'consent', label: t('tabConsent'), render: () => consentTab(s, pw, choose) },

@@ -94,6 +94,8 @@ export class FakePlatform {
   textOverrides: Partial<Record<Language, Record<string, string>>> = {};
   /** The `lang` of each settings request ('' when none was sent). */
   readonly settingsLangs: string[] = [];
+  /** Notice-view beacons (the notice was shown), by the Origin they came from. */
+  readonly noticeViews: (string | undefined)[] = [];
   /** Embedded frames served (host:port and path), e.g. a held YouTube embed once it loads. */
   readonly frames: string[] = [];
   private server = http.createServer((req, res) => this.handle(req, res));
@@ -142,7 +144,7 @@ export class FakePlatform {
     if (loader && this.settingsOf(loader[1])) return this.loader(send);
     const asset = /^\/widget\/v1\/assets\/([\w.-]+\.js)$/.exec(url.pathname);
     if (asset) return send(200, readFileSync(path.join(DIST, asset[1]), 'utf8'), 'text/javascript');
-    const m = /^\/widget\/v1\/properties\/([^/]+)\/(settings|views|receipts|requests)$/.exec(url.pathname);
+    const m = /^\/widget\/v1\/properties\/([^/]+)\/(settings|views|notice-views|receipts|requests)$/.exec(url.pathname);
     const settings = m && this.settingsOf(m[1]);
     if (!m || !settings) return send(404, JSON.stringify({ error: { code: 'NOT_FOUND', status: 404 } }));
     const cors = this.cors(req.headers.origin, settings.hostname as string);
@@ -235,6 +237,10 @@ export class FakePlatform {
   }
 
   private write(kind: string, rec: Recorded, answer: (status: number, body: Json) => void) {
+    if (kind === 'notice-views') {
+      this.noticeViews.push(rec.origin);
+      return answer(202, {});
+    }
     if (kind === 'views') {
       this.views.push(rec);
       return answer(202, { accepted: true });

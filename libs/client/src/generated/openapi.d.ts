@@ -872,6 +872,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/instance/property/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's or merchant's consent figures per day
+         * @description `domain_id` or `merchant_id` is required; at most 366 days. Another partner's domain or merchant, or one with no property, is 404. Counted as each receipt is stored and each notice is shown (UTC days); receipts stored before the counters existed are not counted.
+         */
+        get: operations["getPropertyStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/stats/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consent figures of all the partner's domains per day
+         * @description At most 366 days. Counted as each receipt is stored and each notice is shown (UTC days); receipts stored before the counters existed are not counted.
+         */
+        get: operations["getPortfolioStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/instance/company/records/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a domain's or merchant's consent records (NDJSON or CSV), streamed
+         * @description `domain_id` or `merchant_id` is required; records made from `from` to `to` (UTC days, included), oldest first. NDJSON: one record (as the API shows it, signature included) per line. CSV: a header row, then a row per record; cells a spreadsheet would run as a formula are quoted. Sent as it is read (chunked), however many records.
+         */
+        get: operations["exportRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/properties/{propertyId}/notice-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The notice was shown (counted per day)
+         * @description The `Origin` host must be the property's hostname or one of its subdomains (403 WIDGET.ORIGIN_NOT_ALLOWED). No body; only a count is kept.
+         */
+        post: operations["createNoticeView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/instance/company/records": {
         parameters: {
             query?: never;
@@ -1619,10 +1699,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the domain's consent records (CSV)
-         * @description One of the signed-in customer's domains; any other domain id answers 404. Newest first, up to 10,000 records; cells that a spreadsheet would run as a formula are quoted.
+         * Export the domain's consent records (CSV or NDJSON), streamed
+         * @description One of the signed-in customer's domains; any other domain id answers 404. Oldest first, every record of the range (default: all), sent as it is read; cells that a spreadsheet would run as a formula are quoted.
          */
         get: operations["exportOwnerRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/owner/domains/{domainId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domain's consent figures per day
+         * @description One of the signed-in customer's domains; any other domain id answers 404. What GET /portal/instance/property/stats answers for the domain.
+         */
+        get: operations["getOwnerStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2628,6 +2728,95 @@ export interface components {
                 trackers: number;
                 third_parties: string[];
             } | null;
+        };
+        ConsentFigures: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description Every day of the range, oldest first; a quiet day is 0 */
+            per_day: components["schemas"]["ConsentDayFigures"][];
+            /** @description The range summed */
+            totals: {
+                /** @description Times the notice was shown */
+                notice_views: number;
+                /** @description Cookie choices granting every optional category */
+                accept_all: number;
+                /** @description Cookie choices refusing every optional category */
+                reject_all: number;
+                /** @description Cookie choices granting some optional categories */
+                custom: number;
+                /** @description Receipts sent with Global Privacy Control on (an opt-out of sale and sharing) */
+                gpc_opt_outs: number;
+                /** @description Cookie choices that granted each optional category */
+                granted: {
+                    functional: number;
+                    analytics: number;
+                    marketing: number;
+                };
+            };
+            /** @description Per category, the share (0 to 1) of the range's cookie choices that granted it; null when there was no choice */
+            opt_in_rate: {
+                functional: number | null;
+                analytics: number | null;
+                marketing: number | null;
+            };
+        };
+        ConsentDayFigures: {
+            /**
+             * Format: date
+             * @description The day (UTC)
+             */
+            date: string;
+            /** @description Times the notice was shown */
+            notice_views: number;
+            /** @description Cookie choices granting every optional category */
+            accept_all: number;
+            /** @description Cookie choices refusing every optional category */
+            reject_all: number;
+            /** @description Cookie choices granting some optional categories */
+            custom: number;
+            /** @description Receipts sent with Global Privacy Control on (an opt-out of sale and sharing) */
+            gpc_opt_outs: number;
+            /** @description Cookie choices that granted each optional category */
+            granted: {
+                functional: number;
+                analytics: number;
+                marketing: number;
+            };
+        };
+        ConsentFiguresOutput: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description Every day of the range, oldest first; a quiet day is 0 */
+            per_day: components["schemas"]["ConsentDayFigures"][];
+            /** @description The range summed */
+            totals: {
+                /** @description Times the notice was shown */
+                notice_views: number;
+                /** @description Cookie choices granting every optional category */
+                accept_all: number;
+                /** @description Cookie choices refusing every optional category */
+                reject_all: number;
+                /** @description Cookie choices granting some optional categories */
+                custom: number;
+                /** @description Receipts sent with Global Privacy Control on (an opt-out of sale and sharing) */
+                gpc_opt_outs: number;
+                /** @description Cookie choices that granted each optional category */
+                granted: {
+                    functional: number;
+                    analytics: number;
+                    marketing: number;
+                };
+            };
+            /** @description Per category, the share (0 to 1) of the range's cookie choices that granted it; null when there was no choice */
+            opt_in_rate: {
+                functional: number | null;
+                analytics: number | null;
+                marketing: number | null;
+            };
         };
         ConsentRecord: {
             /** @example RCPT_4f3c2a1b9d8e7f6a5b4c3d2e1f0a9b8c */
@@ -8509,6 +8698,347 @@ export interface operations {
             };
         };
     };
+    getPropertyStats: {
+        parameters: {
+            query: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+                /** @description The first day (UTC), YYYY-MM-DD */
+                from: string;
+                /** @description The last day, included (UTC), YYYY-MM-DD */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["ConsentFigures"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPortfolioStats: {
+        parameters: {
+            query: {
+                /** @description The first day (UTC), YYYY-MM-DD */
+                from: string;
+                /** @description The last day, included (UTC), YYYY-MM-DD */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["ConsentFiguresOutput"];
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportRecords: {
+        parameters: {
+            query: {
+                /** @description The partner's merchant_id (or the merchant's id) whose domains' records to read */
+                merchant_id?: string;
+                /** @description The domain whose records to read */
+                domain_id?: string;
+                /** @description The first day (UTC), YYYY-MM-DD */
+                from: string;
+                /** @description The last day, included (UTC), YYYY-MM-DD */
+                to: string;
+                /** @description ndjson (default) or csv */
+                format?: "ndjson" | "csv";
+                receipt_type?: "COOKIE_CONSENT" | "AGE_CONFIRMATION" | "WIRETAPPING" | "VPPA";
+                receipt_status?: "ALLOWED" | "DENIED" | "PARTIAL";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createNoticeView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                propertyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: Record<string, never>;
+                    };
+                };
+            };
+            /** @description VALIDATION.INVALID; VALIDATION.MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WIDGET.ORIGIN_NOT_ALLOWED; AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description REQUEST.UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listRecords: {
         parameters: {
             query?: {
@@ -13103,6 +13633,12 @@ export interface operations {
             query?: {
                 receipt_type?: "COOKIE_CONSENT" | "AGE_CONFIRMATION" | "WIRETAPPING" | "VPPA";
                 receipt_status?: "ALLOWED" | "DENIED" | "PARTIAL";
+                /** @description The first day (UTC); default: the first record */
+                from?: string;
+                /** @description The last day (UTC), included; default: today */
+                to?: string;
+                /** @description csv (default) or ndjson */
+                format?: "ndjson" | "csv";
             };
             header?: never;
             path: {
@@ -13118,7 +13654,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/x-ndjson": string;
                     "text/csv": string;
+                };
+            };
+            /** @description VALIDATION.INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.SESSION_REQUIRED; AUTH.API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description AUTH.FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE.NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE.LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description SERVICE.UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOwnerStats: {
+        parameters: {
+            query: {
+                /** @description The first day (UTC), YYYY-MM-DD */
+                from: string;
+                /** @description The last day, included (UTC), YYYY-MM-DD */
+                to: string;
+            };
+            header?: never;
+            path: {
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["ConsentFiguresOutput"];
+                    };
                 };
             };
             /** @description VALIDATION.INVALID */

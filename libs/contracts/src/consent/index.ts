@@ -6,3 +6,4 @@ export * from './consent-stats.routes';
 export * from './data-request.schema';
 export * from './data-request.events';
 export * from './data-request.routes';
+export * from './consent-figures.routes';

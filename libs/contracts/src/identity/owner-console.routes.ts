@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deletedSchema, pageOf, resultOf } from '../common';
 import { consentRecordSchema } from '../consent/consent-record.schema';
+import { consentFiguresSchema, ownerStatsQuerySchema, RECORDS_EXPORT_MEDIA } from '../consent/consent-figures.routes';
 import type { ErrorCode } from '../errors';
 import {
   instanceCompanySchema,
@@ -151,13 +152,26 @@ export const ownerConsoleRoutes = [
     operationId: 'exportOwnerRecords',
     method: 'get',
     path: '/portal/owner/domains/{domainId}/records/export',
-    summary: "Export the domain's consent records (CSV)",
-    description: `${ONE_DOMAIN} Newest first, up to 10,000 records; cells that a spreadsheet would run as a formula are quoted.`,
+    summary: "Export the domain's consent records (CSV or NDJSON), streamed",
+    description: `${ONE_DOMAIN} Oldest first, every record of the range (default: all), sent as it is read; cells that a spreadsheet would run as a formula are quoted.`,
     params: ownerDomainParamsSchema,
     query: ownerRecordsExportQuerySchema,
-    download: ['text/csv'],
-    upstreamTimeoutMs: 60_000,
+    download: Object.values(RECORDS_EXPORT_MEDIA),
+    streamed: true,
+    upstreamTimeoutMs: 600_000,
     response: z.string(),
+    errors: [...domain, 'VALIDATION.INVALID'],
+  }),
+  defineRoute({
+    ...viewer,
+    operationId: 'getOwnerStats',
+    method: 'get',
+    path: '/portal/owner/domains/{domainId}/stats',
+    summary: "The domain's consent figures per day",
+    description: `${ONE_DOMAIN} What GET /portal/instance/property/stats answers for the domain.`,
+    params: ownerDomainParamsSchema,
+    query: ownerStatsQuerySchema,
+    response: resultOf(consentFiguresSchema),
     errors: [...domain, 'VALIDATION.INVALID'],
   }),
   defineRoute({

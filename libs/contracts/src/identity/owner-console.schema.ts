@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuerySchema } from '../common';
 import { receiptStatusSchema, receiptTypeSchema } from '../consent/consent-record.schema';
+import { RECORDS_EXPORT_FORMATS } from '../consent/consent-figures.routes';
 import { findingCategorySchema } from '../domains/scan.schema';
 
 /** A domain of the signed-in owner's customer (another domain, even of the same partner: 404). */
@@ -15,12 +16,24 @@ export const ownerRecordsQuerySchema = paginationQuerySchema.extend({
 });
 export type OwnerRecordsQuery = z.output<typeof ownerRecordsQuerySchema>;
 
-/** The export's filters: the list's, without pagination (the export holds up to OWNER_RECORDS_EXPORT_MAX records, newest first). */
+/**
+ * The export's filters: the list's, without pagination, with an optional range of UTC days
+ * (default: every record) and the format (CSV by default, as the console offers it).
+ */
 export const ownerRecordsExportQuerySchema = z.object({
   receipt_type: receiptTypeSchema.optional(),
   receipt_status: receiptStatusSchema.optional(),
+  from: z.iso
+    .date('must be a date YYYY-MM-DD')
+    .optional()
+    .meta({ description: 'The first day (UTC); default: the first record' }),
+  to: z.iso
+    .date('must be a date YYYY-MM-DD')
+    .optional()
+    .meta({ description: 'The last day (UTC), included; default: today' }),
+  format: z.enum(RECORDS_EXPORT_FORMATS).default('csv').meta({ description: 'csv (default) or ndjson' }),
 });
-export const OWNER_RECORDS_EXPORT_MAX = 10_000;
+export type OwnerRecordsExportQuery = z.output<typeof ownerRecordsExportQuerySchema>;
 
 /** The owner's own users: the access users list's pagination (the customer is the session's). */
 export const ownerUsersQuerySchema = paginationQuerySchema;

@@ -10,6 +10,7 @@ import { formatDate, PageHeader, Section } from '../../ui/misc';
 import { useDomainStats, useReceiptStats, useSubscriptionStats, useWebhookStats } from './hooks';
 import { DAYS, funnelChart, receiptsChart, WEEKS } from './stats';
 import { TimeChart } from './time-chart';
+import { PortfolioFigures } from '../figures/portfolio-figures';
 
 /** Allowed green, partial amber, denied red (AA on white). */
 const RECEIPT_COLOURS = ['#047857', '#b45309', '#b91c1c'];
@@ -159,6 +160,7 @@ export default function DashboardPage() {
         {can(session, 'webhooks:read') && <WebhookHealth />}
       </div>
       {can(session, 'records:read') && <Receipts />}
+      {can(session, 'instance:read') && <PortfolioFigures />}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { FormMessage } from '../../../ui/field';
 import { Badge, formatDate, PageHeader, Section } from '../../../ui/misc';
 import { WidgetSnippet } from '../../../ui/widget-snippet';
 import { ConsentRecordsCard } from '../components/consent-records-card';
+import { DomainFiguresCard } from '../../figures/domain-figures-card';
 import { DomainActions } from '../components/domain-actions';
 import { ScanCard } from '../components/scan-card';
 import { SubdomainsCard } from '../components/subdomains-card';
@@ -80,6 +81,9 @@ export default function DomainPage() {
               <SubscriptionCard domain={domain.data} />
               <Merchants domain={domain.data} />
               {can(session, 'records:read') && <ConsentRecordsCard domainId={domain.data.id} />}
+              {can(session, 'instance:read') && (
+                <DomainFiguresCard domainId={domain.data.id} hostname={domain.data.hostname} />
+              )}
             </div>
             <div>
               <WidgetSnippet code={domain.data.privacy_widget} />

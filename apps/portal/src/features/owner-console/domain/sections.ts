@@ -10,6 +10,7 @@ export const SECTION_GROUPS: { title: string; sections: { section: OwnerSection;
       { section: 'scan', label: 'Scan and cookies' },
       { section: 'records', label: 'Consent records' },
       { section: 'requests', label: 'Requests' },
+      { section: 'figures', label: 'Consent figures' },
     ],
   },
   {
