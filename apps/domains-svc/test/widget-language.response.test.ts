@@ -4,7 +4,7 @@
 // default_language and text_overrides (known languages and keys, plain text, bounded), never in
 // property.updated; the consent revision is one for every language.
 import { WIDGET_TEXTS, type WidgetSettings } from '@platform/contracts';
-import { createBody, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
+import { startDomainsSvc, type Harness, type TestPartner, createTestDomain, type TestDomain } from './support/harness';
 
 describe('the widget language: settings per language and text overrides', () => {
   let h: Harness;
@@ -15,13 +15,8 @@ describe('the widget language: settings per language and text overrides', () => 
   });
   afterAll(() => h?.close());
 
-  const createDomain = async () => {
-    const host = uniqueHost();
-    const res = await h.call(p, 'POST', '/portal/domains', createBody(host));
-    expect(res.status).toBe(200);
-    return { id: res.body.result.id as string, propertyId: res.body.result.instance_property_id as string, host };
-  };
-  type Domain = Awaited<ReturnType<typeof createDomain>>;
+  const createDomain = () => createTestDomain(h, p);
+  type Domain = TestDomain;
   const settings = async (d: Domain, lang?: string) => {
     const query = lang === undefined ? '' : `?lang=${encodeURIComponent(lang)}`;
     const res = await h.visit(`https://${d.host}`, 'GET', `/widget/v1/properties/${d.propertyId}/settings${query}`);

@@ -1,5 +1,5 @@
 import type { WidgetSettings } from '@platform/contracts';
-import { createBody, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
+import { startDomainsSvc, type Harness, type TestPartner, createTestDomain } from './support/harness';
 
 const COMPANY_DETAILS = {
   company_trade_name: 'Trade Co',
@@ -19,12 +19,8 @@ describe('the widget public routes: what settings reveal and which page views co
   });
   afterAll(() => h?.close());
 
-  const createDomain = async (extra: Record<string, unknown> = {}) => {
-    const host = uniqueHost();
-    const res = await h.call(p, 'POST', '/portal/domains', createBody(host, { ...COMPANY_DETAILS, ...extra }));
-    expect(res.status).toBe(200);
-    return { id: res.body.result.id as string, propertyId: res.body.result.instance_property_id as string, host };
-  };
+  const createDomain = (extra: Record<string, unknown> = {}) =>
+    createTestDomain(h, p, { ...COMPANY_DETAILS, ...extra });
   const companyOf = async (d: { propertyId: string; host: string }) => {
     const res = await h.visit(`https://${d.host}`, 'GET', `/widget/v1/properties/${d.propertyId}/settings`);
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { propertyEntityDataSchema, propertyUpdatedEventSchema, type WidgetSettings } from '@platform/contracts';
 import { SAMPLE_ADDRESSES } from '@platform/geo';
-import { createBody, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
+import { startDomainsSvc, type Harness, type TestPartner, createTestDomain, type TestDomain } from './support/harness';
 
 /** The settings answer's regime: from the visitor's address (the gateway's X-Forwarded-For), or pinned by the property. */
 describe("the widget settings' regime", () => {
@@ -12,13 +12,8 @@ describe("the widget settings' regime", () => {
   });
   afterAll(() => h?.close());
 
-  const createDomain = async () => {
-    const host = uniqueHost();
-    const res = await h.call(p, 'POST', '/portal/domains', createBody(host));
-    expect(res.status).toBe(200);
-    return { id: res.body.result.id as string, propertyId: res.body.result.instance_property_id as string, host };
-  };
-  type Domain = Awaited<ReturnType<typeof createDomain>>;
+  const createDomain = () => createTestDomain(h, p);
+  type Domain = TestDomain;
   const settings = (d: Domain, address?: string, ifNoneMatch?: string) =>
     h.visit(`https://${d.host}`, 'GET', `/widget/v1/properties/${d.propertyId}/settings`, undefined, {
       ...(address ? { 'x-forwarded-for': address } : {}),

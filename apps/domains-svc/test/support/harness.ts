@@ -173,3 +173,12 @@ export const createBody = (host: string, extra: Record<string, unknown> = {}) =>
 });
 
 export { envelope } from '@platform/testing';
+
+/** A new domain of `partner` on a fresh hostname: its id, its property's id and the hostname. */
+export async function createTestDomain(h: Harness, partner: TestPartner, extra: Record<string, unknown> = {}) {
+  const host = uniqueHost();
+  const res = await h.call(partner, 'POST', '/portal/domains', createBody(host, extra));
+  if (res.status !== 200) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { id: res.body.result.id as string, propertyId: res.body.result.instance_property_id as string, host };
+}
+export type TestDomain = Awaited<ReturnType<typeof createTestDomain>>;
