@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { WIDGET_TEXTS } from '@platform/contracts';
 import { SAMPLE_ADDRESSES } from '@platform/geo';
 import {
   inPage,
@@ -30,7 +31,7 @@ interface Domain {
 interface ConsentRecord {
   receipt_status: string;
   jurisdiction: string | null;
-  meta: { gpc: boolean; regime?: string };
+  meta: { gpc: boolean; regime?: string; language?: string };
   subject_data: { categories: Record<string, boolean> };
 }
 
@@ -74,7 +75,7 @@ describe("the visitor's regime on a customer site (Chromium)", () => {
       { what: 'one consent record' },
     );
   /** A visitor at `address`: every call to the platform carries it as the proxy's X-Forwarded-For. */
-  const visitorAt = async (address: string, opts: { gpc?: boolean } = {}) => {
+  const visitorAt = async (address: string, opts: { gpc?: boolean; locale?: string } = {}) => {
     const context = await newVisitor(browser, opts);
     await context.route(`${sys.gateway}/widget/**`, (route) =>
       route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': address } }),
@@ -106,18 +107,24 @@ describe("the visitor's regime on a customer site (Chromium)", () => {
     await sys?.close();
   });
 
-  it('when a Berlin visitor comes, then the opt-in notice shows and no marked script runs before the choice', async () => {
+  it('when a Berlin visitor in German comes, then the opt-in notice shows in German and no marked script runs before the choice', async () => {
     const d = await createDomain('berlin');
-    const p = await open(await visitorAt(SAMPLE_ADDRESSES.berlin), d);
+    const p = await open(await visitorAt(SAMPLE_ADDRESSES.berlin, { locale: 'de-DE' }), d);
     await notice(p).waitFor();
     expect(await notice(p).getAttribute('data-regime')).toBe('OPT_IN');
+    expect([await notice(p).getAttribute('lang'), await notice(p).getAttribute('dir')]).toEqual(['de', 'ltr']);
+    expect(await p.locator('[data-consent-action="reject"]').innerText()).toBe(WIDGET_TEXTS.de.rejectAll);
     expect(await p.locator('[data-consent-action="accept"]').count()).toBe(1);
     expect(await inPage(p, '[window.analyticsRan ?? null, window.marketingRan ?? null]')).toEqual([null, null]);
     await saveScreenshot(p, SHOTS, 'regime-opt-in');
     expect(await widgetAxeViolations(p)).toEqual([]);
     await p.locator('[data-consent-action="reject"]').click();
     const record = await oneRecord(d);
-    expect(record).toMatchObject({ jurisdiction: 'GDPR', receipt_status: 'DENIED', meta: { regime: 'OPT_IN' } });
+    expect(record).toMatchObject({
+      jurisdiction: 'GDPR',
+      receipt_status: 'DENIED',
+      meta: { regime: 'OPT_IN', language: 'de' },
+    });
     expect(await inPage(p, 'window.marketingRan ?? null')).toBeNull();
   });
 

@@ -25,8 +25,12 @@ export function launchChromium(siteHosts: string[], extraArgs: string[] = []): P
 }
 
 /** A fresh visitor (empty storage); with `gpc` the browser sends the Global Privacy Control signal. */
-export async function newVisitor(browser: Browser, opts: { gpc?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 720 } });
+export async function newVisitor(
+  browser: Browser,
+  opts: { gpc?: boolean; locale?: string } = {},
+): Promise<BrowserContext> {
+  // locale: the visitor's navigator.languages and Accept-Language (e.g. 'de-DE').
+  const context = await browser.newContext({ viewport: { width: 1100, height: 720 }, locale: opts.locale });
   if (opts.gpc) {
     await context.addInitScript({
       content: "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });",
