@@ -6,6 +6,9 @@ const LABEL_PX = 64;
 const dayLabel = (seconds: number) =>
   new Date(seconds * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
+/** Counts on the y axis in few characters: 1,200 -> 1.2K, so the axis fits a phone. */
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
 /** One colour per series, in order (indigo, amber, green: AA on white). */
 const COLOURS = ['#4338ca', '#b45309', '#047857'];
 
@@ -41,7 +44,12 @@ export function TimeChart({ data, span, colours = COLOURS }: { data: ChartData; 
               },
               values: (_: unknown, splits: number[]) => splits.map(dayLabel),
             },
-            { size: 40 },
+            {
+              values: (_: unknown, splits: number[]) => splits.map((v) => compact.format(v)),
+              // Wide enough for the longest label (about 7 px a character at the axis font, and the ticks).
+              size: (_: unknown, values: string[] | null) =>
+                Math.max(40, ...(values ?? []).map((v) => v.length * 7 + 18)),
+            },
           ],
           legend: { live: false },
           scales: { x: { time: true } },
