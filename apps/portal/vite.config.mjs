@@ -13,6 +13,8 @@ export default defineConfig({
   resolve: {
     alias: {
       '@platform/client': path.resolve(root, '../../libs/client/src/index.ts'),
+      // Every language of the widget's texts: only the texts editor's chunk imports it (not the first load).
+      '@platform/contracts/widget-texts-all': path.resolve(root, '../../libs/contracts/src/widget/texts/all.ts'),
       '@platform/contracts': path.resolve(root, '../../libs/contracts/src/index.ts'),
     },
   },

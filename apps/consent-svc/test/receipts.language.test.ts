@@ -1,7 +1,7 @@
 // The language of a receipt: the record states the categories' titles and sentences in the language
 // the visitor read (libs/contracts' catalogue) and names it in meta.language; an unknown language is
 // 400; a receipt without one (widgets older than the catalogue) was read in English.
-import { WIDGET_TEXTS } from '@platform/contracts';
+import { WIDGET_TEXTS } from '@platform/contracts/widget-texts-all';
 import { receipt, receiptsPath, startConsent, type ConsentTest } from './support';
 
 describe('receipts: the language the visitor read', () => {

@@ -3,7 +3,8 @@
 // texts and the property's overrides in that language; the instance property reads and writes
 // default_language and text_overrides (known languages and keys, plain text, bounded), never in
 // property.updated; the consent revision is one for every language.
-import { WIDGET_TEXTS, type WidgetSettings } from '@platform/contracts';
+import { type WidgetSettings } from '@platform/contracts';
+import { WIDGET_TEXTS } from '@platform/contracts/widget-texts-all';
 import { startDomainsSvc, type Harness, type TestPartner, createTestDomain, type TestDomain } from './support/harness';
 
 describe('the widget language: settings per language and text overrides', () => {

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { WIDGET_TEXTS } from '@platform/contracts';
+import { WIDGET_TEXTS } from '@platform/contracts/widget-texts-all';
 import { launchChromium, newVisitor, waitFor, widgetAxeViolations } from '@platform/testing';
 import { sharedSystem, type Partner, type System } from './support/system';
 

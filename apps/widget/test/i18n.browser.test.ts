@@ -3,7 +3,7 @@
 // the language; an Arabic visitor on an Arabic page gets a right-to-left notice, mirrored; a
 // property's override shows; a language the widget lacks falls back to the page's lang, then to the
 // property's default. axe-core finds no serious or critical violation in any of them.
-import { WIDGET_TEXTS } from '@platform/contracts';
+import { WIDGET_TEXTS } from '@platform/contracts/widget-texts-all';
 import { launchChromium } from '@platform/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { booted, computed, eventually, seriousViolations } from './support/browser';

@@ -5,14 +5,13 @@ import {
   LANGUAGES,
   OVERRIDABLE_TEXT_KEYS,
   TEXT_KEYS,
-  WIDGET_TEXTS,
   baseLanguage,
   categoryPurpose,
-  categoryTexts,
   directionOf,
   fill,
   pickLanguage,
 } from '../src';
+import { WIDGET_TEXTS, categoryTexts } from '../src/widget/texts/all';
 
 const placeholders = (text: string) => (text.match(/\{\w+\}/g) || []).sort();
 
@@ -67,7 +66,7 @@ describe('the widget texts catalogue', () => {
       legal_base: 'LEGITIMATE_INTEREST',
       is_profiling: false,
     });
-    expect(categoryPurpose('marketing', 'GRANTED', 'fr')).toMatchObject({
+    expect(categoryPurpose('marketing', 'GRANTED', categoryTexts('fr'))).toMatchObject({
       name: 'Marketing',
       legal_description: WIDGET_TEXTS.fr.catMarketingText,
       is_profiling: true,

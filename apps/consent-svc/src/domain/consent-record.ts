@@ -10,6 +10,7 @@ import {
   type ReceiptStatus,
   type UnsignedConsentRecord,
 } from '@platform/contracts';
+import { categoryTexts } from '@platform/contracts/widget-texts-all';
 import type { PropertyRow } from '../db/properties.repository';
 import { regimeOf, type VisitorPlace } from '@platform/geo';
 
@@ -47,6 +48,7 @@ function dataCollectionOf(
   language: Language,
 ): DataCollectionItem[] {
   const answer = { necessary: true, ...categories } as Record<string, boolean>;
+  const texts = categoryTexts(language);
   // What the scanner found (vendors, cookies), each purpose with the visitor's answer for its
   // category; nobody consents to unclassified technologies, so those read DENIED.
   const scanned = property.scanned_collection.map((item) => ({
@@ -63,7 +65,7 @@ function dataCollectionOf(
       // The categories in the words the widget showed the visitor, in the language it showed them
       // (one catalogue, libs/contracts).
       purposes: CONSENT_CATEGORY_IDS.map((category) =>
-        categoryPurpose(category, answer[category] ? 'GRANTED' : 'DENIED', language),
+        categoryPurpose(category, answer[category] ? 'GRANTED' : 'DENIED', texts),
       ),
     },
     ...scanned,

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   CONSENT_CATEGORIES,
   baseLanguage,
-  categoryTexts,
   isLanguage,
   noticeTypeSchema,
   type Language,
@@ -12,6 +11,7 @@ import {
   type WidgetCookie,
   type WidgetSettings,
 } from '@platform/contracts';
+import { categoryTexts } from '@platform/contracts/widget-texts-all';
 import { notFound } from '@platform/http';
 import { registrableDomain } from './cookie-domain';
 import { findWidgetSettingsRow, type WidgetSettingsRow } from './widget.repository';

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { CONSENT_CATEGORIES, baseLanguage, categoryTexts, isLanguage, type Language } from '@platform/contracts';
+import { CONSENT_CATEGORIES, baseLanguage, isLanguage, type Language } from '@platform/contracts';
+import { categoryTexts } from '@platform/contracts/widget-texts-all';
 import { getDomain } from 'tldts';
 import { embedsPage, sitePage } from './site-page';
 

@@ -1,5 +1,6 @@
 import type { FindingCategory } from '../domains/scan.schema';
-import { CATEGORY_TEXT_KEYS, WIDGET_TEXTS, type Language } from '../widget/texts';
+import { CATEGORY_TEXT_KEYS, type Texts } from '../widget/texts';
+import { en } from '../widget/texts/en';
 
 /** The categories a visitor chooses; `necessary` is always granted and never asked. */
 export const OPTIONAL_CATEGORIES = ['functional', 'analytics', 'marketing'] as const;
@@ -31,11 +32,10 @@ const CATEGORY_LEGAL: Record<FindingCategory, Pick<CategoryText, 'legal_base' | 
  * data_collection and the consent records all read it, so a signed receipt states the very texts
  * the visitor was shown. A changed text changes `consent_revision`: visitors are asked again.
  */
-export const CATEGORY_TEXTS: Record<FindingCategory, CategoryText> = categoryTexts('en');
+export const CATEGORY_TEXTS: Record<FindingCategory, CategoryText> = categoryTextsOf(en);
 
-/** The categories' texts in a language of the widget's catalogue (English is CATEGORY_TEXTS). */
-export function categoryTexts(language: Language): Record<FindingCategory, CategoryText> {
-  const texts = WIDGET_TEXTS[language] || WIDGET_TEXTS.en;
+/** The categories' texts in one language's entry of the catalogue (every language: widget/texts/all.ts). */
+export function categoryTextsOf(texts: Texts): Record<FindingCategory, CategoryText> {
   const of = (category: FindingCategory): CategoryText => ({
     label: texts[CATEGORY_TEXT_KEYS[category].label],
     description: texts[CATEGORY_TEXT_KEYS[category].description],
@@ -50,9 +50,16 @@ export function categoryTexts(language: Language): Record<FindingCategory, Categ
   };
 }
 
-/** A category's purpose in the spec's data_collection shape, with `status` (ACTIVE, GRANTED, DENIED), in `language`. */
-export function categoryPurpose(category: FindingCategory, status: string, language: Language = 'en') {
-  const text = language === 'en' ? CATEGORY_TEXTS[category] : categoryTexts(language)[category];
+/**
+ * A category's purpose in the spec's data_collection shape, with `status` (ACTIVE, GRANTED, DENIED),
+ * in the words of `texts` (English by default; another language's from categoryTexts in widget/texts/all.ts).
+ */
+export function categoryPurpose(
+  category: FindingCategory,
+  status: string,
+  texts: Record<FindingCategory, CategoryText> = CATEGORY_TEXTS,
+) {
+  const text = texts[category];
   return {
     category,
     is_primary: category === 'necessary',

@@ -1,32 +1,14 @@
 // The widget's one catalogue of texts: every string of the notice, the settings view, the privacy
 // center, the DSAR form, the accessibility tools, the embeds' placeholders and the categories'
-// titles and sentences, in every language. Servers read it here; the widget's bundle reads English
-// (widget.ts) and fetches a pack per other language.
+// titles and sentences. Here English (the reference) and the catalogue's rules; every language at
+// once is all.ts (@platform/contracts/widget-texts-all), kept out of the contracts' index so a browser
+// bundle of the contracts (the portal's first load) carries no language it does not show. The
+// widget's bundle reads English (widget.ts) and fetches a pack per other language.
 import type { FindingCategory } from '../../domains/scan.schema';
-import { ar } from './ar';
-import { cs } from './cs';
-import { da } from './da';
-import { de } from './de';
-import { el } from './el';
-import { en, type TextKey, type Texts } from './en';
-import { es } from './es';
-import { fi } from './fi';
-import { fr } from './fr';
-import { he } from './he';
-import { it } from './it';
-import type { Language } from './languages';
-import { nl } from './nl';
-import { pl } from './pl';
-import { pt } from './pt';
-import { ro } from './ro';
-import { sv } from './sv';
+import { en, type TextKey } from './en';
 
 export type { TextKey, Texts } from './en';
 export * from './languages';
-
-export const WIDGET_TEXTS: Record<Language, Texts> = {
-  en, de, fr, es, it, nl, pt, pl, sv, da, fi, cs, ro, el, ar, he,
-}; // prettier-ignore
 
 /** Every key, in the catalogue's order. */
 export const TEXT_KEYS = Object.keys(en) as TextKey[];

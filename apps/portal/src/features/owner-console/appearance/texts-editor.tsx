@@ -7,11 +7,11 @@ import {
   OVERRIDABLE_TEXT_KEYS,
   TEXT_OVERRIDE_MAX_LENGTH,
   updateInstancePropertyBodySchema,
-  WIDGET_TEXTS,
   directionOf,
   type Language,
   type TextOverrides,
 } from '@platform/contracts';
+import { WIDGET_TEXTS } from '@platform/contracts/widget-texts-all';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call } from '../../../api/client';
