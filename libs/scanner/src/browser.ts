@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { LaunchPlanner, type SandboxSettings } from './sandbox';
 import { untilAborted } from './session';
 
 /**
  * Chromium's own networking is shut: every name (IP literals too) fails to resolve and any
  * request that escaped interception would go to a proxy that does not exist. So the only way
  * out of the browser is the route handler, which fetches through the guarded outbound client
- * (see browser-mode.ts). WebRTC may not use UDP outside that (absent) proxy.
+ * (see browser-mode.ts). WebRTC may not use UDP outside that (absent) proxy. No --no-sandbox:
+ * the sandbox is on unless the operator allowed it off (sandbox.ts).
  */
 export const CHROMIUM_ARGS = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-dev-shm-usage',
@@ -66,8 +67,16 @@ export class BrowserHost {
   private current: Launch | undefined;
   private readonly launches = new Set<Launch>();
   private closed = false;
+  private readonly planner: LaunchPlanner;
 
-  constructor(private readonly executablePath: string) {}
+  constructor(executablePath: string, sandbox: SandboxSettings = {}) {
+    this.planner = new LaunchPlanner(executablePath, sandbox);
+  }
+
+  /** Decides how Chromium starts (sandbox check, user) without launching it; rejects with BrowserRefusedError. */
+  ready(): Promise<unknown> {
+    return this.planner.get();
+  }
 
   /** The browser for one scan (launched if need be); the caller must release() it. */
   async acquire(): Promise<BrowserLease> {
@@ -96,6 +105,7 @@ export class BrowserHost {
     this.closed = true;
     this.current = undefined;
     await Promise.all([...this.launches].map((launch) => this.end(launch)));
+    this.planner.dispose();
   }
 
   private launch(): Launch {
@@ -103,12 +113,15 @@ export class BrowserHost {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { chromium } = require('playwright-core') as typeof import('playwright-core');
     const launch: Launch = {
-      browser: chromium.launch({
-        executablePath: this.executablePath,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        timeout: LAUNCH_TIMEOUT_MS,
-      }),
+      browser: this.planner.get().then((plan) =>
+        chromium.launch({
+          executablePath: plan.executablePath,
+          chromiumSandbox: plan.sandbox,
+          headless: true,
+          args: CHROMIUM_ARGS,
+          timeout: LAUNCH_TIMEOUT_MS,
+        }),
+      ),
       users: 0,
       retired: false,
     };

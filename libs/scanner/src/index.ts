@@ -9,6 +9,8 @@
  *     allowLoopback: false,                // SCANNER_ALLOW_LOOPBACK (development only)
  *     connectTo: parseConnectTo(process.env.SCANNER_CONNECT_TO ?? ''), // throws on a malformed entry
  *     userAgent: 'PrivacyPlatformScanner/1.0 (+https://example.com/scanner)',
+ *     sandbox: { user: 'nobody', allowNone: false }, // Chromium's sandbox: see docs/scanner.md
+ *     logger,                               // a refused browser mode, the no-sandbox warning
  *   });
  *   const result = await scanner.scan({ hostname: 'shop.example.com' }, stopSignal);
  *   // result: { mode, pages, findings: { scripts, cookies, iframes, counts }, errors, failed }
@@ -24,6 +26,16 @@ export { MAX_BROWSER_REQUESTS_PER_SCAN } from './browser-routing';
 export { Classifier, TRACKERDB_CATEGORIES, type Classification } from './classify';
 export { ScanError, type ScanErrorCode } from './errors';
 export { KNOWN_COOKIES, knownCookie, type KnownCookie } from './known-cookies';
+export {
+  BrowserRefusedError,
+  browserUserOf,
+  checkChromiumSandbox,
+  type BrowserUser,
+  type SandboxCheck,
+  type SandboxSettings,
+  type SandboxVerdict,
+  type ScannerLogger,
+} from './sandbox';
 export { createScanner } from './scanner';
 export { untilAborted } from './session';
 export { isFirstParty, isSameSite, registrableDomain } from './site';

@@ -6,6 +6,7 @@ import { Classifier } from './classify';
 import { pageTimeout, ScanError, scanErrorOf } from './errors';
 import { FindingsCollector } from './findings';
 import { httpSession } from './http-mode';
+import { BrowserRefusedError } from './sandbox';
 import { untilAborted, type ModeSession, type PageVisit, type ScanRun } from './session';
 import { targetHostOf } from './site';
 import type { ScanIssue, ScanLimits, Scanner, ScannerOptions, ScanResult, ScanTarget } from './types';
@@ -83,7 +84,10 @@ async function crawl(
 
 const issueOf = (error: ScanError) => ({ code: error.code, message: error.message });
 
-/** The mode's session for one scan; in auto mode a browser that cannot start leaves the scan to http mode. */
+/**
+ * The mode's session for one scan; in auto mode a browser that cannot start leaves the scan to
+ * http mode, and so does, in any mode, browser mode refused for want of a sandbox.
+ */
 async function openSession(run: ScanRun, mode: ScanMode, auto: boolean, host: BrowserHost): Promise<OpenSession> {
   if (mode === 'http') return { session: httpSession(run), mode };
   const opening = browserSession(run, host);
@@ -96,7 +100,8 @@ async function openSession(run: ScanRun, mode: ScanMode, auto: boolean, host: Br
     return withHttpFallback(await untilAborted(opening, run.signal), run);
   } catch (err) {
     if (run.signal.aborted) throw err;
-    if (auto) return { session: httpSession(run), mode: 'http' };
+    // Refused (no sandbox, no override): logged once when decided; every scan runs in http mode.
+    if (auto || err instanceof BrowserRefusedError) return { session: httpSession(run), mode: 'http' };
     throw new ScanError('SCAN.BROWSER_FAILED', 'The browser could not be started.', { cause: err });
   }
 }
@@ -252,9 +257,11 @@ export function createScanner(options: ScannerOptions): Scanner {
   const engine: Engine = {
     options,
     client: outboundClientOf(options),
-    browserHost: new BrowserHost(chromiumPath),
+    browserHost: new BrowserHost(chromiumPath, { ...options.sandbox, logger: options.logger }),
     mode: options.mode === 'auto' ? (chromiumAvailable(chromiumPath) ? 'browser' : 'http') : options.mode,
   };
+  // The sandbox is checked now, so a refusal or the override's warning is logged at start, not at the first scan.
+  if (engine.mode === 'browser') engine.browserHost.ready().catch(() => undefined);
   return {
     scan: (target, signal) => scanSite(engine, target, signal),
     async close() {

@@ -1,5 +1,6 @@
 import type { ScanError as ScanIssue, ScanFindings, ScanMode } from '@platform/contracts';
 import type { ConnectToRule, Resolver } from '@platform/outbound';
+import type { SandboxSettings, ScannerLogger } from './sandbox';
 
 // The findings and their categories are the scan report's wire shapes (libs/contracts).
 export type { ScanIssue };
@@ -39,6 +40,10 @@ export interface ScannerOptions {
   resolver?: Resolver;
   /** Trusted CA certificates instead of Node's bundled roots (private CAs, tests). */
   ca?: string | Buffer | Array<string | Buffer>;
+  /** Chromium's sandbox and the user it runs as when this process is root (docs/scanner.md#the-browsers-sandbox). */
+  sandbox?: Omit<SandboxSettings, 'logger'>;
+  /** Where a refused browser mode (error) or the no-sandbox override (warning) is reported. */
+  logger?: ScannerLogger;
 }
 
 export interface ScanResult {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-interface ProcessSample {
+export interface ProcessSample {
   pid: number;
   ppid: number;
   /** User and system CPU time so far, in clock ticks (1/100 s on Linux). */
@@ -29,7 +29,8 @@ function sampleProcesses(): ProcessSample[] {
   return samples;
 }
 
-function descendantsOfThisProcess(): ProcessSample[] {
+/** Every process this test process started, and theirs (Chromium's zygote and renderers). Linux only. */
+export function descendantsOfThisProcess(): ProcessSample[] {
   const all = sampleProcesses();
   const ours = new Set([process.pid]);
   for (let grew = true; grew;) {
