@@ -68,7 +68,7 @@ type Runtime = ServiceRuntime<DomainsDb, DomainsConfig>;
 
 export interface DomainsServiceOptions {
   /** The scan engine (default @platform/scanner from the SCANNER_* settings); tests may pass another. */
-  scanEngine?: (config: ScannerConfig) => ScanEngine;
+  scanEngine?: (config: ScannerConfig, logger: Logger) => ScanEngine;
 }
 
 /** The settings cache, counting hits and misses in the service's metrics (widget_settings_cache_total). */
@@ -111,10 +111,15 @@ function domainsContext(runtime: Runtime): DomainsServiceContext {
 /** The scanner role's worker (scanner/): claims queued scans and runs them. */
 function scanWorker(ctx: DomainsContext, { config, logger, pool }: Runtime, options: DomainsServiceOptions) {
   const engine = options.scanEngine ?? scanEngineFromConfig;
+  const log = logger.child({ subsystem: 'scanner' });
+  if (config.SCANNER_ALLOW_NO_SANDBOX && config.SCANNER_MODE !== 'http')
+    log.warn(
+      'SCANNER_ALLOW_NO_SANDBOX=true: where its sandbox cannot work, Chromium renders scanned sites without one',
+    );
   return new ScanWorker({
     ctx,
-    engine: () => engine(config),
-    logger: logger.child({ subsystem: 'scanner' }),
+    engine: () => engine(config, log),
+    logger: log,
     concurrency: config.SCANNER_CONCURRENCY,
     leaseMs: config.SCAN_LEASE_MS,
     scanTimeoutMs: config.SCANNER_SCAN_TIMEOUT_MS,

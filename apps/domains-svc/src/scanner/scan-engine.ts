@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '@platform/config';
+import type { Logger } from '@platform/observability';
 import { createHomePageReader, createScanner, parseConnectTo, type HomePageReader } from '@platform/scanner';
 import type { ScanEngine } from './scan-worker';
 
@@ -22,6 +23,10 @@ export const scannerConfig = {
   /** auto: headless Chromium when it is installed (CHROMIUM_PATH or /usr/bin/chromium), else the HTTP + HTML parser scan. */
   SCANNER_MODE: z.enum(['auto', 'browser', 'http']).default('auto'),
   CHROMIUM_PATH: z.string().min(1).optional(),
+  /** When the process is root (development, CI), Chromium runs as this user (a name or uid:gid): Chromium's sandbox refuses root. */
+  SCANNER_BROWSER_USER: z.string().min(1).default('nobody'),
+  /** Where Chromium's sandbox cannot work, run it without one (warned at start) instead of scanning in http mode. */
+  SCANNER_ALLOW_NO_SANDBOX: env.bool(false),
   /** Scans run at once per worker process. */
   SCANNER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   SCANNER_MAX_PAGES: z.coerce.number().int().min(1).max(100).default(10),
@@ -49,7 +54,7 @@ export const scannerConfig = {
 export type ScannerConfig = z.infer<z.ZodObject<typeof scannerConfig>>;
 
 /** The engine the settings describe (@platform/scanner): one per worker process, Chromium launched on its first scan. */
-export function scanEngineFromConfig(config: ScannerConfig): ScanEngine {
+export function scanEngineFromConfig(config: ScannerConfig, logger?: Logger): ScanEngine {
   return createScanner({
     limits: {
       maxPages: config.SCANNER_MAX_PAGES,
@@ -63,6 +68,8 @@ export function scanEngineFromConfig(config: ScannerConfig): ScanEngine {
     allowLoopback: config.SCANNER_ALLOW_LOOPBACK,
     connectTo: config.SCANNER_CONNECT_TO,
     userAgent: config.SCANNER_USER_AGENT,
+    sandbox: { user: config.SCANNER_BROWSER_USER, allowNone: config.SCANNER_ALLOW_NO_SANDBOX },
+    logger,
   });
 }
 
