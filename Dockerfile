@@ -26,6 +26,11 @@ RUN served=$([ "$APP" = gateway ] && echo ,portal,widget || true) \
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# Every app runs as app (uid and gid 10001, no login, no other groups), never root: the scanner's
+# Chromium keeps its sandbox only as a non-root user (docs/scanner.md#the-browsers-sandbox), and
+# an unused high uid shares no files with the host's users.
+RUN groupadd --system --gid 10001 app \
+ && useradd --system --uid 10001 --gid app --create-home --home-dir /home/app --shell /usr/sbin/nologin app
 # Stack traces name the TypeScript sources (the bundles ship with their .map files).
 ENV NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
@@ -37,7 +42,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && node -e "for (const d of Object.keys(require('./package.json').dependencies)) require('fs').statSync('node_modules/' + d + '/package.json')" \
  && npm cache clean --force
 # CHROMIUM=1 adds Debian's Chromium for the site scanner's browser mode (domains-svc with
-# DOMAINS_ROLE=scanner); without it a scanner runs in http mode and its reports say so.
+# DOMAINS_ROLE=scanner); without it a scanner runs in http mode and its reports say so. Its sandbox
+# needs user namespaces: run the container with deploy/seccomp/chromium.json (Docker's default
+# profile refuses them), else the scanner refuses browser mode and scans in http mode.
 ARG CHROMIUM=
 RUN if [ "$CHROMIUM" = 1 ]; then apt-get update && apt-get install -y --no-install-recommends chromium \
     && rm -rf /var/lib/apt/lists/* && test -x /usr/bin/chromium; fi
@@ -46,6 +53,7 @@ ARG PORT
 # dist/apps as built: the app's bundle, and for the gateway the portal and the widget beside it.
 COPY --from=build /repo/dist/apps ./apps
 WORKDIR /app/apps/$APP
-USER node
+# Numeric, so Kubernetes' runAsNonRoot can check it.
+USER 10001:10001
 EXPOSE $PORT
 CMD ["node", "main.js"]
