@@ -1,31 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from '@platform/db';
-import { busyChildProcesses, waitFor } from '@platform/testing';
+import { busyChildProcesses } from '@platform/testing';
 import type { ScanEngine } from '../src/scanner/scan-worker';
-import { createBody, startDomainsSvc, uniqueHost, type Harness, type TestPartner } from './support/harness';
+import { createBody, startDomainsSvc, uniqueHost, type Harness } from './support/harness';
+import { finished, queueScan } from './support/scans';
 
 /**
  * Sites that attack the scanner rather than being scanned: a page whose script never yields, and
  * an engine that never returns. Whatever a site does, each scan ends, its slot frees and the
  * other sites are scanned in their time.
  */
-async function finished(h: Harness, p: TestPartner, domainId: string, timeoutMs = 30_000) {
-  return waitFor(
-    async () => {
-      const r = await h.call(p, 'GET', `/portal/domains/${domainId}/scan`);
-      return r.status === 200 && ['completed', 'failed'].includes(r.body.result.status) && r.body.result;
-    },
-    { what: 'the scan to end', timeoutMs },
-  );
-}
-
-async function queueScan(h: Harness, p: TestPartner, host: string): Promise<string> {
-  const d = (await h.call(p, 'POST', '/portal/domains', createBody(host))).body.result;
-  expect((await h.call(p, 'POST', `/portal/domains/${d.id}/scan`)).status).toBe(202);
-  return d.id as string;
-}
-
 const endedAt = async (h: Harness, domainId: string) => {
   const { rows } = await sql<{ finished_at: Date }>`
     SELECT finished_at FROM domains.scans WHERE domain_id = ${domainId}`.execute(h.deps.db);
