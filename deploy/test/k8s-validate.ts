@@ -54,7 +54,7 @@ export function validateObjects(objects: K8sObject[]): string[] {
   });
   const head = [...imports].map(([type, from]) => `import type { ${type} } from '${from}';`);
   const source = [...head, ...lines].join('\n');
-  const objectAt = (line: number) => declared.findLast((d) => d.start <= line - head.length)?.object;
+  const objectAt = (line: number) => [...declared].reverse().find((d) => d.start <= line - head.length)?.object;
   for (const d of typeCheck(source)) {
     const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
     const o =
