@@ -47,6 +47,14 @@ describe('the chart', () => {
     expect(validateObjects([wrongType])).toEqual([expect.stringMatching(/not assignable to type 'number'/)]);
   });
 
+  it('refuses values the chart does not know (values.schema.json), before rendering anything', () => {
+    expect(() => render(helm, ['--set', 'components.gateway.replica=3'])).toThrow(/replica/);
+    expect(() => render(helm, ['--set', 'scannerSeccomp.type=Disabled'])).toThrow(/scannerSeccomp/);
+    expect(() =>
+      render(helm, ['--set', 'components.extra.app=search-svc,components.extra.image.repository=x']),
+    ).toThrow(/app/);
+  });
+
   it('names the apps, ports and variable prefixes of libs/config (PLATFORM_PROCESSES)', () => {
     const jobs = ofKind<Workload>(defaults, 'Job');
     const deployments = ofKind<Workload>(defaults, 'Deployment');
