@@ -14,6 +14,7 @@ beforeAll(async () => {
   defaults = render(helm);
 });
 
+type IngressRule = { http: { paths: { backend: { service: object } }[] } };
 type ServiceObject = K8sObject & { spec: { selector: Record<string, string>; ports: { port: number }[] } };
 const deployments = (objects: K8sObject[]) => ofKind<Workload>(objects, 'Deployment');
 const byName = (objects: K8sObject[], name: string) => deployments(objects).find((d) => d.metadata.name === name)!;
@@ -102,6 +103,7 @@ it('runs every pod as a non-root user on a read-only root filesystem, the scanne
   for (const o of [...deployments(defaults), ...ofKind<Workload>(defaults, 'Job')]) {
     const pod = o.spec.template.spec;
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.containers[0].securityContext).toMatchObject({
       readOnlyRootFilesystem: true,
       allowPrivilegeEscalation: false,
@@ -130,4 +132,15 @@ it('takes images, URLs and sizes from production-like values', () => {
     key: 'REDIS_URL',
   });
   expect(envOf(worker, 'AMQP_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'platform-external', key: 'AMQP_URL' });
+  const [ingress] = ofKind<K8sObject & { spec: { rules: IngressRule[] } }>(production, 'Ingress');
+  expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({
+    name: 'rel-platform-gateway',
+    port: { name: 'http' },
+  });
+  expect(ofKind(defaults, 'Ingress')).toEqual([]);
+  const scanner = byName(production, 'rel-platform-scanner').spec.template.spec as { nodeSelector?: object };
+  expect(scanner.nodeSelector).toEqual({ workload: 'scanners' });
+  expect(byName(defaults, 'rel-platform-billing').spec.template.metadata.annotations).toMatchObject({
+    'prometheus.io/port': '9082',
+  });
 });

@@ -20,6 +20,7 @@ const MODELS: Record<string, [string, string]> = {
   'apps/v1/Deployment': ['kubernetes-models/apps/v1/Deployment', 'IDeployment'],
   'v1/Service': ['kubernetes-models/v1/Service', 'IService'],
   'v1/Secret': ['kubernetes-models/v1/Secret', 'ISecret'],
+  'networking.k8s.io/v1/Ingress': ['kubernetes-models/networking.k8s.io/v1/Ingress', 'IIngress'],
   'batch/v1/Job': ['kubernetes-models/batch/v1/Job', 'IJob'],
   'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1/PodDisruptionBudget', 'IPodDisruptionBudget'],
   'autoscaling/v2/HorizontalPodAutoscaler': [

@@ -15,6 +15,7 @@ export interface Container {
 }
 export interface PodSpec {
   containers: Container[];
+  automountServiceAccountToken?: boolean;
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: Record<string, string> };
 }
 export type Labels = Record<string, string>;
@@ -22,7 +23,7 @@ export interface Workload extends K8sObject {
   spec: {
     replicas?: number;
     selector?: { matchLabels: Labels };
-    template: { metadata: { labels: Labels }; spec: PodSpec };
+    template: { metadata: { labels: Labels; annotations?: Labels }; spec: PodSpec };
   };
 }
 
