@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { PLATFORM_PROCESSES } from '@platform/config';
 import { findHelm } from './helm';
 import { validateObjects, type K8sObject } from './k8s-validate';
-import { annotations, CHART, envOf, Labels, matches, ofKind, PRODUCTION, render, Workload } from './render';
+import { annotations, CHART, Container, envOf, Labels, matches, ofKind, PRODUCTION, render, Workload } from './render';
 
 // The chart rendered by the real helm (see helm.ts), every object checked against the Kubernetes
 // types (k8s-validate.ts), and what a rollout relies on asserted object by object.
@@ -29,22 +29,29 @@ describe('the chart', () => {
     expect(validateObjects(production)).toEqual([]);
   });
 
-  it('rejects an object with an unknown field, a missing required one or a wrong type', () => {
+  it('rejects an unknown field at any depth, a missing required one, a wrong type, format or enum value', () => {
     const deployment = ofKind<Workload>(defaults, 'Deployment')[0];
-    const typo = structuredClone(deployment) as Workload & { spec: { replicsa?: number } };
-    typo.spec.replicsa = 3;
-    const nestedTypo = structuredClone(deployment);
-    Object.assign(nestedTypo.spec.template.spec.containers[0], { readinesProbe: {} });
-    const noSelector = structuredClone(deployment);
-    delete noSelector.spec.selector;
-    const wrongType = structuredClone(deployment);
-    Object.assign(wrongType.spec, { replicas: 'three' });
-    expect(validateObjects([typo])).toEqual([
-      expect.stringMatching(/replicsa.*does not exist in type 'IDeploymentSpec'/),
+    const broken = (name: string, change: (d: Workload, c: Container) => void) => {
+      const d = structuredClone(deployment);
+      d.metadata.name = name;
+      change(d, d.spec.template.spec.containers[0]);
+      return d;
+    };
+    const problems = validateObjects([
+      broken('typo', (d) => Object.assign(d.spec, { replicsa: 3 })),
+      broken('nested-typo', (_, c) => Object.assign(c, { readinesProbe: {} })),
+      broken('no-selector', (d) => delete d.spec.selector),
+      broken('wrong-type', (d) => Object.assign(d.spec, { replicas: 'three' })),
+      broken('bad-quantity', (_, c) => Object.assign(c, { resources: { requests: { cpu: 'half' } } })),
+      broken('bad-enum', (_, c) => Object.assign(c, { imagePullPolicy: 'Sometimes' })),
     ]);
-    expect(validateObjects([nestedTypo])).toEqual([expect.stringMatching(/readinesProbe.*does not exist/)]);
-    expect(validateObjects([noSelector])).toEqual([expect.stringMatching(/selector.*is missing/)]);
-    expect(validateObjects([wrongType])).toEqual([expect.stringMatching(/not assignable to type 'number'/)]);
+    const of = (name: string) => problems.filter((p) => p.startsWith(`Deployment/${name}: `)).join('\n');
+    expect(of('typo')).toMatch(/'"replicsa"' does not exist in type 'IDeploymentSpec'/);
+    expect(of('nested-typo')).toMatch(/'"readinesProbe"' does not exist in type 'IContainer'/);
+    expect(of('no-selector')).toMatch(/selector.*is missing/);
+    expect(of('wrong-type')).toMatch(/replicas must be integer/);
+    expect(of('bad-quantity')).toMatch(/cpu must match format "quantity"/);
+    expect(of('bad-enum')).toMatch(/imagePullPolicy must be equal to one of the allowed values/);
   });
 
   it('refuses values the chart does not know (values.schema.json), before rendering anything', () => {
