@@ -19,8 +19,12 @@ describe('the chart', () => {
     production = render(helm, ['-f', PRODUCTION]);
   });
 
-  it('passes helm lint --strict', () => {
-    expect(execFileSync(helm, ['lint', CHART, '--strict'], { encoding: 'utf8' })).toContain('0 chart(s) failed');
+  it('passes helm lint --strict (NOTES.txt included), with default and production-like values', () => {
+    for (const args of [[], ['-f', PRODUCTION]]) {
+      expect(execFileSync(helm, ['lint', CHART, '--strict', ...args], { encoding: 'utf8' })).toContain(
+        '0 chart(s) failed',
+      );
+    }
   });
 
   it('renders objects that are valid Kubernetes objects, with default and production-like values', () => {
