@@ -60,6 +60,7 @@ describe('the chart', () => {
   it('refuses values the chart does not know (values.schema.json), before rendering anything', () => {
     expect(() => render(helm, ['--set', 'components.gateway.replica=3'])).toThrow(/replica/);
     expect(() => render(helm, ['--set', 'scannerSeccomp.type=Disabled'])).toThrow(/scannerSeccomp/);
+    expect(() => render(helm, ['--set', 'components.domains.role=worker'])).toThrow(/role worker is not one of/);
     expect(() =>
       render(helm, ['--set', 'components.extra.app=search-svc,components.extra.image.repository=x']),
     ).toThrow(/app/);

@@ -5,11 +5,11 @@ that picks a role, and the keys each one reads.
 */}}
 {{- define "platform.apps" -}}
 gateway: { prefix: GATEWAY, port: 8080, keys: [INTERNAL_JWT_PRIVATE_KEY], optionalKeys: [TOTP_ENCRYPTION_KEY] }
-domains-svc: { prefix: DOMAINS, port: 8081, roleEnv: DOMAINS_ROLE, keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY] }
+domains-svc: { prefix: DOMAINS, port: 8081, roleEnv: DOMAINS_ROLE, roles: [api, scanner, all], keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY] }
 billing-svc: { prefix: BILLING, port: 8082, keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY] }
 merchants-svc: { prefix: MERCHANTS, port: 8083, keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY] }
 consent-svc: { prefix: CONSENT, port: 8084, keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY, RECORD_SIGNING_KEYS] }
-webhook-svc: { prefix: WEBHOOKS, port: 8085, roleEnv: WEBHOOK_ROLE, keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY, WEBHOOK_SECRET_KEY] }
+webhook-svc: { prefix: WEBHOOKS, port: 8085, roleEnv: WEBHOOK_ROLE, roles: [api, worker, all], keys: [INTERNAL_JWT_PUBLIC_KEY, SERVICE_JWT_PUBLIC_KEY, SERVICE_JWT_PRIVATE_KEY, WEBHOOK_SECRET_KEY] }
 {{- end -}}
 
 {{- define "platform.name" -}}
@@ -106,7 +106,10 @@ chart-wide and the component's own variables. Context: { root, component }.
 - name: {{ $app.prefix }}_ADMIN_PORT
   value: {{ add $app.port 1000 | quote }}
 {{- if $c.role }}
-- name: {{ required (printf "%s has no roles" $c.app) $app.roleEnv }}
+{{- if not (has $c.role ($app.roles | default list)) }}
+{{- fail (printf "%s: role %s is not one of %s's roles (%s)" $c.app $c.role $c.app (join ", " ($app.roles | default list))) }}
+{{- end }}
+- name: {{ $app.roleEnv }}
   value: {{ $c.role | quote }}
 {{- end }}
 {{- range $name, $other := $apps }}
