@@ -101,38 +101,45 @@ check_compose_config() {
   local warnings
   warnings=$(compose config -q 2>&1) || fail "${COMPOSE[*]} config: $warnings"
   [[ -z $warnings ]] || fail "${COMPOSE[*]} config warns: $warnings"
+  warnings=$(compose --profile scale config -q 2>&1) || fail "${COMPOSE[*]} --profile scale config: $warnings"
+  [[ -z $warnings ]] || fail "${COMPOSE[*]} --profile scale config warns: $warnings"
   local wiring
-  wiring=$(compose config | python3 -c '
+  # The scale profile's services too: its gateways and second workers are wired like the others.
+  wiring=$(compose --profile scale config | python3 -c '
 import sys, yaml
 services = yaml.safe_load(sys.stdin)["services"]
-apps = {"gateway", "domains-svc", "billing-svc", "merchants-svc", "consent-svc", "webhook-svc", "webhook-worker"}
+apps = {"gateway", "domains-svc", "billing-svc", "merchants-svc", "consent-svc", "webhook-svc", "webhook-worker",
+        "gateway-a", "gateway-b", "gateway-c", "webhook-worker-2"}
 urls = ["DOMAINS_URL", "BILLING_URL", "MERCHANTS_URL", "CONSENT_URL", "WEBHOOKS_URL"]
 problems = []
 for name in sorted(apps):
     s = services.get(name) or {}
     build, env, cmd = s.get("build") or {}, s.get("environment") or {}, " ".join(s.get("command") or [])
-    app = "webhook-svc" if name == "webhook-worker" else name
+    app = "webhook-svc" if name.startswith("webhook-worker") else "gateway" if name.startswith("gateway") else name
     if (build.get("args") or {}).get("APP") != app or build.get("dockerfile", "Dockerfile") != "Dockerfile":
         problems.append(f"{name}: not built by the root Dockerfile with APP={app}")
     problems += [f"{name}: no {u}" for u in urls if not env.get(u)]
-    keys = ["INTERNAL_JWT_PRIVATE_KEY"] if name == "gateway" else ["INTERNAL_JWT_PUBLIC_KEY", "SERVICE_JWT_PUBLIC_KEY", "SERVICE_JWT_PRIVATE_KEY"]
+    keys = ["INTERNAL_JWT_PRIVATE_KEY"] if app == "gateway" else ["INTERNAL_JWT_PUBLIC_KEY", "SERVICE_JWT_PUBLIC_KEY", "SERVICE_JWT_PRIVATE_KEY"]
     if app == "webhook-svc":
         keys.append("WEBHOOK_SECRET_KEY")
     if app == "consent-svc":
         keys.append("RECORD_SIGNING_KEYS")
     problems += [f"{name}: {k} not set" for k in keys if k + "=" not in cmd]
-    if name != "gateway" and "INTERNAL_JWT_PRIVATE_KEY" in cmd:
+    if app != "gateway" and "INTERNAL_JWT_PRIVATE_KEY" in cmd:
         problems.append(f"{name}: holds the gateway private key")
     if "/health/ready" not in " ".join((s.get("healthcheck") or {}).get("test") or []):
         problems.append(f"{name}: no healthcheck of its admin /health/ready")
-scanner = services.get("domains-scanner") or {}
-if ((scanner.get("build") or {}).get("args") or {}).get("CHROMIUM") != "1" or (scanner.get("environment") or {}).get("DOMAINS_ROLE") != "scanner":
-    problems.append("domains-scanner: not the scanner role of domains-svc built with CHROMIUM=1")
+for name in ["domains-scanner", "domains-scanner-2"]:
+    scanner = services.get(name) or {}
+    if ((scanner.get("build") or {}).get("args") or {}).get("CHROMIUM") != "1" or (scanner.get("environment") or {}).get("DOMAINS_ROLE") != "scanner":
+        problems.append(f"{name}: not the scanner role of domains-svc built with CHROMIUM=1")
+    if scanner.get("security_opt") not in (["seccomp=deploy/seccomp/chromium.json"], ["seccomp:deploy/seccomp/chromium.json"]):
+        problems.append(f"{name}: not under deploy/seccomp/chromium.json")
 if (services["domains-svc"].get("environment") or {}).get("DOMAINS_ROLE") != "api":
     problems.append("domains-svc: not the api role (scans would run without Chromium)")
 if problems:
     sys.exit("\n".join(problems))
-print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses, readiness healthchecks; the scanner role with Chromium")
+print(f"{len(apps)} app services wired: root Dockerfile, key pairs, {len(urls)} service addresses, readiness healthchecks; the scanner role with Chromium and its seccomp profile")
 ') || fail "docker-compose.yml wiring: $wiring"
   log "${COMPOSE[*]} config: no warnings; $wiring"
 }
