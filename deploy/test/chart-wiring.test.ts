@@ -102,7 +102,7 @@ it('makes the keys Secret from values when asked, kept on uninstall, and refuses
 it('runs every pod as a non-root user on a read-only root filesystem, the scanner under its seccomp profile', () => {
   for (const o of [...deployments(defaults), ...ofKind<Workload>(defaults, 'Job')]) {
     const pod = o.spec.template.spec;
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.containers[0].securityContext).toMatchObject({
       readOnlyRootFilesystem: true,
