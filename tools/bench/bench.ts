@@ -298,6 +298,7 @@ async function main() {
     if (!ONLY || ONLY.test('noisy neighbour')) {
       const b = partners[1];
       await runNoisyNeighbour(platform, { a: { key: me.key, ids }, b });
+      await runNoisyNeighbour(platform, { a: { key: me.key, ids }, b }, 100_000_000);
     }
     if (byName.has('gateway create')) {
       // At the create scenario's saturation (32 connections): the lag is mostly the queue in front of the cores.

@@ -70,4 +70,39 @@ describe("fair share: a cap on a partner's calls in flight per service, with a q
     await expect(shares.wait('b domains')).resolves.toBe(false);
     expect(shares.usage('b domains')).toEqual({ inFlight: 1, queued: 1 });
   });
+
+  it('when calls are weighed, then a lane holds their weight up to the cap, a call heavier than the cap goes alone, and none overtakes the head of the line', async () => {
+    const shares = new FairShare({ maxInFlight: 8, maxQueued: 10, queueTimeoutMs: 1000 });
+    expect(shares.tryAcquire('b domains', 10)).toBe(true);
+    expect(shares.tryAcquire('b domains', 1)).toBe(false);
+    const order: string[] = [];
+    const heavy = shares.wait('b domains', 10).then((ok) => order.push(`heavy ${ok}`));
+    const light = shares.wait('b domains', 1).then((ok) => order.push(`light ${ok}`));
+    expect(shares.tryAcquire('b domains', 1)).toBe(false);
+    shares.release('b domains', 10);
+    await heavy;
+    // The heavy call holds the lane alone: the light one behind it still waits.
+    expect(order).toEqual(['heavy true']);
+    expect(shares.usage('b domains')).toEqual({ inFlight: 10, queued: 1 });
+    shares.release('b domains', 10);
+    await light;
+    expect(order).toEqual(['heavy true', 'light true']);
+    expect(shares.tryAcquire('b domains', 7)).toBe(true);
+    expect(shares.tryAcquire('b domains', 1)).toBe(false);
+    shares.release('b domains', 7);
+    shares.release('b domains', 1);
+    expect(shares.usage('b domains')).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('when a heavy call at the head of the line is refused at its deadline, then the lighter calls behind it that fit are admitted', async () => {
+    const shares = new FairShare({ maxInFlight: 8, maxQueued: 10, queueTimeoutMs: 500 });
+    shares.tryAcquire('b domains', 4);
+    const heavy = shares.wait('b domains', 10);
+    jest.advanceTimersByTime(100);
+    const light = shares.wait('b domains', 2);
+    await jest.advanceTimersByTimeAsync(400);
+    await expect(heavy).resolves.toBe(false);
+    await expect(light).resolves.toBe(true);
+    expect(shares.usage('b domains')).toEqual({ inFlight: 6, queued: 0 });
+  });
 });
