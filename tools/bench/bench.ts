@@ -22,6 +22,7 @@ import { consentScenarios } from './consent';
 import { exportTable, figureScenarios, runExportBench } from './figures';
 import { runScanBench, scanTable } from './scans';
 import { cpuPerOperation } from './cpu';
+import { printScale, runScaleRows } from './scale';
 import { IMPORT_ROW_NAME, instancePropertyScenario, printInstanceProperty, runImportBench } from './imports';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -276,6 +277,10 @@ async function main() {
       if (report) console.log(`    ${await report()}`);
       results.push(r);
     }
+    if (!ONLY || ONLY.test('scale-out')) {
+      const getById = scenarios.find((s) => s.name === 'gateway get by id')!;
+      results.push(...(await runScaleRows(platform, getById, DURATION_SEC)));
+    }
     const byName = new Map(results.map((r) => [r.name, r]));
     const ceilingRps = byName.get('ceiling node:http')?.rps ?? NaN;
     console.log(
@@ -295,6 +300,7 @@ async function main() {
     printPortalScreen(byName);
     printInstanceProperty(byName);
     printAnchor(byName);
+    printScale(byName);
     if (!ONLY || ONLY.test('noisy neighbour')) {
       const b = partners[1];
       await runNoisyNeighbour(platform, { a: { key: me.key, ids }, b });
