@@ -116,7 +116,8 @@ function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: Retur
     const lane = `${partnerId} ${spec.service}`;
     // Weighed by the rows it reads (a 100-row page 10, a bulk change like its largest page); any other call 1.
     const weight = requestCost('GET', req.url ?? '/');
-    if (!shares.tryAcquire(lane, weight) && !(await shares.wait(lane, weight))) return void sendBusy(res);
+    if (!shares.tryAcquire(lane, weight, spec.service) && !(await shares.wait(lane, weight, spec.service)))
+      return void sendBusy(res);
     try {
       // A partner that gave up while its call waited gets no call made for it.
       if (res.destroyed) return;
