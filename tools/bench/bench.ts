@@ -21,6 +21,8 @@ import { widgetScenarios } from './widget';
 import { consentScenarios } from './consent';
 import { exportTable, figureScenarios, runExportBench } from './figures';
 import { runScanBench, scanTable } from './scans';
+import { cpuPerOperation } from './cpu';
+import { printScale, runScaleRows } from './scale';
 import { IMPORT_ROW_NAME, instancePropertyScenario, printInstanceProperty, runImportBench } from './imports';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -152,6 +154,11 @@ async function main() {
         method: 'POST',
         headers: { authorization: viaGateway.auth, 'content-type': 'application/json' },
         paths: ['/portal/domains'],
+        observe: () =>
+          cpuPerOperation(platform, {
+            count: () => countCreated(databaseUrl, `new%-${runId}.bench.example.com`),
+            settled: () => waitForProjections(databaseUrl, `new%-${runId}.bench.example.com`),
+          }),
         body: (n) =>
           JSON.stringify({
             domain: `new${n}-${runId}.bench.example.com`,
@@ -270,6 +277,10 @@ async function main() {
       if (report) console.log(`    ${await report()}`);
       results.push(r);
     }
+    if (!ONLY || ONLY.test('scale-out')) {
+      const getById = scenarios.find((s) => s.name === 'gateway get by id')!;
+      results.push(...(await runScaleRows(platform, getById, DURATION_SEC)));
+    }
     const byName = new Map(results.map((r) => [r.name, r]));
     const ceilingRps = byName.get('ceiling node:http')?.rps ?? NaN;
     console.log(
@@ -289,9 +300,11 @@ async function main() {
     printPortalScreen(byName);
     printInstanceProperty(byName);
     printAnchor(byName);
+    printScale(byName);
     if (!ONLY || ONLY.test('noisy neighbour')) {
       const b = partners[1];
       await runNoisyNeighbour(platform, { a: { key: me.key, ids }, b });
+      await runNoisyNeighbour(platform, { a: { key: me.key, ids }, b }, 100_000_000);
     }
     if (byName.has('gateway create')) {
       // At the create scenario's saturation (32 connections): the lag is mostly the queue in front of the cores.
@@ -400,6 +413,29 @@ async function printProjectionLag(databaseUrl: string, hostnames: string, label:
   console.log(
     `\n| projection lag (domain commit -> billing subscription), ${label} | p50 ${at(50)} ms | p99 ${at(99)} ms ${at(99) < 1000 ? 'PASS' : 'FAIL'} (< 1000) | ${lag.length} domains |`,
   );
+}
+
+const countCreated = (databaseUrl: string, hostnames: string) =>
+  withDb(databaseUrl, async (c) =>
+    Number((await c.query(`SELECT count(*) AS n FROM domains.domains WHERE hostname LIKE $1`, [hostnames])).rows[0].n),
+  );
+
+/** Waits (up to 60 s) until billing's and consent's projections have every matching domain. */
+async function waitForProjections(databaseUrl: string, hostnames: string) {
+  await withDb(databaseUrl, async (c) => {
+    const until = Date.now() + 60_000;
+    while (Date.now() < until) {
+      const { rows } = await c.query<{ pending: number }>(
+        `SELECT count(*)::int AS pending FROM domains.domains d
+          WHERE d.hostname LIKE $1
+            AND (NOT EXISTS (SELECT 1 FROM billing.subscriptions s WHERE s.id = d.subscription_id)
+              OR NOT EXISTS (SELECT 1 FROM consent.properties p WHERE p.property_id = d.property_id::text))`,
+        [hostnames],
+      );
+      if (rows[0].pending === 0) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
 }
 
 main().catch((err) => {

@@ -174,6 +174,8 @@ function startFlood(url: string, key: string, durationSec: number): Promise<Floo
 export async function runNoisyNeighbour(
   platform: Platform,
   parties: FairnessParties,
+  /** The per-key limit both keys get: the default (6,000), or one too high to stop B (only the fair share holds it). */
+  rateLimitPerMinute = 6000,
   durationSec = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 20),
 ) {
   // Half of A's own default limit (6,000 a minute): A stays within it, only B floods.
@@ -181,7 +183,7 @@ export async function runNoisyNeighbour(
   // 6,000 a minute: RATE_LIMIT_PER_MINUTE's default (docs/configuration.md).
   // The fair share's default (8 in flight per partner and service), unless the shell names one.
   await platform.start('gateway', {
-    RATE_LIMIT_PER_MINUTE: '6000',
+    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
     FAIR_SHARE_MAX_IN_FLIGHT: process.env.FAIR_SHARE_MAX_IN_FLIGHT ?? '8',
   });
   try {
@@ -192,8 +194,12 @@ export async function runNoisyNeighbour(
     const loud = await readerP99(url, parties.a, rate, durationSec);
     const b = await flood;
     const ratio = loud.p99 / Math.max(quiet.p99, 1);
+    const limits =
+      rateLimitPerMinute === 6000
+        ? 'default limits'
+        : `rate limit ${rateLimitPerMinute}/min: only the fair share holds B`;
     console.log(
-      `\n| noisy neighbour (A get by id at ${rate}/s, B ?limit=100 at 32 conn., default limits) | A p50 ms | A p99 ms | A non-2xx | B answers |`,
+      `\n| noisy neighbour (A get by id at ${rate}/s, B ?limit=100 at 32 conn., ${limits}) | A p50 ms | A p99 ms | A non-2xx | B answers |`,
     );
     console.log('|---|---|---|---|---|');
     console.log(`| A alone | ${quiet.p50} | ${quiet.p99} | ${quiet.non2xx + quiet.errors} | |`);

@@ -181,4 +181,33 @@ describe("consent-svc's projection of domains (domain.created, domain.changed, d
     // Its records stay readable by the partner.
     expect((await p.get(`/portal/instance/company/records?domain_id=${domain.id}`)).body.result).toHaveLength(1);
   });
+
+  it('when a burst of creates publishes domain.created and domain.changed alternately, with repeats and stale versions among them, then every property ends with its newest state, its address and its has_dsar', async () => {
+    const p = c.partner();
+    const domains = Array.from({ length: 30 }, (_, i) => domainState({ company_name: `Burst ${i} Ltd` }));
+    const burst: ReturnType<typeof domainChanged>[] = [];
+    for (const [i, d] of domains.entries()) {
+      const created = domainCreated(p.id, d, 1);
+      if (i % 3 === 0) (created.payload.params as { has_dsar: boolean }).has_dsar = false;
+      burst.push(created, domainChanged(p.id, { ...d, hostname: `v2-${d.hostname}` }, 2));
+      // Every fifth domain: its message again (at-least-once) and an older state behind the newer one.
+      if (i % 5 === 0) burst.push(created, domainChanged(p.id, { ...d, hostname: `stale-${d.hostname}` }, 1));
+    }
+    await Promise.all(burst.map((m) => c.publish(m)));
+    await settle(p.id);
+    for (const [i, d] of domains.entries()) {
+      const row = await waitFor(
+        async () => {
+          const found = await c.property(d.property_id);
+          return found?.company.country === 'DE' && found.hostname === `v2-${d.hostname}` ? found : undefined;
+        },
+        { what: `property ${i}` },
+      );
+      expect(row).toMatchObject({
+        partner_id: p.id,
+        company: expect.objectContaining({ name: `Burst ${i} Ltd`, city: 'Berlin' }),
+        has_dsar: i % 3 !== 0,
+      });
+    }
+  });
 });

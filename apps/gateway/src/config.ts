@@ -44,8 +44,14 @@ const configSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(100),
   /** Units a key may spend at once before the refill paces it; default ten seconds' worth (see defaultBurst). */
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).optional(),
-  /** Fair share: one partner's calls in flight to one service at once; more wait in the partner's own queue. */
+  /** Fair share: the weight of one partner's calls in flight to one service that is always its own. */
   FAIR_SHARE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(8),
+  /**
+   * The weight in flight to one service (all partners) up to which a partner past its share may
+   * borrow while no other partner waits; below the service's DB_POOL_MAX (20), so borrowed calls
+   * never hold all of its connections.
+   */
+  FAIR_SHARE_SERVICE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
   /** Calls one partner may have waiting for one service; one more is refused at once (429). */
   FAIR_SHARE_MAX_QUEUED: z.coerce.number().int().min(0).default(256),
   /** How long a call may wait in its partner's queue before it is refused (429 with Retry-After). */

@@ -81,6 +81,7 @@ function portalDeps(deps: Deps, clientIp: ClientIp) {
     rateLimit: { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST },
     fairShare: {
       maxInFlight: config.FAIR_SHARE_MAX_IN_FLIGHT,
+      serviceMaxInFlight: Math.max(config.FAIR_SHARE_MAX_IN_FLIGHT, config.FAIR_SHARE_SERVICE_MAX_IN_FLIGHT),
       maxQueued: config.FAIR_SHARE_MAX_QUEUED,
       queueTimeoutMs: config.FAIR_SHARE_QUEUE_TIMEOUT_MS,
     },

@@ -15,6 +15,8 @@ describe("fair share: one partner's flood waits in its own line at the gateway",
     gateway = await startGateway({
       ...suite.env,
       FAIR_SHARE_MAX_IN_FLIGHT: String(SHARE),
+      // No borrowing: B's flood, alone, is held to its share.
+      FAIR_SHARE_SERVICE_MAX_IN_FLIGHT: String(SHARE),
       FAIR_SHARE_QUEUE_TIMEOUT_MS: '1000',
       RATE_LIMIT_PER_MINUTE: '1000000',
     });

@@ -23,7 +23,9 @@ export interface BatchHandlerHooks extends HandlerHooks {
 /**
  * Handlers of many messages of one event at once, by event name: consecutive fresh messages of
  * that event in a batch, in order, in the batch's transaction (e.g. one insert for 50 rows
- * instead of 50). An event with a batch handler needs no single-message handler.
+ * instead of 50). An event with a batch handler needs no single-message handler. One function
+ * named for several events takes their consecutive messages together, whatever their order (for
+ * events one write commits side by side, such as a create's domain.created and domain.changed).
  */
 export type BatchEventHandlers<DB> = {
   [N in EventName]?: (messages: MessageOf<N>[], trx: Transaction<DB>, hooks: BatchHandlerHooks) => Promise<void>;
@@ -68,26 +70,31 @@ const handlerOf = <DB>(set: HandlerSet<DB>, event: string) =>
 export const takes = <DB>(set: HandlerSet<DB>, event: string): boolean =>
   Boolean(batchHandlerOf(set, event) ?? handlerOf(set, event));
 
-/** A run of messages one handler call takes: a batch handler's consecutive messages of its event, or one message. */
+/** A run of messages one handler call takes: a batch handler's consecutive messages of its events, or one message. */
 export interface HandlerRun<T> {
+  /** The first message's event. */
   event: string;
   items: T[];
   batched: boolean;
 }
 
-/** Cuts messages, in order, into handler calls: consecutive messages of an event with a batch handler go together. */
+/**
+ * Cuts messages, in order, into handler calls: consecutive messages whose events have the same
+ * batch handler go together.
+ */
 export function handlerRuns<T extends Handled>(
   todo: T[],
-  hasBatchHandler: (event: string) => boolean,
+  batchHandlerOfEvent: (event: string) => unknown,
 ): HandlerRun<T>[] {
-  const runs: HandlerRun<T>[] = [];
+  const runs: (HandlerRun<T> & { handler: unknown })[] = [];
   for (const item of todo) {
     const event = item.message.payload.event;
+    const handler = batchHandlerOfEvent(event);
     const last = runs.at(-1);
-    if (last?.batched && last.event === event) last.items.push(item);
-    else runs.push({ event, items: [item], batched: hasBatchHandler(event) });
+    if (handler !== undefined && last?.handler === handler) last.items.push(item);
+    else runs.push({ event, items: [item], batched: handler !== undefined, handler });
   }
-  return runs;
+  return runs.map(({ event, items, batched }) => ({ event, items, batched }));
 }
 
 /** Where runHandlers runs: the transaction, and what the batch around the handlers keeps. */
@@ -104,7 +111,7 @@ export interface HandlerScope<DB> {
  */
 export async function runHandlers<DB>(scope: HandlerScope<DB>, set: HandlerSet<DB>, todo: Handled[]): Promise<void> {
   const { trx, committed, requestIdOf } = scope;
-  for (const { event, items, batched } of handlerRuns(todo, (name) => batchHandlerOf(set, name) !== undefined)) {
+  for (const { event, items, batched } of handlerRuns(todo, (name) => batchHandlerOf(set, name))) {
     const hooks = { afterCommit: (fn: () => void) => committed.push({ event, fn }), requestIdOf };
     if (batched) {
       await batchHandlerOf(set, event)!(

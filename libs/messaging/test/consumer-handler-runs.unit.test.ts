@@ -16,7 +16,8 @@ function handled(event: string, id = `${event}-${Math.random()}`): { message: Ev
 }
 
 describe('consumer handler runs', () => {
-  const batched = (event: string) => event === 'b';
+  const batchHandler = () => undefined;
+  const batched = (event: string) => (event === 'b' ? batchHandler : undefined);
   const shape = (todo: { message: EventMessage }[]) =>
     handlerRuns(todo, batched).map((r) => [r.event, r.items.length, r.batched]);
 
@@ -38,6 +39,20 @@ describe('consumer handler runs', () => {
       ['b', 2, true],
       ['s', 1, false],
       ['b', 1, true],
+    ]);
+    expect(runs.flatMap((r) => r.items)).toEqual(todo);
+  });
+
+  it('when one batch handler is named for two events, then their consecutive messages go together in any order', () => {
+    const shared = () => undefined;
+    const handlerOf = (event: string) =>
+      event === 'x' || event === 'y' ? shared : event === 'b' ? batchHandler : undefined;
+    const todo = [handled('x'), handled('y'), handled('x'), handled('b'), handled('y')];
+    const runs = handlerRuns(todo, handlerOf);
+    expect(runs.map((r) => [r.event, r.items.length, r.batched])).toEqual([
+      ['x', 3, true],
+      ['b', 1, true],
+      ['y', 1, true],
     ]);
     expect(runs.flatMap((r) => r.items)).toEqual(todo);
   });

@@ -16,36 +16,43 @@ const rowOf = (p: ProjectedProperty, company: Partial<DataControllerBase>) => ({
   company: JSON.stringify({ ...EMPTY_COMPANY, ...company }),
 });
 
-/** The property's state after a domain.changed: everything it carries replaces what was kept; the company's other fields stay. */
-export async function upsertPropertyState(db: Kysely<ConsentDb>, p: ProjectedProperty) {
-  await db
-    .insertInto('properties')
-    .values(rowOf(p, p.company))
-    .onConflict((oc) =>
-      oc.column('property_id').doUpdateSet((eb) => ({
-        domain_id: eb.ref('excluded.domain_id'),
-        hostname: eb.ref('excluded.hostname'),
-        subdomains: eb.ref('excluded.subdomains'),
-        status: eb.ref('excluded.status'),
-        merchant_ids: eb.ref('excluded.merchant_ids'),
-        merchant_refs: eb.ref('excluded.merchant_refs'),
-        company_id: eb.ref('excluded.company_id'),
-        company: sql`properties.company || ${JSON.stringify(p.company)}::jsonb`,
-        updated_at: sql`now()`,
-      })),
-    )
-    .execute();
+/**
+ * The properties' states after domain.changed, one row per property (the newest state of each), in
+ * one statement: everything a state carries replaces what was kept; of the company only the fields
+ * the event carries (its patch), the others stay.
+ */
+export async function upsertPropertyStates(db: Kysely<ConsentDb>, states: ProjectedProperty[]) {
+  if (states.length === 0) return;
+  const rows = states.map((p) => ({
+    ...rowOf(p, p.company),
+    company: { ...EMPTY_COMPANY, ...p.company },
+    patch: p.company,
+  }));
+  await sql`
+    WITH t AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(
+        property_id text, partner_id text, domain_id text, hostname text, subdomains text[], status text,
+        merchant_ids text[], merchant_refs text[], company_id text, company jsonb, patch jsonb))
+    INSERT INTO properties (property_id, partner_id, domain_id, hostname, subdomains, status, merchant_ids, merchant_refs, company_id, company)
+    SELECT property_id, partner_id, domain_id, hostname, subdomains, status, merchant_ids, merchant_refs, company_id, company FROM t
+    ON CONFLICT (property_id) DO UPDATE SET
+      domain_id = excluded.domain_id, hostname = excluded.hostname, subdomains = excluded.subdomains,
+      status = excluded.status, merchant_ids = excluded.merchant_ids, merchant_refs = excluded.merchant_refs,
+      company_id = excluded.company_id,
+      company = properties.company || (SELECT patch FROM t WHERE t.property_id = excluded.property_id),
+      updated_at = now()`.execute(db);
 }
 
 /**
- * What only domain.created tells (the company's address): added to a property a newer
- * domain.changed may already have written, without overwriting what that one set (its name and
- * e-mail; the fields it left empty are filled).
+ * What only domain.created tells (the company's address), one row per property: added to a
+ * property a newer domain.changed may already have written, without overwriting what that one set
+ * (its name and e-mail; the fields it left empty are filled).
  */
-export async function mergeCreatedProperty(db: Kysely<ConsentDb>, p: ProjectedProperty) {
+export async function mergeCreatedProperties(db: Kysely<ConsentDb>, properties: ProjectedProperty[]) {
+  if (properties.length === 0) return;
   await db
     .insertInto('properties')
-    .values(rowOf(p, p.company))
+    .values(properties.map((p) => rowOf(p, p.company)))
     .onConflict((oc) =>
       oc.column('property_id').doUpdateSet({ company: sql`excluded.company || jsonb_strip_nulls(properties.company)` }),
     )
@@ -86,17 +93,17 @@ export async function findLiveProperty(db: Kysely<ConsentDb>, propertyId: string
 }
 export type PropertyRow = NonNullable<Awaited<ReturnType<typeof findLiveProperty>>>;
 
-/** Whether the property offers the request form (a property not projected yet is left to the event that creates it). */
+/** Whether each property offers the request form (a property not projected yet is left to the event that creates it). */
 export async function setHasDsar(
   trx: Transaction<ConsentDb>,
-  p: { propertyId: string; partnerId: string; hasDsar: boolean },
+  settings: { propertyId: string; partnerId: string; hasDsar: boolean }[],
 ) {
-  await trx
-    .updateTable('properties')
-    .set({ has_dsar: p.hasDsar })
-    .where('property_id', '=', p.propertyId)
-    .where('partner_id', '=', p.partnerId)
-    .execute();
+  if (settings.length === 0) return;
+  await sql`
+    UPDATE properties AS p SET has_dsar = t.has_dsar
+      FROM UNNEST(${settings.map((x) => x.propertyId)}::text[], ${settings.map((x) => x.partnerId)}::text[],
+                  ${settings.map((x) => x.hasDsar)}::boolean[]) AS t(property_id, partner_id, has_dsar)
+     WHERE p.property_id = t.property_id AND p.partner_id = t.partner_id`.execute(trx);
 }
 
 /** The scanner's data collection of a partner's property (a property another partner names is left alone). */

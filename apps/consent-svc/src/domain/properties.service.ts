@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { dataCollectionItemSchema, type DomainState, type PayloadOf } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
-import { applyIfNewer } from '@platform/messaging';
+import { applyAllIfNewer, applyIfNewer } from '@platform/messaging';
 import {
   markPropertyDeleted,
-  mergeCreatedProperty,
+  mergeCreatedProperties,
   setHasDsar,
   setScannedCollection,
-  upsertPropertyState,
+  upsertPropertyStates,
 } from '../db/properties.repository';
 import { SCHEMA, type ConsentDb } from '../db/tables';
 import { companyFromDomainCreated, propertyFromDomainState } from './property-projection';
@@ -20,32 +20,68 @@ interface DomainEventMeta {
   version: number;
 }
 
-/** A domain's whole state (domain.changed), applied only when newer than what the projection has. */
-export async function applyDomainChanged(trx: Transaction<ConsentDb>, event: DomainEventMeta, domain: DomainState) {
-  if (!(await applyIfNewer(trx, SCHEMA, PROJECTION, domain.id, event.version))) return;
-  await upsertPropertyState(trx, propertyFromDomainState(event.partnerId, domain));
+/** A domain's whole state (domain.changed) or its creation (domain.created), with its event's partner and version. */
+type DomainEvent =
+  | { event: 'domain.changed'; meta: DomainEventMeta; payload: PayloadOf<'domain.changed'> }
+  | { event: 'domain.created'; meta: DomainEventMeta; payload: PayloadOf<'domain.created'> };
+
+/**
+ * A batch of domain.changed and domain.created (a create commits both side by side) in a fixed
+ * number of statements, whatever their order: each domain's newest state where it is newer than
+ * the projection's, the company's address from each creation, and each property's has_dsar where
+ * the creation is newer than the settings the projection has.
+ */
+export async function applyDomainEvents(trx: Transaction<ConsentDb>, events: DomainEvent[]) {
+  const changed = events.flatMap((e) =>
+    e.event === 'domain.changed' ? [{ meta: e.meta, domain: e.payload.params.domain }] : [],
+  );
+  const created = events.flatMap((e) => (e.event === 'domain.created' ? [{ meta: e.meta, payload: e.payload }] : []));
+  await applyDomainStates(trx, changed);
+  // One row per property in each statement (a repeated message would otherwise touch a row twice).
+  const creations = [...new Map(created.map((c) => [c.payload.entity.data.instance_property_id, c])).values()];
+  await mergeCreatedProperties(
+    trx,
+    creations.map(({ meta, payload: { params, entity } }) => ({
+      propertyId: entity.data.instance_property_id,
+      partnerId: meta.partnerId,
+      domainId: params.domain_id,
+      hostname: params.domain,
+      subdomains: [],
+      status: params.status,
+      merchantIds: params.merchant_id ? [params.merchant_id] : [],
+      merchantRefs: [],
+      companyId: entity.data.instance_company_id,
+      company: companyFromDomainCreated(params),
+    })),
+  );
+  await applySettings(
+    trx,
+    creations.map(({ meta, payload }) => ({
+      meta,
+      propertyId: payload.entity.data.instance_property_id,
+      hasDsar: payload.params.has_dsar,
+    })),
+  );
 }
 
-/** domain.created adds the company's address (in any order with the domain.changed committed beside it). */
-export async function applyDomainCreated(
+async function applyDomainStates(
   trx: Transaction<ConsentDb>,
-  event: DomainEventMeta,
-  payload: PayloadOf<'domain.created'>,
+  changes: { meta: DomainEventMeta; domain: DomainState }[],
 ) {
-  const { params, entity } = payload;
-  await mergeCreatedProperty(trx, {
-    propertyId: entity.data.instance_property_id,
-    partnerId: event.partnerId,
-    domainId: params.domain_id,
-    hostname: params.domain,
-    subdomains: [],
-    status: params.status,
-    merchantIds: params.merchant_id ? [params.merchant_id] : [],
-    merchantRefs: [],
-    companyId: entity.data.instance_company_id,
-    company: companyFromDomainCreated(params),
-  });
-  await applySettings(trx, event, { propertyId: entity.data.instance_property_id, hasDsar: params.has_dsar });
+  const newer = await applyAllIfNewer(
+    trx,
+    SCHEMA,
+    PROJECTION,
+    changes.map((c) => ({ aggregateId: c.domain.id, version: c.meta.version })),
+  );
+  const latest = new Map<string, { meta: DomainEventMeta; domain: DomainState }>();
+  for (const c of changes)
+    if (newer.has(c.domain.id) && c.meta.version >= (latest.get(c.domain.id)?.meta.version ?? 0))
+      latest.set(c.domain.id, c);
+  await upsertPropertyStates(
+    trx,
+    [...latest.values()].map((c) => propertyFromDomainState(c.meta.partnerId, c.domain)),
+  );
 }
 
 /** The projection of the property's settings consent-svc acts on (has_dsar): one version per property. */
@@ -53,11 +89,22 @@ const SETTINGS = 'property-settings';
 
 async function applySettings(
   trx: Transaction<ConsentDb>,
-  event: DomainEventMeta,
-  settings: { propertyId: string; hasDsar: boolean },
+  settings: { meta: DomainEventMeta; propertyId: string; hasDsar: boolean }[],
 ) {
-  if (!(await applyIfNewer(trx, SCHEMA, SETTINGS, settings.propertyId, event.version))) return;
-  await setHasDsar(trx, { ...settings, partnerId: event.partnerId });
+  const newer = await applyAllIfNewer(
+    trx,
+    SCHEMA,
+    SETTINGS,
+    settings.map((s) => ({ aggregateId: s.propertyId, version: s.meta.version })),
+  );
+  const latest = new Map<string, (typeof settings)[number]>();
+  for (const s of settings)
+    if (newer.has(s.propertyId) && s.meta.version >= (latest.get(s.propertyId)?.meta.version ?? 0))
+      latest.set(s.propertyId, s);
+  await setHasDsar(
+    trx,
+    [...latest.values()].map((s) => ({ propertyId: s.propertyId, partnerId: s.meta.partnerId, hasDsar: s.hasDsar })),
+  );
 }
 
 /** A deleted domain's property takes no widget request any more; an older domain.changed arriving later is ignored. */
@@ -90,7 +137,7 @@ export async function applyPropertyUpdated(
   payload: PayloadOf<'property.updated'>,
 ) {
   const { params, entity } = payload;
-  await applySettings(trx, event, { propertyId: params.property_id, hasDsar: entity.data.has_dsar });
+  await applySettings(trx, [{ meta: event, propertyId: params.property_id, hasDsar: entity.data.has_dsar }]);
   const scanned = scannedCollectionSchema.safeParse(params.data_collection);
   if (!scanned.success) return;
   if (!(await applyIfNewer(trx, SCHEMA, SCANNED, params.property_id, event.version))) return;

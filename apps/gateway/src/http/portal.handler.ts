@@ -114,7 +114,10 @@ function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: Retur
     const idempotencyKey = idempotencyKeyOf(req.method ?? 'GET', req.headers);
     // Under the cap the slot is taken synchronously: the common path adds no await.
     const lane = `${partnerId} ${spec.service}`;
-    if (!shares.tryAcquire(lane) && !(await shares.wait(lane))) return void sendBusy(res);
+    // Weighed by the rows it reads (a 100-row page 10, a bulk change like its largest page); any other call 1.
+    const weight = requestCost('GET', req.url ?? '/');
+    if (!shares.tryAcquire(lane, weight, spec.service) && !(await shares.wait(lane, weight, spec.service)))
+      return void sendBusy(res);
     try {
       // A partner that gave up while its call waited gets no call made for it.
       if (res.destroyed) return;
@@ -131,7 +134,7 @@ function fairShareForwarder(deps: PortalDeps, shares: FairShare, readBody: Retur
         streamed: spec.streamed === true,
       });
     } finally {
-      shares.release(lane);
+      shares.release(lane, weight);
     }
     if (spec.audit) deps.audit(spec, req.method ?? 'GET', pathOf(req.url ?? '/'), res.statusCode, partnerId, actor());
   };
