@@ -80,26 +80,9 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
     }
   }
 
-  /** Runs the messages' handlers in one transaction, each message in its consumer span. */
-  async function handleTraced(batch: Received[]): Promise<void> {
-    const spans = consumerSpans(o.tracer, o.handling.queue, batch);
-    try {
-      await handleEventBatch(
-        o.db,
-        o.handling,
-        batch.map((r, i) => ({ message: r.message, requestId: r.requestId, trace: spans.contexts[i] })),
-        o.tracer,
-      );
-      spans.end();
-    } catch (err) {
-      spans.end(err);
-      throw err;
-    }
-  }
-
   async function handleTogether(batch: Received[]): Promise<boolean> {
     try {
-      await handleTraced(batch);
+      await handleTraced(o, batch);
       for (const r of batch) ack(r.ch, r.msg);
       return true;
     } catch (err) {
@@ -110,7 +93,7 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
 
   async function handleOne(r: Received) {
     try {
-      await handleTraced([r]);
+      await handleTraced(o, [r]);
       ack(r.ch, r.msg);
     } catch (err) {
       const route = routeFailure(o.policy, r.failures);
@@ -129,6 +112,23 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
     receive: (ch, msg) => track(receive(ch, msg)),
     settled: async () => void (await Promise.allSettled([...inflight])),
   };
+}
+
+/** Runs the messages' handlers in one transaction, each message in its consumer span. */
+async function handleTraced<DB>(o: MessageBatchesOptions<DB>, batch: Received[]): Promise<void> {
+  const spans = consumerSpans(o.tracer, o.handling.queue, batch);
+  try {
+    await handleEventBatch(
+      o.db,
+      o.handling,
+      batch.map((r, i) => ({ message: r.message, requestId: r.requestId, trace: spans.contexts[i] })),
+      o.tracer,
+    );
+    spans.end();
+  } catch (err) {
+    spans.end(err);
+    throw err;
+  }
 }
 
 /** The delivery's event and what its headers carry, or why it is not a valid event message. */

@@ -87,6 +87,7 @@ export {
   inSpan,
   linkTo,
   NO_TRACING,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   startSpan,

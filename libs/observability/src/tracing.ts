@@ -25,7 +25,7 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { FileSpanExporter } from './file-span-exporter';
 
-export { SpanKind, SpanStatusCode, type Context, type Link, type Span, type Tracer };
+export { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Context, type Link, type Span, type Tracer };
 
 /** A process's (or, in a test, one in-process service's) tracing: its tracer, undefined when tracing is off. */
 export interface Tracing {
