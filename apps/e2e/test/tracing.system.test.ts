@@ -67,17 +67,25 @@ describe('tracing: one domain create is one trace across HTTP and AMQP', () => {
     });
 
     // Spans are written as each ends; a parent may end after its children, so wait for a whole tree.
+    let missing = '';
     const trace = await waitFor(
       async () => {
         const mine = (await spans()).filter((s) => s.traceId === root.traceId);
         const ids = new Set(mine.map((s) => s.spanId));
-        const orphans = mine.filter((s) => s !== root && !(s.parentSpanId && ids.has(s.parentSpanId)));
+        const orphans = mine.filter((s) => s.spanId !== root.spanId && !(s.parentSpanId && ids.has(s.parentSpanId)));
         const present = new Set(mine.map((s) => s.service));
         const delivered = mine.some((s) => s.service === 'webhook-svc' && s.name === 'webhook deliver');
+        missing = JSON.stringify({
+          services: SERVICES.filter((name) => !present.has(name)),
+          orphans: orphans.map((s) => `${s.service}: ${s.name}`),
+          delivered,
+        });
         return orphans.length === 0 && SERVICES.every((name) => present.has(name)) && delivered && mine;
       },
       { timeoutMs: 20_000, what: 'one whole trace of the create' },
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; still missing: ${missing}`);
+    });
 
     const of = (service: string) => trace.filter((s) => s.service === service);
     // domains-svc served the forward in a server span, a child of the gateway's.
