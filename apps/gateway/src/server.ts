@@ -38,6 +38,7 @@ export function buildServer(deps: Deps, tracer?: Tracer): Server {
   const isPublic = publicPathTest(deps);
   const report = answerReporter(deps);
   const portalApp = new PortalApp(deps.config.PORTAL_DIST_DIR);
+  const routePaths = new Map(deps.compiledRoutes.map((r) => [r.spec.operationId, r.spec.path]));
   return createHttpServer(
     (req, res) => {
       // The request id is set here for both paths, without AsyncLocalStorage: once enabled, its
@@ -51,7 +52,7 @@ export function buildServer(deps: Deps, tracer?: Tracer): Server {
       }
       const handler = isPortal(url) ? portal : isPublic(url) ? publicRequests : undefined;
       if (!handler) return app(req, res);
-      if (tracer) traceRequest(tracer, req, res, id);
+      if (tracer) traceRequest(tracer, routePaths, req, res, id);
       report(req, res, id);
       void handler(req, res, id);
     },

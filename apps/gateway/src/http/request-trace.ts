@@ -18,9 +18,15 @@ const traces = new WeakMap<IncomingMessage, Context>();
  * Starts the request's server span: the root of its trace (a partner's own traceparent is not
  * continued: the trace starts at the platform's edge). Kept beside the request rather than in
  * AsyncLocalStorage, which the gateway's hot paths avoid; ended once the answer is sent (or
- * the caller left), named after the routed operation.
+ * the caller left), named after the route it was routed to (`POST /portal/domains`).
  */
-export function traceRequest(tracer: Tracer, req: IncomingMessage, res: ServerResponse, requestId: string): void {
+export function traceRequest(
+  tracer: Tracer,
+  routePaths: ReadonlyMap<string, string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+): void {
   const method = req.method ?? 'GET';
   const span = startSpan(tracer, {
     name: method,
@@ -31,9 +37,10 @@ export function traceRequest(tracer: Tracer, req: IncomingMessage, res: ServerRe
   traces.set(req, contextWith(span, ROOT_CONTEXT));
   res.once('close', () => {
     const operation = routedOperation.get(res);
-    if (operation) {
-      span.updateName(`${method} ${operation}`);
-      span.setAttribute('operation.id', operation);
+    const route = operation && routePaths.get(operation);
+    if (operation && route) {
+      span.updateName(`${method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'operation.id': operation });
     }
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
