@@ -64,11 +64,18 @@ function ensureContextManager() {
 function processorFromEnv(env: NodeJS.ProcessEnv): SpanProcessor | undefined {
   const setting = (env.OTEL_TRACES_EXPORTER ?? 'none').trim();
   if (setting === '' || setting === 'none') return undefined;
-  // OTLPTraceExporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT and _HEADERS itself.
-  if (setting === 'otlp') return new BatchSpanProcessor(new OTLPTraceExporter());
+  // The endpoint from env as the spec reads it; the exporter reads the rest (headers, time-out) from process.env.
+  if (setting === 'otlp') return new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpTracesUrl(env) }));
   if (setting.startsWith('file:') && setting.length > 5)
     return new SimpleSpanProcessor(new FileSpanExporter(setting.slice(5)));
   throw new Error(`OTEL_TRACES_EXPORTER must be none, otlp or file:<path>, not "${setting}"`);
+}
+
+/** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; undefined: the default (localhost:4318). */
+function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
 }
 
 /**
