@@ -11,6 +11,8 @@ import { routedOperation } from './http/portal-route';
 import { gatewayRouteRunner } from './http/gateway-routes';
 import { forwardedAudit } from './audit/forwarded-audit';
 import { onboardingRequests } from './onboarding/onboarding-requests';
+import { traceRequest } from './http/request-trace';
+import type { Tracer } from '@platform/observability';
 
 type ClientIp = (req: IncomingMessage) => string;
 
@@ -26,8 +28,9 @@ const publicPathTest = (deps: Deps) => {
  * The gateway's HTTP server (not yet listening; main.ts and tests call listenServer). /portal/* and
  * the public (widget) paths are served on plain node:http, the hot paths; everything else (docs,
  * health, 404) goes to Express. A request that has not fully arrived within BODY_TIMEOUT_MS gets 408.
+ * With a tracer (tracing on), each /portal and public request is a server span its forwards carry.
  */
-export function buildServer(deps: Deps): Server {
+export function buildServer(deps: Deps, tracer?: Tracer): Server {
   const app = buildApp(deps);
   const clientIp = clientIpOf(deps, app);
   const portal = portalHandler(portalDeps(deps, clientIp));
@@ -35,6 +38,7 @@ export function buildServer(deps: Deps): Server {
   const isPublic = publicPathTest(deps);
   const report = answerReporter(deps);
   const portalApp = new PortalApp(deps.config.PORTAL_DIST_DIR);
+  const routePaths = new Map(deps.compiledRoutes.map((r) => [r.spec.operationId, r.spec.path]));
   return createHttpServer(
     (req, res) => {
       // The request id is set here for both paths, without AsyncLocalStorage: once enabled, its
@@ -48,6 +52,7 @@ export function buildServer(deps: Deps): Server {
       }
       const handler = isPortal(url) ? portal : isPublic(url) ? publicRequests : undefined;
       if (!handler) return app(req, res);
+      if (tracer) traceRequest(tracer, routePaths, req, res, id);
       report(req, res, id);
       void handler(req, res, id);
     },

@@ -75,7 +75,7 @@ export const webhookService: ServiceDefinition<
   // WEBHOOK_ROLE: api serves /portal/webhooks, worker fans events out and delivers them, all (npm start) both.
   roles: { env: 'WEBHOOK_ROLE', workers: [WORKER] },
   migrations,
-  context: ({ config, db, logger, pool, metrics, runs }) => {
+  context: ({ config, db, logger, pool, metrics, runs, tracer }) => {
     const resolve = overridingResolver(config.WEBHOOK_RESOLVE, systemResolver);
     const policy = { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK };
     const outbound = createOutboundClient({
@@ -108,6 +108,7 @@ export const webhookService: ServiceDefinition<
           },
           listen: pool.options,
           registry: metrics.registry,
+          tracer,
         })
       : undefined;
     return {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { compileRoute, errorObject, matchRoute, type CompiledRoute, type RouteSpec } from '@platform/contracts';
-import { runWithContext, type Logger } from '@platform/observability';
+import { runWithContext, type Logger, type Tracer } from '@platform/observability';
 import { AppError, errorHeadersOf, errorObjectOf, issuesOf, sendError } from './errors';
 import { Reply, StoredReply, StreamReply, type Handlers } from './handlers';
 import { sendStream } from './stream-io';
@@ -10,6 +10,7 @@ import { readMultipart } from './multipart';
 import { hasBody } from './middleware';
 import { answerPreflight, preflightMethod, type PublicGuard } from './public-requests';
 import { requestIdOf } from './request-id';
+import { serverSpan } from './server-span';
 import { parseRequest } from './validate';
 
 export interface DispatcherOptions<R extends RouteSpec, C> {
@@ -45,6 +46,8 @@ export interface DispatcherOptions<R extends RouteSpec, C> {
     durationMs: number;
     requestId: string;
   }) => void;
+  /** Each request in a server span, continuing the caller's traceparent; none without a tracer (tracing off). */
+  tracer?: Tracer;
 }
 
 type AnyHandler = (input: {
@@ -69,7 +72,7 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
   const handlers = handlersByOperation(routes, options.handlers);
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
-  const matched = new WeakMap<ServerResponse, string>();
+  const matched = new WeakMap<ServerResponse, RouteSpec>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => {
     const caller = callerOf(req, options.authenticate);
@@ -77,7 +80,7 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
     const match = routeOf(routes, req, res, path, preflight);
     if (!match) return;
     const spec = match.route.spec;
-    matched.set(res, spec.operationId);
+    matched.set(res, spec);
     if (options.authorize && !options.authorize(caller, spec)) {
       throw new AppError('AUTH.FORBIDDEN', `The API key lacks the permission ${spec.permission}.`, {
         required: spec.permission,
@@ -116,11 +119,14 @@ export function createDispatcher<R extends RouteSpec, C>(options: DispatcherOpti
     if (!isUnder(path, options.prefix)) return options.fallback(req, res);
     const requestId = requestIdOf(req, res);
     if (options.onAnswer) reportAnswer(req, res, requestId, options.onAnswer, matched);
-    runWithContext({ requestId }, () =>
-      handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) =>
-        sendError(res, errorObjectOf(err, options.logger), errorHeadersOf(err)),
-      ),
-    );
+    const run = () =>
+      runWithContext({ requestId }, () =>
+        handle(req, res, path, q === -1 ? '' : url.slice(q + 1)).catch((err: unknown) =>
+          sendError(res, errorObjectOf(err, options.logger), errorHeadersOf(err)),
+        ),
+      );
+    if (!options.tracer) return run();
+    serverSpan(options.tracer, req, res, { path, requestId, route: () => matched.get(res) }, run);
   };
 }
 
@@ -210,12 +216,12 @@ function reportAnswer(
   res: ServerResponse,
   requestId: string,
   onAnswer: NonNullable<DispatcherOptions<RouteSpec, unknown>['onAnswer']>,
-  matched: WeakMap<ServerResponse, string>,
+  matched: WeakMap<ServerResponse, RouteSpec>,
 ) {
   const started = performance.now();
   res.once('finish', () =>
     onAnswer({
-      operationId: matched.get(res),
+      operationId: matched.get(res)?.operationId,
       method: req.method ?? 'GET',
       status: res.statusCode,
       durationMs: performance.now() - started,

@@ -1,5 +1,10 @@
 import { createDb, migrateToLatest, sql, type Kysely } from '@platform/db';
-import { aggregateVersionsMigration, consumerMigration, outboxMigration } from '@platform/messaging';
+import {
+  aggregateVersionsMigration,
+  consumerMigration,
+  outboxMigration,
+  outboxTraceparentMigration,
+} from '@platform/messaging';
 import { createLogger } from '@platform/observability';
 import { createTestDatabase } from '@platform/testing';
 import type { Clock, JobOutcome } from '../src';
@@ -48,6 +53,7 @@ export async function setupJobsDb(prefix: string): Promise<JobsDb> {
   const db = createDb<unknown>({ url: database.url, schema: 'work', max: 8 }).db;
   await migrateToLatest(db, 'work', {
     '001_outbox': outboxMigration('work'),
+    '001_outbox_traceparent': outboxTraceparentMigration('work'),
     '002_versions': aggregateVersionsMigration('work'),
     '003_processed': consumerMigration('work'),
     '004_items': {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Kysely } from 'kysely';
 import { eventMessageSchema, type EventMessage } from '@platform/contracts';
-import { REQUEST_ID_HEADER, type Logger } from '@platform/observability';
+import { REQUEST_ID_HEADER, type Context, type Logger, type Tracer } from '@platform/observability';
+import { consumerSpans, publishedContext } from './consumer-spans';
 import { errorText } from './error-text';
 import { checkPayload, handleEventBatch, type EventMessageHandling } from './event-handling';
 import { ack, forward, settle } from './forwarding';
@@ -16,6 +17,8 @@ interface Received {
   requestId: string;
   /** Handler failures so far (the retry header). */
   failures: number;
+  /** The context the message was published in (its traceparent header). */
+  published: Context;
 }
 
 export interface MessageBatchesOptions<DB> {
@@ -26,6 +29,8 @@ export interface MessageBatchesOptions<DB> {
   policy: RetryPolicy;
   confirmTimeoutMs: number;
   log: Logger;
+  /** Each message handled in a consumer span (see consumer-spans.ts); none when tracing is off. */
+  tracer?: Tracer;
 }
 
 export interface MessageBatches {
@@ -77,7 +82,7 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
 
   async function handleTogether(batch: Received[]): Promise<boolean> {
     try {
-      await handleEventBatch(o.db, o.handling, batch);
+      await handleTraced(o, batch);
       for (const r of batch) ack(r.ch, r.msg);
       return true;
     } catch (err) {
@@ -88,7 +93,7 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
 
   async function handleOne(r: Received) {
     try {
-      await handleEventBatch(o.db, o.handling, [r]);
+      await handleTraced(o, [r]);
       ack(r.ch, r.msg);
     } catch (err) {
       const route = routeFailure(o.policy, r.failures);
@@ -109,6 +114,23 @@ export function messageBatches<DB>(o: MessageBatchesOptions<DB>): MessageBatches
   };
 }
 
+/** Runs the messages' handlers in one transaction, each message in its consumer span. */
+async function handleTraced<DB>(o: MessageBatchesOptions<DB>, batch: Received[]): Promise<void> {
+  const spans = consumerSpans(o.tracer, o.handling.queue, batch);
+  try {
+    await handleEventBatch(
+      o.db,
+      o.handling,
+      batch.map((r, i) => ({ message: r.message, requestId: r.requestId, trace: spans.contexts[i] })),
+      o.tracer,
+    );
+    spans.end();
+  } catch (err) {
+    spans.end(err);
+    throw err;
+  }
+}
+
 /** The delivery's event and what its headers carry, or why it is not a valid event message. */
 function checkDelivery(msg: ConsumeMessage): Omit<Received, 'ch' | 'msg'> | { invalid: unknown } {
   const headers: Record<string, unknown> = msg.properties.headers ?? {};
@@ -121,5 +143,5 @@ function checkDelivery(msg: ConsumeMessage): Omit<Received, 'ch' | 'msg'> | { in
   }
   const requestId =
     typeof headers[REQUEST_ID_HEADER] === 'string' ? (headers[REQUEST_ID_HEADER] as string) : randomUUID();
-  return { message, requestId, failures: failuresSoFar(headers) };
+  return { message, requestId, failures: failuresSoFar(headers), published: publishedContext(headers) };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
+import type { Tracer } from '@platform/observability';
 import type { AmqpConnection } from './connection';
 import type { EventMessageHandling } from './event-handling';
 import { retrySettings, type RetryPolicy } from './retry-routing';
@@ -27,6 +28,8 @@ export interface ConsumerOptions<DB> extends EventMessageHandling<DB> {
   /** Broker-side redelivery limit (crashes, lost channels) before a message is parked. */
   deliveryLimit?: number;
   confirmTimeoutMs?: number;
+  /** Each message handled in a consumer span continuing its traceparent header; none when tracing is off. */
+  tracer?: Tracer;
 }
 
 /** The options consumerSettings reads. */

@@ -33,6 +33,7 @@ export function startConsumer<DB = unknown>(options: ConsumerOptions<DB>): Consu
     policy: settings.policy,
     confirmTimeoutMs: settings.confirmTimeoutMs,
     log,
+    tracer: options.tracer,
   });
   const channel = superviseConsumerChannel({
     amqp: options.amqp,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
 import { EVENT_REGISTRY, isEventName, type EventMessage } from '@platform/contracts';
 import { afterCommit, inTransaction } from '@platform/db';
-import type { Logger } from '@platform/observability';
+import type { Logger, Tracer } from '@platform/observability';
 import { errorText } from './error-text';
 import { runHandlers, takes, type CommitHook, type Handled, type HandlerSet } from './handlers';
 import { recordProcessed } from './processed';
@@ -59,14 +59,20 @@ export async function handleEventBatch<DB>(
   db: Kysely<DB>,
   handling: EventMessageHandling<DB>,
   batch: Handled[],
+  tracer?: Tracer,
 ): Promise<Set<string>> {
   const taken = batch.filter((b) => takes(handling, b.message.payload.event));
   if (taken.length === 0) return new Set();
-  return inTransaction(db, (trx) => recordAndRun(trx, handling, taken));
+  return inTransaction(db, (trx) => recordAndRun(trx, handling, taken, tracer));
 }
 
 /** One attempt of the batch's transaction (a rerun after a deadlock starts again from nothing). */
-async function recordAndRun<DB>(trx: Transaction<DB>, handling: EventMessageHandling<DB>, taken: Handled[]) {
+async function recordAndRun<DB>(
+  trx: Transaction<DB>,
+  handling: EventMessageHandling<DB>,
+  taken: Handled[],
+  tracer: Tracer | undefined,
+) {
   const fresh = await recordProcessed(
     trx,
     handling.schema,
@@ -76,9 +82,16 @@ async function recordAndRun<DB>(trx: Transaction<DB>, handling: EventMessageHand
   const pending = new Set(fresh);
   // delete: an id given twice in one batch runs once.
   const todo = taken.filter((b) => pending.delete(b.message.id));
-  const requestIds = new Map(taken.map((b) => [b.message.id, b.requestId]));
+  const byId = new Map(taken.map((b) => [b.message.id, b]));
   const committed: CommitHook[] = [];
-  await runHandlers({ trx, committed, requestIdOf: (m) => requestIds.get(m.id) }, handling, todo);
+  const scope = {
+    trx,
+    committed,
+    requestIdOf: (m: EventMessage) => byId.get(m.id)?.requestId,
+    traceOf: (m: EventMessage) => byId.get(m.id)?.trace,
+    tracer,
+  };
+  await runHandlers(scope, handling, todo);
   // The one after-commit mechanism: inside a shared transaction it waits for the shared COMMIT.
   if (committed.length > 0) await afterCommit(trx, () => runCommitHooks(committed, handling.logger));
   return fresh;

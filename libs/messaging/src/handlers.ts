@@ -1,6 +1,16 @@
 import type { Transaction } from 'kysely';
 import type { EventMessage, EventName, MessageOf } from '@platform/contracts';
-import { runWithContext } from '@platform/observability';
+import {
+  activeTraceparent,
+  inContext,
+  inSpan,
+  linkTo,
+  runWithContext,
+  SpanKind,
+  type Context,
+  type Link,
+  type Tracer,
+} from '@platform/observability';
 
 /** What a handler may do beside its transaction. */
 export interface HandlerHooks {
@@ -18,6 +28,8 @@ type AnyHandler<DB> = (message: EventMessage, trx: Transaction<DB>, hooks: Handl
 export interface BatchHandlerHooks extends HandlerHooks {
   /** The request id a message carried (for the events the handler writes). */
   requestIdOf(message: EventMessage): string | undefined;
+  /** The traceparent of a message's consumer span (e.g. to store with work it leads to); null when tracing is off. */
+  traceparentOf(message: EventMessage): string | null;
 }
 
 /**
@@ -49,6 +61,8 @@ export interface HandlerSet<DB> {
 export interface Handled {
   message: EventMessage;
   requestId?: string;
+  /** The message's consumer span (see consumer-spans.ts), active while its handler runs. */
+  trace?: Context;
 }
 
 /** An after-commit hook and the event whose handler registered it. */
@@ -103,26 +117,57 @@ export interface HandlerScope<DB> {
   /** Hooks the handlers register, to run once the transaction commits. */
   committed: CommitHook[];
   requestIdOf(message: EventMessage): string | undefined;
+  traceOf(message: EventMessage): Context | undefined;
+  tracer?: Tracer;
 }
 
 /**
  * Runs fresh messages through their handlers in order: a run of one event through its batch
- * handler, any other message through its handler in its own request context.
+ * handler, any other message through its handler in its own request context and consumer span.
  */
 export async function runHandlers<DB>(scope: HandlerScope<DB>, set: HandlerSet<DB>, todo: Handled[]): Promise<void> {
-  const { trx, committed, requestIdOf } = scope;
+  const { trx, committed, requestIdOf, traceOf } = scope;
+  const traceparentOf = (m: EventMessage) => {
+    const ctx = traceOf(m);
+    return ctx ? activeTraceparent(ctx) : activeTraceparent();
+  };
   for (const { event, items, batched } of handlerRuns(todo, (name) => batchHandlerOf(set, name))) {
-    const hooks = { afterCommit: (fn: () => void) => committed.push({ event, fn }), requestIdOf };
+    const hooks = { afterCommit: (fn: () => void) => committed.push({ event, fn }), requestIdOf, traceparentOf };
     if (batched) {
-      await batchHandlerOf(set, event)!(
-        items.map((b) => b.message),
-        trx,
-        hooks,
-      );
+      const messages = items.map((b) => b.message);
+      await inBatchContext(scope.tracer, event, items, () => batchHandlerOf(set, event)!(messages, trx, hooks));
       continue;
     }
-    const [{ message, requestId }] = items;
-    const run = () => handlerOf(set, event)!(message, trx, hooks);
+    const [{ message, requestId, trace }] = items;
+    const handle = () => handlerOf(set, event)!(message, trx, hooks);
+    const run = trace ? () => inContext(trace, handle) : handle;
     await (requestId ? runWithContext({ requestId }, run) : run());
   }
+}
+
+/**
+ * A batch handler's active context: its one message's consumer span, or for several a span
+ * under the first message's, linked to every other's (one handler call cannot have many parents).
+ */
+function inBatchContext(
+  tracer: Tracer | undefined,
+  event: string,
+  items: Handled[],
+  run: () => Promise<void>,
+): Promise<void> {
+  const [first] = items;
+  if (!first.trace) return run();
+  if (items.length === 1 || !tracer) return inContext(first.trace, run);
+  const links = items
+    .slice(1)
+    .flatMap((b) => (b.trace ? [linkTo(b.trace)] : []))
+    .filter((l): l is Link => !!l);
+  const spec = {
+    name: `${event} process batch`,
+    kind: SpanKind.INTERNAL,
+    parent: first.trace,
+    links,
+    attributes: { 'messaging.batch.message_count': items.length },
+  };
+  return inSpan(tracer, spec, run);
 }

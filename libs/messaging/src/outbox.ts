@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { EventMessage, EventPayload } from '@platform/contracts';
 import { afterCommit } from '@platform/db';
-import { currentContext, REQUEST_ID_HEADER } from '@platform/observability';
+import { activeTraceparent, currentContext, REQUEST_ID_HEADER } from '@platform/observability';
 
 /** The outbox table every publishing service has in its own schema. */
 export interface OutboxTable {
@@ -11,6 +11,8 @@ export interface OutboxTable {
   routing_key: string;
   message: EventMessage;
   headers: Record<string, string>;
+  /** The trace context the row was written in (see outbox-trace.ts); null when tracing is off. */
+  traceparent: string | null;
   created_at: Date;
   published_at: Date | null;
 }
@@ -108,8 +110,9 @@ export async function writeOutbox<DB>(
       ON CONFLICT (aggregate_id) DO UPDATE SET version = ${versionsTable}.version + EXCLUDED.version
       RETURNING aggregate_id, version
     ), inserted AS (
-      INSERT INTO ${sql.id(schema, 'outbox')} (id, routing_key, message, headers)
-      SELECT e.id, e.routing_key, jsonb_set(e.message, '{version}', to_jsonb(v.version - c.n + e.place)), e.headers
+      INSERT INTO ${sql.id(schema, 'outbox')} (id, routing_key, message, headers, traceparent)
+      SELECT e.id, e.routing_key, jsonb_set(e.message, '{version}', to_jsonb(v.version - c.n + e.place)), e.headers,
+             ${activeTraceparent()}::text
       FROM UNNEST(${rows.map((r) => r.message.id)}::uuid[], ${rows.map((r) => r.message.payload.event)}::text[],
                   ${rows.map((r) => JSON.stringify(r.message))}::jsonb[], ${rows.map((r) => JSON.stringify(r.headers))}::jsonb[],
                   ${events.map((e) => e.aggregateId)}::text[], ${places}::bigint[])

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { inTransaction } from '@platform/db';
-import type { Logger } from '@platform/observability';
+import { extractTrace, injectTrace, inSpan, SpanKind, type Logger, type Tracer } from '@platform/observability';
 import type { Publisher } from './publisher';
 
 interface OutboxRow {
@@ -8,6 +8,7 @@ interface OutboxRow {
   routing_key: string;
   message: unknown;
   headers: Record<string, unknown> | null;
+  traceparent: string | null;
   created_at: Date;
 }
 
@@ -29,6 +30,8 @@ export interface RelayBatchOptions {
   batchSize: number;
   publisher: Publisher;
   log: Logger;
+  /** Each publish in a producer span under the row's stored trace context; none when tracing is off. */
+  tracer?: Tracer;
 }
 
 /**
@@ -54,18 +57,45 @@ export function startBatch(o: RelayBatchOptions): Promise<ClaimedBatch> {
         return { claimed: 0, failed: 0 };
       }
       // In parallel: confirms arrive in bulk, so a batch costs about one round trip.
-      const publishing = rows.map((row) =>
-        o.publisher.publish(o.exchange, row.routing_key, Buffer.from(JSON.stringify(row.message)), {
-          messageId: row.id,
-          headers: row.headers ?? {},
-        }),
-      );
+      const publishing = rows.map((row) => publishRow(o, row));
       signal(rows.length);
       return unmarkUnpublished(trx, o, rows, await Promise.allSettled(publishing));
     });
     done.catch((err: unknown) => {
       if (!signalled) rejectClaimed(err);
     });
+  });
+}
+
+/**
+ * Publishes a row in a producer span, a child of the trace context stored with it (a root when
+ * none was), whose traceparent the message's headers carry for the consumers. With tracing off
+ * the stored traceparent goes on as it is.
+ */
+function publishRow(o: RelayBatchOptions, row: OutboxRow): Promise<void> {
+  const stored = row.traceparent ? { traceparent: row.traceparent } : {};
+  const publish = (headers: Record<string, unknown>) =>
+    o.publisher.publish(o.exchange, row.routing_key, Buffer.from(JSON.stringify(row.message)), {
+      messageId: row.id,
+      headers,
+    });
+  if (!o.tracer) return publish({ ...row.headers, ...stored });
+  const span = {
+    name: `${row.routing_key} publish`,
+    kind: SpanKind.PRODUCER,
+    parent: extractTrace(stored),
+    attributes: {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': o.exchange,
+      'messaging.rabbitmq.destination.routing_key': row.routing_key,
+      'messaging.message.id': row.id,
+    },
+  };
+  return inSpan(o.tracer, span, () => {
+    const headers: Record<string, unknown> = { ...row.headers };
+    injectTrace(headers);
+    return publish(headers);
   });
 }
 
@@ -79,7 +109,7 @@ async function claimRows(trx: Transaction<unknown>, o: RelayBatchOptions): Promi
   const { rows } = await sql<OutboxRow>`
     UPDATE ${table} SET published_at = clock_timestamp()
     WHERE id IN (SELECT id FROM ${table} WHERE published_at IS NULL ORDER BY created_at LIMIT ${o.batchSize} FOR UPDATE SKIP LOCKED)
-    RETURNING id, routing_key, message, headers, created_at`.execute(trx);
+    RETURNING id, routing_key, message, headers, traceparent, created_at`.execute(trx);
   return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type { ClientConfig, Pool } from 'pg';
 import { listen } from '@platform/db';
-import type { Logger } from '@platform/observability';
+import type { Logger, Tracer } from '@platform/observability';
 import type { AmqpConnection } from './connection';
 import { OUTBOX_CHANNEL_SUFFIX, outboxCommits } from './outbox';
 import { createPublisher } from './publisher';
@@ -37,6 +37,8 @@ export interface OutboxRelayOptions<DB = unknown> {
   confirmTimeoutMs?: number;
   /** How long a batch waits for a broker connection before giving up until the next try. */
   channelWaitMs?: number;
+  /** Publishes in producer spans under each row's stored trace context (see relay-batch.ts); none when off. */
+  tracer?: Tracer;
 }
 
 export interface OutboxRelay {
@@ -78,7 +80,9 @@ export function startOutboxRelay<DB = unknown>(options: OutboxRelayOptions<DB>):
     channelWaitMs: options.channelWaitMs,
   });
   // One claim at a time per relay (drain and the passes share it).
-  const claim = oneAtATime(() => startBatch({ db, schema, exchange, batchSize, publisher, log }));
+  const claim = oneAtATime(() =>
+    startBatch({ db, schema, exchange, batchSize, publisher, log, tracer: options.tracer }),
+  );
   const state: RelayState = { stopped: false, again: false, retryAfter: 0 };
   const pass = () =>
     runPass({

@@ -9,6 +9,7 @@ import {
   consumerMigration,
   consumerQueueNames,
   outboxMigration,
+  outboxTraceparentMigration,
   projectionVersionsMigration,
   writeOutbox,
   type OutboxEvent,
@@ -44,6 +45,7 @@ export async function setupSuite(prefix: string): Promise<Suite> {
     },
     '004_aggregate_versions': aggregateVersionsMigration(SCHEMA),
     '005_projection_versions': projectionVersionsMigration(SCHEMA),
+    '006_outbox_traceparent': outboxTraceparentMigration(SCHEMA),
   });
   const exchange = uniqueName('ex');
   const queues: string[] = [];

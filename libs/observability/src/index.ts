@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { activeTraceIds } from './tracing';
 
 export type { Logger };
 
@@ -67,10 +68,37 @@ export function createLogger(service: string, level = 'info', destination?: pino
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: errorWithoutRowData },
       mixin() {
+        // trace_id and span_id while a span is active (tracing on), so a line can be found from its trace.
         const ctx = storage.getStore();
-        return ctx ? { requestId: ctx.requestId } : {};
+        return ctx ? { requestId: ctx.requestId, ...activeTraceIds() } : activeTraceIds();
       },
     },
     destination,
   );
 }
+
+export {
+  activeTraceIds,
+  activeTraceparent,
+  contextWith,
+  inContext,
+  extractTrace,
+  injectTrace,
+  inSpan,
+  linkTo,
+  NO_TRACING,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  startTracing,
+  withSpan,
+  type Context,
+  type Link,
+  type Span,
+  type SpanSpec,
+  type Tracer,
+  type Tracing,
+  type TracingOptions,
+} from './tracing';
+export type { SpanLine } from './file-span-exporter';

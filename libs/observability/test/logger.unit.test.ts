@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createLogger } from '../src';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { createLogger, inSpan, SpanKind, startTracing } from '../src';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -35,5 +36,38 @@ describe('logger', () => {
     const { lines, logger } = capture();
     logger.info({ key: 'pdm_live_abc_secret', headers: { authorization: 'Bearer x' }, nested: { token: 't' } }, 'call');
     expect(JSON.stringify(lines[0])).not.toMatch(/pdm_live_abc_secret|Bearer x|"t"/);
+  });
+});
+
+describe('logger and tracing', () => {
+  it('when a span is active, then a line carries its trace_id and span_id; outside one it carries neither', async () => {
+    const { lines, logger } = capture();
+    const exporter = new InMemorySpanExporter();
+    const tracing = startTracing({ serviceName: 'test', exporter });
+    await inSpan(tracing.tracer, { name: 'work', kind: SpanKind.INTERNAL }, async () => logger.info('inside'));
+    logger.info('outside');
+
+    const [span] = exporter.getFinishedSpans();
+    await tracing.shutdown();
+    expect(lines[0]).toMatchObject({ trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+    expect(lines[1]).not.toHaveProperty('trace_id');
+    expect(lines[1]).not.toHaveProperty('span_id');
+  });
+
+  it('when tracing is off, then no exporter runs and no line carries trace ids', async () => {
+    const { lines, logger } = capture();
+    const tracing = startTracing({ serviceName: 'test', env: {} });
+    expect(tracing.tracer).toBeUndefined();
+    await inSpan(tracing.tracer, { name: 'work', kind: SpanKind.INTERNAL }, async (span) => {
+      expect(span).toBeUndefined();
+      logger.info('inside');
+    });
+    expect(lines[0]).not.toHaveProperty('trace_id');
+  });
+
+  it('when OTEL_TRACES_EXPORTER names no known exporter, then starting fails with the setting named', () => {
+    expect(() => startTracing({ serviceName: 'test', env: { OTEL_TRACES_EXPORTER: 'zipkin' } })).toThrow(
+      /OTEL_TRACES_EXPORTER must be none, otlp or file:<path>, not "zipkin"/,
+    );
   });
 });

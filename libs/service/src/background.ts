@@ -32,6 +32,7 @@ export function startRelay(
     pollIntervalMs: config.OUTBOX_POLL_MS,
     // Woken by this process's commits (and NOTIFY); its periodic sweep is a job of the runner.
     selfPoll: false,
+    tracer: runtime.tracer,
   });
 }
 
@@ -86,6 +87,7 @@ export function startConsumers<DB>(
       schema,
       exchange: config.EVENTS_EXCHANGE,
       logger,
+      tracer: runtime.tracer,
     });
     onStarted(consumer);
     return consumer;

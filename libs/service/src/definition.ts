@@ -7,7 +7,7 @@ import type { Kysely } from '@platform/db';
 import type { Handlers } from '@platform/http';
 import type { JobDefinition } from '@platform/jobs';
 import type { AmqpConnection, ConsumerOptions } from '@platform/messaging';
-import type { Logger } from '@platform/observability';
+import type { Logger, Tracer, Tracing } from '@platform/observability';
 import type { ServiceConfig } from './config';
 import type { ServiceMetrics } from './metrics';
 import type { ServiceMigration } from './migrations';
@@ -23,6 +23,8 @@ export interface ServiceRuntime<DB, Cfg> {
   pool: Pool;
   amqp: AmqpConnection;
   metrics: ServiceMetrics;
+  /** Spans of this service; undefined when tracing is off (see docs/tracing.md). */
+  tracer: Tracer | undefined;
   /** A client for another service (one per target, kept for the process); needs SERVICE_JWT_PRIVATE_KEY. */
   call(target: ServiceName): ServiceCaller;
   /** Whether this process runs the role: 'api' (its routes) or one of the definition's worker roles (see roles.ts). */
@@ -40,7 +42,7 @@ export interface BackgroundWork {
 /** One consumer of the service: its bindings and typed handlers; the chassis adds the queue, connection, schema and exchange. */
 export type ConsumerSpec<DB> = Omit<
   ConsumerOptions<DB>,
-  'queue' | 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger'
+  'queue' | 'amqp' | 'pool' | 'db' | 'schema' | 'exchange' | 'logger' | 'tracer'
 > & {
   /** Only for a second consumer of the same service, e.g. 'merchants': its queue is <exchange>.<service>.<name>. */
   name?: string;
@@ -110,4 +112,6 @@ export interface StartOptions {
   /** The admin listener's port instead of the configured one (0 = ephemeral, tests). */
   adminPort?: number;
   logger?: Logger;
+  /** Tracing of a test (e.g. an InMemorySpanExporter's); default from OTEL_TRACES_EXPORTER, off when unset. */
+  tracing?: Tracing;
 }

@@ -92,6 +92,7 @@ function publicDispatcher(
     fallback: next,
     validateResponses: runtime.config.NODE_ENV !== 'production',
     onAnswer: answerReporter(runtime),
+    tracer: runtime.tracer,
   });
 }
 
@@ -134,6 +135,7 @@ function routeDispatcher<R extends RouteSpec>(
     fallback: next,
     validateResponses: config.NODE_ENV !== 'production',
     onAnswer: answerReporter(runtime),
+    tracer: runtime.tracer,
   });
 }
 

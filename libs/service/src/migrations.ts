@@ -4,6 +4,7 @@ import {
   aggregateVersionsMigration,
   consumerMigration,
   outboxMigration,
+  outboxTraceparentMigration,
   projectionVersionsMigration,
 } from '@platform/messaging';
 
@@ -15,7 +16,7 @@ export type ServiceMigration = Migration & { formerNames?: readonly string[] };
 
 /**
  * The tables the chassis needs in every service's schema: the outbox and aggregate versions
- * (publishing), processed message ids and projection versions (consuming), Idempotency-Keys
+ * (publishing) and the trace context of each outbox row, processed message ids and projection versions (consuming), Idempotency-Keys
  * and their answers (keyed writes). Recorded in the
  * schema's own table (CHASSIS_MIGRATION_TABLE) and applied before the service's, so a chassis
  * migration added later runs on every existing schema. Add new ones at the end.
@@ -33,6 +34,7 @@ export const chassisMigrations = (schema: string): Record<string, ServiceMigrati
     formerNames: ['2026_11_22_0004_projection_versions'],
   },
   '0000_05_idempotency_keys': idempotencyKeysMigration(schema),
+  '0000_06_outbox_traceparent': outboxTraceparentMigration(schema),
 });
 
 /** Where a schema records the chassis' migrations; the service's own are in kysely_migration. */

@@ -1,7 +1,7 @@
 import { serviceUrl } from '@platform/config';
 import type { ServiceName } from '@platform/contracts';
 import { InternalTokenMinter } from '@platform/auth';
-import type { Logger } from '@platform/observability';
+import type { Logger, Tracer } from '@platform/observability';
 import type { ServiceConfig } from './config';
 import { ServiceCaller } from './service-caller';
 
@@ -13,7 +13,7 @@ export const consumerQueue = (exchange: string, service: string, name?: string) 
   name === undefined ? `${exchange}.${service}` : `${exchange}.${service}.${name}`;
 
 /** Clients for the other services, one per target, made on first use and closed together. */
-export function serviceCallers(name: string, config: ServiceConfig, logger: Logger) {
+export function serviceCallers(name: string, config: ServiceConfig, logger: Logger, tracer?: Tracer) {
   const callers = new Map<ServiceName, ServiceCaller>();
   const call = (target: ServiceName) => {
     let caller = callers.get(target);
@@ -25,6 +25,7 @@ export function serviceCallers(name: string, config: ServiceConfig, logger: Logg
         baseUrl: serviceUrl(config, target),
         minter: new InternalTokenMinter(config.SERVICE_JWT_PRIVATE_KEY, 60, 'services'),
         logger,
+        tracer,
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       });
       callers.set(target, caller);

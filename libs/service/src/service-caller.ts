@@ -9,7 +9,15 @@ import {
   type ServiceResponse,
   type ServiceStreamResponse,
 } from '@platform/http';
-import { currentContext, REQUEST_ID_HEADER, type Logger } from '@platform/observability';
+import {
+  currentContext,
+  injectTrace,
+  inSpan,
+  REQUEST_ID_HEADER,
+  SpanKind,
+  type Logger,
+  type Tracer,
+} from '@platform/observability';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 const UNAVAILABLE = new Set([502, 503, 504]);
@@ -23,6 +31,8 @@ export interface ServiceCallerOptions {
   timeoutMs?: number;
   /** Extra tries for idempotent calls that found the target unavailable (default 2). */
   retries?: number;
+  /** Each call in a client span whose traceparent the target continues; none when tracing is off. */
+  tracer?: Tracer;
 }
 
 /** Whom a call acts for (a partner, or the calling service itself): named in the token the target verifies. */
@@ -85,7 +95,11 @@ export class ServiceCaller {
     };
     let res: ServiceResponse;
     try {
-      res = await this.send(caller, req);
+      res = await inSpan(this.options.tracer, this.spanOf(spec), async (span) => {
+        const answer = await this.send(caller, req);
+        span?.setAttribute('http.response.status_code', answer.status);
+        return answer;
+      });
     } catch {
       // Unreachable, timed out or its breaker open: the partner may retry.
       throw new AppError('SERVICE.UNAVAILABLE', `The ${this.options.target} service is unavailable; retry later.`);
@@ -132,6 +146,15 @@ export class ServiceCaller {
     return this.client.close();
   }
 
+  private spanOf(spec: RouteSpec) {
+    const method = spec.method.toUpperCase();
+    return {
+      name: `${method} ${spec.path}`,
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': method, 'http.route': spec.path, 'peer.service': this.options.target },
+    };
+  }
+
   private headersFor(caller: InternalCaller): Record<string, string> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.minter.mint(caller, this.options.target)}`,
@@ -139,6 +162,8 @@ export class ServiceCaller {
     };
     const requestId = currentContext()?.requestId;
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+    // traceparent of the active span (the call's client span), when tracing is on.
+    injectTrace(headers);
     return headers;
   }
 

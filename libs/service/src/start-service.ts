@@ -4,7 +4,7 @@ import type { RouteSpec } from '@platform/contracts';
 import { createDb, ping, type Kysely } from '@platform/db';
 import { closeServer, createHttpServer, listenServer, serverPort, stopOnSignals } from '@platform/http';
 import { connectAmqp } from '@platform/messaging';
-import { createLogger, type Logger } from '@platform/observability';
+import { createLogger, startTracing, type Logger, type Tracer } from '@platform/observability';
 import { jobRunner, declaredQueues, startConsumers, startRelay } from './background';
 import { parseServiceConfig } from './config';
 import type {
@@ -41,7 +41,11 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
   if (config.MIGRATE_ON_BOOT) await migrateService(definition, config.DATABASE_URL);
   const started = new StartedThings(logger);
   try {
-    const { runtime, relayDb } = await connect<DB, X>(definition, { config, role }, logger, started);
+    // First started, last stopped: spans of the stop itself are still exported. A test's tracing is the test's to stop.
+    const tracing = options.tracing ?? startTracing({ serviceName: definition.name, env: options.env ?? process.env });
+    if (!options.tracing) started.push('tracing', () => tracing.shutdown());
+    const { tracer } = tracing;
+    const { runtime, relayDb } = await connect<DB, X>(definition, { config, role, tracer }, logger, started);
     const context = (await definition.context?.(runtime)) as Ctx;
     const closeContext = definition.closeContext;
     if (closeContext) started.push('context', async () => closeContext(context));
@@ -82,7 +86,7 @@ export async function startService<DB, X extends z.ZodRawShape, R extends RouteS
 /** The databases (as the service role), then the broker, ready: the runtime handlers and consumers are built from. */
 async function connect<DB, X extends z.ZodRawShape>(
   definition: Pick<ServiceDefinition<DB, X, RouteSpec, unknown>, 'name' | 'schema' | 'migrations' | 'roles'>,
-  { config, role }: { config: ConfigOf<X>; role: string | undefined },
+  { config, role, tracer }: { config: ConfigOf<X>; role: string | undefined; tracer: Tracer | undefined },
   logger: Logger,
   started: StartedThings,
 ) {
@@ -104,7 +108,7 @@ async function connect<DB, X extends z.ZodRawShape>(
   started.push('broker', () => amqp.close());
   // Fail fast at boot rather than run a service whose events can never leave the outbox.
   await amqp.ready(5_000);
-  const callers = serviceCallers(definition.name, config, logger);
+  const callers = serviceCallers(definition.name, config, logger, tracer);
   started.push('service callers', callers.close);
   const metrics = createServiceMetrics(definition.name);
   const queueOf = (name?: string) => consumerQueue(config.EVENTS_EXCHANGE, definition.name, name);
@@ -116,6 +120,7 @@ async function connect<DB, X extends z.ZodRawShape>(
     pool,
     amqp,
     metrics,
+    tracer,
     call: callers.call,
     runs: roleCheck(definition.roles, role),
     consumerQueue: queueOf,

@@ -75,7 +75,7 @@ describe('startService', () => {
           adminPort: 0,
           env: { DATABASE_URL: database.url, AMQP_URL: amqpUrl, INTERNAL_JWT_PUBLIC_KEY: 'x', LOG_LEVEL: 'silent' },
         }),
-      ).rejects.toThrow('schema chassis_test lacks 5 migration(s)');
+      ).rejects.toThrow('schema chassis_test lacks 6 migration(s)');
     } finally {
       await database.drop();
     }

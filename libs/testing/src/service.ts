@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { generateInternalKeyPair, InternalTokenMinter } from '@platform/auth';
+import type { Tracing } from '@platform/observability';
 import { PERMISSIONS, type RouteSpec } from '@platform/contracts';
 import { startService, type RunningService, type ServiceDefinition } from '@platform/service';
 import { deleteBrokerTopology } from './broker';
@@ -22,11 +23,13 @@ export interface TestService<DB, Cfg, Ctx> {
 
 /**
  * Any service on the chassis, in-process on an ephemeral port, with its own database and
- * exchange, migrated on boot, and real internal tokens.
+ * exchange, migrated on boot, and real internal tokens; `tracing` is a test's own (e.g. an
+ * InMemorySpanExporter's, shared by the services it boots).
  */
 export async function startTestService<DB, X extends z.ZodRawShape, R extends RouteSpec, Ctx>(
   definition: ServiceDefinition<DB, X, R, Ctx>,
   env: NodeJS.ProcessEnv = {},
+  options: { tracing?: Tracing } = {},
 ): Promise<TestService<DB, z.infer<z.ZodObject<X>>, Ctx>> {
   const { amqpUrl } = await testInfra();
   const database = await createTestDatabase(definition.schema);
@@ -45,6 +48,7 @@ export async function startTestService<DB, X extends z.ZodRawShape, R extends Ro
       NODE_ENV: 'test',
       ...env,
     },
+    tracing: options.tracing,
   });
   const minter = new InternalTokenMinter(keys.privateKey);
   return {

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { errorObject, type ServiceName } from '@platform/contracts';
 import { AppError, isJsonContentType, sendError, type ServiceClient, type ServiceResponse } from '@platform/http';
 import type { Logger } from '@platform/observability';
+import { traceHeaders } from './request-trace';
 
 export type Upstreams = Record<ServiceName, ServiceClient>;
 
@@ -46,6 +47,8 @@ export async function forward(deps: ForwardDeps, req: IncomingMessage, res: Serv
     authorization: `Bearer ${call.token}`,
     'x-request-id': requestId,
     'x-forwarded-for': call.ip,
+    // The service continues the gateway's server span (when tracing is on).
+    ...traceHeaders(req),
   };
   const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
   try {

@@ -21,6 +21,13 @@ export const migrations: Record<string, ServiceMigration> = {
       await sql`CREATE INDEX attempts_endpoint ON attempts (endpoint_id, attempted_at)`.execute(db);
     },
   },
+  '2026_11_27_0001_message_traceparent': {
+    // The trace context of the event's consumer span (null with tracing off): every attempt of its
+    // deliveries, however much later, is a span in the event's trace.
+    async up(db: Kysely<unknown>) {
+      await sql`ALTER TABLE messages ADD COLUMN traceparent text`.execute(db);
+    },
+  },
 };
 
 /** 2026_11_22_0001_webhooks: partners' endpoints. */

@@ -31,6 +31,8 @@ interface MessagesTable {
   partner_id: string;
   event: string;
   body: string;
+  /** The event's trace context (W3C traceparent); null when tracing was off. */
+  traceparent: string | null;
   created_at: Timestamp;
 }
 

@@ -1,3 +1,4 @@
+import { extractTrace, inSpan, SpanKind, SpanStatusCode, type Span, type Tracer } from '@platform/observability';
 import { OutboundError, type OutboundClient, type OutboundResponse } from '@platform/outbound';
 import type { AttemptResult, DeliveryWork } from './delivery-work.repository';
 import { classifyAttempt, loggedAnswer } from '../domain/attempt-classification';
@@ -13,6 +14,8 @@ interface AttemptDeps {
   retry: RetryPolicy;
   /** Called with each attempt's duration (metrics). */
   observeDuration(ms: number): void;
+  /** Each attempt a client span in its event's trace; none when tracing is off. */
+  tracer?: Tracer;
 }
 
 /** One attempt's result, and whether it says the endpoint is unwell (for its breaker). */
@@ -21,11 +24,33 @@ export interface Attempted {
   unwell: boolean;
 }
 
-/** Sends one signed attempt of a delivery and says what it means and what becomes of the delivery. */
+/**
+ * Sends one signed attempt of a delivery and says what it means and what becomes of the delivery.
+ * The attempt is a client span under the event's stored trace context; the partner's request
+ * carries no traceparent (our trace ids are not theirs to see).
+ */
 export async function attemptDelivery(work: DeliveryWork, deps: AttemptDeps): Promise<Attempted> {
+  return inSpan(deps.tracer, attemptSpan(work), (span) => attemptIn(span, work, deps));
+}
+
+const attemptSpan = (work: DeliveryWork) => ({
+  name: 'webhook deliver',
+  kind: SpanKind.CLIENT,
+  parent: extractTrace(work.traceparent ? { traceparent: work.traceparent } : undefined),
+  attributes: {
+    'http.request.method': 'POST',
+    'webhook.delivery.id': work.id,
+    'webhook.endpoint.id': work.endpoint_id,
+    'webhook.attempt': work.attempt_count + 1,
+  },
+});
+
+async function attemptIn(span: Span | undefined, work: DeliveryWork, deps: AttemptDeps): Promise<Attempted> {
   const attemptedAt = new Date();
   const started = performance.now();
   const { response, failure } = await post(deps.outbound, work, signedHeaders(work, deps.secrets, attemptedAt));
+  if (response) span?.setAttribute('http.response.status_code', response.status);
+  if (failure) span?.setAttribute('error.type', failure.kind);
   const durationMs = response?.durationMs ?? performance.now() - started;
   deps.observeDuration(durationMs);
   const status = response?.status ?? null;
@@ -47,6 +72,7 @@ export async function attemptDelivery(work: DeliveryWork, deps: AttemptDeps): Pr
     ok: verdict.ok,
     ...outcome,
   };
+  if (!verdict.ok) span?.setStatus({ code: SpanStatusCode.ERROR, message: verdict.error ?? undefined });
   return { result, unwell: verdict.unwell };
 }
 

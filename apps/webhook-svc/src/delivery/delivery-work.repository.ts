@@ -16,6 +16,8 @@ export interface DeliveryWork {
   body: string;
   attempt_count: number;
   final_attempt: boolean;
+  /** The event's trace context, the parent of each attempt's span (null: none). */
+  traceparent: string | null;
 }
 
 const interval = (ms: number) => sql`(${ms} * interval '1 millisecond')`;
@@ -29,24 +31,25 @@ const interval = (ms: number) => sql`(${ms} * interval '1 millisecond')`;
  */
 export async function fanOut(
   trx: Transaction<WebhooksDb>,
-  messages: { id: string; partnerId: string; event: string; body: string }[],
+  messages: { id: string; partnerId: string; event: string; body: string; traceparent?: string | null }[],
   leaseMs: number | undefined,
 ): Promise<DeliveryWork[]> {
   if (messages.length === 0) return [];
   const { rows } = await sql<DeliveryWork>`
     WITH batch AS (
       SELECT * FROM UNNEST(${messages.map((m) => m.id)}::uuid[], ${messages.map((m) => m.partnerId)}::text[],
-                           ${messages.map((m) => m.event)}::text[], ${messages.map((m) => m.body)}::text[])
-           WITH ORDINALITY AS b(id, partner_id, event, body, ord)
+                           ${messages.map((m) => m.event)}::text[], ${messages.map((m) => m.body)}::text[],
+                           ${messages.map((m) => m.traceparent ?? null)}::text[])
+           WITH ORDINALITY AS b(id, partner_id, event, body, traceparent, ord)
     ), targets AS (
       SELECT b.id AS message_id, b.ord, e.id, e.url, e.enabled, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
       FROM batch b JOIN endpoints e ON e.partner_id = b.partner_id AND e.enabled AND (e.events IS NULL OR b.event = ANY (e.events))
     ), m AS (
-      INSERT INTO messages (id, partner_id, event, body)
-      SELECT id, partner_id, event, body FROM batch b WHERE EXISTS (SELECT 1 FROM targets t WHERE t.message_id = b.id)
+      INSERT INTO messages (id, partner_id, event, body, traceparent)
+      SELECT id, partner_id, event, body, traceparent FROM batch b WHERE EXISTS (SELECT 1 FROM targets t WHERE t.message_id = b.id)
       ON CONFLICT (id) DO NOTHING
-      RETURNING id, partner_id, event, body
+      RETURNING id, partner_id, event, body, traceparent
     ), d AS (
       INSERT INTO deliveries (id, message_id, endpoint_id, partner_id, event, status, next_attempt_at, lease_until)
       SELECT gen_random_uuid(), m.id, t.id, m.partner_id, m.event, 'pending', now(),
@@ -55,7 +58,8 @@ export async function fanOut(
       ON CONFLICT (message_id, endpoint_id) DO NOTHING
       RETURNING id, message_id, endpoint_id, attempt_count, final_attempt
     )
-    SELECT d.id, d.endpoint_id, t.url, t.enabled, t.secret, t.previous_secret, m.body, d.attempt_count, d.final_attempt
+    SELECT d.id, d.endpoint_id, t.url, t.enabled, t.secret, t.previous_secret, m.body, d.attempt_count, d.final_attempt,
+           m.traceparent
     FROM d JOIN targets t ON t.message_id = d.message_id AND t.id = d.endpoint_id JOIN m ON m.id = d.message_id
     ORDER BY t.ord -- sent in the order the events came`.execute(trx);
   return rows;
@@ -86,7 +90,7 @@ export function claimDueDeliveries(
     select: sql`
       SELECT c.id, c.endpoint_id, e.url, e.enabled, e.secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret,
-             m.body, c.attempt_count, c.final_attempt
+             m.body, c.attempt_count, c.final_attempt, m.traceparent
       FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id JOIN messages m ON m.id = c.message_id
       ORDER BY c.next_attempt_at -- started in the order they fell due`,
   });

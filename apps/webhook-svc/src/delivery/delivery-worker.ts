@@ -2,7 +2,7 @@ import type { ClientConfig } from 'pg';
 import type { Registry } from 'prom-client';
 import type { Kysely } from '@platform/db';
 import { LeaseWorker, type Held } from '@platform/jobs';
-import type { Logger } from '@platform/observability';
+import type { Logger, Tracer } from '@platform/observability';
 import type { OutboundClient } from '@platform/outbound';
 import { DUE_CHANNEL } from '../db/deliveries.repository';
 import type { WebhooksDb } from '../db/tables';
@@ -41,6 +41,8 @@ interface DeliveryWorkerOptions {
   /** Connection settings for LISTEN (the pool's). */
   listen?: ClientConfig;
   registry: Registry;
+  /** Each attempt a client span (attempt.ts); none when tracing is off. */
+  tracer?: Tracer;
 }
 
 /** Deliveries an endpoint at its cap may have held in memory, per allowed attempt in flight; more are handed back. */
@@ -161,7 +163,7 @@ export class DeliveryWorker {
     const observeDuration = (ms: number) => this.metrics.duration.observe(ms / 1000);
     try {
       const result = await this.breakers.fire(work.endpoint_id, () =>
-        attemptDelivery(work, { outbound, secrets, retry, observeDuration }),
+        attemptDelivery(work, { outbound, secrets, retry, observeDuration, tracer: this.options.tracer }),
       );
       if (result === 'open') {
         this.metrics.deferred.inc({ reason: 'breaker_open' });

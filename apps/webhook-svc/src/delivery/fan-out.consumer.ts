@@ -1,5 +1,5 @@
 import { PUBLIC_EVENT_NAMES, type EventMessage } from '@platform/contracts';
-import type { HandlerHooks } from '@platform/messaging';
+import type { BatchHandlerHooks } from '@platform/messaging';
 import type { ConsumerSpec } from '@platform/service';
 import type { Transaction } from '@platform/db';
 import { fanOut } from './delivery-work.repository';
@@ -22,7 +22,7 @@ const deliveryBody = (payload: EventMessage['payload']) =>
  * never reach a partner.
  */
 export function fanOutConsumer(worker: DeliveryWorker, leaseMs: number): ConsumerSpec<WebhooksDb> {
-  const fanOutBatch = async (messages: EventMessage[], trx: Transaction<WebhooksDb>, hooks: HandlerHooks) => {
+  const fanOutBatch = async (messages: EventMessage[], trx: Transaction<WebhooksDb>, hooks: BatchHandlerHooks) => {
     // Leased to this worker only when it can start them now; otherwise the poller (of any worker) claims them.
     const lease = worker.hasRoom() ? leaseMs : undefined;
     const work = await fanOut(
@@ -32,6 +32,8 @@ export function fanOutConsumer(worker: DeliveryWorker, leaseMs: number): Consume
         partnerId: m.partner_id,
         event: m.payload.event,
         body: deliveryBody(m.payload),
+        // The attempts' spans join the event's trace (see attempt.ts).
+        traceparent: hooks.traceparentOf(m),
       })),
       lease,
     );
