@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startWebhookReceiver, type WebhookReceiver } from '@platform/launcher';
-import { act, uniqueName, waitFor } from '@platform/testing';
+import { act, uniqueName, waitFor, type ApiResponse } from '@platform/testing';
 import { startClusterPlatform, type ClusterPlatform } from './cluster-platform';
 
 const CREATES = 500;
@@ -41,6 +41,33 @@ describe('broker node loss: a RabbitMQ node dies during domain creates and nothi
   const call = (method: string, path: string, body?: unknown) =>
     act(sys.platform.urls.gateway, method, path, { token: key, body });
 
+  let busyAnswers = 0;
+  /**
+   * One create, as a partner makes it: "busy; retry later" (503: PostgreSQL's connections are
+   * shared with whatever else runs here) and "the first request with this key is still being
+   * processed" (409) are retried with the same Idempotency-Key, so a domain is never made twice.
+   */
+  async function createDomain(host: string, i: number): Promise<ApiResponse> {
+    const body = { domain: host, company_name: `Company ${i}`, account_email: `owner@${host}` };
+    const headers = { 'Idempotency-Key': `create-${host}` };
+    let last: ApiResponse | undefined;
+    const retryLater = (res: ApiResponse) =>
+      res.status === 503 || (res.status === 409 && res.body?.error?.code === 'IDEMPOTENCY.IN_PROGRESS');
+    try {
+      return await waitFor(
+        async () => {
+          last = await act(sys.platform.urls.gateway, 'POST', '/portal/domains', { token: key, body, headers });
+          if (!retryLater(last)) return last;
+          busyAnswers++;
+          return undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 250, what: `the create of ${host}` },
+      );
+    } catch {
+      return last!;
+    }
+  }
+
   /** CREATES domain creates through the gateway, CONCURRENCY at a time; onAnswered runs after each answer. */
   async function createDomains(onAnswered: (answered: number) => void): Promise<Created> {
     const created: Created = { domainIds: [], failures: [] };
@@ -50,11 +77,7 @@ describe('broker node loss: a RabbitMQ node dies during domain creates and nothi
     const lane = async () => {
       for (let i = next++; i < CREATES; i = next++) {
         const host = `n${i}-${suffix}.cluster-test.example.com`;
-        const res = await call('POST', '/portal/domains', {
-          domain: host,
-          company_name: `Company ${i}`,
-          account_email: `owner@${host}`,
-        });
+        const res = await createDomain(host, i);
         if (res.status === 200) created.domainIds.push((res.body as { result: { id: string } }).result.id);
         else created.failures.push(`${host}: ${res.status} ${JSON.stringify(res.body)}`);
         onAnswered(++answered);
@@ -85,6 +108,12 @@ describe('broker node loss: a RabbitMQ node dies during domain creates and nothi
       expect(members.get(`${sys.exchange}.${service}`)).toHaveLength(3);
 
     const [victim, ...survivors] = sys.cluster.nodes;
+    // AMQP_URL names the victim first, so every process is connected to it: all of them must move.
+    // Each service process holds one connection (the gateway none): five, and the two workers and two scanners.
+    const processes = [...sys.platform.processes.keys()].filter((name) => name !== 'gateway').length + 4;
+    const before = await sys.cluster.connectionsByNode();
+    expect([...before.keys()]).toEqual([victim.name]);
+    expect(before.get(victim.name)).toBeGreaterThanOrEqual(processes);
     const createsStarted = Date.now();
     let killedAt = 0;
     const created = await createDomains((answered) => {
@@ -93,7 +122,9 @@ describe('broker node loss: a RabbitMQ node dies during domain creates and nothi
       killedAt = Date.now();
       log(`killed ${victim.name} after ${answered} creates`);
     });
-    log(`${CREATES} creates answered in ${((Date.now() - createsStarted) / 1000).toFixed(1)} s`);
+    log(
+      `${CREATES} creates answered in ${((Date.now() - createsStarted) / 1000).toFixed(1)} s (${busyAnswers} busy answers retried)`,
+    );
     expect({ failed: created.failures.length, first: created.failures.slice(0, 3) }).toEqual({ failed: 0, first: [] });
     expect(killedAt).toBeGreaterThan(0);
     expect(await sys.cluster.runningNodes(survivors[0])).toHaveLength(2);
@@ -110,6 +141,15 @@ describe('broker node loss: a RabbitMQ node dies during domain creates and nothi
       { timeoutMs: 300_000, intervalMs: 1_000, what: `${CREATES} webhooks and ${CREATES} subscriptions` },
     );
     const allArrived = Date.now();
+    const after = await waitFor(
+      async () => {
+        const counts = await sys.cluster.connectionsByNode(survivors[0]);
+        const total = [...counts.values()].reduce((a, b) => a + b, 0);
+        return total >= processes ? counts : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 1_000, what: `all ${processes} processes reconnected to the surviving nodes` },
+    );
+    expect(after.has(victim.name)).toBe(false);
     log(`all arrived ${((allArrived - killedAt) / 1000).toFixed(1)} s after the node died`);
 
     // Nothing is left to send (every outbox row published, every delivery done), so no late duplicate is on its way.

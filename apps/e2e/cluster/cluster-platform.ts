@@ -49,10 +49,13 @@ export async function startClusterPlatform(log: (line: string) => void): Promise
         ...SHARED_ENV,
         ...LOCAL_SCANS,
         // Ten processes share PostgreSQL's 100 connections with whatever else runs on the machine.
-        DB_POOL_MAX: '3',
-        RECEIPT_WRITERS: '2',
+        DB_POOL_MAX: '2',
+        RECEIPT_WRITERS: '1',
       },
-      envFor: { 'webhook-svc': { WEBHOOK_ROLE: 'api' }, 'domains-svc': { DOMAINS_ROLE: 'api' } },
+      // Three Erlang VMs and ten Node processes on a small machine: boots take their time.
+      readyTimeoutMs: 120_000,
+      // domains-svc's api takes every create: a pool of its own size.
+      envFor: { 'webhook-svc': { WEBHOOK_ROLE: 'api' }, 'domains-svc': { DOMAINS_ROLE: 'api', DB_POOL_MAX: '8' } },
     });
     closers.push(() => platform.stop());
     const workers: Promise<ExtraInstance>[] = [];
