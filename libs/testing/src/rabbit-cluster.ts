@@ -98,23 +98,7 @@ export async function startRabbitCluster(options: RabbitClusterOptions = {}): Pr
     runningNodes: async (via = nodes[0]) =>
       (JSON.parse(await ctl(via, 'cluster_status', '--formatter', 'json')) as { running_nodes: string[] })
         .running_nodes,
-    connectionsByNode: async (via = nodes[0]) => {
-      // The server port a client dialled tells its node (list_connections has no node column in 3.10).
-      const rows = JSON.parse(await ctl(via, 'list_connections', 'port', '--formatter', 'json')) as { port: number }[];
-      const counts = new Map<string, number>();
-      for (const { port } of rows) {
-        const name = nodes.find((n) => n.port === port)?.name ?? `port ${port}`;
-        counts.set(name, (counts.get(name) ?? 0) + 1);
-      }
-      return counts;
-    },
-    queueMembers: async (via = nodes[0]) => {
-      const rows = JSON.parse(await ctl(via, 'list_queues', 'name', 'members', '--formatter', 'json')) as {
-        name: string;
-        members: string[] | string;
-      }[];
-      return new Map(rows.map((r) => [r.name, Array.isArray(r.members) ? r.members : []]));
-    },
+    ...observers(nodes, ctl),
     close: async () => {
       process.removeListener('exit', killAll);
       killAll();
@@ -158,6 +142,29 @@ async function clusterFolder() {
 }
 
 type Ctl = (node: RabbitNode, ...args: string[]) => Promise<string>;
+
+/** What the cluster's nodes report (through rabbitmqctl on one of them). */
+function observers(nodes: RabbitNode[], ctl: Ctl): Pick<RabbitCluster, 'connectionsByNode' | 'queueMembers'> {
+  return {
+    connectionsByNode: async (via = nodes[0]) => {
+      // The server port a client dialled tells its node (list_connections has no node column in 3.10).
+      const rows = JSON.parse(await ctl(via, 'list_connections', 'port', '--formatter', 'json')) as { port: number }[];
+      const counts = new Map<string, number>();
+      for (const { port } of rows) {
+        const name = nodes.find((n) => n.port === port)?.name ?? `port ${port}`;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      return counts;
+    },
+    queueMembers: async (via = nodes[0]) => {
+      const rows = JSON.parse(await ctl(via, 'list_queues', 'name', 'members', '--formatter', 'json')) as {
+        name: string;
+        members: string[] | string;
+      }[];
+      return new Map(rows.map((r) => [r.name, Array.isArray(r.members) ? r.members : []]));
+    },
+  };
+}
 
 async function bootNodes(
   nodes: (RabbitNode & { child?: ChildProcess })[],
