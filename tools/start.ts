@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateRecordSigningKeys } from '@platform/auth';
 import amqp from 'amqplib';
+import { brokerUrls } from '@platform/messaging';
 import { Client } from 'pg';
 import {
   assertPortsFree,
@@ -24,7 +25,7 @@ process.env.LOG_LEVEL ??= 'warn';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
+const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/g, '//$1:***@'); // every URL of a list
 
 function fail(message: string): never {
   console.error(`\n  ✖ ${message}\n`);
@@ -44,14 +45,20 @@ async function checkPostgres() {
   }
 }
 
+/** One reachable node is enough when AMQP_URL lists a cluster's nodes: the services move to another if it dies. */
 async function checkRabbit() {
-  try {
-    const conn = await amqp.connect(amqpUrl, { timeout: 3000 });
-    await conn.close();
-  } catch (err) {
-    fail(`RabbitMQ is not reachable at ${redact(amqpUrl)} (${(err as Error).message}).
-    Start it (e.g. rabbitmq-server -detached, or docker compose up rabbitmq) or set AMQP_URL.`);
+  const errors: string[] = [];
+  for (const url of brokerUrls(amqpUrl)) {
+    try {
+      const conn = await amqp.connect(url, { timeout: 3000 });
+      await conn.close();
+      return;
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
   }
+  fail(`RabbitMQ is not reachable at ${redact(amqpUrl)} (${errors.join('; ')}).
+    Start it (e.g. rabbitmq-server -detached, or docker compose up rabbitmq) or set AMQP_URL.`);
 }
 
 /** Unless SMTP_URL names a server of yours, e-mails are caught locally and kept as files. */

@@ -4,6 +4,8 @@
 module.exports = {
   ...require('../../jest.preset.js'),
   rootDir: __dirname,
+  // cluster/ has a config of its own (npm run test:cluster).
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 120000,
   // A suite that gave up (a hook past its timeout) may still hold a platform it was starting: end
   // the run anyway; the launcher kills every child it started when this process exits.

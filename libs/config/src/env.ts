@@ -47,7 +47,13 @@ export const env = {
   bool,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   databaseUrl: z.string().url().default('postgres://postgres@127.0.0.1:5432/postgres'),
-  amqpUrl: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
+  /** One node's URL, or the nodes of one cluster separated by commas (libs/messaging tries the next when one fails). */
+  amqpUrl: z
+    .string()
+    .refine((v) => v.split(',').every((u) => URL.canParse(u.trim())), {
+      message: 'must be an AMQP URL, or several (the nodes of one cluster) separated by commas',
+    })
+    .default('amqp://guest:guest@127.0.0.1:5672'),
   eventsExchange: z.string().min(1).default('partner.events'),
   /** PEM; literal "\n" sequences are accepted so keys fit in one env line. */
   pem: z

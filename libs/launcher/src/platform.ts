@@ -92,7 +92,7 @@ function extraInstances(distDir: string, envOf: (name: ProcessName) => NodeJS.Pr
     });
     extras.push(proc);
     const adminUrl = loopbackUrl(adminPort);
-    await waitUntilReady(proc, `${adminUrl}/health/ready`);
+    await waitUntilReady(proc, `${adminUrl}/health/ready`, options.readyTimeoutMs);
     return { process: proc, url: loopbackUrl(port), adminUrl };
   };
   return { start, stop: async () => void (await Promise.all(extras.map((p) => p.stop()))) };

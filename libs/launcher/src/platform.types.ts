@@ -21,6 +21,8 @@ export interface LaunchOptions {
   inheritOutput?: boolean;
   /** Extra arguments for node itself in every process, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] (not allowed in NODE_OPTIONS). */
   nodeArgs?: string[];
+  /** How long each process may take to answer ready (default 20 s); more for a machine that is busy on purpose. */
+  readyTimeoutMs?: number;
   /** Where supervision reports (default: stderr). */
   log?: (line: string) => void;
 }

@@ -31,7 +31,7 @@ export function processSet(o: ProcessSetOptions): Pick<Platform, 'processes' | '
   const state: SetState = { processes: new Map(), restarts: new Map(), stopping: false };
   const declared = new Set<string>();
   const ready = async (name: ProcessName, proc: ManagedProcess) => {
-    const answer = (await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`)) as
+    const answer = (await waitUntilReady(proc, `${o.adminUrls[name]}/health/ready`, o.launch.readyTimeoutMs)) as
       { queues?: unknown } | undefined;
     if (Array.isArray(answer?.queues)) for (const q of answer.queues) if (typeof q === 'string') declared.add(q);
   };

@@ -1,5 +1,6 @@
 import { connect, type Channel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from '@platform/observability';
+import { brokerUrls, rotatingAddress } from './broker-list';
 
 export interface AmqpConnection {
   /**
@@ -24,8 +25,9 @@ export interface AmqpConnectOptions {
 
 const DEFAULT_CHANNEL_WAIT_MS = 5_000;
 
-/** The URL without its password, for log lines and error messages. */
+/** The URL (or comma-separated URLs) without passwords, for log lines and error messages. */
 function redactAmqpUrl(url: string): string {
+  if (url.includes(',')) return brokerUrls(url).map(redactAmqpUrl).join(',');
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -40,6 +42,8 @@ function redactAmqpUrl(url: string): string {
  * model) after the connection drops. Returns at once: the first attempt runs in the background,
  * so a service (or relay) can start while the broker is down and catch up when it is back.
  * Channels do not survive a reconnect; their owners (publisher, consumer) open new ones.
+ * `url` may list several nodes of one cluster, comma-separated: each failed attempt to connect
+ * moves on to the next node (broker-list.ts).
  */
 export async function connectAmqp(
   url: string,
@@ -47,7 +51,8 @@ export async function connectAmqp(
   options: AmqpConnectOptions = {},
 ): Promise<AmqpConnection> {
   const log = logger.child({ component: 'amqp', broker: redactAmqpUrl(url) });
-  const model: RecoveringChannelModel = await connect(url, {
+  const nodes = rotatingAddress(url);
+  const model: RecoveringChannelModel = await connect(nodes.count > 1 ? nodes.address : url, {
     timeout: options.connectTimeoutMs ?? 5_000,
     recovery: {
       initialDelay: options.initialDelayMs ?? 100,
@@ -59,13 +64,16 @@ export async function connectAmqp(
   let closed = false;
   model.on('connect', () => {
     connected = true;
-    log.info('amqp connected');
+    log.info({ node: redactAmqpUrl(nodes.current()) }, 'amqp connected');
   });
   model.on('disconnect', (err: Error) => {
     connected = false;
     log.warn({ err: err.message }, 'amqp connection lost; reconnecting');
   });
-  model.on('connect-failed', (err: Error) => log.debug({ err: err.message }, 'amqp connect attempt failed'));
+  model.on('connect-failed', (err: Error) => {
+    log.debug({ err: err.message, node: redactAmqpUrl(nodes.current()) }, 'amqp connect attempt failed');
+    nodes.next();
+  });
   model.on('reconnect-failed', (err: Error) => log.error({ err: err.message }, 'amqp reconnect abandoned'));
   model.on('blocked', (reason: string) => log.warn({ reason }, 'amqp connection blocked by broker'));
   model.on('unblocked', () => log.info('amqp connection unblocked'));

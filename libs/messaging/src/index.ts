@@ -1,5 +1,6 @@
 // The package's API; the files' other exports are shared between its own modules only.
 export { connectAmqp, type AmqpConnection, type AmqpConnectOptions } from './connection';
+export { brokerUrls } from './broker-list';
 export { outboxMigration, writeOutbox, type OutboxEvent, type OutboxTable } from './outbox';
 export { outboxTraceparentMigration } from './outbox-trace';
 export { aggregateVersionsMigration, applyAllIfNewer, applyIfNewer, projectionVersionsMigration } from './versions';

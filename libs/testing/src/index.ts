@@ -13,3 +13,4 @@ export * from './network-fence';
 export * from './service-process';
 export * from './commit-hold';
 export * from './processes';
+export * from './rabbit-cluster';
