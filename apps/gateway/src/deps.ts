@@ -1,23 +1,20 @@
 import { InternalTokenMinter } from '@platform/auth';
-import { serviceUrl } from '@platform/config';
 import {
   COMPILED_ROUTES,
   ROUTES,
-  SERVICES,
   compileRoute,
   isPublicRoute,
   type CompiledRoute,
   type RouteSpec,
 } from '@platform/contracts';
+import type { Coordination } from '@platform/coordination';
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
-import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
 import {
   assertMigrated,
   IdempotencyKeys,
   migrateService,
   pruneIdempotencyKeysJob,
-  ServiceCaller,
   type KeyedSettings,
 } from '@platform/service';
 import { JobRunner } from '@platform/jobs';
@@ -41,7 +38,9 @@ import { bothSinks, listenForCacheChanges, type CacheChangeSink } from './db/cac
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, KEYS_CHANNEL, SESSIONS_CHANNEL, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
-import { perMinuteLimiter, type PublicLimits } from './domain/public-limits';
+import type { PublicLimits } from './domain/public-limits';
+import { coordinationOf, publicLimitsOf } from './shared-limits';
+import { callerOf, upstreamsOf } from './upstreams';
 import type { Upstreams } from './http/forward';
 import { WidgetAssets } from './http/widget-assets';
 import { onboardingServices, type OnboardingServices } from './onboarding/onboarding-deps';
@@ -66,6 +65,8 @@ export interface Deps {
   publicRoutes: CompiledRoute[];
   /** The widget's static files (loader and bundle), from WIDGET_DIST_DIR. */
   assets: WidgetAssets;
+  /** Limits shared with the other gateways through Redis (REDIS_URL); unset, each limit is this process's own. */
+  coordination?: Coordination;
   /** The public path's rate limiters (their sizes are what the gateway holds for them). */
   publicLimits: PublicLimits;
   /** The clock of sessions, sign-in links, key expiry and rolls (tests move it). */
@@ -194,25 +195,6 @@ function keyAuthenticatorOf(db: Kysely<GatewayDb>, config: Config, now: () => nu
   );
 }
 
-/** The gateway's own calls (the customer a request names, the owner console, the widgets), through the services' caller. */
-const callerOf = (target: 'domains' | 'consent', config: Config, minter: InternalTokenMinter, logger: Logger) =>
-  new ServiceCaller({
-    target,
-    baseUrl: serviceUrl(config, target),
-    minter,
-    logger: logger.child({ component: `${target}-caller` }),
-    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-  });
-
-/** One client per service, with its breaker and deadline. */
-const upstreamsOf = (config: Config) =>
-  Object.fromEntries(
-    SERVICES.map((service) => [
-      service,
-      new ServiceClient({ name: service, baseUrl: serviceUrl(config, service), timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
-    ]),
-  ) as Upstreams;
-
 /** A cache's LISTEN connection, as the gateway's service role. */
 const cacheListener = (config: Config, channel: string, sink: CacheChangeSink, logger: Logger) =>
   listenForCacheChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), channel, sink, logger);
@@ -255,7 +237,8 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
   const domainsCaller = callerOf('domains', config, minter, logger);
   const consentCaller = callerOf('consent', config, minter, logger);
-  const onboarding = onboardingServices(db, config, domainsCaller, now);
+  const coordination = coordinationOf(config, logger, metrics);
+  const onboarding = onboardingServices(db, config, domainsCaller, now, coordination);
   const { sessions, sessionListener } = await sessionCache(config, metrics, logger, onboarding.partners);
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
@@ -276,11 +259,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     compiledRoutes,
     publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),
     assets: new WidgetAssets(config.WIDGET_DIST_DIR),
-    publicLimits: {
-      byAddress: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_ADDRESS, config.PUBLIC_RATE_LIMIT_MAX_ADDRESSES),
-      byProperty: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_PROPERTY),
-    },
+    publicLimits: publicLimitsOf(config, coordination),
     now,
+    coordination,
     ...portal.services,
     customers: new Customers(domainsCaller),
     ownerDomains: new OwnerDomains({ domains: domainsCaller, consent: consentCaller, db, now }),
@@ -292,6 +273,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       await keyListener.stop();
       await sessionListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
+      await coordination?.close();
       await db.destroy();
     },
   };

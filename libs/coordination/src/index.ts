@@ -16,3 +16,4 @@ export * from './token-bucket';
 export * from './replica-registry';
 export * from './shared-limiter';
 export * from './coordination';
+export * from './config';

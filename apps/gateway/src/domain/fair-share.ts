@@ -1,3 +1,5 @@
+import { shareOf, type LiveCount } from '@platform/coordination';
+
 /** What the gateway does for one partner's calls to one service (its lane). */
 export interface FairShareSettings {
   /** Calls of one partner in flight to one service at once; more wait in the partner's own queue. */
@@ -26,11 +28,44 @@ interface Lane {
  * behind it: a partner's flood waits in its own line instead of in front of the service, where
  * every partner's calls would queue behind it. Under the cap, admission is synchronous (no
  * promise, no timer). A lane is dropped once it is idle, so memory follows the partners in flight.
+ * With replicas (gateways sharing limits through Redis), the caps are split across the live ones,
+ * ceil(cap / count) each, so together they give a partner what one gateway would; recomputed when
+ * the count changes (a gateway gone: the others admit more of their waiting calls at once).
  */
 export class FairShare {
   private readonly lanes = new Map<string, Lane>();
+  private caps: { maxInFlight: number; maxQueued: number };
 
-  constructor(private readonly settings: FairShareSettings) {}
+  constructor(
+    private readonly settings: FairShareSettings,
+    replicas?: LiveCount,
+  ) {
+    this.caps = this.capsFor(replicas);
+    replicas?.onChange(() => {
+      this.caps = this.capsFor(replicas);
+      for (const lane of this.lanes.values()) this.admitWaiting(lane);
+    });
+  }
+
+  /** This gateway's caps: the configured ones, split across the live gateways. */
+  private capsFor(replicas: LiveCount | undefined) {
+    return {
+      maxInFlight: shareOf(this.settings.maxInFlight, replicas),
+      maxQueued: shareOf(this.settings.maxQueued, replicas),
+    };
+  }
+
+  /** The caps this gateway applies now (for tests and metrics). */
+  get limits(): { maxInFlight: number; maxQueued: number } {
+    return this.caps;
+  }
+
+  private admitWaiting(lane: Lane) {
+    while (lane.queue.length > 0 && lane.inFlight < this.caps.maxInFlight) {
+      lane.inFlight++;
+      lane.queue.shift()!.grant(true);
+    }
+  }
 
   /** Takes a slot when one is free; false when the call must wait (see wait). */
   tryAcquire(lane: string): boolean {
@@ -39,7 +74,7 @@ export class FairShare {
       this.lanes.set(lane, { inFlight: 1, queue: [] });
       return true;
     }
-    if (found.inFlight < this.settings.maxInFlight) {
+    if (found.inFlight < this.caps.maxInFlight) {
       found.inFlight++;
       return true;
     }
@@ -53,7 +88,7 @@ export class FairShare {
   wait(lane: string): Promise<boolean> {
     const found = this.lanes.get(lane);
     if (!found) return Promise.resolve(this.tryAcquire(lane));
-    if (found.queue.length >= this.settings.maxQueued) return Promise.resolve(false);
+    if (found.queue.length >= this.caps.maxQueued) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       found.queue.push({ grant: resolve, deadline: Date.now() + this.settings.queueTimeoutMs });
       found.timer ??= this.expireLater(found);
@@ -77,7 +112,8 @@ export class FairShare {
   release(lane: string): void {
     const found = this.lanes.get(lane);
     if (!found) return;
-    const next = found.queue.shift();
+    // Over a cap that shrank (a gateway joined), the slot is not passed on.
+    const next = found.inFlight <= this.caps.maxInFlight ? found.queue.shift() : undefined;
     if (next) return next.grant(true);
     if (--found.inFlight > 0) return;
     clearTimeout(found.timer);
