@@ -5,7 +5,7 @@ import { capturedLogger, connected, coordinationFor, ownRedis, uniquePrefix } fr
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const close of closing.splice(0)) await close();
+  for (const close of closing.splice(0).reverse()) await close();
 });
 
 function started(options: Parameters<typeof coordinationFor>[0]) {

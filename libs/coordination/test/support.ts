@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { createLogger, type Logger } from '@platform/observability';
+import { portInUse } from '@platform/launcher';
 import { uniqueName, waitFor } from '@platform/testing';
 import { Coordination, type CoordinationOptions } from '../src';
 
@@ -48,19 +49,7 @@ export async function ownRedis(port: number): Promise<{ url: string; kill(): Pro
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   process.once('exit', () => child.kill('SIGKILL'));
   const url = `redis://127.0.0.1:${port}`;
-  const Redis = (await import('ioredis')).default;
-  await waitFor(
-    async () => {
-      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      try {
-        await probe.connect();
-        return (await probe.ping()) === 'PONG';
-      } finally {
-        probe.disconnect();
-      }
-    },
-    { what: `redis-server on ${port}` },
-  );
+  await waitFor(() => portInUse(port), { what: `redis-server on ${port}` });
   return {
     url,
     kill: async () => {
