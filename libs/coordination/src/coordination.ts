@@ -36,6 +36,7 @@ export class Coordination implements LimiterHost {
   readonly replicas: ReplicaRegistry;
   readonly keyPrefix: string;
   private shared?: boolean;
+  private closing = false;
   private readonly log: Logger;
   private readonly sharedGauge: Gauge;
   private readonly fallbacks: Counter<'limiter'>;
@@ -91,7 +92,7 @@ export class Coordination implements LimiterHost {
   }
 
   reported(ok: boolean, err?: unknown): void {
-    if (ok === this.shared) return;
+    if (ok === this.shared || this.closing) return;
     this.shared = ok;
     this.sharedGauge.set(ok ? 1 : 0);
     if (ok) return void this.log.info({ replicas: this.liveCount() }, 'limits shared through Redis');
@@ -110,6 +111,7 @@ export class Coordination implements LimiterHost {
   /** Leaves the registry and closes the connection. */
   async close(): Promise<void> {
     await this.replicas.stop();
+    this.closing = true;
     this.redis.disconnect();
   }
 }

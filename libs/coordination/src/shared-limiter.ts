@@ -4,16 +4,21 @@ import { Gcra, TokenBucketLimiter, type PerKeyLimiter, type RateDecision } from 
 /**
  * One GCRA step in Redis, atomic (a script), the same arithmetic as Gcra.step: the key holds the
  * bucket's fullAt (GCRA's theoretical arrival time, ms) and expires when the bucket is full again.
- * Time comes from the caller (ARGV[1]) so tests can move it; the gateways' clocks are NTP-close.
+ * The clock is Redis's own (TIME), one for every gateway whatever their clocks; a test passes its
+ * own (ARGV[1]) to move it.
  * Written as one script rather than rate-limiter-flexible's RateLimiterRedis: that one counts
  * fixed windows (points per duration), which cannot give the continuous refill, the burst and the
  * exact RateLimit/Retry-After values of the in-memory limiter.
- * ARGV: now, unitMs, toleranceMs, charged units, peek (1: decide only, spend nothing).
- * Returns: allowed (1/0), fullAt after the step, and `after` (for Retry-After), as strings (Redis
- * would truncate Lua numbers to integers).
+ * ARGV: now ('' for Redis's clock), unitMs, toleranceMs, charged units, peek (1: decide only, spend nothing).
+ * Returns: allowed (1/0), fullAt after the step, `after` (for Retry-After) and now, in ms, as
+ * strings (Redis would truncate Lua numbers to integers).
  */
 const GCRA_SCRIPT = `
 local now = tonumber(ARGV[1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+end
 local unit = tonumber(ARGV[2])
 local tolerance = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
@@ -28,14 +33,14 @@ if allowed then
     redis.call('SET', KEYS[1], string.format('%.17g', after), 'PX', math.max(1, math.ceil(after - now)))
   end
 end
-return { allowed and 1 or 0, string.format('%.17g', full_at), string.format('%.17g', after) }
+return { allowed and 1 or 0, string.format('%.17g', full_at), string.format('%.17g', after), string.format('%.17g', now) }
 `;
 
-type GcraReply = [number, string, string];
+type GcraReply = [number, string, string, string];
 type GcraRedis = Redis & {
   gcraStep(
     key: string,
-    now: number,
+    now: number | '',
     unitMs: number,
     toleranceMs: number,
     cost: number,
@@ -70,6 +75,7 @@ export interface SharedLimitSettings {
   burst?: number;
   /** Keys the in-memory fallback holds at most. */
   maxKeys?: number;
+  /** A test's clock; unset, Redis's (and the fallback's Date.now). */
   now?: () => number;
 }
 
@@ -82,14 +88,12 @@ export interface SharedLimitSettings {
 export class SharedLimiter implements PerKeyLimiter {
   private readonly gcra: Gcra;
   private fallback?: { limiter: TokenBucketLimiter; divisor: number };
-  private readonly now: () => number;
 
   constructor(
     private readonly host: LimiterHost,
     private readonly settings: SharedLimitSettings,
   ) {
     this.gcra = new Gcra(settings.perMinute, settings.burst);
-    this.now = settings.now ?? Date.now;
   }
 
   hit(key: string, cost = 1): Promise<RateDecision> {
@@ -107,13 +111,12 @@ export class SharedLimiter implements PerKeyLimiter {
 
   private async decide(key: string, cost: number, peek: 0 | 1): Promise<RateDecision> {
     if (!this.host.usable()) return this.inMemory(key, cost, peek);
-    const now = this.now();
     const { unitMs, toleranceMs } = this.gcra;
     const redisKey = `${this.host.keyPrefix}limit:${this.settings.name}:${key}`;
     try {
-      const [allowed, fullAt, after] = await this.host.redis.gcraStep(
+      const [allowed, fullAt, after, now] = await this.host.redis.gcraStep(
         redisKey,
-        now,
+        this.settings.now?.() ?? '',
         unitMs,
         toleranceMs,
         this.gcra.charge(cost),
@@ -121,7 +124,7 @@ export class SharedLimiter implements PerKeyLimiter {
       );
       this.host.reported(true);
       const outcome = { allowed: allowed === 1, fullAt: Number(fullAt), after: Number(after) };
-      return this.gcra.decision(this.gcra.policyOf(key), now, outcome);
+      return this.gcra.decision(this.gcra.policyOf(key), Number(now), outcome);
     } catch (err) {
       this.host.reported(false, err);
       return this.inMemory(key, cost, peek);
