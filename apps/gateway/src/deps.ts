@@ -124,11 +124,11 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
 function portalServices(
   config: Config,
   db: Kysely<GatewayDb>,
-  caches: { keys: KeyAuthenticator; sessions: SessionCache },
+  caches: { keys: KeyAuthenticator; sessions: SessionCache; coordination?: Coordination },
   logger: Logger,
   now: () => number,
 ) {
-  const { keys, sessions } = caches;
+  const { keys, sessions, coordination } = caches;
   const identity = new IdentityService(
     db,
     {
@@ -138,6 +138,7 @@ function portalServices(
       linksPerEmail: config.SIGN_IN_LINKS_PER_EMAIL,
       linksPerClient: config.SIGN_IN_LINKS_PER_CLIENT,
       totpEncryptionKey: config.TOTP_ENCRYPTION_KEY,
+      coordination,
     },
     logger.child({ component: 'identity' }),
     now,
@@ -243,7 +244,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
-  const portal = portalServices(config, db, { keys, sessions }, logger, now);
+  const portal = portalServices(config, db, { keys, sessions, coordination }, logger, now);
   return {
     config,
     logger,

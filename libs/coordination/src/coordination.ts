@@ -4,7 +4,9 @@ import type { Logger } from '@platform/observability';
 import { connectRedis } from './redis';
 import { ReplicaRegistry } from './replica-registry';
 import { SharedLimiter, withGcra, type LimiterHost, type SharedLimitSettings } from './shared-limiter';
+import { SharedWindowThrottle, type SharedWindowSettings } from './shared-window';
 import { TokenBucketLimiter, type PerKeyLimiter } from './token-bucket';
+import { WindowThrottle, type HitCounter } from './window-throttle';
 
 export interface CoordinationOptions {
   /** REDIS_URL. */
@@ -83,6 +85,11 @@ export class Coordination implements LimiterHost {
     return new SharedLimiter(this, { now: this.options.now, ...settings });
   }
 
+  /** A fixed-window throttle shared through Redis, named in its keys. */
+  windowThrottle(settings: SharedWindowSettings): SharedWindowThrottle {
+    return new SharedWindowThrottle(this, settings);
+  }
+
   usable(): boolean {
     return this.redis.status === 'ready';
   }
@@ -121,3 +128,12 @@ export const perKeyLimiter = (coordination: Coordination | undefined, settings: 
   coordination
     ? coordination.limiter(settings)
     : new TokenBucketLimiter(settings.perMinute, settings.burst, settings.now, settings.maxKeys);
+
+/** A fixed-window throttle: shared through Redis with a coordination, else in this process's memory (on `now`, which tests move). */
+export const windowThrottle = (
+  coordination: Coordination | undefined,
+  settings: SharedWindowSettings & { now?: () => number },
+): HitCounter =>
+  coordination
+    ? coordination.windowThrottle(settings)
+    : new WindowThrottle(settings.limit, settings.windowMs, settings.now);

@@ -15,5 +15,7 @@
 export * from './token-bucket';
 export * from './replica-registry';
 export * from './shared-limiter';
+export * from './window-throttle';
+export * from './shared-window';
 export * from './coordination';
 export * from './config';
