@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { coordinationEnv } from '@platform/coordination';
 import { adminListen, env, listenOf, LOOPBACK, parseEnv, serviceUrlsEnv } from '@platform/config';
 import { mailConfig } from '@platform/mail';
 import { idempotencyEnv } from '@platform/service';
@@ -114,6 +115,8 @@ const configSchema = z.object({
   ...idempotencyEnv,
   /** Portal e-mail (sign-in links, invitations): SMTP_URL, MAIL_FROM ... as for the services. */
   ...mailConfig,
+  /** REDIS_URL, REDIS_KEY_PREFIX: limits shared by every gateway (unset: each limits alone, in memory). */
+  ...coordinationEnv,
 });
 export type Config = z.infer<typeof configSchema>;
 export const loadConfig = (source: NodeJS.ProcessEnv = process.env): Config => parseEnv(configSchema, source);

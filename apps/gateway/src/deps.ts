@@ -1,23 +1,20 @@
 import { InternalTokenMinter } from '@platform/auth';
-import { serviceUrl } from '@platform/config';
 import {
   COMPILED_ROUTES,
   ROUTES,
-  SERVICES,
   compileRoute,
   isPublicRoute,
   type CompiledRoute,
   type RouteSpec,
 } from '@platform/contracts';
+import type { Coordination } from '@platform/coordination';
 import { createDb, ping, serviceRoleUrl, type Kysely, type Listener } from '@platform/db';
-import { ServiceClient } from '@platform/http';
 import { createLogger, type Logger } from '@platform/observability';
 import {
   assertMigrated,
   IdempotencyKeys,
   migrateService,
   pruneIdempotencyKeysJob,
-  ServiceCaller,
   type KeyedSettings,
 } from '@platform/service';
 import { JobRunner } from '@platform/jobs';
@@ -41,7 +38,9 @@ import { bothSinks, listenForCacheChanges, type CacheChangeSink } from './db/cac
 import { migrations } from './db/migrations';
 import { GATEWAY_SCHEMA, KEYS_CHANNEL, SESSIONS_CHANNEL, type GatewayDb } from './db/tables';
 import { KeyAuthenticator, type KeyRecord } from './domain/key-authenticator';
-import { perMinuteLimiter, type PublicLimits } from './domain/public-limits';
+import type { PublicLimits } from './domain/public-limits';
+import { coordinationOf, publicLimitsOf } from './shared-limits';
+import { callerOf, upstreamsOf } from './upstreams';
 import type { Upstreams } from './http/forward';
 import { WidgetAssets } from './http/widget-assets';
 import { onboardingServices, type OnboardingServices } from './onboarding/onboarding-deps';
@@ -66,6 +65,8 @@ export interface Deps {
   publicRoutes: CompiledRoute[];
   /** The widget's static files (loader and bundle), from WIDGET_DIST_DIR. */
   assets: WidgetAssets;
+  /** Limits shared with the other gateways through Redis (REDIS_URL); unset, each limit is this process's own. */
+  coordination?: Coordination;
   /** The public path's rate limiters (their sizes are what the gateway holds for them). */
   publicLimits: PublicLimits;
   /** The clock of sessions, sign-in links, key expiry and rolls (tests move it). */
@@ -123,11 +124,11 @@ const keyRecordOf = (row: KeyCredentialRow): KeyRecord => ({
 function portalServices(
   config: Config,
   db: Kysely<GatewayDb>,
-  caches: { keys: KeyAuthenticator; sessions: SessionCache },
+  caches: { keys: KeyAuthenticator; sessions: SessionCache; coordination?: Coordination },
   logger: Logger,
   now: () => number,
 ) {
-  const { keys, sessions } = caches;
+  const { keys, sessions, coordination } = caches;
   const identity = new IdentityService(
     db,
     {
@@ -137,6 +138,7 @@ function portalServices(
       linksPerEmail: config.SIGN_IN_LINKS_PER_EMAIL,
       linksPerClient: config.SIGN_IN_LINKS_PER_CLIENT,
       totpEncryptionKey: config.TOTP_ENCRYPTION_KEY,
+      coordination,
     },
     logger.child({ component: 'identity' }),
     now,
@@ -194,25 +196,6 @@ function keyAuthenticatorOf(db: Kysely<GatewayDb>, config: Config, now: () => nu
   );
 }
 
-/** The gateway's own calls (the customer a request names, the owner console, the widgets), through the services' caller. */
-const callerOf = (target: 'domains' | 'consent', config: Config, minter: InternalTokenMinter, logger: Logger) =>
-  new ServiceCaller({
-    target,
-    baseUrl: serviceUrl(config, target),
-    minter,
-    logger: logger.child({ component: `${target}-caller` }),
-    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-  });
-
-/** One client per service, with its breaker and deadline. */
-const upstreamsOf = (config: Config) =>
-  Object.fromEntries(
-    SERVICES.map((service) => [
-      service,
-      new ServiceClient({ name: service, baseUrl: serviceUrl(config, service), timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
-    ]),
-  ) as Upstreams;
-
 /** A cache's LISTEN connection, as the gateway's service role. */
 const cacheListener = (config: Config, channel: string, sink: CacheChangeSink, logger: Logger) =>
   listenForCacheChanges(serviceRoleUrl(config.DATABASE_URL, GATEWAY_SCHEMA), channel, sink, logger);
@@ -255,12 +238,13 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const minter = new InternalTokenMinter(config.INTERNAL_JWT_PRIVATE_KEY);
   const domainsCaller = callerOf('domains', config, minter, logger);
   const consentCaller = callerOf('consent', config, minter, logger);
-  const onboarding = onboardingServices(db, config, domainsCaller, now);
+  const coordination = coordinationOf(config, logger, metrics);
+  const onboarding = onboardingServices(db, config, domainsCaller, now, coordination);
   const { sessions, sessionListener } = await sessionCache(config, metrics, logger, onboarding.partners);
   const upstreams = upstreamsOf(config);
   const routes = overrides.routes ?? ROUTES;
   const compiledRoutes = overrides.routes ? routes.map(compileRoute) : COMPILED_ROUTES;
-  const portal = portalServices(config, db, { keys, sessions }, logger, now);
+  const portal = portalServices(config, db, { keys, sessions, coordination }, logger, now);
   return {
     config,
     logger,
@@ -276,11 +260,9 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     compiledRoutes,
     publicRoutes: compiledRoutes.filter((r) => isPublicRoute(r.spec)),
     assets: new WidgetAssets(config.WIDGET_DIST_DIR),
-    publicLimits: {
-      byAddress: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_ADDRESS, config.PUBLIC_RATE_LIMIT_MAX_ADDRESSES),
-      byProperty: perMinuteLimiter(config.PUBLIC_RATE_LIMIT_PER_PROPERTY),
-    },
+    publicLimits: publicLimitsOf(config, coordination),
     now,
+    coordination,
     ...portal.services,
     customers: new Customers(domainsCaller),
     ownerDomains: new OwnerDomains({ domains: domainsCaller, consent: consentCaller, db, now }),
@@ -292,6 +274,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       await keyListener.stop();
       await sessionListener.stop();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
+      await coordination?.close();
       await db.destroy();
     },
   };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Express, Request } from 'express';
+import { defaultBurst, perKeyLimiter } from '@platform/coordination';
 import { buildAdminApp, createHttpServer, requestIdOf } from '@platform/http';
 import { buildApp } from './app';
 import { readinessChecks, type Deps } from './deps';
@@ -73,17 +74,27 @@ const countServerError = (deps: Deps) => (service: string) =>
   deps.metrics.upstreamServerErrors.inc({ upstream: service });
 
 function portalDeps(deps: Deps, clientIp: ClientIp) {
-  const { config } = deps;
-  const authFailures = new FailedAuthThrottle(config.AUTH_FAILURES_PER_MINUTE, (throttled) =>
-    deps.metrics.authFailures.inc({ answer: throttled ? '429' : '401' }),
+  const { config, coordination } = deps;
+  const perMinute = config.AUTH_FAILURES_PER_MINUTE;
+  const authFailures = new FailedAuthThrottle(
+    perMinute,
+    (throttled) => deps.metrics.authFailures.inc({ answer: throttled ? '429' : '401' }),
+    undefined,
+    coordination?.limiter({ name: 'auth-failures', perMinute, burst: perMinute }),
   );
+  const keyRate = { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST };
   return {
     keys: deps.keys,
     routes: deps.compiledRoutes,
     upstreams: deps.upstreams,
     minter: deps.minter,
     logger: deps.logger,
-    rateLimit: { perMinute: config.RATE_LIMIT_PER_MINUTE, burst: config.RATE_LIMIT_BURST },
+    keyLimiter: perKeyLimiter(coordination, {
+      name: 'portal-key',
+      perMinute: keyRate.perMinute,
+      burst: keyRate.burst ?? defaultBurst(keyRate.perMinute),
+    }),
+    replicas: coordination?.replicas,
     fairShare: {
       maxInFlight: config.FAIR_SHARE_MAX_IN_FLIGHT,
       serviceMaxInFlight: Math.max(config.FAIR_SHARE_MAX_IN_FLIGHT, config.FAIR_SHARE_SERVICE_MAX_IN_FLIGHT),

@@ -19,8 +19,11 @@ describe('gateway configuration', () => {
         UPSTREAM_TIMEOUT_MS: 5000,
         DOMAINS_URL: 'http://127.0.0.1:8081',
         WEBHOOKS_URL: 'http://127.0.0.1:8085',
+        REDIS_KEY_PREFIX: 'platform:',
       }),
     );
+    // No Redis unless asked for: every limit is this gateway's own, in memory.
+    expect(config.REDIS_URL).toBeUndefined();
   });
 
   it('when trusted proxies are listed, then addresses, CIDR ranges and proxy names are accepted', () => {
@@ -36,5 +39,6 @@ describe('gateway configuration', () => {
     expect(() =>
       loadConfig({ INTERNAL_JWT_PRIVATE_KEY: 'k', TRUSTED_PROXIES: 'proxy.example.com', RATE_LIMIT_PER_MINUTE: '0' }),
     ).toThrow(/TRUSTED_PROXIES[\s\S]*RATE_LIMIT_PER_MINUTE|RATE_LIMIT_PER_MINUTE[\s\S]*TRUSTED_PROXIES/);
+    expect(() => loadConfig({ INTERNAL_JWT_PRIVATE_KEY: 'k', REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);
   });
 });

@@ -1,6 +1,6 @@
 import { TotpSecretBox } from '../src/identity/secrets';
 import { totpCodeAt, totpStepOf } from '../src/identity/totp';
-import { WindowThrottle } from '../src/identity/window-throttle';
+import { WindowThrottle } from '@platform/coordination';
 
 describe('sign-in throttle, TOTP secret box and codes', () => {
   it('when a key passes its limit in the window, then it is refused with the seconds left, and a new window starts afresh', () => {

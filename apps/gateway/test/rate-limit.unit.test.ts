@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TokenBucketLimiter, defaultBurst } from '../src/domain/rate-limiter';
+import { TokenBucketLimiter, defaultBurst } from '@platform/coordination';
 import { BULK_COST, WRITE_COST, requestCost } from '../src/domain/request-cost';
 
 describe('per-key token-bucket rate limiter, weighed by cost', () => {

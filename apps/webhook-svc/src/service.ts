@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, listenOf } from '@platform/config';
+import { Coordination, coordinationEnv } from '@platform/coordination';
 import { webhookRoutes, webhookStatsRoutes } from '@platform/contracts';
 import { createOutboundClient, overridingResolver, parseResolveOverrides, systemResolver } from '@platform/outbound';
 import type { ServiceDefinition } from '@platform/service';
@@ -55,6 +56,8 @@ const webhookConfig = {
   WEBHOOK_ROTATION_GRACE_MS: env.durationMs(24 * 3_600_000),
   WEBHOOK_DISABLE_AFTER_MS: env.durationMs(5 * 24 * 3_600_000),
   WEBHOOK_RETENTION_MS: env.durationMs(30 * 24 * 3_600_000),
+  /** REDIS_URL, REDIS_KEY_PREFIX: split WEBHOOK_ENDPOINT_CONCURRENCY across the live workers (unset: each worker has all of it). */
+  ...coordinationEnv,
 };
 
 /** The worker role: fans events out and delivers them. */
@@ -88,6 +91,17 @@ export const webhookService: ServiceDefinition<
       keepAliveMs: config.WEBHOOK_KEEP_ALIVE_MS,
     });
     const secrets = new SecretBox(config.WEBHOOK_SECRET_KEY);
+    const coordination =
+      runs(WORKER) && config.REDIS_URL !== undefined
+        ? new Coordination({
+            url: config.REDIS_URL,
+            keyPrefix: config.REDIS_KEY_PREFIX,
+            role: 'webhook-worker',
+            logger,
+            registry: metrics.registry,
+            metricPrefix: 'webhook',
+          })
+        : undefined;
     const worker = runs(WORKER)
       ? new DeliveryWorker({
           db,
@@ -101,6 +115,7 @@ export const webhookService: ServiceDefinition<
           firstConcurrency: config.WEBHOOK_CONCURRENCY,
           retryConcurrency: config.WEBHOOK_RETRY_CONCURRENCY,
           endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+          workers: coordination?.replicas,
           breaker: {
             volumeThreshold: 5,
             errorThresholdPercentage: config.WEBHOOK_BREAKER_ERROR_PERCENT,
@@ -118,6 +133,7 @@ export const webhookService: ServiceDefinition<
       rotationGraceMs: config.WEBHOOK_ROTATION_GRACE_MS,
       outbound,
       worker,
+      coordination,
     };
   },
   routes,
@@ -126,5 +142,8 @@ export const webhookService: ServiceDefinition<
   background: (ctx) => (ctx.worker ? [ctx.worker] : []),
   jobs: (_ctx, { config }) =>
     webhookJobs({ disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS, retentionMs: config.WEBHOOK_RETENTION_MS }),
-  closeContext: (ctx) => ctx.outbound.close(),
+  closeContext: async (ctx) => {
+    await ctx.outbound.close();
+    await ctx.coordination?.close();
+  },
 };

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { TokenBucketLimiter } from './rate-limiter';
+import { TokenBucketLimiter, type Eventually, type PerKeyLimiter, type RateDecision } from '@platform/coordination';
 
 /** IPv4 clients on a dual-stack socket appear as ::ffff:a.b.c.d. */
 const MAPPED_IPV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
@@ -30,24 +30,30 @@ export function clientAddressKey(ip: string): string {
  * Failed authentications per client address, `limitPerMinute` of them at once and then as fast as
  * they come back (the rate limiter's token bucket, its burst the whole minute). Only
  * failures are counted and only failures are refused: past the limit a failure answers 429
- * instead of 401, while a valid key from the same address goes on as before.
+ * instead of 401, while a valid key from the same address goes on as before. In memory unless
+ * given a shared limiter (libs/coordination: one count for every gateway).
  */
 export class FailedAuthThrottle {
-  private readonly window: TokenBucketLimiter;
+  private readonly window: PerKeyLimiter;
 
   constructor(
     limitPerMinute: number,
     /** Told of each failure, and whether it was refused (429) rather than answered 401. */
     private readonly onFailure: (throttled: boolean) => void = () => undefined,
     now?: () => number,
+    shared?: PerKeyLimiter,
   ) {
-    this.window = new TokenBucketLimiter(limitPerMinute, limitPerMinute, now);
+    this.window = shared ?? new TokenBucketLimiter(limitPerMinute, limitPerMinute, now);
   }
 
   /** Counts one failure from ip: the seconds to wait (Retry-After) once over the limit, else undefined. */
-  failed(ip: string): string | undefined {
-    const retryAfter = this.window.hit(clientAddressKey(ip)).retryAfter;
-    this.onFailure(retryAfter !== undefined);
-    return retryAfter;
+  failed(ip: string): Eventually<string | undefined> {
+    const decided = this.window.hit(clientAddressKey(ip));
+    return decided instanceof Promise ? decided.then(this.counted) : this.counted(decided);
   }
+
+  private readonly counted = (decision: RateDecision) => {
+    this.onFailure(decision.retryAfter !== undefined);
+    return decision.retryAfter;
+  };
 }

@@ -1,3 +1,5 @@
+import { shareOf, type LiveCount } from '@platform/coordination';
+
 /** What the gateway does for one partner's calls to one service (its lane). */
 export interface FairShareSettings {
   /**
@@ -49,12 +51,39 @@ interface Service {
  * service's cap while no other partner waits, so a partner alone is not held back by a line no one
  * else needs; another partner's calls within its own share never wait for borrowed ones. Under the
  * share, admission is synchronous (no promise, no timer). Lanes and services are dropped once idle.
+ * With replicas (gateways sharing limits through Redis), the caps are split across the live ones,
+ * ceil(cap / count) each, so together they give a partner what one gateway would; recomputed when
+ * the count changes (a gateway gone: the others admit more of their waiting calls at once).
  */
 export class FairShare {
   private readonly lanes = new Map<string, Lane>();
   private readonly services = new Map<string, Service>();
+  private caps: { maxInFlight: number; serviceMaxInFlight: number; maxQueued: number };
 
-  constructor(private readonly settings: FairShareSettings) {}
+  constructor(
+    private readonly settings: FairShareSettings,
+    replicas?: LiveCount,
+  ) {
+    this.caps = this.capsFor(replicas);
+    replicas?.onChange(() => {
+      this.caps = this.capsFor(replicas);
+      for (const lane of this.lanes.values()) this.admitWaiting(lane);
+    });
+  }
+
+  /** This gateway's caps: the configured ones, split across the live gateways. */
+  private capsFor(replicas: LiveCount | undefined) {
+    return {
+      maxInFlight: shareOf(this.settings.maxInFlight, replicas),
+      serviceMaxInFlight: shareOf(this.settings.serviceMaxInFlight, replicas),
+      maxQueued: shareOf(this.settings.maxQueued, replicas),
+    };
+  }
+
+  /** The caps this gateway applies now (for tests and metrics). */
+  get limits(): { maxInFlight: number; serviceMaxInFlight: number; maxQueued: number } {
+    return this.caps;
+  }
 
   /** Takes a slot of `weight` in the lane (a partner's calls to `service`) when it may; false when the call must wait (see wait). */
   tryAcquire(lane: string, weight = 1, service = ''): boolean {
@@ -71,7 +100,7 @@ export class FairShare {
   wait(lane: string, weight = 1, service = ''): Promise<boolean> {
     const found = this.lanes.get(lane);
     if (!found) return Promise.resolve(this.tryAcquire(lane, weight, service));
-    if (found.queue.length >= this.settings.maxQueued) return Promise.resolve(false);
+    if (found.queue.length >= this.caps.maxQueued) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       found.queue.push({ grant: resolve, deadline: Date.now() + this.settings.queueTimeoutMs, weight });
       found.service.waiting.add(found);
@@ -100,10 +129,10 @@ export class FairShare {
 
   /** Within its own share (a lane with nothing in flight takes any call), or borrowing while no other lane waits. */
   private admits(lane: Lane, weight: number): boolean {
-    if (lane.inFlight === 0 || lane.inFlight + weight <= this.settings.maxInFlight) return true;
+    if (lane.inFlight === 0 || lane.inFlight + weight <= this.caps.maxInFlight) return true;
     const { waiting, inFlight } = lane.service;
     const othersWait = waiting.size > 1 || (waiting.size === 1 && !waiting.has(lane));
-    return !othersWait && inFlight + weight <= this.settings.serviceMaxInFlight;
+    return !othersWait && inFlight + weight <= this.caps.serviceMaxInFlight;
   }
 
   private take(lane: Lane, weight: number) {

@@ -1,22 +1,19 @@
-import { TokenBucketLimiter, type RateDecision } from './rate-limiter';
+import { perKeyLimiter, type Coordination, type PerKeyLimiter } from '@platform/coordination';
 
-/** What the public path needs of a rate limiter. */
-export interface PerKeyLimiter {
-  /** Spends one request of the key's budget, or refuses. */
-  hit(key: string): RateDecision;
-  /** Whether the key has a request left, spending nothing and keeping no state for it. */
-  wouldAllow(key: string): RateDecision;
-  /** How many keys it holds state for. */
-  readonly size: number;
-}
+export type { PerKeyLimiter };
 
 /**
- * A limit of `perMinute` requests per key, from the gateway's limiter (the one place that names
- * its class): the whole minute may be spent at once, then requests come back as the minute goes.
- * It holds at most `maxKeys` keys (a key dropped past it starts afresh).
+ * A limit of `perMinute` requests per key, named `name` (its Redis keys): the whole minute may be
+ * spent at once, then requests come back as the minute goes. Shared by every gateway through the
+ * coordination (REDIS_URL), else in this process's memory, holding at most `maxKeys` keys (a key
+ * dropped past it starts afresh).
  */
-export const perMinuteLimiter = (perMinute: number, maxKeys = Infinity): PerKeyLimiter =>
-  new TokenBucketLimiter(perMinute, perMinute, Date.now, maxKeys);
+export const perMinuteLimiter = (
+  coordination: Coordination | undefined,
+  name: string,
+  perMinute: number,
+  maxKeys = Infinity,
+): PerKeyLimiter => perKeyLimiter(coordination, { name, perMinute, burst: perMinute, maxKeys });
 
 /** The public (widget) path's limits: per client address (bounded) and per property. */
 export interface PublicLimits {

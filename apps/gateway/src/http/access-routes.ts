@@ -85,9 +85,9 @@ export function ownerHandlers(deps: AccessRouteDeps): Handlers<OwnerRoute, Gatew
     csrf_token: owner.csrfToken,
   });
   return {
-    createOwnerSignInLink: ({ body, caller }) => {
+    createOwnerSignInLink: async ({ body, caller }) => {
       // The same throttles and answer as the partner's links; who the domain is is asked after the answer.
-      deps.identity.requestLink(body.email, caller.ip, async () => {
+      await deps.identity.requestLink(body.email, caller.ip, async () => {
         const domain = await deps.customers.ownerOf(body.domain_id);
         if (domain) await deps.accessUsers.sendOwnerSignInLink(body.email, domain);
       });

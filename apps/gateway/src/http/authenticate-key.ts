@@ -24,8 +24,12 @@ interface Refusal {
  * a client learns nothing about a key it does not hold), or 429 with Retry-After once the client
  * address is past its failures' limit. The reason is logged, never the key.
  */
-function refuse(res: ServerResponse, { logger, failures, ip, requestId }: Refusal, reason: Reason): undefined {
-  const retryAfter = failures.failed(ip);
+async function refuse(
+  res: ServerResponse,
+  { logger, failures, ip, requestId }: Refusal,
+  reason: Reason,
+): Promise<undefined> {
+  const retryAfter = await failures.failed(ip);
   logger.info({ reason, ip, requestId, answer: retryAfter === undefined ? 401 : 429 }, 'API key refused');
   if (retryAfter === undefined) return void sendError(res, errorObject('AUTH.API_KEY'), CHALLENGE);
   const message = `Too many failed authentications from this address; retry after ${retryAfter} s. A valid API key is not affected.`;

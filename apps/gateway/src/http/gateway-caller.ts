@@ -40,7 +40,7 @@ export async function sessionCreated<T>(
   view: () => T | Promise<T>,
 ) {
   if (!created) {
-    const retryAfter = deps.authFailures.failed(ip);
+    const retryAfter = await deps.authFailures.failed(ip);
     if (retryAfter !== undefined)
       throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': retryAfter });
     throw new AppError('AUTH.SIGN_IN_LINK');

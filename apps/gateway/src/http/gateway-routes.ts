@@ -92,8 +92,8 @@ export const gatewayHandlers = (deps: GatewayRouteDeps): Handlers<IdentityRoute,
 function signInHandlers(deps: GatewayRouteDeps): Handlers<SignInRoute, GatewayCaller> {
   const cookie = cookieOf(SESSION_COOKIE, deps.secureCookies);
   return {
-    createSignInLink: ({ body, caller }) => {
-      deps.identity.requestSignInLink(body.email, caller.ip);
+    createSignInLink: async ({ body, caller }) => {
+      await deps.identity.requestSignInLink(body.email, caller.ip);
       return reply(202, { result: { sent: true as const } });
     },
     createSession: async ({ body, caller }) => {

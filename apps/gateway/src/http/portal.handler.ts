@@ -9,7 +9,7 @@ import { forward, type ForwardDeps } from './forward';
 import { keyedHeaders } from './idempotency-headers';
 import { idempotencyKeyOf } from '@platform/service';
 import { permittedRoute, type ForwardedRoute } from './portal-route';
-import { TokenBucketLimiter } from '../domain/rate-limiter';
+import type { LiveCount, PerKeyLimiter, RateDecision } from '@platform/coordination';
 import { requestCost } from '../domain/request-cost';
 import { FairShare, type FairShareSettings } from '../domain/fair-share';
 import { bodyReader } from './request-body';
@@ -23,10 +23,12 @@ export interface PortalDeps extends ForwardDeps {
   keys: KeyAuthenticator;
   routes: CompiledRoute[];
   minter: InternalTokenMinter;
-  /** Cost units per key a minute, and how many may be spent at once (default: see defaultBurst). */
-  rateLimit: { perMinute: number; burst?: number };
-  /** Each partner's calls in flight per service, and the queue behind that cap. */
+  /** Cost units per key a minute (RATE_LIMIT_PER_MINUTE, _BURST): in memory, or shared by every gateway. */
+  keyLimiter: PerKeyLimiter;
+  /** Each partner's calls in flight per service, and the queue behind that cap (for all gateways together). */
   fairShare: FairShareSettings;
+  /** The live gateways the fair-share caps are split across (with REDIS_URL); unset, this one has the whole cap. */
+  replicas?: LiveCount;
   bodyLimitBytes: number;
   /** The client address: the socket's, or the X-Forwarded-For client behind a trusted proxy. */
   clientIp(req: IncomingMessage): string;
@@ -59,12 +61,11 @@ export type PortalHandler = (req: IncomingMessage, res: ServerResponse, requestI
  * answer. Each step that refuses has answered when it returns nothing.
  */
 export function portalHandler(deps: PortalDeps): PortalHandler {
-  const limiter = new TokenBucketLimiter(deps.rateLimit.perMinute, deps.rateLimit.burst);
+  const limiter = deps.keyLimiter;
   const readBody = bodyReader(deps.bodyLimitBytes);
 
   /** Sets the RateLimit fields; over the limit, answers 429 with Retry-After and says no. */
-  const withinRateLimit = (keyId: string, req: IncomingMessage, res: ServerResponse) => {
-    const rate = limiter.hit(keyId, requestCost(req.method ?? 'GET', req.url ?? '/'));
+  const answered = (res: ServerResponse, rate: RateDecision) => {
     res.setHeader('RateLimit', rate.rateLimit);
     res.setHeader('RateLimit-Policy', rate.policy);
     if (rate.retryAfter === undefined) return true;
@@ -72,7 +73,12 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     sendError(res, errorObject('RATE.LIMITED'));
     return false;
   };
-  const forwardCall = fairShareForwarder(deps, new FairShare(deps.fairShare), readBody);
+  // In memory the decision is synchronous (no promise on the hot path); shared, one Redis round trip.
+  const withinRateLimit = (keyId: string, req: IncomingMessage, res: ServerResponse) => {
+    const decided = limiter.hit(keyId, requestCost(req.method ?? 'GET', req.url ?? '/'));
+    return decided instanceof Promise ? decided.then((rate) => answered(res, rate)) : answered(res, decided);
+  };
+  const forwardCall = fairShareForwarder(deps, new FairShare(deps.fairShare, deps.replicas), readBody);
   const handleSession = sessionRequests(deps, { withinRateLimit, forwardCall, readBody });
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string) {
@@ -81,7 +87,7 @@ export function portalHandler(deps: PortalDeps): PortalHandler {
     if (isSignInPath(req.url ?? '') || (req.headers.authorization === undefined && sessionTokenOf(req)))
       return handleSession(req, res, requestId, ip);
     const key = await authenticateKey(deps.keys, deps.logger, req, res, ip, requestId, deps.authFailures);
-    if (!key || !withinRateLimit(key.id, req, res)) return;
+    if (!key || !(await withinRateLimit(key.id, req, res))) return;
     deps.lastUsed.seen(key.id);
     const permitted = permittedRoute(deps.routes, req, res, key);
     if (!permitted) return;

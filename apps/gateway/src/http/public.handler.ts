@@ -4,7 +4,7 @@ import { errorObject, isUuid, matchRoute, type CompiledRoute, type RouteSpec } f
 import { errorHeadersOf, errorObjectOf, sendError } from '@platform/http';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
 import type { PublicLimits } from '../domain/public-limits';
-import type { RateDecision } from '../domain/rate-limiter';
+import type { RateDecision } from '@platform/coordination';
 import { forward, type ForwardDeps } from './forward';
 import { routedOperation } from './portal-route';
 import { bodyReader } from './request-body';
@@ -62,7 +62,7 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     }
     const ip = deps.clientIp(req);
     // An IPv6 visitor counts by /64, so rotating addresses inside one network does not reset the count.
-    if (!withinLimit(byAddress.hit(clientAddressKey(ip)), res)) return;
+    if (!withinLimit(await byAddress.hit(clientAddressKey(ip)), res)) return;
     const routed = publicRoute(deps.routes, req, res, pathname);
     if (!routed) return;
     routedOperation.set(res, routed.spec.operationId);
@@ -73,13 +73,13 @@ export function publicHandler(deps: PublicDeps): PublicHandler {
     // The services' ids are UUIDs: anything else is no such property (as the service would answer).
     if (propertyId !== undefined && !isUuid(propertyId))
       return void sendError(res, errorObject('RESOURCE.NOT_FOUND', 'The property does not exist.'));
-    if (propertyId !== undefined && !withinLimit(byProperty.wouldAllow(propertyId), res)) return;
+    if (propertyId !== undefined && !withinLimit(await byProperty.wouldAllow(propertyId), res)) return;
     const body = req.method === 'OPTIONS' ? undefined : await readBody(req, res);
     const service = routed.spec.service;
     // The public token (no partner, no permission), the client address and the Origin.
     const token = deps.minter.mintPublic(service);
     await forward(deps, req, res, { service, token, ip, requestId, headers: publicHeaders(req, body), body });
-    if (propertyId !== undefined && !REFUSED_FOR_PROPERTY.has(res.statusCode)) byProperty.hit(propertyId);
+    if (propertyId !== undefined && !REFUSED_FOR_PROPERTY.has(res.statusCode)) await byProperty.hit(propertyId);
   }
 
   return (req, res, requestId) =>

@@ -14,6 +14,7 @@ import { csrfPasses, OWNER_PATH, ownerSessionTokenOf, sessionTokenOf } from '../
 import type { SignedInOwner } from '../identity/signed-in-owner';
 import type { SignedInUser } from '../identity/signed-in-user';
 import type { CompiledRoute } from '@platform/contracts';
+import type { Eventually } from '@platform/coordination';
 import type { FailedAuthThrottle } from '../domain/failed-auth-throttle';
 import type { IdentityService } from '../identity/identity.service';
 import type { GatewayCaller } from './gateway-routes';
@@ -35,7 +36,7 @@ export interface SessionDeps {
 
 /** The /portal steps a session's request shares with a key's. */
 export interface SharedSteps {
-  withinRateLimit(bucket: string, req: IncomingMessage, res: ServerResponse): boolean;
+  withinRateLimit(bucket: string, req: IncomingMessage, res: ServerResponse): Eventually<boolean>;
   forwardCall(
     req: IncomingMessage,
     res: ServerResponse,
@@ -129,7 +130,7 @@ async function ownerRequest(
   const token = ownerSessionTokenOf(req);
   const owner = token ? await deps.identity.owners.resolve(token) : undefined;
   if (token && !owner) {
-    const retryAfter = deps.authFailures.failed(call.ip);
+    const retryAfter = await deps.authFailures.failed(call.ip);
     if (retryAfter !== undefined)
       return void sendError(res, errorObject('RATE.LIMITED'), { 'Retry-After': retryAfter });
   }
@@ -139,7 +140,8 @@ async function ownerRequest(
   if (usesSession && owner && !csrfPasses(req, owner.csrfToken)) return void sendError(res, errorObject('AUTH.CSRF'));
   const refusal = ownerRefusal(call.spec, owner);
   if (refusal) return void sendError(res, refusal);
-  if (owner && call.spec.access === 'owner' && !steps.withinRateLimit(`owner:${owner.ownerUserId}`, req, res)) return;
+  if (owner && call.spec.access === 'owner' && !(await steps.withinRateLimit(`owner:${owner.ownerUserId}`, req, res)))
+    return;
   const body = await steps.readBody(req, res);
   return deps.runGatewayRoute(req, res, { spec: call.spec, params: call.params, body, caller: { ip: call.ip, owner } });
 }
@@ -160,7 +162,7 @@ export function sessionRequests(deps: SessionDeps, steps: SharedSteps) {
     const user = token ? await deps.identity.resolveSession(token) : undefined;
     if (token && !user) {
       // Guessing session ids costs a query each: past the address's failures, 429 before anything else.
-      const retryAfter = deps.authFailures.failed(ip);
+      const retryAfter = await deps.authFailures.failed(ip);
       if (retryAfter !== undefined)
         return void sendError(res, errorObject('RATE.LIMITED'), { 'Retry-After': retryAfter });
     }
@@ -170,7 +172,7 @@ export function sessionRequests(deps: SessionDeps, steps: SharedSteps) {
     if (spec.access !== 'sign-in') {
       const refusal = refusalOf(spec, user);
       if (refusal) return void sendError(res, refusal);
-      if (!steps.withinRateLimit(`user:${user!.userId}`, req, res)) return;
+      if (!(await steps.withinRateLimit(`user:${user!.userId}`, req, res))) return;
     }
     if (spec.service === 'gateway') {
       const body = await steps.readBody(req, res);

@@ -1,3 +1,4 @@
+import type { Coordination } from '@platform/coordination';
 import { inTransaction, outsideSharedTransaction, type Kysely } from '@platform/db';
 import { enqueueMail } from '@platform/mail';
 import { AppError } from '@platform/http';
@@ -11,8 +12,8 @@ import { OWNER_SIGN_IN_PAGE, PARTNER_SIGN_IN_PAGE, signInMail, signInUrl } from 
 import { OwnerSessions } from './owner-sessions';
 import { dropSessionsAtCommit, SessionCache, type LoadedSession } from './session-cache';
 import { signedInUserOf, type SignedInUser } from './signed-in-user';
+import { signInThrottles, type SignInThrottles } from './sign-in-throttles';
 import { newRecoveryCodes, newTotpSecret, normaliseRecoveryCode, totpStepOf } from './totp';
-import { WindowThrottle } from './window-throttle';
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
@@ -24,6 +25,8 @@ export interface IdentitySettings {
   linksPerEmail: number;
   linksPerClient: number;
   totpEncryptionKey?: string;
+  /** With REDIS_URL: the sign-in throttles count for every gateway together. */
+  coordination?: Coordination;
 }
 
 const rateLimited = (retryAfter: number, what: string) =>
@@ -36,9 +39,7 @@ const rateLimited = (retryAfter: number, what: string) =>
  * bytes and only their SHA-256 is stored; every time comes from `now` (tests move it).
  */
 export class IdentityService {
-  private readonly perEmail: WindowThrottle;
-  private readonly perClient: WindowThrottle;
-  private readonly totpAttempts: WindowThrottle;
+  private readonly throttles: SignInThrottles;
   readonly totpBox: TotpSecretBox;
   /** The owner console's sessions: the same tokens, sessions and time-outs, audience OWNER. */
   readonly owners: OwnerSessions;
@@ -51,23 +52,21 @@ export class IdentityService {
     /** The gateway's copies of resolved sessions; none (every request reads the database) in the admin CLI. */
     readonly sessions?: SessionCache,
   ) {
-    this.perEmail = new WindowThrottle(settings.linksPerEmail, THROTTLE_WINDOW_MS, now);
-    this.perClient = new WindowThrottle(settings.linksPerClient, THROTTLE_WINDOW_MS, now);
-    this.totpAttempts = new WindowThrottle(10, THROTTLE_WINDOW_MS, now);
+    this.throttles = signInThrottles(settings, THROTTLE_WINDOW_MS, now);
     this.totpBox = new TotpSecretBox(settings.totpEncryptionKey);
     this.owners = new OwnerSessions(db, settings, now);
   }
 
   /** The partner portal's links: one per partner the address is a user of (see requestLink). */
-  requestSignInLink(email: string, ip: string): void {
-    this.requestLink(email, ip, () => this.sendLinks(email));
+  requestSignInLink(email: string, ip: string): Promise<void> {
+    return this.requestLink(email, ip, () => this.sendLinks(email));
   }
 
   /** Any "e-mail me a link" (portal's, owner console's; one throttle budget): `send` runs after the answer, so it tells nothing. */
-  requestLink(email: string, ip: string, send: () => Promise<void>): void {
-    const byClient = this.perClient.hit(clientAddressKey(ip));
+  async requestLink(email: string, ip: string, send: () => Promise<void>): Promise<void> {
+    const byClient = await this.throttles.perClient.hit(clientAddressKey(ip));
     if (byClient !== undefined) throw rateLimited(byClient, 'from this address');
-    const byEmail = this.perEmail.hit(email);
+    const byEmail = await this.throttles.perEmail.hit(email);
     if (byEmail !== undefined) throw rateLimited(byEmail, 'for this e-mail address');
     void send().catch((err: unknown) => this.logger.error({ err }, 'sign-in link not sent'));
   }
@@ -198,8 +197,8 @@ export class IdentityService {
   /** The cookie's lifetime (its absolute expiry; the server also ends idle sessions). */
   readonly cookieMaxAgeSeconds = () => Math.floor(this.settings.sessionMaxAgeMs / 1000);
 
-  private throttleTotp(user: SignedInUser) {
-    const retryAfter = this.totpAttempts.hit(user.userId);
+  private async throttleTotp(user: SignedInUser) {
+    const retryAfter = await this.throttles.totpAttempts.hit(user.userId);
     if (retryAfter !== undefined)
       throw new AppError('RATE.LIMITED', `Too many codes tried; retry after ${retryAfter} s.`, undefined, {
         'Retry-After': String(retryAfter),
@@ -222,7 +221,7 @@ export class IdentityService {
   async verifySessionTotp(user: SignedInUser, input: { code?: string; recovery_code?: string }) {
     if (user.stage !== 'TOTP_REQUIRED')
       throw new AppError('TOTP.INVALID_STATE', 'This session does not wait for a TOTP code.');
-    this.throttleTotp(user);
+    await this.throttleTotp(user);
     const row = await this.userRow(user);
     if (!row.totp_secret) throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is not enabled.');
     const repo = new IdentityRepository(this.db);
@@ -254,7 +253,7 @@ export class IdentityService {
   async confirmTotpEnrolment(user: SignedInUser, code: string) {
     if (user.stage === 'TOTP_REQUIRED' || user.totpEnabled)
       throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is already enabled.');
-    this.throttleTotp(user);
+    await this.throttleTotp(user);
     const row = await this.userRow(user);
     if (!row.totp_pending_secret)
       throw new AppError('TOTP.INVALID_STATE', 'Start the enrolment first (POST /portal/auth/totp).');
@@ -282,7 +281,7 @@ export class IdentityService {
       throw new AppError('TOTP.INVALID_STATE', 'Two-factor authentication is not enabled.');
     if (user.totpRequired)
       throw new AppError('TOTP.INVALID_STATE', 'Your partner requires two-factor authentication for every user.');
-    this.throttleTotp(user);
+    await this.throttleTotp(user);
     const row = await this.userRow(user);
     if (!row.totp_secret || !(await this.codeAccepted(row.id, row.totp_secret, code))) throw new AppError('AUTH.TOTP');
     await inTransaction(this.db, async (trx) => {

@@ -1,3 +1,4 @@
+import type { Coordination } from '@platform/coordination';
 import type { Kysely } from '@platform/db';
 import type { ServiceCaller } from '@platform/service';
 import type { Config } from '../config';
@@ -15,14 +16,18 @@ export const onboardingServices = (
   config: Config,
   domains: ServiceCaller,
   now: () => number,
+  coordination?: Coordination,
 ): OnboardingServices => ({
   partners: new WidgetPartners(db, now),
   domains: new OnboardingDomains(domains),
-  limits: new OnboardingLimits({
-    registrationsPerAddress: config.ONBOARDING_REGISTRATIONS_PER_ADDRESS,
-    scansPerAddress: config.ONBOARDING_SCANS_PER_ADDRESS,
-    scansPerPartner: config.ONBOARDING_SCANS_PER_PARTNER,
-    scansPerHostname: config.ONBOARDING_SCANS_PER_HOSTNAME,
-    maxKeys: config.PUBLIC_RATE_LIMIT_MAX_ADDRESSES,
-  }),
+  limits: new OnboardingLimits(
+    {
+      registrationsPerAddress: config.ONBOARDING_REGISTRATIONS_PER_ADDRESS,
+      scansPerAddress: config.ONBOARDING_SCANS_PER_ADDRESS,
+      scansPerPartner: config.ONBOARDING_SCANS_PER_PARTNER,
+      scansPerHostname: config.ONBOARDING_SCANS_PER_HOSTNAME,
+      maxKeys: config.PUBLIC_RATE_LIMIT_MAX_ADDRESSES,
+    },
+    coordination,
+  ),
 });

@@ -1,3 +1,4 @@
+import type { Coordination } from '@platform/coordination';
 import { AppError } from '@platform/http';
 import { clientAddressKey } from '../domain/failed-auth-throttle';
 import { perMinuteLimiter, type PerKeyLimiter } from '../domain/public-limits';
@@ -12,7 +13,7 @@ export interface OnboardingLimitSettings {
 }
 
 /**
- * What the widgets' writes may cost, per minute and per gateway instance: registrations per
+ * What the widgets' writes may cost, per minute (for all gateways when they share limits through Redis): registrations per
  * client address; scans per client address, per partner and per scanned hostname (so no page,
  * partner or crowd of partners makes the scanner hammer one site). A request is counted only
  * when every limit it is under allows it, so a refused one spends nothing.
@@ -21,23 +22,25 @@ export class OnboardingLimits {
   private readonly registrations: PerKeyLimiter;
   private readonly scans: { address: PerKeyLimiter; partner: PerKeyLimiter; hostname: PerKeyLimiter };
 
-  constructor(settings: OnboardingLimitSettings) {
-    this.registrations = perMinuteLimiter(settings.registrationsPerAddress, settings.maxKeys);
+  constructor(settings: OnboardingLimitSettings, coordination?: Coordination) {
+    const limit = (name: string, perMinute: number) =>
+      perMinuteLimiter(coordination, `onboarding-${name}`, perMinute, settings.maxKeys);
+    this.registrations = limit('registrations-address', settings.registrationsPerAddress);
     this.scans = {
-      address: perMinuteLimiter(settings.scansPerAddress, settings.maxKeys),
-      partner: perMinuteLimiter(settings.scansPerPartner, settings.maxKeys),
-      hostname: perMinuteLimiter(settings.scansPerHostname, settings.maxKeys),
+      address: limit('scans-address', settings.scansPerAddress),
+      partner: limit('scans-partner', settings.scansPerPartner),
+      hostname: limit('scans-hostname', settings.scansPerHostname),
     };
   }
 
   /** A registration from this client address, or 429 RATE.LIMITED with Retry-After. */
-  registration(ip: string): void {
-    spend([[this.registrations, clientAddressKey(ip)]]);
+  registration(ip: string): Promise<void> {
+    return spend([[this.registrations, clientAddressKey(ip)]]);
   }
 
   /** A scan of `hostname` for `partnerId` from this client address, or 429 RATE.LIMITED with Retry-After. */
-  scan(ip: string, partnerId: string, hostname: string): void {
-    spend([
+  scan(ip: string, partnerId: string, hostname: string): Promise<void> {
+    return spend([
       [this.scans.address, clientAddressKey(ip)],
       [this.scans.partner, partnerId],
       [this.scans.hostname, hostname],
@@ -45,11 +48,10 @@ export class OnboardingLimits {
   }
 }
 
-function spend(limits: [PerKeyLimiter, string][]): void {
-  for (const [limiter, key] of limits) {
-    const retryAfter = limiter.wouldAllow(key).retryAfter;
-    if (retryAfter !== undefined)
-      throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': retryAfter });
-  }
-  for (const [limiter, key] of limits) limiter.hit(key);
+/** Spends on every limit once all of them allow (shared limits are asked at once, not one after another). */
+async function spend(limits: [PerKeyLimiter, string][]): Promise<void> {
+  const decisions = await Promise.all(limits.map(([limiter, key]) => limiter.wouldAllow(key)));
+  const refused = decisions.find((d) => d.retryAfter !== undefined);
+  if (refused) throw new AppError('RATE.LIMITED', undefined, undefined, { 'Retry-After': refused.retryAfter! });
+  await Promise.all(limits.map(([limiter, key]) => limiter.hit(key)));
 }

@@ -38,7 +38,7 @@ export function onboardingHandlers(deps: { domains: OnboardingDomains; limits: O
       reply(200, { result: configOf(partner, partner.widgets.registration) }, NO_CACHE),
     getScanWidgetConfig: ({ partner }) => reply(200, { result: configOf(partner, partner.widgets.scan) }, NO_CACHE),
     createRegistration: async ({ partner, body, ip }) => {
-      limits.registration(ip);
+      await limits.registration(ip);
       return reply(202, { result: await domains.storeRegistration(onboardingPartnerOf(partner), body) });
     },
     confirmRegistration: async ({ partner, body }) => {
@@ -48,7 +48,7 @@ export function onboardingHandlers(deps: { domains: OnboardingDomains; limits: O
     },
     createWidgetScan: async ({ partner, body, ip }) => {
       // Per address, per partner and per scanned site: no page or crowd makes the scanner hammer one site.
-      limits.scan(ip, partner.id, body.url);
+      await limits.scan(ip, partner.id, body.url);
       return reply(202, { result: await domains.startScan(onboardingPartnerOf(partner), body) });
     },
     getWidgetScan: async ({ partner, params }) =>

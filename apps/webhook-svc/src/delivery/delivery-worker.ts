@@ -1,5 +1,6 @@
 import type { ClientConfig } from 'pg';
 import type { Registry } from 'prom-client';
+import type { LiveCount } from '@platform/coordination';
 import type { Kysely } from '@platform/db';
 import { LeaseWorker, type Held } from '@platform/jobs';
 import type { Logger, Tracer } from '@platform/observability';
@@ -37,6 +38,8 @@ interface DeliveryWorkerOptions {
   retryConcurrency: number;
   /** Attempts in flight to one endpoint; more wait in this worker (twice as many at most, then 5 s in the database). */
   endpointConcurrency: number;
+  /** The live delivering workers (REDIS_URL): endpointConcurrency is split across them. */
+  workers?: LiveCount;
   breaker: BreakerSettings;
   /** Connection settings for LISTEN (the pool's). */
   listen?: ClientConfig;
@@ -74,7 +77,7 @@ export class DeliveryWorker {
       throw new Error('WEBHOOK_LEASE_MS must exceed WEBHOOK_TOTAL_TIMEOUT_MS by more than 5 s');
     this.log = options.logger.child({ component: 'delivery-worker' });
     this.metrics = workerMetrics(options.registry);
-    this.slots = new EndpointSlots(options.endpointConcurrency, WAITING_PER_SLOT);
+    this.slots = new EndpointSlots(options.endpointConcurrency, WAITING_PER_SLOT, options.workers);
     this.breakers = new EndpointBreakers(options.breaker, this.log);
     this.writer = new ResultWriter(options.db, this.log, () => this.worker.isStopped);
     const lane = (name: Lane, concurrency: number) => ({

@@ -1,3 +1,4 @@
+import type { Coordination } from '@platform/coordination';
 import type { Kysely } from '@platform/db';
 import type { OutboundClient, TargetPolicy } from '@platform/outbound';
 import type { WebhooksDb } from '../db/tables';
@@ -19,4 +20,6 @@ export interface WebhookServiceContext extends WebhooksContext {
   outbound: OutboundClient;
   /** Only in a process that delivers (WEBHOOK_ROLE worker or all). */
   worker?: DeliveryWorker;
+  /** With REDIS_URL in a delivering process: the live workers its per-endpoint caps are split across. */
+  coordination?: Coordination;
 }

@@ -1,9 +1,17 @@
+import type { Eventually } from './token-bucket';
+
+/** What a fixed-window throttle offers, in memory (WindowThrottle) or shared (SharedWindowThrottle). */
+export interface HitCounter {
+  /** Counts one hit: the seconds to wait (Retry-After) when over the limit, else undefined. */
+  hit(key: string): Eventually<number | undefined>;
+}
+
 /**
  * At most `limit` hits per key in a fixed window (sign-in links per e-mail address and per client
- * address). In memory, per gateway instance; at most `maxKeys` keys (past it the map starts afresh,
+ * address). In memory, per process; at most `maxKeys` keys (past it the map starts afresh,
  * which only ever lets more through, never locks anyone out).
  */
-export class WindowThrottle {
+export class WindowThrottle implements HitCounter {
   private readonly windows = new Map<string, { startedAt: number; count: number }>();
 
   constructor(
