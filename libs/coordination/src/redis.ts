@@ -23,6 +23,8 @@ export function connectRedis(settings: RedisSettings, logger: Logger): Redis {
     commandTimeout: settings.commandTimeoutMs,
     connectTimeout: 1_000,
     retryStrategy: reconnectDelay,
+    // Commands issued in one turn of the event loop (many requests' limit checks) go in one write.
+    enableAutoPipelining: true,
   });
   let reported = false;
   redis.on('error', (err: Error) => {
