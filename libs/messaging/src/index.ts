@@ -3,7 +3,13 @@ export { connectAmqp, type AmqpConnection, type AmqpConnectOptions } from './con
 export { brokerUrls } from './broker-list';
 export { outboxMigration, writeOutbox, type OutboxEvent, type OutboxTable } from './outbox';
 export { outboxTraceparentMigration } from './outbox-trace';
-export { aggregateVersionsMigration, applyAllIfNewer, applyIfNewer, projectionVersionsMigration } from './versions';
+export {
+  aggregateVersionsMigration,
+  applyAllIfNewer,
+  applyIfNewer,
+  newestIfNewer,
+  projectionVersionsMigration,
+} from './versions';
 export {
   assertConsumerTopology,
   assertEventExchange,

@@ -74,3 +74,24 @@ export async function applyAllIfNewer(
     RETURNING aggregate_id`.execute(trx);
   return new Set(rows.map((r) => r.aggregate_id));
 }
+
+/**
+ * What a batch handler applies of changes to aggregates (a batch of events): the newest change of
+ * each aggregate whose version is newer than the projection's, now recorded (applyAllIfNewer).
+ */
+export async function newestIfNewer<T>(
+  trx: QueryExecutorProvider,
+  schema: string,
+  projection: string,
+  changes: T[],
+  versionOf: (change: T) => { aggregateId: string; version: number },
+): Promise<T[]> {
+  const newer = await applyAllIfNewer(trx, schema, projection, changes.map(versionOf));
+  const latest = new Map<string, { change: T; version: number }>();
+  for (const change of changes) {
+    const { aggregateId, version } = versionOf(change);
+    if (newer.has(aggregateId) && version >= (latest.get(aggregateId)?.version ?? 0))
+      latest.set(aggregateId, { change, version });
+  }
+  return [...latest.values()].map((l) => l.change);
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataCollectionItemSchema, type DomainState, type PayloadOf } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
-import { applyAllIfNewer, applyIfNewer } from '@platform/messaging';
+import { applyIfNewer, newestIfNewer } from '@platform/messaging';
 import {
   markPropertyDeleted,
   mergeCreatedProperties,
@@ -68,19 +68,13 @@ async function applyDomainStates(
   trx: Transaction<ConsentDb>,
   changes: { meta: DomainEventMeta; domain: DomainState }[],
 ) {
-  const newer = await applyAllIfNewer(
-    trx,
-    SCHEMA,
-    PROJECTION,
-    changes.map((c) => ({ aggregateId: c.domain.id, version: c.meta.version })),
-  );
-  const latest = new Map<string, { meta: DomainEventMeta; domain: DomainState }>();
-  for (const c of changes)
-    if (newer.has(c.domain.id) && c.meta.version >= (latest.get(c.domain.id)?.meta.version ?? 0))
-      latest.set(c.domain.id, c);
+  const latest = await newestIfNewer(trx, SCHEMA, PROJECTION, changes, (c) => ({
+    aggregateId: c.domain.id,
+    version: c.meta.version,
+  }));
   await upsertPropertyStates(
     trx,
-    [...latest.values()].map((c) => propertyFromDomainState(c.meta.partnerId, c.domain)),
+    latest.map((c) => propertyFromDomainState(c.meta.partnerId, c.domain)),
   );
 }
 
@@ -91,19 +85,13 @@ async function applySettings(
   trx: Transaction<ConsentDb>,
   settings: { meta: DomainEventMeta; propertyId: string; hasDsar: boolean }[],
 ) {
-  const newer = await applyAllIfNewer(
-    trx,
-    SCHEMA,
-    SETTINGS,
-    settings.map((s) => ({ aggregateId: s.propertyId, version: s.meta.version })),
-  );
-  const latest = new Map<string, (typeof settings)[number]>();
-  for (const s of settings)
-    if (newer.has(s.propertyId) && s.meta.version >= (latest.get(s.propertyId)?.meta.version ?? 0))
-      latest.set(s.propertyId, s);
+  const latest = await newestIfNewer(trx, SCHEMA, SETTINGS, settings, (x) => ({
+    aggregateId: x.propertyId,
+    version: x.meta.version,
+  }));
   await setHasDsar(
     trx,
-    [...latest.values()].map((s) => ({ propertyId: s.propertyId, partnerId: s.meta.partnerId, hasDsar: s.hasDsar })),
+    latest.map((x) => ({ propertyId: x.propertyId, partnerId: x.meta.partnerId, hasDsar: x.hasDsar })),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { DomainState } from '@platform/contracts';
 import type { Transaction } from '@platform/db';
-import { applyAllIfNewer, applyIfNewer } from '@platform/messaging';
+import { applyIfNewer, newestIfNewer } from '@platform/messaging';
 import {
   deleteLinksOfDomains,
   findLinkRequestedAs,
@@ -63,20 +63,14 @@ export async function applyDomainStates(
   trx: Transaction<MerchantsDb>,
   changes: { event: DomainEventMeta; domain: DomainState }[],
 ) {
-  const newer = await applyAllIfNewer(
-    trx,
-    SCHEMA,
-    PROJECTION,
-    changes.map((c) => ({ aggregateId: c.domain.id, version: c.event.version })),
-  );
   // The newest state of each domain that was newer.
-  const latest = new Map<string, { event: DomainEventMeta; domain: DomainState }>();
-  for (const c of changes)
-    if (newer.has(c.domain.id) && c.event.version >= (latest.get(c.domain.id)?.event.version ?? 0))
-      latest.set(c.domain.id, c);
+  const latest = await newestIfNewer(trx, SCHEMA, PROJECTION, changes, (c) => ({
+    aggregateId: c.domain.id,
+    version: c.event.version,
+  }));
   const touched: string[] = [];
   const kept: { partnerId: string; domainId: string; keep: string[] }[] = [];
-  for (const { event, domain } of latest.values()) {
+  for (const { event, domain } of latest) {
     // Sorted: concurrent events naming the same merchants take their row locks in one order (no deadlock).
     const named = linksNamed(domain).sort((a, b) => a.merchant_id.localeCompare(b.merchant_id));
     const targets: LinkTarget[] = [];

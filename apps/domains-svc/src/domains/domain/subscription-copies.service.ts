@@ -1,6 +1,6 @@
 import type { SubscriptionState } from '@platform/contracts';
 import type { Kysely } from '@platform/db';
-import { applyAllIfNewer } from '@platform/messaging';
+import { newestIfNewer } from '@platform/messaging';
 import { applySubscriptionStates } from '../db/subscription-copies.repository';
 import { SCHEMA, type DomainsDb } from '../../db/tables';
 
@@ -13,19 +13,12 @@ export async function applySubscriptionUpdates(
   trx: Kysely<DomainsDb>,
   updates: { subscription: SubscriptionState; version: number }[],
 ) {
-  const newer = await applyAllIfNewer(
-    trx,
-    SCHEMA,
-    'subscription',
-    updates.map((u) => ({ aggregateId: u.subscription.id, version: u.version })),
-  );
-  // The newest state of each subscription that was newer.
-  const latest = new Map<string, { subscription: SubscriptionState; version: number }>();
-  for (const u of updates)
-    if (newer.has(u.subscription.id) && u.version >= (latest.get(u.subscription.id)?.version ?? 0))
-      latest.set(u.subscription.id, u);
+  const latest = await newestIfNewer(trx, SCHEMA, 'subscription', updates, (u) => ({
+    aggregateId: u.subscription.id,
+    version: u.version,
+  }));
   await applySubscriptionStates(
     trx,
-    [...latest.values()].map((u) => u.subscription),
+    latest.map((u) => u.subscription),
   );
 }
