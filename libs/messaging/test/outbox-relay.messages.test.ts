@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { sql } from '@platform/db';
 import { bindProbe, waitFor, type BrokerProbe } from '@platform/testing';
 import { connectAmqp, startOutboxRelay, writeOutbox, type AmqpConnection, type OutboxRelay } from '../src';
-import { commitEvents, event, logger, pendingIds, SCHEMA, setupSuite, type Suite } from './support';
+import { commitEvents, event, logger, pendingIds, SCHEMA, setupSuite, suiteRelay, type Suite } from './support';
 
 let suite: Suite;
 /** A writer like one in a process that runs no relay: its commits are not hooked, so it NOTIFYs. */
@@ -30,17 +30,8 @@ afterAll(async () => {
   await suite.close();
 });
 
-// A long poll interval: these tests are woken by commits in this process or LISTEN/NOTIFY, not by the poll.
 function relay(extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) {
-  const r = startOutboxRelay({
-    pool: suite.pool,
-    schema: SCHEMA,
-    amqp,
-    exchange: suite.exchange,
-    logger,
-    pollIntervalMs: 60_000,
-    ...extra,
-  });
+  const r = suiteRelay(suite, amqp, extra);
   relays.push(r);
   return r;
 }

@@ -1,14 +1,14 @@
 import { bindProbe, waitFor, type BrokerProbe } from '@platform/testing';
-import { connectAmqp, startOutboxRelay, type AmqpConnection } from '../src';
+import { connectAmqp, type AmqpConnection } from '../src';
 import {
   closedPort,
   commitEvents,
   event,
   logger,
   pendingIds,
-  SCHEMA,
   setupSuite,
   startBrokerProxy,
+  suiteRelay,
   type Suite,
 } from './support';
 
@@ -37,15 +37,7 @@ async function connect(url: string): Promise<AmqpConnection> {
 }
 
 function relay(amqp: AmqpConnection) {
-  const r = startOutboxRelay({
-    pool: suite.pool,
-    schema: SCHEMA,
-    amqp,
-    exchange: suite.exchange,
-    logger,
-    pollIntervalMs: 100,
-    channelWaitMs: 300,
-  });
+  const r = suiteRelay(suite, amqp, { pollIntervalMs: 100, channelWaitMs: 300 });
   cleanup.push(() => r.stop());
   return r;
 }

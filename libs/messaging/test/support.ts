@@ -11,7 +11,9 @@ import {
   outboxMigration,
   outboxTraceparentMigration,
   projectionVersionsMigration,
+  startOutboxRelay,
   writeOutbox,
+  type AmqpConnection,
   type OutboxEvent,
 } from '../src';
 
@@ -193,3 +195,22 @@ export async function takeMessages(amqpUrl: string, queue: string): Promise<Queu
     await conn.close().catch(() => undefined);
   }
 }
+
+/**
+ * The suite's outbox relay on `amqp` with a long poll interval (tests are woken by commits in this
+ * process or by LISTEN/NOTIFY, not by the poll) unless `extra` says otherwise; the caller stops it.
+ */
+export const suiteRelay = (
+  suite: Suite,
+  amqp: AmqpConnection,
+  extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {},
+) =>
+  startOutboxRelay({
+    pool: suite.pool,
+    schema: SCHEMA,
+    amqp,
+    exchange: suite.exchange,
+    logger,
+    pollIntervalMs: 60_000,
+    ...extra,
+  });

@@ -3,15 +3,8 @@ import { exampleEventPayload, type EventMessage, type EventName } from '@platfor
 import { sql } from '@platform/db';
 import { activeTraceIds, inSpan, SpanKind, startTracing, type Tracing } from '@platform/observability';
 import { bindProbe, waitFor, type BrokerProbe } from '@platform/testing';
-import {
-  connectAmqp,
-  startConsumer,
-  startOutboxRelay,
-  type AmqpConnection,
-  type Consumer,
-  type OutboxRelay,
-} from '../src';
-import { commitEvents, event, logger, SCHEMA, setupSuite, type Suite } from './support';
+import { connectAmqp, startConsumer, type AmqpConnection, type Consumer, type OutboxRelay } from '../src';
+import { commitEvents, event, logger, SCHEMA, setupSuite, suiteRelay, type Suite } from './support';
 
 let suite: Suite;
 let amqp: AmqpConnection;
@@ -36,15 +29,7 @@ afterAll(async () => {
 });
 
 function relay(tracing?: Tracing): OutboxRelay {
-  const r = startOutboxRelay({
-    pool: suite.pool,
-    schema: SCHEMA,
-    amqp,
-    exchange: suite.exchange,
-    logger,
-    pollIntervalMs: 60_000,
-    tracer: tracing?.tracer,
-  });
+  const r = suiteRelay(suite, amqp, { tracer: tracing?.tracer });
   stops.push(() => r.stop());
   return r;
 }
