@@ -4,6 +4,7 @@
 // empty, loading-error and phone (390 px) screens, each checked with axe-core.
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { waitFor } from '@platform/testing';
 import { DESKTOP, PHONE, portalTestBed, settled } from './support/browser';
 import { checkScreen } from './support/screen';
 
@@ -33,8 +34,11 @@ describe('owner console: requests inbox', () => {
 
     await page.getByLabel('Status').selectOption({ label: 'In progress' });
     await page.waitForURL(bed.api.url(`${REQUESTS}?status=IN_PROGRESS`));
+    // The address changes before the list asks for the filtered page: wait for its one row.
+    await waitFor(async () => ((await table(page).locator('tbody tr').count()) === 1 ? true : undefined), {
+      what: 'the one request in progress',
+    });
     await settled(page);
-    expect(await table(page).locator('tbody tr').count()).toBe(1);
     await page.getByLabel('Status').selectOption({ label: 'Rejected' });
     await page.getByText('No requests match').waitFor();
     await page.goBack();
