@@ -2,7 +2,6 @@
 // A consumer parks a message it cannot handle (invalid payload, or every retry failed) in
 // `<queue>.parked`; list shows why, replay moves them back to the queue once the cause is fixed.
 import { parseArgs } from 'node:util';
-import amqplib from 'amqplib';
 import { Client } from 'pg';
 import { connectAmqp, listParked, replayParked } from '@platform/messaging';
 import { createLogger } from '@platform/observability';
@@ -21,17 +20,23 @@ EVENTS_EXCHANGE. Exit codes: 0 done, 1 failure, 2 bad arguments.`;
 async function webhookStats(limit: number) {
   const exchange = process.env.EVENTS_EXCHANGE ?? 'partner.events';
   const queue = `${exchange}.webhook-svc`;
-  const conn = await amqplib.connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+  // AMQP_URL may list a cluster's nodes: connectAmqp dials the next while one does not answer.
+  const amqp = await connectAmqp(
+    process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    // A missing queue closes the channel; the depth then shows as unknown, not as a log line.
+    createLogger('ops', 'error'),
+  );
   let queueDepth: number | null = null;
   try {
-    const ch = await conn.createChannel();
+    await amqp.ready(5_000);
+    const ch = await amqp.createConfirmChannel();
     ch.on('error', () => undefined);
     queueDepth = await ch.checkQueue(queue).then(
       (q) => q.messageCount,
       () => null,
     );
   } finally {
-    await conn.close().catch(() => undefined);
+    await amqp.close().catch(() => undefined);
   }
   const db = new Client({
     connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
