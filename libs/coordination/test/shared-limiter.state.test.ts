@@ -1,18 +1,9 @@
 import { freePort } from '@platform/launcher';
 import { waitFor } from '@platform/testing';
 import { TokenBucketLimiter, type RateDecision } from '../src';
-import { capturedLogger, connected, coordinationFor, ownRedis, uniquePrefix } from './support';
+import { capturedLogger, closedAfterEach, connected, ownRedis, uniquePrefix } from './support';
 
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closing.splice(0).reverse()) await close();
-});
-
-function started(options: Parameters<typeof coordinationFor>[0]) {
-  const made = coordinationFor(options);
-  closing.push(() => made.coordination.close());
-  return made;
-}
+const { started, onClose } = closedAfterEach();
 
 describe('a limit shared through Redis', () => {
   it('when calls of several costs come at a moving clock, then Redis decides exactly as the in-memory limiter (burst, refill, cost, headers)', async () => {
@@ -69,7 +60,7 @@ describe('when Redis cannot be asked', () => {
   it('then each process decides alone at its share of the limit, says so once, and goes back to Redis when it answers', async () => {
     const port = await freePort();
     let redis = await ownRedis(port);
-    closing.push(() => redis.kill());
+    onClose(() => redis.kill());
     const keyPrefix = uniquePrefix();
     const { logger, lines } = capturedLogger();
     const { coordination, metric } = started({ url: redis.url, keyPrefix, logger, replicaTtlMs: 60_000 });

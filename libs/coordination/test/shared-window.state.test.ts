@@ -1,23 +1,14 @@
 import { freePort } from '@platform/launcher';
 import { waitFor } from '@platform/testing';
 import { windowThrottle } from '../src';
-import { connected, coordinationFor, uniquePrefix } from './support';
+import { closedAfterEach, connected, uniquePrefix } from './support';
 
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closing.splice(0).reverse()) await close();
-});
-
-function started(options: Parameters<typeof coordinationFor>[0]) {
-  const made = coordinationFor(options);
-  closing.push(() => made.coordination.close());
-  return made.coordination;
-}
+const { started } = closedAfterEach();
 
 describe('a fixed-window throttle shared through Redis (sign-in links, TOTP codes)', () => {
   it('when two processes count the same key, then the limit holds for both together, with the seconds left in the window', async () => {
     const keyPrefix = uniquePrefix();
-    const [a, b] = [started({ keyPrefix }), started({ keyPrefix })];
+    const [a, b] = [started({ keyPrefix }).coordination, started({ keyPrefix }).coordination];
     await Promise.all([connected(a), connected(b)]);
     const settings = { name: 'sign-in-email', limit: 3, windowMs: 900_000 };
     const [onA, onB] = [windowThrottle(a, settings), windowThrottle(b, settings)];
@@ -33,7 +24,7 @@ describe('a fixed-window throttle shared through Redis (sign-in links, TOTP code
 
   it('when Redis cannot be asked, then each process counts alone at its share of the limit', async () => {
     const port = await freePort();
-    const coordination = started({ url: `redis://127.0.0.1:${port}`, keyPrefix: uniquePrefix() });
+    const { coordination } = started({ url: `redis://127.0.0.1:${port}`, keyPrefix: uniquePrefix() });
     await waitFor(() => !coordination.usable(), { what: 'not connected' });
     const throttle = windowThrottle(coordination, { name: 'sign-in-client', limit: 2, windowMs: 60_000 });
     expect([await throttle.hit('k'), await throttle.hit('k'), await throttle.hit('k')]).toEqual([

@@ -58,3 +58,24 @@ export async function ownRedis(port: number): Promise<{ url: string; kill(): Pro
     },
   };
 }
+
+/**
+ * Coordinations a test starts, and whatever else it registers, closed (last first) after each
+ * test. Call at a test file's top level.
+ */
+export function closedAfterEach() {
+  const closing: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const close of closing.splice(0).reverse()) await close();
+  });
+  return {
+    started(options: Parameters<typeof coordinationFor>[0]) {
+      const made = coordinationFor(options);
+      closing.push(() => made.coordination.close());
+      return made;
+    },
+    onClose(close: () => Promise<unknown>) {
+      closing.push(close);
+    },
+  };
+}
